@@ -1,0 +1,5 @@
+"""``python -m kerker`` runs the command line."""
+
+from kerker.cli import main
+
+main()

@@ -1,0 +1,465 @@
+"""Exact odds of a dice expression, on integer counts.
+
+A :class:`Distribution` maps each outcome to an integer count over a common ``total``;
+probabilities come out as :class:`~fractions.Fraction`. Nothing is sampled and no float is
+ever added. The engine:
+
+- sums of identical dice by convolution (a sliding window for plain dice: O(size) per die);
+- keep/drop by a multiset dynamic programme over the die's outcomes from the highest (or
+  lowest) down: for each outcome, how many of the remaining dice show it (binomial
+  coefficient times the outcome's count to that power) and how many of those are kept --
+  polynomial in the number of dice, never an enumeration of all rolls;
+- rerolls and explosions as exact per-die distributions under the same caps the roller uses
+  (``Limits.max_rerolls`` does not change the odds: a capped reroll draws from the allowed
+  faces; ``Limits.max_explode_depth`` stops a chain, exactly as when rolling);
+- ``+ - * / min max`` between independent terms as joint distributions; a computed count such
+  as ``(W4)W6`` as a mixture.
+
+Every step is counted against ``Limits.max_odds_work`` and every distribution against
+``Limits.max_outcomes``, so any expression is answered or refused quickly.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from kerker.dice.ast import BinOp, Call, Cond, Dice, Expr, Group, Neg, Node, Num
+from kerker.errors import N_, DiceLimitError, DiceRollError
+from kerker.limits import DEFAULT_LIMITS, Limits
+
+
+class Distribution:
+    """Outcome -> integer count, over ``total`` (the counts add up to ``total``).
+
+    Immutable by convention: operations return new distributions.
+    """
+
+    __slots__ = ("counts", "total")
+
+    def __init__(self, counts: dict[int, int], total: int) -> None:
+        self.counts = counts
+        self.total = total
+
+    @classmethod
+    def constant(cls, value: int) -> Distribution:
+        """Certainly ``value``."""
+        return cls({value: 1}, 1)
+
+    @classmethod
+    def uniform(cls, faces: tuple[int, ...]) -> Distribution:
+        """Each face once (a fair die)."""
+        counts: dict[int, int] = {}
+        for face in faces:
+            counts[face] = counts.get(face, 0) + 1
+        return cls(counts, len(faces))
+
+    def reduced(self) -> Distribution:
+        """The same distribution with counts and total divided by their common factor."""
+        g = self.total
+        for c in self.counts.values():
+            g = math.gcd(g, c)
+            if g == 1:
+                break
+        if g <= 1:
+            return Distribution(dict(sorted(self.counts.items())), self.total)
+        return Distribution(
+            {v: c // g for v, c in sorted(self.counts.items())}, self.total // g
+        )
+
+    # -- reading ---------------------------------------------------------------------------
+    def outcomes(self) -> list[int]:
+        """The possible outcomes, ascending."""
+        return sorted(v for v, c in self.counts.items() if c)
+
+    def __iter__(self) -> Iterator[tuple[int, Fraction]]:
+        for value in self.outcomes():
+            yield value, Fraction(self.counts[value], self.total)
+
+    def probabilities(self) -> dict[int, Fraction]:
+        """Outcome -> exact probability, ascending by outcome."""
+        return dict(iter(self))
+
+    def probability(self, value: int) -> Fraction:
+        """P(result = value)."""
+        return Fraction(self.counts.get(value, 0), self.total)
+
+    def at_least(self, value: int) -> Fraction:
+        """P(result >= value)."""
+        return Fraction(sum(c for v, c in self.counts.items() if v >= value), self.total)
+
+    def at_most(self, value: int) -> Fraction:
+        """P(result <= value)."""
+        return Fraction(sum(c for v, c in self.counts.items() if v <= value), self.total)
+
+    @property
+    def min(self) -> int:
+        """The smallest possible result."""
+        return min(v for v, c in self.counts.items() if c)
+
+    @property
+    def max(self) -> int:
+        """The largest possible result."""
+        return max(v for v, c in self.counts.items() if c)
+
+    @property
+    def mean(self) -> Fraction:
+        """The exact expected value."""
+        return Fraction(sum(v * c for v, c in self.counts.items()), self.total)
+
+    @property
+    def variance(self) -> Fraction:
+        """The exact variance."""
+        mean = self.mean
+        return Fraction(sum(c * (v - mean) ** 2 for v, c in self.counts.items()), self.total)
+
+    @property
+    def stdev(self) -> float:
+        """The standard deviation (the square root of the exact variance)."""
+        return math.sqrt(self.variance)
+
+    def percentile(self, p: Fraction | float | int) -> int:
+        """The smallest outcome x with P(result <= x) >= p (p in [0, 1])."""
+        target = Fraction(p)
+        if not 0 <= target <= 1:
+            raise ValueError("percentile must be between 0 and 1")
+        running = 0
+        need = target * self.total
+        for value in self.outcomes():
+            running += self.counts[value]
+            if running >= need:
+                return value
+        return self.max
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"outcomes": [{"value", "p", "at_least", "at_most"}], "mean", ...}``.
+
+        Probabilities as ``"n/d"`` strings (exact), mean and variance too; ``stdev`` a float.
+        """
+        rows = []
+        below = 0
+        for value in self.outcomes():
+            count = self.counts[value]
+            rows.append(
+                {
+                    "value": value,
+                    "p": _frac(Fraction(count, self.total)),
+                    "at_most": _frac(Fraction(below + count, self.total)),
+                    "at_least": _frac(Fraction(self.total - below, self.total)),
+                }
+            )
+            below += count
+        return {
+            "outcomes": rows,
+            "min": self.min,
+            "max": self.max,
+            "mean": _frac(self.mean),
+            "variance": _frac(self.variance),
+            "stdev": round(self.stdev, 6),
+            "percentiles": {str(p): self.percentile(Fraction(p, 100)) for p in (5, 25, 50, 75, 95)},
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Distribution):
+            return NotImplemented
+        return self.probabilities() == other.probabilities()
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.probabilities().items()))
+
+    def __repr__(self) -> str:
+        return f"Distribution({self.reduced().counts!r}, total={self.reduced().total})"
+
+
+def _frac(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
+
+
+class _Engine:
+    """One exact analysis: counts work and sizes against the limits."""
+
+    def __init__(self, limits: Limits, source: str) -> None:
+        self.limits = limits
+        self.source = source
+        self.work = 0
+
+    def tick(self, steps: int) -> None:
+        self.work += steps
+        if self.work > self.limits.max_odds_work:
+            raise DiceLimitError(
+                N_("too complex for exact odds (more than {max} steps); roll it instead"),
+                expression=self.source,
+                max=self.limits.max_odds_work,
+            )
+
+    def sized(self, dist: Distribution, node: Node | None = None) -> Distribution:
+        if len(dist.counts) > self.limits.max_outcomes:
+            raise DiceLimitError(
+                N_("more than {max} different results; too many for exact odds"),
+                expression=self.source,
+                column=None if node is None else node.span[0] + 1,
+                max=self.limits.max_outcomes,
+            )
+        return dist
+
+    # -- combining independent distributions ---------------------------------------------
+    def add(self, a: Distribution, b: Distribution) -> Distribution:
+        self.tick(len(a.counts) * len(b.counts))
+        out: defaultdict[int, int] = defaultdict(int)
+        for va, ca in a.counts.items():
+            for vb, cb in b.counts.items():
+                out[va + vb] += ca * cb
+        return self.sized(Distribution(dict(out), a.total * b.total))
+
+    def combine(
+        self, a: Distribution, b: Distribution, fn: Callable[[int, int], int]
+    ) -> Distribution:
+        self.tick(len(a.counts) * len(b.counts))
+        out: defaultdict[int, int] = defaultdict(int)
+        for va, ca in a.counts.items():
+            for vb, cb in b.counts.items():
+                out[fn(va, vb)] += ca * cb
+        return self.sized(Distribution(dict(out), a.total * b.total))
+
+    def mapped(self, a: Distribution, fn: Callable[[int], int]) -> Distribution:
+        self.tick(len(a.counts))
+        out: defaultdict[int, int] = defaultdict(int)
+        for v, c in a.counts.items():
+            out[fn(v)] += c
+        return Distribution(dict(out), a.total)
+
+    def sums(self, die: Distribution, n: int) -> Iterator[Distribution]:
+        """Yield the distributions of the sum of 0, 1, ..., n independent copies of ``die``."""
+        current = Distribution.constant(0)
+        yield current
+        values = sorted(die.counts)
+        dense = (
+            values[-1] - values[0] + 1 == len(values)
+            and len(set(die.counts.values())) == 1
+        )
+        for _ in range(n):
+            if dense:
+                current = self._add_window(current, values[0], values[-1], die.counts[values[0]],
+                                           die.total)
+            else:
+                current = self.add(current, die)
+            yield current
+
+    def _add_window(
+        self, a: Distribution, lo: int, hi: int, weight: int, die_total: int
+    ) -> Distribution:
+        """Add a die with faces lo..hi, each of count ``weight``, by a sliding window."""
+        amin, amax = min(a.counts), max(a.counts)
+        span = amax - amin + 1
+        width = hi - lo + 1
+        self.tick(span + width)
+        dense = [a.counts.get(amin + i, 0) for i in range(span)]
+        out: dict[int, int] = {}
+        window = 0
+        # out[k] = weight * sum(dense[k-width+1 .. k]) for k in 0 .. span+width-2
+        for k in range(span + width - 1):
+            if k < span:
+                window += dense[k]
+            if k - width >= 0:
+                window -= dense[k - width]
+            if window:
+                out[amin + lo + k] = window * weight
+        return self.sized(Distribution(out, a.total * die_total))
+
+    def mixture(self, weighted: list[tuple[int, Distribution]], weights_total: int) -> Distribution:
+        lcm = 1
+        for _, dist in weighted:
+            lcm = lcm * dist.total // math.gcd(lcm, dist.total)
+        out: defaultdict[int, int] = defaultdict(int)
+        for weight, dist in weighted:
+            scale = weight * (lcm // dist.total)
+            self.tick(len(dist.counts))
+            for v, c in dist.counts.items():
+                out[v] += c * scale
+        return self.sized(Distribution(dict(out), weights_total * lcm))
+
+    # -- one die ----------------------------------------------------------------------------
+    def throw(self, node: Dice) -> Distribution:
+        """One physical throw after its reroll rule."""
+        die = Distribution.uniform(node.die.faces)
+        reroll = node.reroll
+        if reroll is None:
+            return die
+        hit = [f for f in node.die.faces if reroll.cond.test(f)]
+        if not reroll.once:
+            return Distribution.uniform(tuple(f for f in node.die.faces if not reroll.cond.test(f)))
+        m = len(node.die.faces)
+        counts: defaultdict[int, int] = defaultdict(int)
+        for face in node.die.faces:
+            counts[face] += len(hit)  # first throw hit the rule, the reroll shows `face`
+            if not reroll.cond.test(face):
+                counts[face] += m  # first throw shows `face` and stands
+        return Distribution(dict(counts), m * m)
+
+    def chain(self, throw: Distribution, explode: Cond, contribution: Callable[[int], int]
+              ) -> Distribution:
+        """A die that may explode up to ``max_explode_depth`` times; sums ``contribution``."""
+        current = self.mapped(throw, contribution)
+        for _ in range(self.limits.max_explode_depth):
+            out: defaultdict[int, int] = defaultdict(int)
+            self.tick(len(throw.counts) * len(current.counts))
+            for face, c in throw.counts.items():
+                value = contribution(face)
+                if explode.test(face):
+                    for rest, cr in current.counts.items():
+                        out[value + rest] += c * cr
+                else:
+                    out[value] += c * current.total
+            current = self.sized(Distribution(dict(out), throw.total * current.total))
+        return current
+
+    def keep(self, per_die: Distribution, n: int, k: int, highest: bool,
+             contribution: Callable[[int], int]) -> Distribution:
+        """Sum of ``contribution`` over the k highest (lowest) of n dice, by multiset DP."""
+        k = max(0, min(k, n))
+        if n == 0:
+            return Distribution.constant(0)
+        outcomes = sorted(per_die.counts, reverse=highest)
+        # states: dice placed so far -> (sum of kept contributions -> count)
+        states: dict[int, dict[int, int]] = {0: {0: 1}}
+        last = len(outcomes) - 1
+        for index, outcome in enumerate(outcomes):
+            weight = per_die.counts[outcome]
+            value = contribution(outcome)
+            powers = [1]
+            for _ in range(n):
+                powers.append(powers[-1] * weight)
+            new: dict[int, dict[int, int]] = {}
+            for placed, sums in states.items():
+                left = n - placed
+                room = max(0, k - placed)
+                choices = range(left, left + 1) if index == last else range(left + 1)
+                self.tick(len(sums) * len(choices))
+                for t in choices:
+                    ways = math.comb(left, t) * powers[t]
+                    add = value * (t if t < room else room)
+                    target = new.setdefault(placed + t, {})
+                    for s, c in sums.items():
+                        key = s + add
+                        target[key] = target.get(key, 0) + c * ways
+            states = new
+        result = states.get(n, {})
+        return self.sized(Distribution(result, per_die.total ** n))
+
+    # -- the tree ----------------------------------------------------------------------------
+    def node(self, node: Node) -> Distribution:
+        if isinstance(node, Num):
+            return Distribution.constant(node.value)
+        if isinstance(node, Group):
+            return self.node(node.inner)
+        if isinstance(node, Neg):
+            return self.mapped(self.node(node.operand), lambda v: -v)
+        if isinstance(node, Call):
+            pick = min if node.name == "min" else max
+            result = self.node(node.args[0])
+            for arg in node.args[1:]:
+                result = self.combine(result, self.node(arg), lambda a, b: pick(a, b))
+            return result
+        if isinstance(node, BinOp):
+            return self.binop(node)
+        return self.dice(node)
+
+    def binop(self, node: BinOp) -> Distribution:
+        left = self.node(node.left)
+        right = self.node(node.right)
+        if node.op == "+":
+            return self.add(left, right)
+        if node.op == "-":
+            return self.combine(left, right, lambda a, b: a - b)
+        if node.op == "*":
+            return self.combine(left, right, lambda a, b: a * b)
+        if right.counts.get(0):
+            raise DiceRollError(
+                N_("division by zero: the divisor can come up 0"),
+                expression=self.source,
+                column=node.right.span[0] + 1,
+            )
+        return self.combine(left, right, lambda a, b: a // b)
+
+    def dice(self, node: Dice) -> Distribution:
+        success = node.success
+        throw = self.throw(node)
+
+        def identity(v: int) -> int:
+            return v
+
+        def hit(v: int) -> int:
+            return 1 if success is not None and success.test(v) else 0
+
+        if node.explode is not None:
+            per_die = self.chain(throw, node.explode.cond,
+                                 hit if success is not None and node.keep is None else identity)
+        else:
+            per_die = throw
+        keep = node.keep
+        contribution = hit if success is not None and (keep is not None or node.explode is None) \
+            else identity
+        if keep is None:
+            unit = self.mapped(per_die, contribution) if contribution is hit else per_die
+
+        counts = self.count_distribution(node)
+        n_max = max(counts.counts)
+        results: list[tuple[int, Distribution]] = []
+        if keep is None:
+            wanted = set(counts.counts)
+            for n, dist in enumerate(self.sums(unit, n_max)):
+                if n in wanted:
+                    results.append((counts.counts[n], dist))
+        else:
+            for n in sorted(counts.counts):
+                if keep.mode in ("kh", "kl"):
+                    k, highest = keep.n, keep.mode == "kh"
+                else:
+                    k, highest = n - keep.n, keep.mode == "dl"
+                results.append(
+                    (counts.counts[n], self.keep(per_die, n, k, highest, contribution))
+                )
+        if len(results) == 1:
+            return results[0][1]
+        return self.mixture(results, counts.total)
+
+    def count_distribution(self, node: Dice) -> Distribution:
+        if isinstance(node.count, Num):
+            return Distribution.constant(node.count.value)
+        counts = self.node(node.count)
+        column = node.span[0] + 1
+        if counts.min < 0:
+            raise DiceRollError(
+                N_("the number of dice can come up {n}; it cannot be negative"),
+                expression=self.source, column=column, n=counts.min,
+            )
+        if counts.max > self.limits.max_dice_per_term:
+            raise DiceLimitError(
+                N_("{n} dice in one term; the limit is {max}"),
+                expression=self.source, column=column, n=counts.max,
+                max=self.limits.max_dice_per_term,
+            )
+        return counts
+
+
+def odds(expr: Expr | str, limits: Limits = DEFAULT_LIMITS) -> Distribution:
+    """The exact distribution of ``expr``'s result (counts reduced to lowest terms).
+
+    Refuses with :class:`~kerker.errors.DiceLimitError` what would take more than
+    ``limits.max_odds_work`` steps or have more than ``limits.max_outcomes`` results, and
+    with :class:`~kerker.errors.DiceRollError` a divisor that can be 0.
+    """
+    if isinstance(expr, str):
+        from kerker.dice.parser import parse
+
+        expr = parse(expr, limits)
+    return _odds_cached(expr, limits)
+
+
+@lru_cache(maxsize=128)
+def _odds_cached(expr: Expr, limits: Limits) -> Distribution:
+    return _Engine(limits, expr.source).node(expr.root).reduced()

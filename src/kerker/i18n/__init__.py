@@ -1,0 +1,74 @@
+"""Languages of everything a game master reads: German, Italian, English.
+
+UI strings are English in the code, marked with ``_()`` / ``N_()`` and translated through
+gettext catalogs in ``i18n/locale/<lang>/LC_MESSAGES/kerker.mo`` (sources: the ``.po`` files
+beside them; ``python scripts/i18n.py`` extracts, updates and compiles them with Babel).
+Rule texts are translated in the rule data, not here.
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+
+from kerker.errors import N_, OptionError
+
+LANGUAGES: tuple[str, ...] = ("de", "it", "en")
+FALLBACK = "en"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+DOMAIN = "kerker"
+
+Translate = Callable[[str], str]
+
+
+def default_language(environ: dict[str, str] | None = None) -> str:
+    """The language from the locale variables (LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
+
+    Returns one of :data:`LANGUAGES`; anything unknown or unset falls back to English.
+    """
+    env = os.environ if environ is None else environ
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var, "")
+        if not value:
+            continue
+        for part in value.split(":"):
+            code = part.split(".")[0].split("_")[0].split("-")[0].lower()
+            if code in LANGUAGES:
+                return code
+            if code in ("c", "posix"):
+                return FALLBACK
+        return FALLBACK
+    return FALLBACK
+
+
+def check_language(lang: str) -> str:
+    """Return ``lang`` normalised to a known code, or raise :class:`OptionError`."""
+    code = lang.strip().lower()
+    if code not in LANGUAGES:
+        raise OptionError(
+            N_("unknown language {lang!r}; choose one of {choices}"),
+            lang=lang,
+            choices=", ".join(LANGUAGES),
+        )
+    return code
+
+
+@lru_cache(maxsize=8)
+def translator(lang: str) -> Translate:
+    """The gettext function for ``lang``; English (or a missing catalog) is the identity."""
+    code = check_language(lang)
+    if code == FALLBACK:
+        return _identity
+    try:
+        with (LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo").open("rb") as fh:
+            catalog = gettext.GNUTranslations(fh)
+    except OSError:
+        return _identity
+    return catalog.gettext
+
+
+def _identity(text: str) -> str:
+    return text

@@ -1,0 +1,44 @@
+"""Caps on everything that can grow, injected as one object.
+
+Every parser, roller and analyser takes a :class:`Limits`; the defaults are generous for
+the table but keep every input answered quickly (a clear error instead of a hang).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Caps for dice expressions (later: placement retries, areas per level, ...).
+
+    - ``max_length``: characters in one expression.
+    - ``max_digits``: digits in one number literal.
+    - ``max_depth``: nesting of parentheses, unary signs and function calls.
+    - ``max_terms``: operators and operands in one expression.
+    - ``max_dice_per_term``: dice in one ``NdX`` term (after a computed count too).
+    - ``max_dice_per_roll``: physical dice thrown in one roll, rerolls and explosions included.
+    - ``max_faces``: faces of one die.
+    - ``max_explode_depth``: extra dice one die may add by exploding; the last one does not
+      explode again. Rolls and exact odds obey the same cap, so they describe the same dice.
+    - ``max_rerolls``: rerolls of one die under ``r``; past it the die is drawn directly
+      from the faces that need no reroll (same odds as rerolling on and on).
+    - ``max_outcomes``: distinct outcomes in an exact distribution.
+    - ``max_odds_work``: elementary steps (multiply-adds) an exact analysis may take.
+    """
+
+    max_length: int = 1000
+    max_digits: int = 9
+    max_depth: int = 40
+    max_terms: int = 200
+    max_dice_per_term: int = 1000
+    max_dice_per_roll: int = 10_000
+    max_faces: int = 10_000
+    max_explode_depth: int = 20
+    max_rerolls: int = 100
+    max_outcomes: int = 100_000
+    max_odds_work: int = 20_000_000
+
+
+DEFAULT_LIMITS = Limits()
