@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kerker.dice.ast import BinOp, Call, Dice, Group, Neg, Node, Num
+from kerker.dice.ast import BinOp, Call, Dice, Neg, Node, Num
 from kerker.dice.records import (
     BinRecord,
     CallRecord,

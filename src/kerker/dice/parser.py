@@ -227,7 +227,9 @@ class _Parser:
     def call(self, name: str, start: int) -> Call:
         self.pos += len(name)
         if self.peek() != "(":
-            self.fail(N_("{name} needs its arguments in parentheses, e.g. {name}(W6, 3)"), name=name)
+            self.fail(
+                N_("{name} needs its arguments in parentheses, e.g. {name}(W6, 3)"), name=name
+            )
         self.pos += 1
         self.enter()
         args = [self.expr()]
@@ -413,10 +415,14 @@ class _Parser:
                       cond=cond.text(), die=die.text())
         if hits == len(die.faces) and not allow_all:
             if kind == "reroll":
-                self.fail(N_("reroll condition {cond} matches every face of {die}; it would never stop"),
-                          at=at, cond=cond.text(), die=die.text())
-            self.fail(N_("explode condition {cond} matches every face of {die}; it would never stop"),
-                      at=at, cond=cond.text(), die=die.text())
+                self.fail(
+                    N_("reroll condition {cond} matches every face of {die}; it would never stop"),
+                    at=at, cond=cond.text(), die=die.text(),
+                )
+            self.fail(
+                N_("explode condition {cond} matches every face of {die}; it would never stop"),
+                at=at, cond=cond.text(), die=die.text(),
+            )
 
 
 def _start(node: Node) -> int:

@@ -1,0 +1,32 @@
+"""The ``kerker`` command line: options -> one library call -> rendered output.
+
+Commands live in :mod:`kerker.commands`; each translates :class:`~kerker.errors.KerkerError`
+into one line on stderr and exit status 2. Heavy imports (Rich, tables) happen inside the
+commands that need them, so ``kerker roll`` starts fast.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from kerker.commands.dice import ODDS_HELP, ROLL_HELP, odds_command, roll_command
+from kerker.i18n import default_language, translator
+
+_h = translator(default_language())
+
+app = typer.Typer(
+    name="kerker",
+    help=_h("kerker: dice, tables and dungeons for game masters. Example: kerker roll 3W6"),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+app.command("roll", help=_h(ROLL_HELP))(roll_command)
+app.command("odds", help=_h(ODDS_HELP))(odds_command)
+
+
+
+def main() -> None:
+    """Entry point of the ``kerker`` console script."""
+    app(prog_name="kerker")

@@ -1,0 +1,101 @@
+"""Shared plumbing of the command line: language, seeds, error lines, number formatting.
+
+Kept free of heavy imports (no Rich): ``kerker roll`` must start fast.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any, ParamSpec, TypeVar
+
+import typer
+
+from kerker.errors import N_, DiceError, KerkerError, OptionError
+from kerker.i18n import Translate, check_language, default_language, translator
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+MAX_SEED = 2**64 - 1
+EXIT_USER_ERROR = 2
+
+
+def resolve_language(lang: str | None) -> str:
+    """``--lang`` if given (validated), else the locale's language, else English."""
+    return check_language(lang) if lang else default_language()
+
+
+def make_rng(seed: int | None) -> tuple[int, random.Random]:
+    """A seeded ``random.Random`` and its seed; without a seed, a fresh one is drawn.
+
+    Refuses seeds outside 0 .. 2**64-1 with :class:`OptionError`.
+    """
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+    if not 0 <= seed <= MAX_SEED:
+        raise OptionError(N_("the seed must be between 0 and {max}"), max=MAX_SEED)
+    return seed, random.Random(seed)
+
+
+def error_lines(err: KerkerError, _: Translate) -> list[str]:
+    """The error as the CLI prints it: one message line, plus expression and caret if known."""
+    head = _("error")
+    lines = [f"kerker: {head}: {err.message(_)}"]
+    if isinstance(err, DiceError) and err.expression:
+        text = err.expression.replace("\n", " ").replace("\t", " ")
+        if err.column is not None and len(text) <= 120:
+            lines[0] += " " + _("(column {column})").format(column=err.column)
+            lines.append("  " + text)
+            lines.append("  " + " " * (err.column - 1) + "^")
+        elif err.column is not None:
+            lines[0] += " " + _("(column {column})").format(column=err.column)
+    return lines
+
+
+def friendly(func: Callable[P, R]) -> Callable[P, R]:
+    """Wrap a command: a :class:`KerkerError` becomes one error line on stderr and exit 2."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except KerkerError as err:
+            lang = kwargs.get("lang")
+            try:
+                code = resolve_language(lang if isinstance(lang, str) else None)
+            except KerkerError:
+                code = "en"
+            for line in error_lines(err, translator(code)):
+                print(line, file=sys.stderr)
+            raise typer.Exit(EXIT_USER_ERROR) from None
+
+    return wrapper
+
+
+def dump_json(data: Any) -> str:
+    """Stable JSON for stdout: UTF-8 text, two-space indent, keys in insertion order."""
+    return json.dumps(data, ensure_ascii=False, indent=2)
+
+
+def frac(value: Fraction) -> str:
+    """A fraction as ``"n/d"`` (the JSON form of exact probabilities)."""
+    return f"{value.numerator}/{value.denominator}"
+
+
+def percent(value: Fraction | float, lang: str, digits: int = 2) -> str:
+    """``12.50 %`` in English, ``12,50 %`` in German and Italian."""
+    text = f"{float(value) * 100:.{digits}f}"
+    if lang in ("de", "it"):
+        text = text.replace(".", ",")
+    return f"{text} %"
+
+
+def decimal(value: Fraction | float, lang: str, digits: int = 2) -> str:
+    """A number with the language's decimal mark."""
+    text = f"{float(value):.{digits}f}"
+    return text.replace(".", ",") if lang in ("de", "it") else text

@@ -1,0 +1,1 @@
+"""The command functions of the kerker CLI; ``kerker.cli`` registers them."""

@@ -1,0 +1,1 @@
+"""Renderers: pure functions from values (rolls, distributions, later maps) to text or images."""
