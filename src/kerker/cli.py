@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import typer
 
+from kerker.commands.check import CHECK_HELP, check_command
 from kerker.commands.dice import ODDS_HELP, ROLL_HELP, odds_command, roll_command
 from kerker.i18n import default_language, translator
 
@@ -24,7 +25,7 @@ app = typer.Typer(
 )
 app.command("roll", help=_h(ROLL_HELP))(roll_command)
 app.command("odds", help=_h(ODDS_HELP))(odds_command)
-
+app.command("check", help=_h(CHECK_HELP))(check_command)
 
 
 def main() -> None:

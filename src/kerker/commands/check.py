@@ -84,7 +84,7 @@ def check_command(
             metavar="LEVEL",
             show_default=False,
             help=_h(
-                N_("A luck roll instead of VALUE: glueck, viel or sehr-viel (or in German: Glück).")
+                N_("A luck roll instead of VALUE: glueck, viel or sehr-viel (or Glück, viel Glück)")
             ),
         ),
     ] = None,
@@ -261,7 +261,8 @@ class _Context:
                     attempt=self.attempt, penalty=penalty
                 )
             )
-        parts.append(_("chance {chance}").format(chance=chance))
+        if value != self.rules.impossible_value:
+            parts.append(_("chance {chance}").format(chance=chance))
         line = ", ".join(parts)
         return line[:1].upper() + line[1:]
 

@@ -282,7 +282,7 @@ class _Parser:
                     self.pos += 1
                 cond = self.cond(default="=", required=True, what="r")
                 assert cond is not None
-                self.check_cond(die, cond, at, allow_all=once, kind="reroll")
+                self.check_cond(die, letter, cond, at, allow_all=once, kind="reroll")
                 reroll = Reroll(cond, once)
             elif char == "!":
                 if explode is not None:
@@ -291,7 +291,7 @@ class _Parser:
                 cond = self.cond(default="=", required=False, what="!")
                 if cond is None:
                     cond = Cond("=", _max_die(die))
-                self.check_cond(die, cond, at, allow_all=False, kind="explode")
+                self.check_cond(die, letter, cond, at, allow_all=False, kind="explode")
                 explode = Explode(cond)
             elif char in "<>=":
                 if success is not None:
@@ -405,23 +405,25 @@ class _Parser:
         value, _ = self.number()
         return Cond(op, value)
 
-    def check_cond(self, die: Die, cond: Cond, at: int, *, allow_all: bool, kind: str) -> None:
+    def check_cond(
+        self, die: Die, letter: str, cond: Cond, at: int, *, allow_all: bool, kind: str
+    ) -> None:
         hits = sum(1 for face in die.faces if cond.test(face))
         if hits == 0:
             if kind == "reroll":
                 self.fail(N_("reroll condition {cond} matches no face of {die}"), at=at,
-                          cond=cond.text(), die=die.text())
+                          cond=cond.text(), die=die.text(letter))
             self.fail(N_("explode condition {cond} matches no face of {die}"), at=at,
-                      cond=cond.text(), die=die.text())
+                      cond=cond.text(), die=die.text(letter))
         if hits == len(die.faces) and not allow_all:
             if kind == "reroll":
                 self.fail(
                     N_("reroll condition {cond} matches every face of {die}; it would never stop"),
-                    at=at, cond=cond.text(), die=die.text(),
+                    at=at, cond=cond.text(), die=die.text(letter),
                 )
             self.fail(
                 N_("explode condition {cond} matches every face of {die}; it would never stop"),
-                at=at, cond=cond.text(), die=die.text(),
+                at=at, cond=cond.text(), die=die.text(letter),
             )
 
 
