@@ -161,10 +161,17 @@ Node = Num | Dice | BinOp | Neg | Call | Group
 
 @dataclass(frozen=True, slots=True)
 class Expr:
-    """A parsed expression: the root node and the text it came from."""
+    """A parsed expression: the root node and the text it came from.
+
+    ``cache`` holds what the roller compiled from it (per limits); it takes no part in
+    equality or hashing.
+    """
 
     root: Node
     source: str
+    cache: dict[object, object] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
     def __str__(self) -> str:
         return self.source

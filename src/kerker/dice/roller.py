@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from functools import lru_cache
 
 from kerker.dice.ast import BinOp, Call, Dice, Die, Expr, Group, Neg, Node, Num
 from kerker.dice.records import (
@@ -181,6 +180,20 @@ def _compile_dice(node: Dice, limits: Limits, source: str) -> _Run:
         sides = len(die.faces)
         k = (sides - 1).bit_length()
 
+        if n == 1:
+
+            def run_single(rng: random.Random, budget: _Budget) -> Record:
+                budget.left -= 1
+                if budget.left < 0:
+                    budget.spend(0)
+                bits = rng.getrandbits
+                r = bits(k)
+                while r >= sides:
+                    r = bits(k)
+                return DiceRecord(node, (r + 1,), None, None, None, None, r + 1)
+
+            return run_single
+
         def run_plain(rng: random.Random, budget: _Budget) -> Record:
             budget.left -= n
             if budget.left < 0:
@@ -195,6 +208,12 @@ def _compile_dice(node: Dice, limits: Limits, source: str) -> _Run:
             return DiceRecord(node, tuple(values), None, None, None, None, sum(values))
 
         return run_plain
+
+    if (
+        fixed is not None and node.reroll is None and node.explode is None
+        and die.kind in ("std", "percent", "true")
+    ):
+        return _compile_simple(node, fixed)
 
     reroll = node.reroll
     explode = node.explode
@@ -293,6 +312,36 @@ def _compile_dice(node: Dice, limits: Limits, source: str) -> _Run:
     return run_dice
 
 
+def _compile_simple(node: Dice, n: int) -> _Run:
+    """A fixed number of plain dice with keep/drop and/or success counting."""
+    sides = len(node.die.faces)
+    k = (sides - 1).bit_length()
+    keep = node.keep
+    success = node.success
+
+    def run_simple(rng: random.Random, budget: _Budget) -> Record:
+        budget.left -= n
+        if budget.left < 0:
+            budget.spend(0)
+        bits = rng.getrandbits
+        values = []
+        for _ in range(n):
+            r = bits(k)
+            while r >= sides:
+                r = bits(k)
+            values.append(r + 1)
+        kept = None if keep is None else _keep_flags(values, keep.mode, keep.n)
+        if success is None:
+            assert kept is not None
+            total = sum(v for v, keep_it in zip(values, kept, strict=True) if keep_it)
+            return DiceRecord(node, tuple(values), kept, None, None, None, total)
+        hits = tuple(1 if success.test(v) else 0 for v in values)
+        total = sum(h for i, h in enumerate(hits) if kept is None or kept[i])
+        return DiceRecord(node, tuple(values), kept, None, hits, None, total)
+
+    return run_simple
+
+
 def _keep_flags(values: list[int], mode: str, n: int) -> tuple[bool, ...]:
     """Which dice count. Ties go to the die rolled first."""
     count = len(values)
@@ -306,9 +355,14 @@ def _keep_flags(values: list[int], mode: str, n: int) -> tuple[bool, ...]:
     return tuple(i in chosen for i in range(count))
 
 
-@lru_cache(maxsize=512)
 def _compiled(expr: Expr, limits: Limits) -> _Run:
-    return _compile(expr.root, limits, expr.source)
+    """The closure tree of ``expr`` under ``limits``, compiled once and kept on the Expr."""
+    key = None if limits is DEFAULT_LIMITS else limits
+    run = expr.cache.get(key)
+    if run is None:
+        run = _compile(expr.root, limits, expr.source)
+        expr.cache[key] = run
+    return run  # type: ignore[return-value]
 
 
 def roll(expr: Expr | str, rng: random.Random, limits: Limits = DEFAULT_LIMITS) -> Roll:
