@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable
 from fractions import Fraction
@@ -9,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from kerker.checks import (
@@ -284,6 +287,25 @@ def test_odds_sum_to_one_and_keep_their_keys() -> None:
             assert all(isinstance(p, Fraction) for p in table.values())
 
 
+@settings(max_examples=200, deadline=None)
+@given(value=st.integers(1, 100), modifier=st.integers(-100, 100), attempt=st.integers(1, 20))
+def test_success_is_chance_over_20_between_the_extremes(
+    value: int, modifier: int, attempt: int
+) -> None:
+    """Below 1 only a double 1 succeeds, from 20 only a double 20 fails, else chance/20."""
+    target = value + modifier - 5 * (attempt - 1)
+    if target <= 0:
+        expected = Fraction(1, 400)
+    elif target >= 20:
+        expected = Fraction(399, 400)
+    else:
+        expected = Fraction(target, 20)
+    assert chance(value, modifier, attempt=attempt) == target
+    assert success_chance(value, modifier, attempt=attempt) == expected
+    table = odds(value, modifier, attempt=attempt)
+    assert sum(table.values()) == 1 and table["impossible"] == 0
+
+
 def test_known_odds() -> None:
     table = odds(12)
     assert table["super"] == Fraction(1, 400)
@@ -523,6 +545,14 @@ def test_unknown_difficulty_lists_valid_words(text: str) -> None:
 def test_unknown_difficulty_lists_words_in_the_language() -> None:
     with pytest.raises(CheckError, match="molto difficile"):
         parse_difficulty("xyz", lang="it")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=120))
+def test_any_text_gives_a_modifier_or_a_check_error(text: str) -> None:
+    for parse in (parse_difficulty, parse_luck):
+        with contextlib.suppress(CheckError):
+            parse(text)
 
 
 def test_difficulty_input_is_capped() -> None:

@@ -162,7 +162,7 @@ def check_command(
             raise OptionError(N_("give either VALUE or --luck, not both"))
         level = parse_luck(luck)
         value, luck_key = level.value, level.key
-    if value is None and not show_chart:
+    if value is None and (show_odds or not show_chart):
         raise OptionError(N_("give a VALUE to roll against, or --luck"))
     if (show_odds or show_chart) and (secret or where is not None or seed is not None):
         raise OptionError(
@@ -191,7 +191,7 @@ def check_command(
         context.print_tables(show_odds=show_odds, show_chart=show_chart)
         return
 
-    assert value is not None  # for mypy: refused above unless --chart
+    assert value is not None  # for mypy: refused above unless --chart alone
     used_seed, rng = make_rng(seed)
     result = check(value, modifier, rng, attempt=attempt, where=where, secret=secret, luck=luck_key)
     if json_out:
@@ -332,10 +332,8 @@ class _Context:
         if show_odds:
             assert self.value is not None
             target = chance(self.value, self.modifier, attempt=self.attempt)
-            table = Table(
-                title=Text(self.header(self.value, target, penalty(self.attempt))),
-                title_justify="left",
-            )
+            console.print(Text(self.header(self.value, target, penalty(self.attempt))))
+            table = Table()
             table.add_column(_("outcome"))
             table.add_column(_("exactly"), justify="right")
             table.add_column(_("percent"), justify="right")
@@ -370,7 +368,8 @@ class _Context:
                 title += ", " + _("attempt {attempt}: malus {penalty}").format(
                     attempt=self.attempt, penalty=penalty(self.attempt)
                 )
-            table = Table(title=Text(title), title_justify="left")
+            console.print(Text(title))
+            table = Table()
             table.add_column(_("value"), justify="right")
             table.add_column(_("chance"), justify="right")
             for outcome in ROLLED_OUTCOMES:

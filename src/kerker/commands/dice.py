@@ -32,7 +32,9 @@ LangOption = Annotated[
 
 @friendly
 def roll_command(
-    expression: Annotated[str, typer.Argument(metavar="EXPR", help=_h(N_("The dice expression, e.g. 3W6+2.")))],
+    expression: Annotated[
+        str, typer.Argument(metavar="EXPR", help=_h(N_("The dice expression, e.g. 3W6+2.")))
+    ],
     seed: Annotated[
         int | None, typer.Option("--seed", help=_h(N_("Seed for a repeatable roll.")))
     ] = None,
@@ -79,7 +81,9 @@ def roll_command(
 
 @friendly
 def odds_command(
-    expression: Annotated[str, typer.Argument(metavar="EXPR", help=_h(N_("The dice expression, e.g. 4W6kh3.")))],
+    expression: Annotated[
+        str, typer.Argument(metavar="EXPR", help=_h(N_("The dice expression, e.g. 4W6kh3.")))
+    ],
     json_out: Annotated[
         bool, typer.Option("--json", help=_h(N_("Print JSON; probabilities as \"n/d\".")))
     ] = False,
