@@ -117,6 +117,11 @@ def heading(text: str) -> None:
     print("=" * len(text))
 
 
+def explain(text: str) -> None:
+    """A note under a table, wrapped."""
+    print(textwrap.fill(text, width=96, subsequent_indent="  "))
+
+
 def rate(x: float | None) -> str:
     return "n/a" if x is None else f"{x:,.0f}"
 
@@ -206,7 +211,7 @@ def kerker_batch(text: str) -> Batch:
 
 
 def d20_batch(text: str) -> Batch:
-    import d20
+    import d20  # type: ignore[import-untyped]
 
     ast = d20.parse(text)  # parse once; Roller.roll accepts the parsed tree
     stringifier = d20.SimpleStringifier()  # built once (it is only used when .result is read)
@@ -230,7 +235,7 @@ def floor_batch(name: str) -> Batch:
     def d4d6kh3(n: int) -> None:
         for _ in range(n):
             a, b, c, d = randint(1, 6), randint(1, 6), randint(1, 6), randint(1, 6)
-            a + b + c + d - min(a, b, c, d)  # noqa: B018
+            a + b + c + d - min(a, b, c, d)
 
     def d10d6(n: int) -> None:
         for _ in range(n):
@@ -240,7 +245,7 @@ def floor_batch(name: str) -> Batch:
 
     def d2d10x100(n: int) -> None:
         for _ in range(n):
-            (randint(1, 10) + randint(1, 10)) * 100  # noqa: B018
+            (randint(1, 10) + randint(1, 10)) * 100
 
     return {"1d20": d1d20, "4d6kh3": d4d6kh3, "10d6": d10d6, "2d10*100": d2d10x100}[name]
 
@@ -276,14 +281,17 @@ def rolls(cfg: Settings) -> dict[str, float | None]:
     heading("1. Rolls per second (parse once, roll many; median of repeats)")
     have_d20 = optional("d20") is not None
     contenders: list[tuple[str, str, Batch | None]] = []
+    makers: tuple[tuple[str, Callable[[str, str], Batch] | None], ...] = (
+        ("kerker", lambda k_text, d_text: kerker_batch(k_text)),
+        ("d20", (lambda k_text, d_text: d20_batch(d_text)) if have_d20 else None),
+        ("floor", lambda k_text, d_text: floor_batch(d_text)),
+    )
     for k_text, d_text in ROLL_CASES:
-        for who, make in (("kerker", lambda: kerker_batch(k_text)),
-                          ("d20", (lambda: d20_batch(d_text)) if have_d20 else None),
-                          ("floor", lambda: floor_batch(d_text))):
+        for who, make in makers:
             batch = None
             if make is not None:
                 try:
-                    batch = make()
+                    batch = make(k_text, d_text)
                 except Exception as err:
                     failed(f"rolls {who} {k_text}", err)
             contenders.append((k_text, who, batch))
@@ -322,19 +330,23 @@ def rolls(cfg: Settings) -> dict[str, float | None]:
         ))
     table(
         ("expression", "kerker roll/s", "d20 roll/s", "randint roll/s", "kerker/d20",
-         "kerker us", "d20 us", "randint us", "kerker spread"),
+         "kerker us", "d20 us", "randint us", "spread"),
         rows,
         (False, True, True, True, True, True, True, True, True),
     )
-    print(textwrap.dedent(f"""
-        kerker: parse(text) once, then roll(expr, random.Random({SEED})).total per roll
-          (a full Roll record with every die).
-        d20 {version('d20')}: d20.parse(text) once, then d20.roll(ast, stringifier=<built once>)
-          .total per roll. d20 takes no RNG parameter: it draws from the global `random`
-          module, seeded with random.seed({SEED}).
-        randint: plain Python, rng.randint per die, total only, no record (a reference).
-        {cfg.roll_repeats} interleaved repeats of about {cfg.roll_batch_s * 1e3:.0f} ms each;
-          "spread" = (max - min) / median of kerker's repeats.""").rstrip())
+    print()
+    explain(f"kerker {version('kerker')}: parse(text) once, then"
+            f" roll(expr, random.Random({SEED})).total per roll (a full Roll record with every"
+            " die).")
+    explain(f"d20 {version('d20')}: d20.parse(text) once, then d20.roll(ast,"
+            " stringifier=<built once>).total per roll (Roller.roll accepts a parsed tree;"
+            " d20's stringifier only runs when .result is read). d20 takes no RNG parameter:"
+            f" it draws from the global `random` module, seeded with random.seed({SEED}).")
+    explain("randint: plain Python, rng.randint per die, the total only, no record (a"
+            " reference, not a contender).")
+    explain(f"{cfg.roll_repeats} interleaved repeats of about {cfg.roll_batch_s * 1e3:.0f} ms"
+            " per contender; the median is shown. \"spread\" = (max - min) / median of"
+            " kerker's repeats.")
     return ratios
 
 
@@ -360,6 +372,7 @@ def find_hpr_odds() -> tuple[str | None, str | None, str]:
             continue
         func = getattr(module, name, None)
         if not callable(func):
+            problems.append(f"no {module_name}.{name}")
             continue
         try:
             table_ = func(HPR_VALUE, HPR_MODIFIER)
@@ -401,9 +414,11 @@ print(t1 - t0, t2 - t1)
 
 def cold_once(imports: str, compute: str) -> tuple[float, float, float]:
     code = COLD_TEMPLATE.format(imports=imports, compute=compute)
+    # No timeout= on timed runs: with a timeout, Popen.wait() polls with sleeps of up to
+    # 50 ms, which quantises the measured wall time.
     t0 = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=ROOT, timeout=120)
+                          cwd=ROOT)
     wall = time.perf_counter() - t0
     if done.returncode != 0:
         lines = done.stderr.strip().splitlines()
@@ -429,8 +444,8 @@ def kerker_caches() -> list[Any]:
 
 
 def icepool_clear() -> None:
-    import icepool
-    import icepool.evaluator
+    import icepool  # type: ignore[import-untyped]
+    import icepool.evaluator  # type: ignore[import-untyped]
 
     # the shared SumEvaluator keeps its evaluation "dungeons" (all intermediate states) in
     # an instance dict; Pool.clear_cache() clears the global pool-source cache.
@@ -455,7 +470,7 @@ def normalise(mapping: Mapping[Any, Fraction]) -> dict[Any, Fraction]:
     return {k: Fraction(v) for k, v in mapping.items() if v}
 
 
-def exact_odds(cfg: Settings) -> None:
+def exact_odds(cfg: Settings) -> dict[str, tuple[float | None, float | None]]:
     heading("2. Exact odds (median; times in ms)")
     icepool = optional("icepool")
     cases = odds_cases()
@@ -466,6 +481,7 @@ def exact_odds(cfg: Settings) -> None:
         ice_namespace["icepool"] = icepool
         exec(ICEPOOL_HPR_SOURCE, ice_namespace)
     caches = kerker_caches()
+    warm: dict[str, tuple[float | None, float | None]] = {}
 
     def clear_kerker() -> None:
         for cache in caches:
@@ -514,20 +530,20 @@ def exact_odds(cfg: Settings) -> None:
             except Exception as err:
                 failed(f"odds warm {who} {case.label}", err)
         k, i = results["kerker"], results["icepool"]
-        if case.k_import is None:
-            agree = "n/a"
-        elif values["kerker"] is None or values["icepool"] is None:
+        warm[case.label] = (k["warm"], i["warm"])
+        if case.k_import is None or values["kerker"] is None or values["icepool"] is None:
             agree = "n/a"
         else:
             agree = "yes" if values["kerker"] == values["icepool"] else "NO"
-        na = "not available" if case.k_import is None else "n/a"
+        def cell(x: float | None, digits: int = 2) -> str:
+            return "n/a" if x is None else ms(x, digits)
 
-        def cell(x: float | None, digits: int = 2, missing: str = "n/a") -> str:
-            return missing if x is None else ms(x, digits)
-
-        rows.append((case.label, "kerker",
-                     cell(k["wall"], 1, na), cell(k["import"], 1, na), cell(k["compute"], 2, na),
-                     cell(k["warm"], 3, na), cell(k["cached"], 3, na), agree))
+        if case.k_import is None:
+            rows.append((case.label, "kerker", "not available", "", "", "", "", agree))
+        else:
+            rows.append((case.label, "kerker",
+                         cell(k["wall"], 1), cell(k["import"], 1), cell(k["compute"], 2),
+                         cell(k["warm"], 3), cell(k["cached"], 3), agree))
         rows.append(("", "icepool",
                      cell(i["wall"], 1), cell(i["import"], 1), cell(i["compute"], 2),
                      cell(i["warm"], 3), cell(i["cached"], 3), ""))
@@ -544,19 +560,22 @@ def exact_odds(cfg: Settings) -> None:
     )
     cache_names = ", ".join(
         f"{c.__module__}.{c.__qualname__}" for c in caches if hasattr(c, "__qualname__"))
-    print(textwrap.dedent(f"""
-        cold: a fresh `python -c` per run ({cfg.cold_runs} runs): "process" is the whole
-          process wall time, "import" the library import inside it, "compute" the first
-          call (parse + compute + read every probability) inside it.
-        warm: in this process, after a first call, each timed call preceded by clearing the
-          result caches ({cfg.warm_calls} calls) -- kerker: cache_clear() on {cache_names};
-          icepool: its shared sum evaluator's cache and icepool.Pool.clear_cache()
-          (icepool.d(n) dice stay cached: building a die is not the work measured).
-        cached: the same call repeated with every cache left in place (a repeated question).
-        same odds: kerker's and icepool's exact probabilities compared outcome by outcome.""")
-        .rstrip())
+    print()
+    explain(f"cold: a fresh `python -c` per run ({cfg.cold_runs} runs). \"process\" is the"
+            " whole process wall time, \"import\" the library import inside it, \"compute\""
+            " the first call inside it (parse + compute + read every probability).")
+    explain(f"warm: in this process, after a first call; each of {cfg.warm_calls} timed calls"
+            f" is preceded by clearing the result caches. kerker: cache_clear() on"
+            f" {cache_names}. icepool: the shared sum evaluator's cache and"
+            " icepool.Pool.clear_cache() (icepool.d(n) stays cached: building a die is not"
+            " the work measured; icepool.map keeps no cache).")
+    explain("cached: the same call repeated with every cache left in place (a repeated"
+            " question, as a long-running program would ask it).")
+    explain("same odds: kerker's and icepool's exact probabilities compared outcome by"
+            " outcome.")
     for note in notes:
-        print(note)
+        explain(note)
+    return warm
 
 
 # -- 3. process start ----------------------------------------------------------------------------
@@ -587,8 +606,7 @@ def cli_times(cfg: Settings) -> float | None:
             if label in broken:
                 continue
             t0 = time.perf_counter()
-            subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
-                           timeout=60)
+            subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
             times[label].append(time.perf_counter() - t0)
     rows = []
     for label, _ in commands:
@@ -605,11 +623,13 @@ def cli_times(cfg: Settings) -> float | None:
 
 # -- summary --------------------------------------------------------------------------------
 
-def summary(ratios: dict[str, float | None], cli: float | None) -> None:
+def summary(ratios: dict[str, float | None],
+            warm: dict[str, tuple[float | None, float | None]], cli: float | None) -> None:
     heading("Summary (informational)")
     known = {k: v for k, v in ratios.items() if v is not None}
     if not known:
-        print(f"MISS  rolls: kerker >= {ROLL_TARGET_RATIO:g}x d20 on every expression: not measured")
+        print(f"MISS  rolls: kerker >= {ROLL_TARGET_RATIO:g}x d20 on every expression:"
+              " not measured")
     else:
         misses = [k for k, v in known.items() if v < ROLL_TARGET_RATIO]
         verdict = "PASS" if not misses and len(known) == len(ratios) else "MISS"
@@ -618,6 +638,13 @@ def summary(ratios: dict[str, float | None], cli: float | None) -> None:
               f" ({detail})")
         if misses:
             print(f"      below target: {', '.join(misses)}")
+    parts = []
+    for label, (k, i) in warm.items():
+        if k is None or i is None:
+            parts.append(f"{label} n/a")
+        else:
+            parts.append(f"{label} {ms(k, 3)} vs {ms(i, 3)} ms ({i / k:.1f}x)")
+    print(f"INFO  exact odds, warm, kerker vs icepool: {'; '.join(parts)}")
     if cli is None:
         print(f"MISS  start-up: kerker roll 1d20 < {CLI_TARGET_MS:.0f} ms: not measured")
     else:
@@ -639,9 +666,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     environment(cfg)
     ratios = rolls(cfg)
-    exact_odds(cfg)
+    warm = exact_odds(cfg)
     cli = cli_times(cfg)
-    summary(ratios, cli)
+    summary(ratios, warm, cli)
     print(f"\n(benchmark took {time.perf_counter() - started:.1f} s)")
     return 1 if ERRORS else 0
 
