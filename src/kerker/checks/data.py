@@ -14,17 +14,13 @@ import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib.resources import files
-from importlib.resources.abc import Traversable
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
-
 from kerker.checks.folding import variants
 from kerker.errors import N_, RuleDataError
+from kerker.yamlio import load_rule_file
 
 LANGS: tuple[str, ...] = ("de", "it", "en")
 """The languages every text a game master reads must have."""
@@ -155,7 +151,7 @@ class CheckRules:
         return None
 
 
-RULES_FILE: Traversable = files("kerker") / "rules" / "hpr" / "checks.yaml"
+RULES_FILE: Path = Path(__file__).resolve().parent.parent / "rules" / "hpr" / "checks.yaml"
 """The shipped rule file."""
 
 
@@ -168,7 +164,7 @@ def load_rules() -> CheckRules:
     return read_rules(RULES_FILE)
 
 
-def read_rules(path: Traversable | Path | str) -> CheckRules:
+def read_rules(path: Path | str) -> CheckRules:
     """Read and validate a check rule file (no caching).
 
     Refuses (with :class:`RuleDataError`) unreadable files, YAML errors, missing or
@@ -176,20 +172,7 @@ def read_rules(path: Traversable | Path | str) -> CheckRules:
     different things after folding, and templates with unknown ``{fields}``.
     """
     where = str(path)
-    source = Path(path) if isinstance(path, str) else path
-    try:
-        text = source.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RuleDataError(
-            N_("cannot read the rule file: {reason}"), file=where, reason=str(exc)
-        ) from exc
-    try:
-        data = YAML(typ="safe").load(text)
-    except YAMLError as exc:
-        raise RuleDataError(
-            N_("not valid YAML: {reason}"), file=where, reason=" ".join(str(exc).split())
-        ) from exc
-    return _Reader(where).rules(data)
+    return _Reader(where).rules(load_rule_file(Path(path), where))
 
 
 class _Reader:

@@ -119,8 +119,16 @@ class Distribution:
 
     @property
     def stdev(self) -> float:
-        """The standard deviation (the square root of the exact variance)."""
-        return math.sqrt(self.variance)
+        """The standard deviation (the square root of the exact variance).
+
+        ``math.inf`` when it is too large for a float (results beyond about 1e308).
+        """
+        variance = self.variance
+        try:
+            return math.sqrt(variance)
+        except OverflowError:  # the variance exceeds a float; its root may not
+            root = math.isqrt(variance.numerator // variance.denominator)
+            return float(root) if root.bit_length() < 1024 else math.inf
 
     def percentile(self, p: Fraction | float | int) -> int:
         """The smallest outcome x with P(result <= x) >= p (p in [0, 1])."""

@@ -9,6 +9,7 @@ in the input, which is itself capped by ``Limits.max_length``.
 
 from __future__ import annotations
 
+import sys
 from functools import lru_cache
 from typing import NoReturn
 
@@ -90,11 +91,12 @@ class _Parser:
         self.skip()
         return self.text[self.pos] if self.pos < len(self.text) else ""
 
-    def enter(self) -> None:
+    def enter(self, at: int) -> None:
+        """One level deeper; ``at`` is the sign or '(' that opens it (the error's column)."""
         self.depth += 1
         if self.depth > self.limits.max_depth:
             self.limit(
-                N_("expression nested deeper than {max} levels"), self.pos,
+                N_("expression nested deeper than {max} levels"), at,
                 max=self.limits.max_depth,
             )
 
@@ -117,8 +119,14 @@ class _Parser:
             self.limit(
                 N_("number with more than {max} digits"), start, max=self.limits.max_digits
             )
+        try:
+            value = int(text[start:end])
+        except ValueError:  # over Python's int-from-text cap (when max_digits allows it)
+            self.limit(
+                N_("number with more than {max} digits"), start, max=sys.get_int_max_str_digits()
+            )
         self.pos = end
-        return int(text[start:end]), start
+        return value, start
 
     # -- grammar --------------------------------------------------------------------------
     def parse(self) -> Node:
@@ -176,7 +184,7 @@ class _Parser:
         if char and (char in _MINUS or char == "+"):
             start = self.pos
             self.pos += 1
-            self.enter()
+            self.enter(start)
             self.count_node(start)
             operand = self.unary()
             self.depth -= 1
@@ -214,7 +222,7 @@ class _Parser:
     def group(self) -> Group:
         start = self.pos
         self.pos += 1
-        self.enter()
+        self.enter(start)
         inner = self.expr()
         if self.peek() != ")":
             if self.pos >= len(self.text):
@@ -231,7 +239,7 @@ class _Parser:
                 N_("{name} needs its arguments in parentheses, e.g. {name}(W6, 3)"), name=name
             )
         self.pos += 1
-        self.enter()
+        self.enter(self.pos - 1)
         args = [self.expr()]
         while self.peek() == ",":
             self.pos += 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from itertools import compress
 
 from kerker.dice.ast import BinOp, Call, Dice, Die, Expr, Group, Neg, Node, Num
 from kerker.dice.records import (
@@ -333,7 +334,7 @@ def _compile_simple(node: Dice, n: int) -> _Run:
         kept = None if keep is None else _keep_flags(values, keep.mode, keep.n)
         if success is None:
             assert kept is not None
-            total = sum(v for v, keep_it in zip(values, kept, strict=True) if keep_it)
+            total = sum(compress(values, kept))
             return DiceRecord(node, tuple(values), kept, None, None, None, total)
         hits = tuple(1 if success.test(v) else 0 for v in values)
         total = sum(h for i, h in enumerate(hits) if kept is None or kept[i])
@@ -343,16 +344,18 @@ def _compile_simple(node: Dice, n: int) -> _Run:
 
 
 def _keep_flags(values: list[int], mode: str, n: int) -> tuple[bool, ...]:
-    """Which dice count. Ties go to the die rolled first."""
+    """Which dice count. Ties go to the die rolled first (the sort is stable)."""
     count = len(values)
     if mode == "dh":
         mode, n = "kl", count - n
     elif mode == "dl":
         mode, n = "kh", count - n
     n = max(0, min(n, count))
-    order = sorted(range(count), key=lambda i: (-values[i], i) if mode == "kh" else (values[i], i))
-    chosen = set(order[:n])
-    return tuple(i in chosen for i in range(count))
+    order = sorted(range(count), key=values.__getitem__, reverse=mode == "kh")
+    flags = [False] * count
+    for i in order[:n]:
+        flags[i] = True
+    return tuple(flags)
 
 
 def _compiled(expr: Expr, limits: Limits) -> _Run:
