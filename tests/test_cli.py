@@ -125,3 +125,22 @@ def test_console_script_runs_as_a_process() -> None:
     )
     assert bad.returncode == 2
     assert bad.stderr.startswith("kerker: error:")
+
+
+def test_errors_and_tables_speak_german_and_italian() -> None:
+    code, _out, err = invoke("roll", "3W6+", "--lang", "de")
+    assert code == 2
+    assert err.startswith("kerker: Fehler: ")
+    assert "(Spalte 5)" in err
+    code, _out, err = invoke("roll", "3W6+", "--lang", "it")
+    assert err.startswith("kerker: errore: ")
+    assert "(colonna 5)" in err
+    code, out, _err = invoke("odds", "2W6", "--lang", "de")
+    assert code == 0
+    assert "mindestens" in out and "16,67 %" in out
+
+
+def test_translated_field_names_in_check_errors() -> None:
+    code, _out, err = invoke("check", "999", "--lang", "de")
+    assert code == 2
+    assert "Wert" in err and "value" not in err

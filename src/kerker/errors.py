@@ -18,6 +18,17 @@ def N_(template: str) -> str:
     return template
 
 
+class Word(str):
+    """A message parameter that is itself a translatable word (e.g. the name of a field).
+
+    ``KerkerError.message(translate)`` translates it together with the template, so
+    "the {name} must be ..." reads "der Wert muss ..." and not "der value muss ...".
+    Mark the literal with ``N_`` so it reaches the catalogs: ``Word(N_("value"))``.
+    """
+
+    __slots__ = ()
+
+
 class KerkerError(Exception):
     """Root of every error kerker raises on purpose.
 
@@ -34,8 +45,14 @@ class KerkerError(Exception):
     def message(self, translate: Callable[[str], str] | None = None) -> str:
         """The message, translated by ``translate`` (a gettext function) when given."""
         text = translate(self.template) if translate is not None else self.template
+        params = self.params
+        if translate is not None:
+            params = {
+                key: translate(value) if isinstance(value, Word) else value
+                for key, value in params.items()
+            }
         try:
-            return text.format(**self.params)
+            return text.format(**params)
         except (KeyError, IndexError, ValueError):
             # A broken translation must never hide the error itself.
             return self.template.format(**self.params)

@@ -36,7 +36,7 @@ from kerker.checks.data import LANGS, CheckRules, LuckLevel, load_rules
 from kerker.checks.vocabulary import parse_luck
 from kerker.dice import odds as dice_odds
 from kerker.dice import parse, roll
-from kerker.errors import N_, CheckError
+from kerker.errors import N_, CheckError, Word
 
 
 class Outcome(StrEnum):
@@ -246,7 +246,7 @@ def penalty(attempt: int, *, limits: CheckLimits = DEFAULT_CHECK_LIMITS) -> int:
     Attempt 1 has none, attempt 2 has 5, attempt 3 has 10 (step from the data). Refuses
     attempts outside 1..``limits.max_attempt``.
     """
-    attempt = _whole("attempt", attempt, 1, limits.max_attempt)
+    attempt = _whole(Word(N_("attempt")), attempt, 1, limits.max_attempt)
     return (attempt - 1) * load_rules().retry_penalty
 
 
@@ -259,8 +259,8 @@ def chance(
     fails). Refuses values outside 0..``max_value``, modifiers outside
     -``max_modifier``..``max_modifier`` and attempts outside 1..``max_attempt``.
     """
-    value = _whole("value", value, 0, limits.max_value)
-    modifier = _whole("modifier", modifier, -limits.max_modifier, limits.max_modifier)
+    value = _whole(Word(N_("value")), value, 0, limits.max_value)
+    modifier = _whole(Word(N_("modifier")), modifier, -limits.max_modifier, limits.max_modifier)
     return value + modifier - penalty(attempt, limits=limits)
 
 

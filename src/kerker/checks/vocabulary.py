@@ -15,7 +15,7 @@ from types import MappingProxyType
 
 from kerker.checks.data import LANGS, CheckRules, LuckLevel, load_rules
 from kerker.checks.folding import fold, variants
-from kerker.errors import N_, CheckError
+from kerker.errors import N_, CheckError, Word
 
 MAX_WORD_LENGTH = 100
 """Longer difficulty or luck texts are refused before any lookup."""
@@ -129,7 +129,7 @@ def parse_difficulty(text: str, *, lang: str | None = None) -> int:
     >>> [parse_difficulty(w) for w in ("Sehr schwer", "very hard", "sehr weit", "unschwer")]
     [-10, -10, -10, 20]
     """
-    text = _limit(text, "difficulty")
+    text = _limit(text, Word(N_("difficulty")))
     value = read_difficulty(text, vocabulary())
     if value is None:
         rows = load_rules().modifiers
@@ -153,7 +153,7 @@ def parse_luck(text: str) -> LuckLevel:
 
     Refuses unknown names with a :class:`CheckError` listing the choices.
     """
-    text = _limit(text, "luck level")
+    text = _limit(text, Word(N_("luck level")))
     level = vocabulary().luck.get(fold(text))
     if level is None:
         choices = [level.aliases[0] for level in load_rules().luck]

@@ -250,7 +250,8 @@ class _Context:
         else:
             parts.append(_("value {value}").format(value=value))
         if self.modifier or self.difficulty is not None:
-            label = self.difficulty or modifier_label(self.modifier, self.lang)
+            # The table word in the reader's language; the GM's own words when none fits.
+            label = modifier_label(self.modifier, self.lang) or self.difficulty
             text = (
                 _signed(self.modifier) if label is None else f"{_signed(self.modifier)} ({label})"
             )
@@ -335,7 +336,7 @@ class _Context:
             console.print(Text(self.header(self.value, target, penalty(self.attempt))))
             table = Table()
             table.add_column(_("outcome"))
-            table.add_column(_("exactly"), justify="right")
+            table.add_column(_("exact fraction"), justify="right")
             table.add_column(_("percent"), justify="right")
             probabilities = odds(self.value, self.modifier, attempt=self.attempt)
             shown = (
@@ -356,7 +357,9 @@ class _Context:
                     markup=False,
                 )
         if show_chart:
-            label = self.difficulty
+            from kerker.checks import modifier_label
+
+            label = modifier_label(self.modifier, self.lang) or self.difficulty
             modifier = (
                 _signed(self.modifier) if label is None else f"{_signed(self.modifier)} ({label})"
             )
