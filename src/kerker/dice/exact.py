@@ -312,9 +312,11 @@ class _Engine:
               ) -> Distribution:
         """A die that may explode up to ``max_explode_depth`` times; sums ``contribution``."""
         current = self.mapped(throw, contribution)
+        exploding = sum(1 for face in throw.counts if explode.test(face))
         for _ in range(self.limits.max_explode_depth):
             out: defaultdict[int, int] = defaultdict(int)
-            self.tick(len(throw.counts) * len(current.counts))
+            # only the exploding faces combine with the rest of the chain
+            self.tick(len(throw.counts) + exploding * len(current.counts))
             for face, c in throw.counts.items():
                 value = contribution(face)
                 if explode.test(face):
