@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 from kerker.dice.ast import BinOp, Call, Cond, Dice, Expr, Group, Neg, Node, Num
+from kerker.dice.parser import check_term_limits
 from kerker.errors import N_, DiceLimitError, DiceRollError
 from kerker.limits import DEFAULT_LIMITS, Limits
 
@@ -36,12 +38,13 @@ from kerker.limits import DEFAULT_LIMITS, Limits
 class Distribution:
     """Outcome -> integer count, over ``total`` (the counts add up to ``total``).
 
-    Immutable by convention: operations return new distributions.
+    Operations return new distributions. Those handed out by :func:`odds` are read-only
+    (their ``counts`` is a mapping proxy), so a cached result cannot be changed by a caller.
     """
 
     __slots__ = ("counts", "total")
 
-    def __init__(self, counts: dict[int, int], total: int) -> None:
+    def __init__(self, counts: Mapping[int, int], total: int) -> None:
         self.counts = counts
         self.total = total
 
@@ -66,9 +69,10 @@ class Distribution:
             if g == 1:
                 break
         if g <= 1:
-            return Distribution(dict(sorted(self.counts.items())), self.total)
+            return Distribution(MappingProxyType(dict(sorted(self.counts.items()))), self.total)
         return Distribution(
-            {v: c // g for v, c in sorted(self.counts.items())}, self.total // g
+            MappingProxyType({v: c // g for v, c in sorted(self.counts.items())}),
+            self.total // g,
         )
 
     # -- reading ---------------------------------------------------------------------------
@@ -329,36 +333,59 @@ class _Engine:
 
     def keep(self, per_die: Distribution, n: int, k: int, highest: bool,
              contribution: Callable[[int], int]) -> Distribution:
-        """Sum of ``contribution`` over the k highest (lowest) of n dice, by multiset DP."""
+        """Sum of ``contribution`` over the k highest (lowest) of n dice, by multiset DP.
+
+        Outcomes are visited best first. A state is (dice placed so far, all of them kept:
+        ``placed < k``) -> (sum of their contributions -> count). From a state, t more dice
+        show the current outcome: while ``placed + t < k`` the state goes on; as soon as the
+        k-th kept die is placed, every remaining die shows a worse outcome, and all those
+        endings are counted at once: sum over t >= need of C(left, t) w^t R^(left-t), with
+        R the weight of the worse outcomes, which is (w + R)^left minus the terms t < need.
+        So the work is O(outcomes x k^2 x sums), independent of how many dice are dropped.
+        """
         k = max(0, min(k, n))
-        if n == 0:
-            return Distribution.constant(0)
+        total = per_die.total ** n
+        if k == 0:
+            return Distribution({0: total}, total)
         outcomes = sorted(per_die.counts, reverse=highest)
-        # states: dice placed so far -> (sum of kept contributions -> count)
+        weights = [per_die.counts[o] for o in outcomes]
+        worse = [0] * len(outcomes)
+        running = 0
+        for index in range(len(outcomes) - 1, -1, -1):
+            worse[index] = running
+            running += weights[index]
         states: dict[int, dict[int, int]] = {0: {0: 1}}
-        last = len(outcomes) - 1
+        result: defaultdict[int, int] = defaultdict(int)
         for index, outcome in enumerate(outcomes):
-            weight = per_die.counts[outcome]
+            if not states:
+                break
+            w = weights[index]
+            rest = worse[index]
             value = contribution(outcome)
-            powers = [1]
-            for _ in range(n):
-                powers.append(powers[-1] * weight)
             new: dict[int, dict[int, int]] = {}
             for placed, sums in states.items():
                 left = n - placed
-                room = max(0, k - placed)
-                choices = range(left, left + 1) if index == last else range(left + 1)
-                self.tick(len(sums) * len(choices))
-                for t in choices:
-                    ways = math.comb(left, t) * powers[t]
-                    add = value * (t if t < room else room)
-                    target = new.setdefault(placed + t, {})
+                need = k - placed
+                self.tick(len(sums) * (need + 1))
+                # t < need dice show this outcome: still fewer than k kept dice placed.
+                staying = [math.comb(left, t) * w**t for t in range(need)]
+                ending = (w + rest) ** left - sum(
+                    ways * rest ** (left - t) for t, ways in enumerate(staying)
+                )
+                if rest:
+                    for t, ways in enumerate(staying):
+                        if not ways:
+                            continue
+                        add = value * t
+                        target = new.setdefault(placed + t, {})
+                        for s, c in sums.items():
+                            target[s + add] = target.get(s + add, 0) + c * ways
+                if ending:
+                    add = value * need
                     for s, c in sums.items():
-                        key = s + add
-                        target[key] = target.get(key, 0) + c * ways
+                        result[s + add] += c * ending
             states = new
-        result = states.get(n, {})
-        return self.sized(Distribution(result, per_die.total ** n))
+        return self.sized(Distribution(dict(result), total))
 
     # -- the tree ----------------------------------------------------------------------------
     def node(self, node: Node) -> Distribution:
@@ -396,6 +423,7 @@ class _Engine:
         return self.combine(left, right, lambda a, b: a // b)
 
     def dice(self, node: Dice) -> Distribution:
+        check_term_limits(node, self.limits, self.source)
         success = node.success
         throw = self.throw(node)
 

@@ -67,10 +67,10 @@ def _symbol(symbol: str) -> str:
 
 def explain(roll: Roll) -> str:
     """``<expression> -> <dice shown> = <total>`` in one line."""
-    shown = render_record(roll.record)
     source = " ".join(roll.expr.source.split())
-    if shown == str(roll.total) and not _has_dice(roll.record):
+    if not _has_dice(roll.record):
         return f"{source} = {roll.total}"
+    shown = render_record(roll.record)
     return f"{source} -> {shown} = {roll.total}"
 
 
@@ -112,15 +112,23 @@ def render_record(record: Record) -> str:
 
 def _die_text(record: DiceRecord, i: int) -> str:
     if record.throws is not None and len(record.throws[i]) > 1:
-        rerolled = [f"~{face}~" for face, mark in record.throws[i] if mark == "r"]
-        counted = [f"{face}!" if mark == "!" else str(face)
-                   for face, mark in record.throws[i] if mark != "r"]
-        text = " ".join([*rerolled, "+".join(counted)])
+        # In throw order: rerolled faces stand before the throw that replaced them.
+        segments: list[str] = []
+        pending: list[str] = []
+        for face, mark in record.throws[i]:
+            if mark == "r":
+                pending.append(f"~{face}~")
+                continue
+            pending.append(f"{face}!" if mark == "!" else str(face))
+            segments.append(" ".join(pending))
+            pending = []
+        text = "+".join(segments)
     else:
         text = str(record.values[i])
-    if record.hits is not None and record.hits[i]:
+    kept = record.kept is None or record.kept[i]
+    if record.hits is not None and record.hits[i] and kept:
         text += "*" * record.hits[i]
-    if record.kept is not None and not record.kept[i]:
+    if not kept:
         text = f"({text})"
     return text
 

@@ -400,6 +400,9 @@ class _Parser:
             op, pos = "<=", pos + 2
         elif text[pos : pos + 1] in ("<", ">", "="):
             op, pos = text[pos], pos + 1  # type: ignore[assignment]
+        elif required and text[pos : pos + 1] in _MINUS and text[pos + 1 : pos + 2] in _DIGITS \
+                and text[pos + 1 : pos + 2]:
+            pass  # r-1: a negative face without a comparison (not after "!": W6!-1 subtracts)
         elif text[pos : pos + 1] not in _DIGITS or not text[pos : pos + 1]:
             if required:
                 if what:
@@ -407,11 +410,14 @@ class _Parser:
                               what=what)
                 self.fail(N_("a comparison needs a number, e.g. >=5"))
             return None
+        negative = text[pos : pos + 1] in _MINUS and text[pos : pos + 1] != ""
+        if negative:
+            pos += 1  # a negative face, e.g. WFr-1 or 4WF=-1
         self.pos = pos
         if self.pos >= len(text) or text[self.pos] not in _DIGITS:
             self.fail(N_("a comparison needs a number, e.g. >=5"))
         value, _ = self.number()
-        return Cond(op, value)
+        return Cond(op, -value if negative else value)
 
     def check_cond(
         self, die: Die, letter: str, cond: Cond, at: int, *, allow_all: bool, kind: str
@@ -433,6 +439,21 @@ class _Parser:
                 N_("explode condition {cond} matches every face of {die}; it would never stop"),
                 at=at, cond=cond.text(), die=die.text(letter),
             )
+
+
+def check_term_limits(node: Dice, limits: Limits, source: str) -> None:
+    """Refuse a dice term over ``limits`` (for an Expr parsed under other limits)."""
+    column = node.span[0] + 1
+    if isinstance(node.count, Num) and node.count.value > limits.max_dice_per_term:
+        raise DiceLimitError(
+            N_("{n} dice in one term; the limit is {max}"), expression=source, column=column,
+            n=node.count.value, max=limits.max_dice_per_term,
+        )
+    if len(node.die.faces) > limits.max_faces:
+        raise DiceLimitError(
+            N_("a die with {n} faces; the limit is {max}"), expression=source, column=column,
+            n=len(node.die.faces), max=limits.max_faces,
+        )
 
 
 def _start(node: Node) -> int:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from itertools import compress
 
 from kerker.dice.ast import BinOp, Call, Dice, Die, Expr, Group, Neg, Node, Num
+from kerker.dice.parser import check_term_limits
 from kerker.dice.records import (
     BinRecord,
     CallRecord,
@@ -167,6 +168,7 @@ def _compile_call(node: Call, limits: Limits, source: str) -> _Run:
 
 
 def _compile_dice(node: Dice, limits: Limits, source: str) -> _Run:
+    check_term_limits(node, limits, source)
     die = node.die
     draw = _drawer(die)
     count_node = node.count
