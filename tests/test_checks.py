@@ -43,7 +43,7 @@ from kerker.dice import roll
 from kerker.errors import CheckError, DiceError, RuleDataError
 
 SEED_FILE = "003_bf40ddb2c68c476f.txt"
-SEED_PATH = Path("/work/shared/seeds") / SEED_FILE
+SEED_PATH = Path(__file__).resolve().parents[2] / "shared" / "seeds" / SEED_FILE  # beside the repo
 FACES = range(1, 21)
 
 
