@@ -1,0 +1,326 @@
+"""Rolling tables: a table id, a context and an injected RNG -> a result with its full log.
+
+Every die goes through :func:`kerker.dice.roll`, so each result keeps the dice that made it.
+Follow-ups, sub-dice, amounts, percentage checks and repetitions are taken from the data.
+The walk is capped (depth, number of rolls, rerolls, repetitions): any table -- even a
+user's table that refers to itself -- finishes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from kerker.dice import Roll, parse, roll
+from kerker.errors import N_
+from kerker.limits import DEFAULT_LIMITS, Limits
+from kerker.tables.expr import Context, evaluate, fill
+from kerker.tables.model import (
+    AgainFx,
+    AmountFx,
+    ChanceFx,
+    Effect,
+    NoteFx,
+    RollFx,
+    Row,
+    Table,
+    TextMap,
+)
+from kerker.tables.registry import Registry, TableError
+
+MAX_DEPTH = 12
+MAX_STEPS = 2_000
+MAX_TIMES = 100
+CHANCE_DIE = "W%"
+
+
+@dataclass(frozen=True, slots=True)
+class AmountResult:
+    """An amount rolled: ``expression`` after filling in the context, and its roll."""
+
+    name: str
+    expression: str
+    roll: Roll
+    unit: TextMap | None
+
+    @property
+    def value(self) -> int:
+        """The amount."""
+        return self.roll.total
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceResult:
+    """A percentage check: ``roll`` on W% against ``chance``; the effects of the side taken."""
+
+    name: str | None
+    chance: int
+    roll: Roll
+    passed: bool
+    text: TextMap | None
+    effects: tuple[EffectResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NoteResult:
+    """A note for the game master."""
+
+    note: TextMap
+
+
+@dataclass(frozen=True, slots=True)
+class RowPick:
+    """One die thrown on a list of rows: the dice, the roll, results ignored, the row."""
+
+    dice: str
+    roll: Roll
+    modifier: int
+    total: int
+    rerolled: tuple[int, ...]
+    row: Row
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableResult:
+    """A table rolled: the pick, the sub-die pick, the effects and the resulting values."""
+
+    table: Table
+    pick: RowPick
+    sub: RowPick | None
+    effects: tuple[EffectResult, ...]
+    values: Mapping[str, int | str | bool]
+    context: Mapping[str, int | bool]
+    again: TableResult | None = None
+
+    @property
+    def row(self) -> Row:
+        """The row that counts: the sub-die's row when there was one."""
+        return self.sub.row if self.sub is not None else self.pick.row
+
+    @property
+    def key(self) -> str | None:
+        """The machine key of the result (sub-row key, else row key)."""
+        if self.sub is not None and self.sub.row.key:
+            return self.sub.row.key
+        return self.pick.row.key
+
+    def amounts(self) -> dict[str, int]:
+        """Amounts of this result by name (not of follow-ups)."""
+        out: dict[str, int] = {}
+        for effect in self.effects:
+            if isinstance(effect, AmountResult):
+                out.setdefault(effect.name, effect.value)
+        return out
+
+    def children(self) -> list[TableResult]:
+        """Follow-up results, in order (inside chance checks too)."""
+        found: list[TableResult] = []
+
+        def walk(effects: tuple[EffectResult, ...]) -> None:
+            for effect in effects:
+                if isinstance(effect, TableResult):
+                    found.append(effect)
+                elif isinstance(effect, ChanceResult):
+                    walk(effect.effects)
+
+        walk(self.effects)
+        return found
+
+
+EffectResult = TableResult | AmountResult | ChanceResult | NoteResult
+
+
+@dataclass
+class _Walk:
+    registry: Registry
+    rng: random.Random
+    limits: Limits
+    steps: int = 0
+    log: list[dict[str, Any]] = field(default_factory=list)
+
+    def step(self, table: Table) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise TableError(
+                N_("rolling {id} needed more than {max} rolls; does a table refer to itself?"),
+                id=table.id, max=MAX_STEPS,
+            )
+
+
+def _context(table: Table, given: Mapping[str, int | bool]) -> dict[str, int | bool]:
+    ctx: dict[str, int | bool] = {"level": 1}
+    ctx.update(table.params)
+    ctx.update(given)
+    return ctx
+
+
+def _holds(condition: str | None, ctx: Context) -> bool:
+    return condition is None or bool(evaluate(condition, ctx))
+
+
+def _pick(walk: _Walk, table: Table, rows: tuple[Row, ...], dice: str | None,
+          modifier_expr: str | None, reroll_if: str | None, ctx: dict[str, int | bool]) -> RowPick:
+    """Throw the die for ``rows`` (honouring modifier and reroll rules) and find the row."""
+    if dice is None:
+        weights = [row.weight or 0 for row in rows]
+        expression = f"d{sum(weights)}"
+    else:
+        expression = fill(dice, ctx)
+    expr = parse(expression, walk.limits)
+    modifier = int(evaluate(modifier_expr, ctx)) if modifier_expr else 0
+    rerolled: list[int] = []
+    for _attempt in range(walk.limits.max_rerolls + 1):
+        result = roll(expr, walk.rng, walk.limits)
+        total = result.total + modifier
+        if reroll_if is not None and evaluate(reroll_if, {**ctx, "result": total}):
+            rerolled.append(total)
+            continue
+        break
+    else:
+        raise TableError(
+            N_("{id}: the reroll rule {rule!r} held {n} times in a row"),
+            id=table.id, rule=reroll_if, n=walk.limits.max_rerolls + 1,
+        )
+    if dice is None:
+        running = 0
+        for index, row in enumerate(rows):
+            running += row.weight or 0
+            if result.total <= running:
+                return RowPick(expression, result, 0, result.total, tuple(rerolled), row, index)
+    for index, row in enumerate(rows):
+        if row.covers(total):
+            return RowPick(expression, result, modifier, total, tuple(rerolled), row, index)
+    if table.gaps == "reroll":
+        # Declared gaps: roll again (the same caps apply).
+        return _pick(walk, table, rows, dice, modifier_expr,
+                     f"({reroll_if}) or not ({_covered(rows)})" if reroll_if
+                     else f"not ({_covered(rows)})", ctx)
+    raise TableError(
+        N_("{id}: no row for a roll of {total}"), id=table.id, total=total
+    )
+
+
+def _covered(rows: tuple[Row, ...]) -> str:
+    parts = []
+    for row in rows:
+        if row.lo is None:
+            continue
+        parts.append(f"result >= {row.lo}" if row.hi is None
+                     else f"{row.lo} <= result <= {row.hi}")
+    return " or ".join(parts) or "false"
+
+
+def _effects(walk: _Walk, table: Table, effects: tuple[Effect, ...], ctx: dict[str, int | bool],
+             depth: int, again_depth: int) -> tuple[list[EffectResult], TableResult | None,
+                                                    dict[str, int]]:
+    out: list[EffectResult] = []
+    again_result: TableResult | None = None
+    again_add: dict[str, int] = {}
+    for effect in effects:
+        if not _holds(effect.when, ctx):
+            continue
+        if isinstance(effect, RollFx):
+            times = roll(fill(effect.times, ctx), walk.rng, walk.limits).total
+            if times > MAX_TIMES:
+                raise TableError(N_("{id}: more than {max} follow-up rolls"), id=table.id,
+                                 max=MAX_TIMES)
+            sub_ctx = {k: v for k, v in ctx.items() if k != "result"}
+            for name, expression in effect.with_:
+                sub_ctx[name] = evaluate(expression, ctx)
+            target = walk.registry.get(table.resolve(effect.ref))
+            for _ in range(max(0, times)):
+                out.append(_roll(walk, target, sub_ctx, depth + 1, 0,
+                                 effect.modifier, effect.reroll_if))
+        elif isinstance(effect, AmountFx):
+            expression = fill(effect.amount, ctx)
+            out.append(AmountResult(effect.name, expression,
+                                    roll(expression, walk.rng, walk.limits), effect.unit))
+        elif isinstance(effect, ChanceFx):
+            check = roll(CHANCE_DIE, walk.rng, walk.limits)
+            passed = check.total <= effect.chance
+            inner, inner_again, inner_add = _effects(
+                walk, table, effect.then if passed else effect.else_, ctx, depth, again_depth
+            )
+            if inner_again is not None:
+                again_result, again_add = inner_again, inner_add
+            out.append(ChanceResult(effect.name, effect.chance, check, passed,
+                                    effect.text if passed else effect.else_text, tuple(inner)))
+        elif isinstance(effect, NoteFx):
+            out.append(NoteResult(effect.note))
+        elif isinstance(effect, AgainFx):
+            if again_depth >= walk.limits.max_explode_depth:
+                continue  # the cap: the repetition stops here (exact odds do the same)
+            again_result = _roll(walk, table, {k: v for k, v in ctx.items() if k != "result"},
+                                 depth, again_depth + 1, None, effect.reroll_if)
+            again_add = dict(effect.add)
+    return out, again_result, again_add
+
+
+def _roll(walk: _Walk, table: Table, given: Mapping[str, int | bool], depth: int,
+          again_depth: int, extra_modifier: str | None, reroll_if: str | None) -> TableResult:
+    if depth > MAX_DEPTH:
+        raise TableError(
+            N_("{id}: follow-up rolls nested deeper than {max}; does a table refer to itself?"),
+            id=table.id, max=MAX_DEPTH,
+        )
+    if table.kind == "lookup":
+        raise TableError(N_("{id} is a lookup table; it is read, not rolled"), id=table.id)
+    walk.step(table)
+    ctx = _context(table, given)
+    modifier = table.modifier
+    if extra_modifier:
+        modifier = f"({modifier}) + ({extra_modifier})" if modifier else extra_modifier
+    pick = _pick(walk, table, table.rows, table.dice, modifier, reroll_if, ctx)
+    walk.log.append(_log_entry(table, pick))
+    ctx_row = {**ctx, "result": pick.total}
+    sub: RowPick | None = None
+    effects, again, add = _effects(walk, table, pick.row.effects, ctx_row, depth, again_depth)
+    if pick.row.then is not None:
+        sub = _pick(walk, table, pick.row.then.rows, pick.row.then.dice, None, None, ctx)
+        walk.log.append(_log_entry(table, sub))
+        more, again2, add2 = _effects(walk, table, sub.row.effects,
+                                      {**ctx, "result": sub.total}, depth, again_depth)
+        effects += more
+        if again2 is not None:
+            again, add = again2, add2
+    values: dict[str, int | str | bool] = dict(pick.row.value)
+    if sub is not None:
+        values.update(sub.row.value)
+    if again is not None:
+        values.update(again.values)
+        for name, plus in add.items():
+            base = values.get(name, 0)
+            values[name] = (base if isinstance(base, int) else 0) + plus
+    return TableResult(table, pick, sub, tuple(effects), MappingProxyType(values),
+                       MappingProxyType(ctx), again)
+
+
+def _log_entry(table: Table, pick: RowPick) -> dict[str, Any]:
+    return {
+        "table": table.id,
+        "dice": pick.dice,
+        "roll": pick.total,
+        "explain": pick.roll.explain(),
+        "row": pick.row.label(),
+        "key": pick.row.key,
+    }
+
+
+def roll_table(registry: Registry, table_id: str, rng: random.Random, *,
+               context: Mapping[str, int | bool] | None = None,
+               limits: Limits = DEFAULT_LIMITS) -> tuple[TableResult, list[dict[str, Any]]]:
+    """Roll table ``table_id`` with ``rng`` in ``context`` (e.g. ``{"level": 3}``).
+
+    Returns the result tree and the flat roll log (``{"table", "dice", "roll", "explain",
+    "row", "key"}`` per die, in order). Raises :class:`TableError` for unknown tables,
+    lookup tables and runaway follow-ups, :class:`~kerker.errors.KerkerError` subclasses for
+    bad data; never anything else.
+    """
+    table = registry.get(table_id)
+    walk = _Walk(registry, rng, limits)
+    result = _roll(walk, table, dict(context or {}), 0, 0, None, None)
+    return result, walk.log

@@ -1,0 +1,176 @@
+"""Finding and loading tables: the shipped rule data plus a game master's own folders.
+
+Shipped files load from their compiled twins (validated when compiled, checked by the test
+suite); files of a game master are always validated against :mod:`kerker.tables.schema`,
+and every problem names the file and line. A user table whose id equals a shipped one
+replaces it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from kerker.errors import N_, KerkerError, RuleDataError
+from kerker.tables.model import Table, build_file
+from kerker.yamlio import load_rule_file, load_yaml_file, twin_path
+
+RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+ENV_VAR = "KERKER_TABLES"
+MAX_USER_FILES = 500
+
+
+class TableError(KerkerError):
+    """A table that does not exist, cannot be rolled, or refers to what does not exist."""
+
+    code = "table"
+
+
+def is_table_file(data: Any) -> bool:
+    """Whether parsed YAML is a table file (rule files of other kinds live beside them)."""
+    return isinstance(data, Mapping) and "tables" in data
+
+
+def shipped_paths() -> list[Path]:
+    """Every shipped YAML rule file, in a stable order."""
+    return sorted(RULES_DIR.rglob("*.yaml"))
+
+
+def validate_data(data: Any, file: str, path: Path | None = None) -> Mapping[str, Any]:
+    """Validate a table file's data with pydantic; errors become one :class:`RuleDataError`.
+
+    The error names the file, the line (found by re-reading ``path`` with positions) and the
+    path of the bad entry inside the file.
+    """
+    from pydantic import ValidationError
+
+    from kerker.tables.schema import TableFile
+
+    try:
+        TableFile.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = tuple(first["loc"])
+        line = None
+        if path is not None:
+            from kerker.tables.positions import locate
+
+            line, _col = locate(path, loc)
+        where = ".".join(str(p) for p in loc) or "(top)"
+        more = len(exc.errors()) - 1
+        raise RuleDataError(
+            N_("{where}: {problem}{more}"), file=file, line=line, where=where,
+            problem=first["msg"], more=f" (and {more} more)" if more else "",
+        ) from None
+    assert isinstance(data, Mapping)
+    return data
+
+
+def _fresh_twin(path: Path) -> bool:
+    twin = twin_path(path)
+    if not twin.exists():
+        return False
+    from kerker.yamlio import _digest
+
+    try:
+        import json
+
+        return bool(json.loads(twin.read_bytes()).get("digest") == _digest(path.read_bytes()))
+    except (OSError, ValueError):
+        return False
+
+
+def load_path(path: Path, *, trusted: bool) -> list[Table]:
+    """The tables of one file ([] for a rule file of another kind).
+
+    ``trusted`` (shipped files with a fresh compiled twin) skips schema validation.
+    """
+    name = str(path)
+    data = load_rule_file(path, name) if trusted else load_yaml_file(path, name)
+    if not is_table_file(data):
+        if trusted:
+            return []
+        raise RuleDataError(
+            N_("not a table file: it needs `schema`, `rule_set`, `language` and `tables`"),
+            file=name,
+        )
+    if not (trusted and _fresh_twin(path)):
+        data = validate_data(data, name, path)
+    return build_file(data, name)
+
+
+def user_dirs(extra: Iterable[str | Path] = ()) -> list[Path]:
+    """Folders of user tables: ``--tables`` options first, then ``KERKER_TABLES``."""
+    dirs = [Path(d) for d in extra]
+    env = os.environ.get(ENV_VAR, "")
+    dirs += [Path(d) for d in env.split(os.pathsep) if d.strip()]
+    return dirs
+
+
+def user_paths(dirs: Iterable[Path]) -> list[Path]:
+    """Table files in the user folders (a file may also be named directly)."""
+    found: list[Path] = []
+    for d in dirs:
+        if d.is_file():
+            found.append(d)
+        elif d.is_dir():
+            found += sorted(p for p in d.rglob("*") if p.suffix in (".yaml", ".yml"))
+        else:
+            raise RuleDataError(N_("no such folder or file"), file=str(d))
+        if len(found) > MAX_USER_FILES:
+            raise RuleDataError(
+                N_("more than {max} table files"), file=str(d), max=MAX_USER_FILES
+            )
+    return found
+
+
+@dataclass(frozen=True)
+class Registry:
+    """All tables by id, shipped ones replaced by user ones of the same id."""
+
+    tables: Mapping[str, Table]
+    replaced: tuple[str, ...] = field(default=())
+
+    def get(self, table_id: str) -> Table:
+        """The table with this id; an unknown id raises :class:`TableError` with hints."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        close = difflib.get_close_matches(table_id, list(self.tables), n=3, cutoff=0.5)
+        if not close:
+            close = [t for t in self.tables if t.endswith("/" + table_id)][:3]
+        hint = ", ".join(close) if close else "kerker table list"
+        raise TableError(N_("no table {id!r}; did you mean: {hint}"), id=table_id, hint=hint)
+
+    def __iter__(self) -> Iterator[Table]:
+        return iter(self.tables[k] for k in sorted(self.tables))
+
+    def __len__(self) -> int:
+        return len(self.tables)
+
+
+@lru_cache(maxsize=1)
+def shipped() -> Mapping[str, Table]:
+    """The shipped tables (loaded once per process)."""
+    out: dict[str, Table] = {}
+    for path in shipped_paths():
+        for table in load_path(path, trusted=True):
+            out[table.id] = table
+    return out
+
+
+def load_registry(extra_dirs: Iterable[str | Path] = ()) -> Registry:
+    """Shipped tables plus the user's (``--tables`` folders, then ``KERKER_TABLES``)."""
+    tables = dict(shipped())
+    replaced: list[str] = []
+    for path in user_paths(user_dirs(extra_dirs)):
+        for table in load_path(path, trusted=False):
+            if table.id in tables:
+                replaced.append(table.id)
+            tables[table.id] = table
+    return Registry(tables, tuple(replaced))

@@ -1,0 +1,187 @@
+"""Text and JSON views of rolled tables, in the reader's language."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from kerker.tables.engine import AmountResult, ChanceResult, NoteResult, RowPick, TableResult
+from kerker.tables.model import Row, TextMap, pick_text
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def number(value: int, lang: str) -> str:
+    """A whole number the way the language writes it: 1 300 (de), 1.300 (it), 1,300 (en)."""
+    text = f"{abs(value):,}"
+    if lang == "de":
+        text = text.replace(",", "\u00a0")
+    elif lang == "it":
+        text = text.replace(",", ".")
+    return f"-{text}" if value < 0 else text
+
+
+def fill_text(text: TextMap | None, lang: str, names: Mapping[str, Any],
+              count: int | None = None) -> str:
+    """The text in ``lang`` with ``{name}`` filled in (only plain names, nothing else).
+
+    Count-dependent text takes its ``one`` form when ``count`` is 1.
+    """
+    chosen = pick_text(text, lang)
+    if isinstance(chosen, tuple):
+        chosen = chosen[0] if count == 1 else chosen[1]
+
+    def one(match: re.Match[str]) -> str:
+        value = names.get(match.group(1))
+        if value is None:
+            return match.group(0)
+        if isinstance(value, bool):
+            return str(value).lower()
+        return number(value, lang) if isinstance(value, int) else str(value)
+
+    return _PLACEHOLDER.sub(one, chosen)
+
+
+def _names(result: TableResult) -> dict[str, Any]:
+    names: dict[str, Any] = dict(result.context)
+    names.update(result.values)
+    names.update(result.amounts())
+    names["result"] = result.pick.total
+    return names
+
+
+def _count(result: TableResult) -> int | None:
+    amounts = [e for e in result.effects if isinstance(e, AmountResult)]
+    return amounts[0].value if amounts else None
+
+
+def row_text(result: TableResult, lang: str) -> str:
+    """The result's row text (the sub-die row's when there was one), filled in."""
+    names = _names(result)
+    count = _count(result)
+    if result.sub is not None:
+        return fill_text(result.sub.row.text, lang, names, count)
+    return fill_text(result.pick.row.text, lang, names, count)
+
+
+def _pick_line(pick: RowPick) -> str:
+    line = pick.roll.explain()
+    if pick.modifier:
+        line += f" {'+' if pick.modifier > 0 else '-'} {abs(pick.modifier)} = {pick.total}"
+    if pick.rerolled:
+        line += "  (" + ", ".join(f"~{r}~" for r in pick.rerolled) + ")"
+    return line
+
+
+def lines(result: TableResult, lang: str, *, explain: bool = False, indent: int = 0) -> list[str]:
+    """The result as indented lines: title: text, then amounts, checks, notes, follow-ups."""
+    pad = "  " * indent
+    title = pick_text(result.table.title, lang)
+    head = f"{pad}{title}: {row_text(result, lang)}"
+    if explain:
+        head += f"   [{_pick_line(result.pick)}"
+        if result.sub is not None:
+            head += f"; {_pick_line(result.sub)}"
+        head += "]"
+    out = [head]
+    out += _effect_lines(result.effects, lang, explain=explain, indent=indent + 1)
+    if result.again is not None:
+        out += lines(result.again, lang, explain=explain, indent=indent + 1)
+    return out
+
+
+def _effect_lines(effects: tuple[Any, ...], lang: str, *, explain: bool, indent: int
+                  ) -> list[str]:
+    pad = "  " * indent
+    out: list[str] = []
+    for effect in effects:
+        if isinstance(effect, AmountResult):
+            unit = fill_text(effect.unit, lang, {}, effect.value) if effect.unit else ""
+            shown = f"{effect.expression} -> {number(effect.value, lang)}"
+            if unit:
+                shown += f" {unit}"
+            if explain:
+                shown += f"   [{effect.roll.explain()}]"
+            out.append(f"{pad}· {shown}")
+        elif isinstance(effect, ChanceResult):
+            text = fill_text(effect.text, lang, {}) if effect.text else ""
+            verdict = f"{effect.chance} %: {'✓' if effect.passed else '✗'}"
+            line = f"{pad}· {text} ({verdict})" if text else f"{pad}· {verdict}"
+            if explain:
+                line += f"   [{effect.roll.explain()}]"
+            out.append(line)
+            out += _effect_lines(effect.effects, lang, explain=explain, indent=indent + 1)
+        elif isinstance(effect, NoteResult):
+            out.append(f"{pad}· {fill_text(effect.note, lang, {})}")
+        elif isinstance(effect, TableResult):
+            out += lines(effect, lang, explain=explain, indent=indent)
+    return out
+
+
+def _pick_json(pick: RowPick) -> dict[str, Any]:
+    return {
+        "dice": pick.dice,
+        "roll": pick.roll.total,
+        "modifier": pick.modifier,
+        "total": pick.total,
+        "rerolled": list(pick.rerolled),
+        "explain": pick.roll.explain(),
+        "row": _row_ref(pick.row, pick.index),
+    }
+
+
+def _row_ref(row: Row, index: int) -> dict[str, Any]:
+    return {
+        "index": index,
+        "range": None if row.lo is None else [row.lo, row.hi],
+        "weight": row.weight,
+        "key": row.key,
+    }
+
+
+def to_json(result: TableResult, lang: str) -> dict[str, Any]:
+    """The result tree with stable English keys and the texts in ``lang``."""
+    data: dict[str, Any] = {
+        "table": result.table.id,
+        "title": pick_text(result.table.title, lang),
+        "key": result.key,
+        "text": row_text(result, lang),
+        "values": dict(result.values),
+        "context": dict(result.context),
+    }
+    data.update(_pick_json(result.pick))
+    if result.sub is not None:
+        data["sub"] = _pick_json(result.sub)
+    data["effects"] = [_effect_json(e, lang) for e in result.effects]
+    if result.again is not None:
+        data["again"] = to_json(result.again, lang)
+    return data
+
+
+def _effect_json(effect: Any, lang: str) -> dict[str, Any]:
+    if isinstance(effect, AmountResult):
+        return {
+            "type": "amount",
+            "name": effect.name,
+            "expression": effect.expression,
+            "total": effect.value,
+            "explain": effect.roll.explain(),
+            "unit": fill_text(effect.unit, lang, {}, effect.value) if effect.unit else None,
+        }
+    if isinstance(effect, ChanceResult):
+        return {
+            "type": "chance",
+            "name": effect.name,
+            "chance": effect.chance,
+            "roll": effect.roll.total,
+            "passed": effect.passed,
+            "text": fill_text(effect.text, lang, {}) if effect.text else None,
+            "effects": [_effect_json(e, lang) for e in effect.effects],
+        }
+    if isinstance(effect, NoteResult):
+        return {"type": "note", "text": fill_text(effect.note, lang, {})}
+    assert isinstance(effect, TableResult)
+    out = to_json(effect, lang)
+    out["type"] = "table"
+    return out
