@@ -97,6 +97,8 @@ def _effect_lines(effects: tuple[Any, ...], lang: str, *, explain: bool, indent:
     out: list[str] = []
     for effect in effects:
         if isinstance(effect, AmountResult):
+            if effect.expression.strip().isdigit():
+                continue  # a fixed number: the row text already says it
             unit = fill_text(effect.unit, lang, {}, effect.value) if effect.unit else ""
             shown = f"{effect.expression} -> {number(effect.value, lang)}"
             if unit:

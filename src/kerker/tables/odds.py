@@ -1,0 +1,438 @@
+"""Exact odds of a table: every final outcome, after follow-ups, with its probability.
+
+An *outcome* is what the game master reads at the end: the row's text (amounts shown as the
+dice expression they roll, e.g. "6W10 × 100 KM"), the values the row leaves (after
+repetitions: "~15" reached directly or as "~5 + 10" is one outcome), the outcomes of its
+follow-up rolls (as a multiset when a table is rolled several times) and of its percentage
+checks. Probabilities are exact fractions computed from the dice distributions of
+:mod:`kerker.dice` -- nothing is sampled. The walk obeys the roller's caps (rerolls are
+conditioning, repetitions stop at ``Limits.max_explode_depth``), so it describes exactly
+what :func:`kerker.tables.engine.roll_table` does. Too many outcomes are refused.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from kerker.dice import odds as dice_odds
+from kerker.dice import parse
+from kerker.errors import N_
+from kerker.limits import DEFAULT_LIMITS, Limits
+from kerker.tables.engine import CHANCE_DIE, MAX_DEPTH, MAX_TIMES
+from kerker.tables.expr import evaluate, fill, names
+from kerker.tables.model import (
+    AgainFx,
+    AmountFx,
+    ChanceFx,
+    Effect,
+    NoteFx,
+    RollFx,
+    Row,
+    Table,
+    TextMap,
+    pick_text,
+)
+from kerker.tables.registry import Registry, TableError
+from kerker.tables.render import fill_text
+
+MAX_OUTCOMES = 20_000
+
+Values = tuple[tuple[str, Any], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One final outcome: a table's text and values, and the outcomes of its effects."""
+
+    table: str
+    title: str
+    text: str
+    values: Values
+    parts: tuple[Any, ...]
+    row: Any = field(default=None, compare=False, repr=False)
+    amounts: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
+
+    def lines(self, indent: int = 0) -> list[str]:
+        """Indented lines, as shown by ``kerker table odds``."""
+        pad = "  " * indent
+        out = [f"{pad}{self.title}: {self.text}"]
+        for part in self.parts:
+            if isinstance(part, Outcome) or isinstance(part, ChanceOutcome):
+                out += part.lines(indent + 1)
+        return out
+
+    def describe(self) -> str:
+        """The outcome in one line: ``text [child; child]``."""
+        inner = [p.describe() for p in self.parts if isinstance(p, Outcome | ChanceOutcome)]
+        return self.text + (f" [{'; '.join(inner)}]" if inner else "")
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"table", "text", "values", "parts"}``."""
+        return {
+            "table": self.table,
+            "text": self.text,
+            "values": dict(self.values),
+            "parts": [p.to_json() for p in self.parts
+                      if isinstance(p, Outcome | ChanceOutcome)],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceOutcome:
+    """A percentage check's side and what followed from it."""
+
+    chance: int
+    passed: bool
+    text: str
+    parts: tuple[Any, ...]
+
+    def lines(self, indent: int = 0) -> list[str]:
+        pad = "  " * indent
+        mark = "✓" if self.passed else "✗"
+        head = f"{pad}· {self.text} ({self.chance} %: {mark})" if self.text \
+            else f"{pad}· {self.chance} %: {mark}"
+        out = [head]
+        for part in self.parts:
+            if isinstance(part, Outcome | ChanceOutcome):
+                out += part.lines(indent + 1)
+        return out
+
+    def describe(self) -> str:
+        mark = "✓" if self.passed else "✗"
+        inner = [p.describe() for p in self.parts if isinstance(p, Outcome | ChanceOutcome)]
+        text = f"{self.text} ({self.chance} %: {mark})" if self.text else f"{self.chance} %: {mark}"
+        return text + (f" [{'; '.join(inner)}]" if inner else "")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "chance": self.chance,
+            "passed": self.passed,
+            "text": self.text,
+            "parts": [p.to_json() for p in self.parts
+                      if isinstance(p, Outcome | ChanceOutcome)],
+        }
+
+
+Dist = dict[Any, Fraction]
+
+
+class _Odds:
+    def __init__(self, registry: Registry, lang: str, limits: Limits) -> None:
+        self.registry = registry
+        self.lang = lang
+        self.limits = limits
+        self.cache: dict[Any, Dist] = {}
+
+    def sized(self, dist: Dist, table: Table) -> Dist:
+        if len(dist) > MAX_OUTCOMES:
+            raise TableError(
+                N_("{id}: more than {max} different outcomes; too many for exact odds"),
+                id=table.id, max=MAX_OUTCOMES,
+            )
+        return dist
+
+    # -- dice ---------------------------------------------------------------------------
+    def totals(self, table: Table, dice: str | None, rows: tuple[Row, ...],
+               modifier: str | None, reroll_if: str | None,
+               ctx: Mapping[str, int | bool]) -> dict[int, Fraction]:
+        """Distribution of the (modified) roll over the rows, rerolls conditioned away."""
+        if dice is None:
+            total_weight = sum(row.weight or 0 for row in rows)
+            out: dict[int, Fraction] = {}
+            running = 0
+            for row in rows:
+                lo = running + 1
+                running += row.weight or 0
+                for value in range(lo, running + 1):
+                    out[value] = Fraction(1, total_weight)
+            return out
+        expression = fill(dice, ctx)
+        dist = dice_odds(parse(expression, self.limits), self.limits)
+        shift = int(evaluate(modifier, ctx)) if modifier else 0
+        out = {}
+        for value, p in dist:
+            total = value + shift
+            if reroll_if is not None and evaluate(reroll_if, {**ctx, "result": total}):
+                continue
+            if table.gaps == "reroll" and not any(row.covers(total) for row in rows):
+                continue
+            out[total] = out.get(total, Fraction(0)) + p
+        mass = sum(out.values(), Fraction(0))
+        if mass == 0:
+            raise TableError(
+                N_("{id}: every result is rerolled; the table can never finish"), id=table.id
+            )
+        return {v: p / mass for v, p in out.items()}
+
+    @staticmethod
+    def row_for(rows: tuple[Row, ...], total: int, table: Table, weighted: bool) -> tuple[int, Row]:
+        if weighted:
+            running = 0
+            for index, row in enumerate(rows):
+                running += row.weight or 0
+                if total <= running:
+                    return index, row
+        for index, row in enumerate(rows):
+            if row.covers(total):
+                return index, row
+        raise TableError(N_("{id}: no row for a roll of {total}"), id=table.id, total=total)
+
+    # -- tables ----------------------------------------------------------------------------
+    def table(self, table: Table, given: Mapping[str, int | bool], depth: int,
+              again_depth: int, extra_modifier: str | None, reroll_if: str | None) -> Dist:
+        if depth > MAX_DEPTH:
+            raise TableError(
+                N_("{id}: follow-up rolls nested deeper than {max}; does a table refer to "
+                   "itself?"), id=table.id, max=MAX_DEPTH,
+            )
+        if table.kind == "lookup":
+            raise TableError(N_("{id} is a lookup table; it is read, not rolled"), id=table.id)
+        ctx: dict[str, int | bool] = {"level": 1, **table.params, **given}
+        key = (table.id, tuple(sorted(ctx.items())), again_depth, extra_modifier, reroll_if)
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
+        modifier = table.modifier
+        if extra_modifier:
+            modifier = f"({modifier}) + ({extra_modifier})" if modifier else extra_modifier
+        result: Dist = defaultdict(Fraction)
+        weighted = table.dice is None
+        totals = self.totals(table, table.dice, table.rows, modifier, reroll_if, ctx)
+        row_cache: dict[int, Dist] = {}
+        for total, p in totals.items():
+            index, row = self.row_for(table.rows, total, table, weighted)
+            reads_result = self.reads_result(row)
+            dist = row_cache.get(index) if not reads_result else None
+            if dist is None:
+                dist = self.row(table, row, {**ctx, "result": total}, depth, again_depth)
+                if not reads_result:
+                    row_cache[index] = dist
+            for outcome, q in dist.items():
+                result[outcome] += p * q
+        final = self.sized(dict(result), table)
+        self.cache[key] = final
+        return final
+
+    @staticmethod
+    def reads_result(row: Row) -> bool:
+        def effect_reads(effect: Effect) -> bool:
+            exprs: list[str] = [e for e in (effect.when,) if e]
+            if isinstance(effect, RollFx):
+                exprs += [v for _k, v in effect.with_]
+            if isinstance(effect, ChanceFx):
+                return any(effect_reads(e) for e in (*effect.then, *effect.else_)) or any(
+                    "result" in names(e) for e in exprs)
+            return any("result" in names(e) for e in exprs)
+
+        return any(effect_reads(e) for e in row.effects)
+
+    def row(self, table: Table, row: Row, ctx: dict[str, int | bool], depth: int,
+            again_depth: int) -> Dist:
+        """Outcomes of one row: its effects, its sub-die, its repetition."""
+        if row.then is None:
+            return self.finish(table, row, ctx, depth, again_depth, None, row.effects)
+        sub = row.then
+        out: Dist = defaultdict(Fraction)
+        sub_totals = self.totals(table, sub.dice, sub.rows, None, None, ctx)
+        for total, p in sub_totals.items():
+            _index, sub_row = self.row_for(sub.rows, total, table, False)
+            dist = self.finish(table, sub_row, {**ctx, "result": total}, depth, again_depth,
+                               row, (*row.effects, *sub_row.effects))
+            for outcome, q in dist.items():
+                out[outcome] += p * q
+        return dict(out)
+
+    def finish(self, table: Table, row: Row, ctx: dict[str, int | bool], depth: int,
+               again_depth: int, parent: Row | None, effects: tuple[Effect, ...]) -> Dist:
+        """Combine the effects of a row into final outcomes."""
+        partials = self.effects(table, effects, ctx, depth, again_depth)
+        out: Dist = defaultdict(Fraction)
+        base_values = dict(parent.value) if parent is not None else {}
+        base_values.update(row.value)
+        for (parts, amounts, again), p in partials.items():
+            values = dict(base_values)
+            text_row, shown_amounts = row, dict(amounts)
+            if again is not None:
+                # Repetition: the final row of the repeated roll, with the values added up.
+                again_outcome, add = again
+                values.update(dict(again_outcome.values))
+                for name, plus in add:
+                    base = values.get(name, 0)
+                    values[name] = (base if isinstance(base, int) else 0) + plus
+                text_row = again_outcome.row
+                shown_amounts = {**dict(again_outcome.amounts), **shown_amounts}
+                parts = normalize(parts + again_outcome.parts)
+            shown = self.text(text_row, ctx, values, shown_amounts)
+            outcome = Outcome(table.id, str(pick_text(table.title, self.lang)), shown,
+                              tuple(sorted(values.items())), parts, text_row,
+                              tuple(shown_amounts.items()))
+            out[outcome] += p
+        return dict(out)
+
+    def text(self, row: Row, ctx: Mapping[str, Any], values: Mapping[str, Any],
+             amounts: Mapping[str, str]) -> str:
+        names_map: dict[str, Any] = dict(ctx)
+        names_map.update(values)
+        names_map.update(amounts)
+        count = None
+        if amounts:
+            first = next(iter(amounts.values()))
+            count = int(first) if str(first).lstrip("-").isdigit() else None
+        return fill_text(row.text, self.lang, names_map, count)
+
+    def effects(self, table: Table, effects: tuple[Effect, ...], ctx: dict[str, int | bool],
+                depth: int, again_depth: int) -> dict[Any, Fraction]:
+        """Joint distribution of (parts, amounts, again) over a list of effects."""
+        state: dict[Any, Fraction] = {((), (), None): Fraction(1)}
+        for effect in effects:
+            if effect.when is not None and not evaluate(effect.when, ctx):
+                continue
+            options = self.effect(table, effect, ctx, depth, again_depth)
+            new: dict[Any, Fraction] = defaultdict(Fraction)
+            for (parts, amounts, again), p in state.items():
+                for (more_parts, more_amounts, more_again), q in options.items():
+                    new[(normalize(parts + more_parts), amounts + more_amounts,
+                         more_again if more_again is not None else again)] += p * q
+            state = self.sized(dict(new), table)
+        return state
+
+    def effect(self, table: Table, effect: Effect, ctx: dict[str, int | bool], depth: int,
+               again_depth: int) -> dict[Any, Fraction]:
+        if isinstance(effect, AmountFx):
+            expression = fill(effect.amount, ctx)
+            return {((), ((effect.name, expression),), None): Fraction(1)}
+        if isinstance(effect, NoteFx):
+            return {((), (), None): Fraction(1)}
+        if isinstance(effect, ChanceFx):
+            p_pass = self.chance_probability(effect.chance)
+            out: dict[Any, Fraction] = defaultdict(Fraction)
+            for passed, p in ((True, p_pass), (False, 1 - p_pass)):
+                if p == 0:
+                    continue
+                inner = self.effects(table, effect.then if passed else effect.else_, ctx,
+                                     depth, again_depth)
+                text_map: TextMap | None = effect.text if passed else effect.else_text
+                text = fill_text(text_map, self.lang, ctx) if text_map else ""
+                for (parts, amounts, again), q in inner.items():
+                    chance = ChanceOutcome(effect.chance, passed, text, parts)
+                    out[((chance,), amounts, again)] += p * q
+            return dict(out)
+        if isinstance(effect, AgainFx):
+            if again_depth >= self.limits.max_explode_depth:
+                return {((), (), None): Fraction(1)}
+            sub_ctx = {k: v for k, v in ctx.items() if k != "result"}
+            dist = self.table(table, sub_ctx, depth, again_depth + 1, None, effect.reroll_if)
+            return {((), (), (outcome, effect.add)): p for outcome, p in dist.items()}
+        assert isinstance(effect, RollFx)
+        target = self.registry.get(table.resolve(effect.ref))
+        sub_ctx = {k: v for k, v in ctx.items() if k != "result"}
+        for name, expression in effect.with_:
+            sub_ctx[name] = evaluate(expression, ctx)
+        child = self.table(target, sub_ctx, depth + 1, 0, effect.modifier, effect.reroll_if)
+        times_dist = dice_odds(parse(fill(effect.times, ctx), self.limits), self.limits)
+        if times_dist.max > MAX_TIMES:
+            raise TableError(N_("{id}: more than {max} follow-up rolls"), id=table.id,
+                             max=MAX_TIMES)
+        out = defaultdict(Fraction)
+        multisets: dict[tuple[Any, ...], Fraction] = {(): Fraction(1)}
+        done = 0
+        for n, p_n in times_dist:
+            while done < max(n, 0):
+                grown: dict[tuple[Any, ...], Fraction] = defaultdict(Fraction)
+                for combo, p in multisets.items():
+                    for outcome, q in child.items():
+                        grown[tuple(sorted((*combo, outcome), key=_order))] += p * q
+                multisets = self.sized(dict(grown), table)
+                done += 1
+            for combo, p in multisets.items():
+                out[(combo, (), None)] += p_n * p
+        return dict(out)
+
+    def chance_probability(self, chance: int) -> Fraction:
+        die = dice_odds(CHANCE_DIE, self.limits)
+        return die.at_most(chance)
+
+
+def normalize(parts: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Sort each run of consecutive outcomes of the same table (several rolls on a table
+    are a multiset: their order does not make a different outcome)."""
+    out: list[Any] = []
+    run: list[Any] = []
+    for part in parts:
+        if run and not (isinstance(part, Outcome) and part.table == run[0].table):
+            out += sorted(run, key=_order)
+            run = []
+        if isinstance(part, Outcome):
+            run.append(part)
+        else:
+            out.append(part)
+    out += sorted(run, key=_order)
+    return tuple(out)
+
+
+def outcome_of(result: Any, lang: str) -> Outcome:
+    """The outcome a rolled :class:`~kerker.tables.engine.TableResult` belongs to.
+
+    Built by the same rules as :func:`table_odds`, so sampled frequencies can be compared
+    with the exact odds outcome by outcome.
+    """
+    from kerker.tables.engine import AmountResult, ChanceResult, TableResult
+
+    def effects(items: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[tuple[str, str], ...]]:
+        parts: list[Any] = []
+        amounts: list[tuple[str, str]] = []
+        for item in items:
+            if isinstance(item, TableResult):
+                parts.append(outcome_of(item, lang))
+            elif isinstance(item, AmountResult):
+                amounts.append((item.name, item.expression))
+            elif isinstance(item, ChanceResult):
+                inner, inner_amounts = effects(item.effects)
+                text = fill_text(item.text, lang, dict(result.context)) if item.text else ""
+                parts.append(ChanceOutcome(item.chance, item.passed, text, inner))
+                amounts += inner_amounts
+        return normalize(tuple(parts)), tuple(amounts)
+
+    assert isinstance(result, TableResult)
+    parts, amounts = effects(result.effects)
+    row = result.row
+    shown = dict(amounts)
+    if result.again is not None:
+        final = outcome_of(result.again, lang)
+        row = final.row
+        shown = {**dict(final.amounts), **shown}
+        parts = normalize(parts + final.parts)
+    values = dict(result.values)
+    names_map: dict[str, Any] = dict(result.context)
+    names_map["result"] = result.pick.total
+    names_map.update(values)
+    names_map.update(shown)
+    count = None
+    if shown:
+        first = next(iter(shown.values()))
+        count = int(first) if str(first).lstrip("-").isdigit() else None
+    text = fill_text(row.text, lang, names_map, count)
+    return Outcome(result.table.id, str(pick_text(result.table.title, lang)), text,
+                   tuple(sorted(values.items())), parts, row, tuple(shown.items()))
+
+
+def _order(outcome: Any) -> str:
+    return outcome.describe() if isinstance(outcome, Outcome | ChanceOutcome) else repr(outcome)
+
+
+def table_odds(registry: Registry, table_id: str, *, lang: str = "en",
+               context: Mapping[str, int | bool] | None = None,
+               limits: Limits = DEFAULT_LIMITS) -> list[tuple[Outcome, Fraction]]:
+    """Every final outcome of ``table_id`` with its exact probability, most likely first.
+
+    The probabilities add up to exactly 1. Raises :class:`TableError` for lookup tables,
+    runaway references and more than ``MAX_OUTCOMES`` outcomes.
+    """
+    table = registry.get(table_id)
+    engine = _Odds(registry, lang, limits)
+    dist = engine.table(table, dict(context or {}), 0, 0, None, None)
+    return sorted(dist.items(), key=lambda item: (-item[1], item[0].describe()))
