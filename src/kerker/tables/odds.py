@@ -61,7 +61,7 @@ class Outcome:
         pad = "  " * indent
         out = [f"{pad}{self.title}: {self.text}"]
         for part in self.parts:
-            if isinstance(part, Outcome) or isinstance(part, ChanceOutcome):
+            if isinstance(part, Outcome | ChanceOutcome):
                 out += part.lines(indent + 1)
         return out
 
