@@ -26,6 +26,7 @@ table_app = typer.Typer(
 )
 
 MAX_TIMES = 1000
+MAX_FLAT = 300  # more final outcomes than this: the probability tree reads better
 
 TablesOption = Annotated[
     list[Path] | None,
@@ -185,6 +186,8 @@ def roll_command(
 @friendly
 def odds_command(
     table_id: IdArgument,
+    tree: Annotated[bool, typer.Option("--tree", help=_h(N_(
+        "Show the probability tree even when the list of outcomes is short.")))] = False,
     level: LevelOption = 1,
     guarded: GuardedOption = False,
     sets: SetOption = None,
@@ -193,15 +196,28 @@ def odds_command(
     lang: LangOption = None,
 ) -> None:
     from kerker.tables.odds import table_odds
+    from kerker.tables.registry import TableError
 
     code = resolve_language(lang)
     ctx = _context(level, guarded, sets)
-    outcomes = table_odds(_registry(tables), table_id, lang=code, context=ctx)
+    registry = _registry(tables)
+    outcomes = None
+    if not tree:
+        try:
+            outcomes = table_odds(registry, table_id, lang=code, context=ctx,
+                                  max_outcomes=MAX_FLAT)
+        except TableError as err:
+            if err.code != "table_too_many":
+                raise
+    if outcomes is None:
+        _print_tree(registry, table_id, code, ctx, json_out)
+        return
     if json_out:
         print(dump_json({
             "table": table_id,
             "context": ctx,
             "lang": code,
+            "mode": "outcomes",
             "outcomes": [
                 {"p": frac(p), "outcome": o.describe(), "detail": o.to_json()}
                 for o, p in outcomes
@@ -219,6 +235,21 @@ def odds_command(
     for outcome, p in outcomes:
         view.add_row(percent(p, code, 3), frac(p), outcome.describe())
     Console(highlight=False).print(view)
+
+
+def _print_tree(registry: Any, table_id: str, code: str, ctx: dict[str, int | bool],
+                json_out: bool) -> None:
+    from kerker.tables.tree import table_tree
+
+    tree = table_tree(registry, table_id, lang=code, context=ctx)
+    if json_out:
+        print(dump_json({"table": table_id, "context": ctx, "lang": code, "mode": "tree",
+                         "tree": tree.to_json()}))
+        return
+    _ = translator(code)
+    print(_("Exact odds of {id}, as a tree: each row's chance; beneath it, the odds of its "
+            "follow-ups (independent of each other).").format(id=table_id))
+    print("\n".join(tree.lines(0, code)))
 
 
 @table_app.command("lint", help=_h(N_("Check table files: ranges, references, languages, "
@@ -255,7 +286,7 @@ def export_command(
     code = resolve_language(lang)
     if fmt != "foundry":
         raise OptionError(N_("unknown export format {fmt!r}; choose foundry"), fmt=fmt)
-    print(export_table(_registry(tables), table_id, fmt, code))
+    print(export_table(_registry(tables), table_id, fmt, lang=code))
 
 
 @table_app.command("import", help=_h(N_("Turn a pasted book table (CSV: range, text) into a "

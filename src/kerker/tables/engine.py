@@ -290,6 +290,7 @@ def _roll(walk: _Walk, table: Table, given: Mapping[str, int | bool], depth: int
     values: dict[str, int | str | bool] = dict(pick.row.value)
     if sub is not None:
         values.update(sub.row.value)
+    values.update(chance_values(effects))
     if again is not None:
         values.update(again.values)
         for name, plus in add.items():
@@ -297,6 +298,17 @@ def _roll(walk: _Walk, table: Table, given: Mapping[str, int | bool], depth: int
             values[name] = (base if isinstance(base, int) else 0) + plus
     return TableResult(table, pick, sub, tuple(effects), MappingProxyType(values),
                        MappingProxyType(ctx), again)
+
+
+def chance_values(effects: list[EffectResult] | tuple[EffectResult, ...]) -> dict[str, bool]:
+    """Named percentage checks of this roll (not of follow-ups) as values: ``bridged: true``."""
+    out: dict[str, bool] = {}
+    for effect in effects:
+        if isinstance(effect, ChanceResult):
+            if effect.name:
+                out[effect.name] = effect.passed
+            out.update(chance_values(effect.effects))
+    return out
 
 
 def _log_entry(table: Table, pick: RowPick) -> dict[str, Any]:

@@ -44,6 +44,12 @@ MAX_OUTCOMES = 20_000
 Values = tuple[tuple[str, Any], ...]
 
 
+class TooManyOutcomes(TableError):
+    """The flat list of outcomes would be too long (the probability tree still works)."""
+
+    code = "table_too_many"
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """One final outcome: a table's text and values, and the outcomes of its effects."""
@@ -89,6 +95,7 @@ class ChanceOutcome:
     passed: bool
     text: str
     parts: tuple[Any, ...]
+    name: str | None = None
 
     def lines(self, indent: int = 0) -> list[str]:
         pad = "  " * indent
@@ -121,17 +128,19 @@ Dist = dict[Any, Fraction]
 
 
 class _Odds:
-    def __init__(self, registry: Registry, lang: str, limits: Limits) -> None:
+    def __init__(self, registry: Registry, lang: str, limits: Limits,
+                 max_outcomes: int = MAX_OUTCOMES) -> None:
+        self.max_outcomes = max_outcomes
         self.registry = registry
         self.lang = lang
         self.limits = limits
         self.cache: dict[Any, Dist] = {}
 
     def sized(self, dist: Dist, table: Table) -> Dist:
-        if len(dist) > MAX_OUTCOMES:
-            raise TableError(
-                N_("{id}: more than {max} different outcomes; too many for exact odds"),
-                id=table.id, max=MAX_OUTCOMES,
+        if len(dist) > self.max_outcomes:
+            raise TooManyOutcomes(
+                N_("{id}: more than {max} different outcomes; too many to list"),
+                id=table.id, max=self.max_outcomes,
             )
         return dist
 
@@ -255,6 +264,7 @@ class _Odds:
         base_values.update(row.value)
         for (parts, amounts, again), p in partials.items():
             values = dict(base_values)
+            values.update(_chance_values(parts))
             text_row, shown_amounts = row, dict(amounts)
             if again is not None:
                 # Repetition: the final row of the repeated roll, with the values added up.
@@ -318,7 +328,7 @@ class _Odds:
                 text_map: TextMap | None = effect.text if passed else effect.else_text
                 text = fill_text(text_map, self.lang, ctx) if text_map else ""
                 for (parts, amounts, again), q in inner.items():
-                    chance = ChanceOutcome(effect.chance, passed, text, parts)
+                    chance = ChanceOutcome(effect.chance, passed, text, parts, effect.name)
                     out[((chance,), amounts, again)] += p * q
             return dict(out)
         if isinstance(effect, AgainFx):
@@ -357,6 +367,16 @@ class _Odds:
         return die.at_most(chance)
 
 
+def _chance_values(parts: tuple[Any, ...]) -> dict[str, bool]:
+    out: dict[str, bool] = {}
+    for part in parts:
+        if isinstance(part, ChanceOutcome):
+            if part.name:
+                out[part.name] = part.passed
+            out.update(_chance_values(part.parts))
+    return out
+
+
 def normalize(parts: tuple[Any, ...]) -> tuple[Any, ...]:
     """Sort each run of consecutive outcomes of the same table (several rolls on a table
     are a multiset: their order does not make a different outcome)."""
@@ -393,7 +413,7 @@ def outcome_of(result: Any, lang: str) -> Outcome:
             elif isinstance(item, ChanceResult):
                 inner, inner_amounts = effects(item.effects)
                 text = fill_text(item.text, lang, dict(result.context)) if item.text else ""
-                parts.append(ChanceOutcome(item.chance, item.passed, text, inner))
+                parts.append(ChanceOutcome(item.chance, item.passed, text, inner, item.name))
                 amounts += inner_amounts
         return normalize(tuple(parts)), tuple(amounts)
 
@@ -426,13 +446,15 @@ def _order(outcome: Any) -> str:
 
 def table_odds(registry: Registry, table_id: str, *, lang: str = "en",
                context: Mapping[str, int | bool] | None = None,
-               limits: Limits = DEFAULT_LIMITS) -> list[tuple[Outcome, Fraction]]:
+               limits: Limits = DEFAULT_LIMITS,
+               max_outcomes: int = MAX_OUTCOMES) -> list[tuple[Outcome, Fraction]]:
     """Every final outcome of ``table_id`` with its exact probability, most likely first.
 
-    The probabilities add up to exactly 1. Raises :class:`TableError` for lookup tables,
-    runaway references and more than ``MAX_OUTCOMES`` outcomes.
+    The probabilities add up to exactly 1. Raises :class:`TableError` for lookup tables and
+    runaway references, :class:`TooManyOutcomes` past ``max_outcomes`` (then use
+    :func:`kerker.tables.tree.table_tree`).
     """
     table = registry.get(table_id)
-    engine = _Odds(registry, lang, limits)
+    engine = _Odds(registry, lang, limits, max_outcomes)
     dist = engine.table(table, dict(context or {}), 0, 0, None, None)
     return sorted(dist.items(), key=lambda item: (-item[1], item[0].describe()))
