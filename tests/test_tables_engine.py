@@ -251,3 +251,36 @@ def test_chance_results_carry_their_side(reg) -> None:  # type: ignore[no-untype
                 assert bool([e for e in effect.effects if isinstance(e, TableResult)]) \
                     == effect.passed
     assert sides == {True, False}
+
+
+def _check_tree(node) -> None:  # type: ignore[no-untyped-def]
+    from kerker.tables.tree import TreeChance, TreeFollow
+
+    if node.ref:
+        return
+    assert sum(row.p for row in node.rows) == 1
+    for row in node.rows:
+        if row.sub:
+            assert sum(s.p for s in row.sub) == 1
+        for effect in row.effects:
+            if isinstance(effect, TreeFollow):
+                _check_tree(effect.tree)
+            elif isinstance(effect, TreeChance):
+                assert 0 < effect.p < 1
+
+
+def test_probability_tree_rows_sum_to_one(reg) -> None:  # type: ignore[no-untyped-def]
+    from kerker.tables.tree import table_tree
+
+    for table_id in ("test/schatz", "test/weighted", "test/gaps", "test/form"):
+        _check_tree(table_tree(reg, table_id, lang="de", context={"level": 2}))
+    tree = table_tree(reg, "test/schatz", lang="en")
+    assert [r.p for r in tree.rows][:1] == [Fraction(17, 20)]
+    assert tree.rows[1].sub[0].p == Fraction(5, 8)
+
+
+def test_flat_odds_refuse_politely_when_too_long(reg) -> None:  # type: ignore[no-untyped-def]
+    from kerker.tables.odds import TooManyOutcomes
+
+    with pytest.raises(TooManyOutcomes):
+        table_odds(reg, "test/schatz", max_outcomes=3)
