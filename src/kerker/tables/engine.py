@@ -95,11 +95,16 @@ class TableResult:
     values: Mapping[str, int | str | bool]
     context: Mapping[str, int | bool]
     again: TableResult | None = None
+    base: Mapping[str, int | str | bool] = field(default_factory=dict)
 
     @property
     def row(self) -> Row:
         """The row that counts: the sub-die's row when there was one."""
         return self.sub.row if self.sub is not None else self.pick.row
+
+    def base_values(self) -> dict[str, int | str | bool]:
+        """The values before the rolled amounts were added (what exact odds compare)."""
+        return dict(self.base)
 
     @property
     def key(self) -> str | None:
@@ -294,10 +299,14 @@ def _roll(walk: _Walk, table: Table, given: Mapping[str, int | bool], depth: int
     if again is not None:
         values.update(again.values)
         for name, plus in add.items():
-            base = values.get(name, 0)
-            values[name] = (base if isinstance(base, int) else 0) + plus
+            before = values.get(name, 0)
+            values[name] = (before if isinstance(before, int) else 0) + plus
+    # Amounts rolled by this row become values too (``exits: 3``, ``w_ft: 270``), so a
+    # procedure reads every number of a result in one place.
+    without_amounts = MappingProxyType(dict(values))
+    values.update({e.name: e.value for e in effects if isinstance(e, AmountResult)})
     return TableResult(table, pick, sub, tuple(effects), MappingProxyType(values),
-                       MappingProxyType(ctx), again)
+                       MappingProxyType(ctx), again, without_amounts)
 
 
 def chance_values(effects: list[EffectResult] | tuple[EffectResult, ...]) -> dict[str, bool]:

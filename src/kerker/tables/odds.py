@@ -426,7 +426,7 @@ def outcome_of(result: Any, lang: str) -> Outcome:
         row = final.row
         shown = {**dict(final.amounts), **shown}
         parts = normalize(parts + final.parts)
-    values = dict(result.values)
+    values = result.base_values()
     names_map: dict[str, Any] = dict(result.context)
     names_map["result"] = result.pick.total
     names_map.update(values)
