@@ -260,12 +260,16 @@ def _print_tree(registry: Any, table_id: str, code: str, ctx: dict[str, int | bo
 def lint_command(
     paths: Annotated[list[Path] | None, typer.Argument(metavar="PATH", help=_h(N_(
         "Files or folders (default: the shipped tables).")))] = None,
+    tables: TablesOption = None,
+    lang: LangOption = None,
 ) -> None:
     from kerker.tables.lint import lint_paths
+    from kerker.tables.registry import user_dirs
 
-    problems = lint_paths(list(paths or []))
+    _ = translator(resolve_language(lang))
+    problems = lint_paths(list(paths or []), registry_paths=user_dirs(tables or []))
     for problem in problems:
-        print(problem)
+        print(problem.text(_))
     if problems:
         raise typer.Exit(1)
 
@@ -316,7 +320,8 @@ def import_command(
         raise RuleDataError(N_("cannot read the file: {reason}"), file=str(file),
                             reason=str(exc)) from None
     table_name = name or file.stem.lower().replace(" ", "-")
-    yaml_text = import_csv(text, name=table_name, rule_set=rule_set, lang=text_code, dice=dice)
+    yaml_text = import_csv(text, name=table_name, rule_set=rule_set, lang=text_code, dice=dice,
+                           source_file=file.name)
     if out is None:
         print(yaml_text, end="")
         return

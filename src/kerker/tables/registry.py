@@ -42,7 +42,9 @@ def shipped_paths() -> list[Path]:
 
 
 def validate_data(data: Any, file: str, path: Path | None = None) -> Mapping[str, Any]:
-    """Validate a table file's data with pydantic; errors become one :class:`RuleDataError`.
+    """Validate a table file's data with pydantic and return it with types coerced.
+
+    Errors become one :class:`RuleDataError`.
 
     The error names the file, the line (found by re-reading ``path`` with positions) and the
     path of the bad entry inside the file.
@@ -52,7 +54,7 @@ def validate_data(data: Any, file: str, path: Path | None = None) -> Mapping[str
     from kerker.tables.schema import TableFile
 
     try:
-        TableFile.model_validate(data)
+        model = TableFile.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = tuple(first["loc"])
@@ -67,8 +69,8 @@ def validate_data(data: Any, file: str, path: Path | None = None) -> Mapping[str
             N_("{where}: {problem}{more}"), file=file, line=line, where=where,
             problem=first["msg"], more=f" (and {more} more)" if more else "",
         ) from None
-    assert isinstance(data, Mapping)
-    return data
+    # The validated data (types coerced: weight "3" is 3), with only what the file says.
+    return model.model_dump(by_alias=True, exclude_unset=True)
 
 
 def _fresh_twin(path: Path) -> bool:
