@@ -26,6 +26,8 @@ class Limits:
       from the faces that need no reroll (same odds as rerolling on and on).
     - ``max_outcomes``: distinct outcomes in an exact distribution.
     - ``max_odds_work``: elementary steps (multiply-adds) an exact analysis may take.
+    - ``max_odds_bits``: size of the exact counts (bits of the common denominator); keeps
+      every probability printable (Python refuses to print integers over 4 300 digits).
     """
 
     max_length: int = 1000
@@ -39,6 +41,7 @@ class Limits:
     max_rerolls: int = 100
     max_outcomes: int = 100_000
     max_odds_work: int = 20_000_000
+    max_odds_bits: int = 4_096
 
 
 DEFAULT_LIMITS = Limits()

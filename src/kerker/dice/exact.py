@@ -209,6 +209,13 @@ class _Engine:
             )
 
     def sized(self, dist: Distribution, node: Node | None = None) -> Distribution:
+        if dist.total.bit_length() > self.limits.max_odds_bits:
+            raise DiceLimitError(
+                N_("too many dice for exact odds (the fractions would have more than {max} "
+                   "bits); roll it instead"),
+                expression=self.source,
+                max=self.limits.max_odds_bits,
+            )
         if len(dist.counts) > self.limits.max_outcomes:
             raise DiceLimitError(
                 N_("more than {max} different results; too many for exact odds"),
@@ -344,6 +351,8 @@ class _Engine:
         So the work is O(outcomes x k^2 x sums), independent of how many dice are dropped.
         """
         k = max(0, min(k, n))
+        if per_die.total.bit_length() * n > self.limits.max_odds_bits + 64:
+            self.sized(Distribution({}, per_die.total ** n))  # refuses before the work
         total = per_die.total ** n
         if k == 0:
             return Distribution({0: total}, total)
