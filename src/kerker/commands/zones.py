@@ -1,0 +1,165 @@
+"""``kerker zones``: a zone map (seed 002, Zonenkarten) -- grid, JSON, SVG, PNG, Markdown.
+
+A thin shell around :mod:`kerker.zones`: options -> :func:`~kerker.zones.generate.generate`
+-> one renderer per output. The library is imported inside the command, so other commands
+do not pay for it at start-up.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from kerker.cli_support import friendly, make_rng, resolve_language
+from kerker.errors import N_, KerkerError, OptionError
+from kerker.i18n import default_language, translator
+
+_h = translator(default_language())  # help texts follow the locale
+
+FORMATS = ("svg", "png", "json", "md")
+TEXT_FORMATS = ("svg", "json", "md")
+
+ZONES_HELP = N_(
+    "Roll a zone map (seed 002, Zonenkarten): nodes, lettered areas, connections and hidden "
+    "connections, a suggested start and details for every area.\n\n"
+    "Without --json or --out it prints the grid and the list of areas. --out DIR writes "
+    "zones-SEED.svg, .png, .json and .md, and the players' map zones-SEED-player.svg and "
+    ".png.\n\n"
+    "Example: kerker zones --seed 7 --size 8x5 --theme fantasy --out maps"
+)
+
+
+class WriteError(KerkerError):
+    """An output file that cannot be written."""
+
+    code = "write"
+
+
+def parse_formats(text: str) -> list[str]:
+    """``"svg,png"`` -> ``["svg", "png"]`` in the order of :data:`FORMATS`; refuses others."""
+    wanted = [part.strip().lower() for part in text.split(",") if part.strip()]
+    unknown = [f for f in wanted if f not in FORMATS]
+    if unknown or not wanted:
+        raise OptionError(N_("--format takes a list of {choices}, not {text!r}"),
+                          choices=",".join(FORMATS), text=text)
+    return [f for f in FORMATS if f in wanted]
+
+
+def _write(path: Path, data: str | bytes) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(data, bytes):
+            path.write_bytes(data)
+        else:
+            path.write_text(data, encoding="utf-8", newline="\n")
+    except OSError as exc:
+        raise WriteError(N_("cannot write {path}: {reason}"), path=str(path),
+                         reason=exc.strerror or str(exc)) from None
+
+
+@friendly
+def zones_command(
+    seed: Annotated[
+        int | None, typer.Option("--seed", help=_h(N_("Seed for a repeatable map.")))
+    ] = None,
+    size: Annotated[
+        str | None,
+        typer.Option("--size", metavar="WxH", help=_h(N_(
+            "Width x height in nodes, e.g. 8x5 (at most 20x20); default: rolled (step 1)."))),
+    ] = None,
+    theme: Annotated[
+        str, typer.Option("--theme", help=_h(N_(
+            "Detail tables: scifi or fantasy (or a theme of your own tables).")))
+    ] = "scifi",
+    lang: Annotated[
+        str | None,
+        typer.Option("--lang", help=_h(N_("Language of the output: de, it or en "
+                                          "(default: locale)."))),
+    ] = None,
+    json_out: Annotated[
+        bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))
+    ] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", metavar="DIR", help=_h(N_(
+            "Write the files to this folder (created if missing)."))),
+    ] = None,
+    formats: Annotated[
+        str | None,
+        typer.Option("--format", metavar="LIST", help=_h(N_(
+            "Files to write with --out: svg,png,json,md (default: all). Without --out, one "
+            "of svg, json or md is printed."))),
+    ] = None,
+    tables: Annotated[
+        list[Path] | None,
+        typer.Option("--tables", help=_h(N_("A folder (or file) of your own tables; repeatable. "
+                                             "Also read from KERKER_TABLES."))),
+    ] = None,
+) -> None:
+    """Roll a zone map; see ``ZONES_HELP``."""
+    from kerker.tables.registry import load_registry
+    from kerker.zones.export import dumps
+    from kerker.zones.generate import ZoneParams, check_theme, generate, parse_size
+    from kerker.zones.render_md import render_md
+    from kerker.zones.render_svg import render_png, render_svg
+    from kerker.zones.render_text import summary
+
+    code = resolve_language(lang)
+    _ = translator(code)
+    chosen = parse_formats(formats) if formats is not None else list(FORMATS)
+    if out is None and formats is not None:
+        if len(chosen) != 1 or chosen[0] not in TEXT_FORMATS:
+            raise OptionError(N_("--format {text} needs --out DIR (without it, give one of "
+                                 "svg, json or md)"), text=formats)
+        if json_out and chosen != ["json"]:
+            raise OptionError(N_("--json prints JSON; leave out --format or give --out DIR"))
+    dims = parse_size(size) if size is not None else None
+    registry = load_registry(tables or [])
+    check_theme(theme, registry)
+    used_seed, rng = make_rng(seed)
+    zmap = generate(ZoneParams(size=dims, theme=theme, seed=used_seed), rng, registry)
+
+    if out is not None:
+        stem = out / f"zones-{used_seed}"
+        written: list[Path] = []
+        for fmt in chosen:
+            if fmt == "json":
+                files: list[tuple[Path, str | bytes]] = [(stem.with_suffix(".json"),
+                                                          dumps(zmap, code))]
+            elif fmt == "md":
+                files = [(stem.with_suffix(".md"), render_md(zmap, code))]
+            elif fmt == "svg":
+                files = [(stem.with_suffix(".svg"), render_svg(zmap, view="gm", lang=code)),
+                         (out / f"zones-{used_seed}-player.svg",
+                          render_svg(zmap, view="player", lang=code))]
+            else:
+                files = [(stem.with_suffix(".png"), render_png(zmap, view="gm", lang=code)),
+                         (out / f"zones-{used_seed}-player.png",
+                          render_png(zmap, view="player", lang=code))]
+            for path, data in files:
+                _write(path, data)
+                written.append(path)
+        if json_out:
+            print(dumps(zmap, code), end="")
+            return
+        print(summary(zmap, code))
+        print()
+        for path in written:
+            print(_("written: {path}").format(path=path))
+        print(_("Seed {seed}: run again with --seed {seed} for the same map.").format(
+            seed=used_seed))
+        return
+
+    if json_out or (chosen == ["json"] and formats is not None):
+        print(dumps(zmap, code), end="")
+        return
+    if formats is not None:
+        print(render_svg(zmap, view="gm", lang=code) if chosen == ["svg"]
+              else render_md(zmap, code), end="")
+        return
+    print(summary(zmap, code))
+    print()
+    print(_("Seed {seed}: run again with --seed {seed} for the same map.").format(
+        seed=used_seed))
