@@ -75,7 +75,7 @@ def test_texts_inline_rolls_html_and_flags(registry: Registry) -> None:
     low, seven, high, _top = results
     assert low["name"] == "Wenig & <klein>."
     assert low["description"] == "<p>Wenig &amp; &lt;klein&gt;.</p>"
-    assert "Roll on fx/beutel ([[/r 1d3]]×)" in seven["description"]
+    assert "Würfle auf fx/beutel ([[/r 1d3]]×)" in seven["description"]  # German export
     assert high["name"] == "[[/r 2d6*10]] Dinge"  # the 'other' form, level 1
     assert "Stück" not in high["description"]  # the amount is in the text already
     kerker = high["flags"]["kerker"]
