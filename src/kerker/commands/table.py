@@ -109,10 +109,10 @@ def list_command(tables: TablesOption = None, json_out: JsonOption = False,
 
     _ = translator(code)
     view = RichTable(title=_("{n} tables").format(n=len(items)), title_justify="left")
-    view.add_column("id", no_wrap=True)
-    view.add_column(_("title"))
-    view.add_column(_("dice"), no_wrap=True)
-    view.add_column(_("source"))
+    view.add_column("id", overflow="fold", min_width=16, ratio=3)
+    view.add_column(_("title"), min_width=12, ratio=3)
+    view.add_column(_("dice"), overflow="fold", max_width=14)
+    view.add_column(_("source"), min_width=12, ratio=3)
     for item in items:
         view.add_row(item["id"], str(item["title"]), item["dice"] or "—",
                      str(item["source"]["heading"]))
@@ -246,9 +246,14 @@ def _print_tree(registry: Any, table_id: str, code: str, ctx: dict[str, int | bo
         print(dump_json({"table": table_id, "context": ctx, "lang": code, "mode": "tree",
                          "tree": tree.to_json()}))
         return
+    import shutil
+    import textwrap
+
     _ = translator(code)
-    print(_("Exact odds of {id}, as a tree: each row's chance; beneath it, the odds of its "
-            "follow-ups (independent of each other).").format(id=table_id))
+    width = max(40, min(100, shutil.get_terminal_size((80, 24)).columns))
+    print(textwrap.fill(_("Exact odds of {id}, as a tree: each row's chance; beneath it, the "
+                          "odds of its follow-ups (independent of each other).")
+                        .format(id=table_id), width=width))
     print("\n".join(tree.lines(0, code)))
 
 

@@ -146,8 +146,11 @@ class Registry:
         close = difflib.get_close_matches(table_id, list(self.tables), n=3, cutoff=0.5)
         if not close:
             close = [t for t in self.tables if t.endswith("/" + table_id)][:3]
-        hint = ", ".join(close) if close else "kerker table list"
-        raise TableError(N_("no table {id!r}; did you mean: {hint}"), id=table_id, hint=hint)
+        if not close:
+            raise TableError(N_("no table {id!r}; `kerker table list` shows them all"),
+                             id=table_id)
+        raise TableError(N_("no table {id!r}; did you mean: {hint}"), id=table_id,
+                         hint=", ".join(close))
 
     def __iter__(self) -> Iterator[Table]:
         return iter(self.tables[k] for k in sorted(self.tables))
