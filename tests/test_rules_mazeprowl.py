@@ -27,7 +27,7 @@ SEED_FILE = "004_5b88c3b6b37128fe.txt"
 SEED_PATH = Path(__file__).resolve().parents[2] / "shared" / "seeds" / SEED_FILE
 LANGS = {"de", "it", "en"}
 SAMPLE_INTS = {"reputation": range(1, 7)}
-DEFAULTS = {"factions", "challenge-type", "challenge-creature", "challenge-trap"}
+DEFAULTS = {"factions", "challenge-type", "challenge-creature", "challenge-trap", "reputation-test"}
 SECURITY = {"lo": 1, "mid": 2, "hi": 3}
 FLAGS = {"lo": {}, "mid": {"midsec": True}, "hi": {"hisec": True}}
 
@@ -112,7 +112,7 @@ def _section(heading: str) -> str:
 
 
 def test_files_validate_and_belong_to_the_rule_set() -> None:
-    assert {p.name for p in FILES} == {"tables.yaml", "defaults.yaml"}
+    assert {p.name for p in FILES} == {"tables.yaml", "defaults.yaml", "procedure.yaml"}
     for tf in FILES.values():
         assert (tf.rule_set, tf.source_file, tf.language) == ("mazeprowl", SEED_FILE, "de")
 
@@ -123,7 +123,7 @@ def test_every_table_is_there() -> None:
         "branch-cost", "door-strength", "door-trap-lo", "door-trap-mid", "door-trap-hi",
         "challenge-count", "challenge-level", "loot-present-nosec", "loot-present-lo",
         "loot-present-mid", "loot-present-hi", "loot-value", "loot-secured", "fine-tuning",
-        "redistribution", *DEFAULTS,
+        "redistribution", "hostile-factions", "prowl-limits", *DEFAULTS,
     }
 
 

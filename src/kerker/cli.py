@@ -12,6 +12,7 @@ import typer
 from kerker.commands.check import CHECK_HELP, check_command
 from kerker.commands.dice import ODDS_HELP, ROLL_HELP, odds_command, roll_command
 from kerker.commands.table import table_app
+from kerker.commands.prowl import prowl_app
 from kerker.commands.zones import ZONES_HELP, zones_command
 from kerker.i18n import default_language, translator
 
@@ -30,6 +31,7 @@ app.command("odds", help=_h(ODDS_HELP))(odds_command)
 app.command("check", help=_h(CHECK_HELP))(check_command)
 app.add_typer(table_app, name="table")
 app.command("zones", help=_h(ZONES_HELP))(zones_command)
+app.add_typer(prowl_app, name="prowl")
 
 
 def main() -> None:

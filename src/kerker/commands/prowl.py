@@ -1,0 +1,217 @@
+"""``kerker prowl``: heist complexes by reputation (seed 004, Mazeprowl).
+
+``kerker prowl --reputation R --players P`` generates; ``kerker prowl tune PLAN.json OP ...``
+fine-tunes a saved plan; ``kerker prowl render PLAN.json`` draws it again. Thin shells:
+options -> one library call in :mod:`kerker.prowl` -> Markdown, JSON or files.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from kerker.cli_support import dump_json, frac, friendly, make_rng, percent, resolve_language
+from kerker.errors import N_, OptionError
+from kerker.i18n import default_language, translator
+
+_h = translator(default_language())
+
+PROWL_HELP = N_(
+    "Generate a prowl (a heist target) from the crew's reputation: factions, attributes, "
+    "rooms by security, doors, challenges, loot and the fine-tuning budget. Prints the game "
+    "master's sheet; --out DIR writes plan (JSON), map (SVG, PNG) and sheet (Markdown).\n\n"
+    "Example: kerker prowl --reputation 4 --players 3 --seed 14 --out heist/"
+)
+TUNE_HELP = N_(
+    "Fine-tune a saved plan: apply operations in order and write the plan back (the old "
+    "one is kept as PLAN.json.bak) or to --out. Operations: patrol, swap-attributes, "
+    "swap-challenges, move, reroll-attribute, reroll-doors, reinforce, add-faction, "
+    "drop-faction, add-challenge, raise-room, lower-room, finish, shift-attribute, "
+    "shift-challenge (see docs/prowl.md).\n\n"
+    "Example: kerker prowl tune heist/prowl-14.json raise-room R3, patrol C2"
+)
+RENDER_HELP = N_(
+    "Draw a saved plan again: the sheet on the terminal, or map and sheet into --out DIR.\n\n"
+    "Example: kerker prowl render heist/prowl-14.json --out heist/ --lang de"
+)
+
+prowl_app = typer.Typer(
+    name="prowl",
+    help=_h(PROWL_HELP),
+    invoke_without_command=True,
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+)
+
+LangOption = Annotated[
+    str | None,
+    typer.Option("--lang", help=_h(N_("Language of the output: de, it or en (default: locale)."))),
+]
+TablesOption = Annotated[
+    list[Path] | None,
+    typer.Option("--tables", help=_h(N_("A folder (or file) of your own tables; repeatable. "
+                                         "Also read from KERKER_TABLES."))),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))]
+NoPngOption = Annotated[bool, typer.Option("--no-png", help=_h(N_("Write no PNG picture.")))]
+
+
+def _registry(tables: list[Path] | None) -> Any:
+    from kerker.tables.registry import load_registry
+
+    return load_registry(tables or [])
+
+
+def _odds(reputation: int, registry: Any, code: str, json_out: bool) -> None:
+    from kerker.prowl.generate import structure_odds
+
+    _ = translator(code)
+    table = structure_odds(reputation, registry)
+    if json_out:
+        print(dump_json({
+            "reputation": reputation,
+            **{key: {"dice": item["dice"],
+                     "probabilities": {str(k): frac(v) for k, v in
+                                       item["distribution"].probabilities().items()},
+                     "mean": frac(item["distribution"].mean)}
+               for key, item in table.items()},
+        }))
+        return
+    labels = {"lo_rooms": _("LoSec rooms"), "mid_rooms": _("MidSec rooms"),
+              "hi_rooms": _("HiSec rooms"), "branch_points": _("branch points"),
+              "accesses": _("accesses")}
+    print(_("Exact odds of the structure at reputation {n}").format(n=reputation))
+    for key, item in table.items():
+        dist = item["distribution"]
+        print()
+        print(f"{labels[key]} ({item['dice']}), " + _("mean {mean}").format(
+            mean=f"{float(dist.mean):.2f}".replace(".", "," if code in ("de", "it") else ".")))
+        for value, prob in dist.probabilities().items():
+            print(f"  {value:>3}  {percent(prob, code):>9}  {frac(prob)}")
+
+
+@prowl_app.callback()
+@friendly
+def prowl_command(
+    ctx: typer.Context,
+    reputation: Annotated[int | None, typer.Option(
+        "--reputation", "-r", help=_h(N_("The crew's reputation (1-20).")))] = None,
+    players: Annotated[int | None, typer.Option(
+        "--players", "-p", help=_h(N_("Number of players (1-12).")))] = None,
+    accesses: Annotated[int | None, typer.Option(
+        "--accesses", help=_h(N_("Accesses from outside (1-6); rolled 1W3 when not "
+                                 "given.")))] = None,
+    nosec: Annotated[int, typer.Option(
+        "--nosec", help=_h(N_("Extra NoSec rooms to round off the layout.")))] = 0,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", help=_h(N_("Seed for a repeatable prowl.")))] = None,
+    factions: Annotated[Path | None, typer.Option(
+        "--factions", help=_h(N_("Your faction list: a table file (YAML) or one faction a "
+                                 "line, '+' insider connection, '-' hostile.")))] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help=_h(N_("Write plan, map and sheet into this folder.")))] = None,
+    odds: Annotated[bool, typer.Option(
+        "--odds", help=_h(N_("Show the exact odds of the room counts for --reputation "
+                             "instead.")))] = False,
+    no_png: NoPngOption = False,
+    tables: TablesOption = None,
+    json_out: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
+    if ctx.invoked_subcommand is not None:
+        return
+    from kerker.prowl.export import dumps, write_outputs
+    from kerker.prowl.generate import ProwlOptions, generate, load_faction_list
+    from kerker.prowl.render_md import render_markdown
+
+    code = resolve_language(lang)
+    _ = translator(code)
+    if reputation is None:
+        raise OptionError(N_("--reputation is needed (the crew's reputation, 1-20)"))
+    registry = _registry(tables)
+    if odds:
+        _odds(reputation, registry, code, json_out)
+        return
+    if players is None:
+        raise OptionError(N_("--players is needed (the number of players, 1-12)"))
+    faction_list = load_faction_list(factions) if factions is not None else None
+    used_seed, rng = make_rng(seed)
+    prowl = generate(ProwlOptions(reputation, players, accesses, nosec, faction_list), rng,
+                     registry=registry, seed=used_seed)
+    if out is not None:
+        written = write_outputs(prowl, out, code, png=not no_png)
+        if not json_out:
+            for path in written:
+                print(path)
+    if json_out:
+        print(dumps(prowl), end="")
+    elif out is None:
+        print(render_markdown(prowl, code))
+
+
+@prowl_app.command("tune", help=_h(TUNE_HELP))
+@friendly
+def tune_command(
+    plan: Annotated[Path, typer.Argument(metavar="PLAN.json", help=_h(N_(
+        "The plan written by kerker prowl --out or --json.")))],
+    operations: Annotated[list[str], typer.Argument(metavar="OPERATION...", help=_h(N_(
+        "Operations, each a verb and its words, e.g. raise-room R3 patrol C2.")))],
+    out: Annotated[Path | None, typer.Option(
+        "--out", help=_h(N_("Write the changed plan here instead of in place.")))] = None,
+    tables: TablesOption = None,
+    json_out: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
+    from kerker.prowl.export import dumps, load_plan
+    from kerker.prowl.model import PlanError
+    from kerker.prowl.tuning import parse_operations, tune
+
+    code = resolve_language(lang)
+    _ = translator(code)
+    ops = parse_operations(operations)
+    before = load_plan(plan)
+    after = tune(before, ops, _registry(tables))
+    text = dumps(after)
+    target = out if out is not None else plan
+    try:
+        if out is None:
+            backup = plan.with_name(plan.name + ".bak")
+            backup.write_bytes(plan.read_bytes())
+        target.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise PlanError(N_("{file}: cannot write: {reason}"), file=str(target),
+                        reason=exc.strerror or str(exc)) from None
+    if json_out:
+        print(text, end="")
+        return
+    for entry in after.tuning.log[len(before.tuning.log):]:
+        print(_("{n}. {op}: cost {cost}, {left} left").format(
+            n=entry.n, op=entry.op, cost=entry.cost, left=entry.left))
+        for change in entry.changes:
+            print(f"   {change}")
+    print(_("written: {file}").format(file=target))
+
+
+@prowl_app.command("render", help=_h(RENDER_HELP))
+@friendly
+def render_command(
+    plan: Annotated[Path, typer.Argument(metavar="PLAN.json", help=_h(N_(
+        "The plan written by kerker prowl --out or --json.")))],
+    out: Annotated[Path | None, typer.Option(
+        "--out", help=_h(N_("Write map and sheet into this folder.")))] = None,
+    no_png: NoPngOption = False,
+    lang: LangOption = None,
+) -> None:
+    from kerker.prowl.export import load_plan, write_outputs
+    from kerker.prowl.render_md import render_markdown
+
+    code = resolve_language(lang)
+    prowl = load_plan(plan)
+    if out is None:
+        print(render_markdown(prowl, code))
+        return
+    for path in write_outputs(prowl, out, code, png=not no_png, plan=False):
+        print(path)

@@ -1,0 +1,255 @@
+"""The game master's sheet of a prowl in Markdown: factions, attributes, structure, every
+room with its challenges and loot, the doors, the fine-tuning budget and log, the rolls.
+
+Rule texts (factions, subtypes, how loot is secured) come from ``Prowl.texts`` in the
+reader's language; the rest are UI strings. Pure function of the prowl and the language.
+"""
+
+from __future__ import annotations
+
+from kerker.i18n import Translate, translator
+from kerker.prowl.model import (
+    FRIENDLY,
+    OUTSIDE,
+    PATROL,
+    SECURITY_SHORT,
+    Challenge,
+    Connection,
+    Prowl,
+)
+from kerker.tables.render import number
+
+
+def _cell(text: object) -> str:
+    """Text for a table cell: no line breaks, pipes escaped."""
+    return str(text).replace("\n", " ").replace("|", "\\|")
+
+
+def _text(p: Prowl, key: str, lang: str) -> str:
+    texts = p.texts.get(key)
+    if not texts:
+        return key.rsplit(":", 1)[-1]
+    for code in (lang, "en", *texts):
+        if code in texts:
+            return texts[code]
+    return key
+
+
+def _attribute_name(p: Prowl, key: str, lang: str) -> str:
+    return _text(p, f"mazeprowl/prowl-attributes:{key}", lang)
+
+
+def _kind(c: Challenge, _: Translate) -> str:
+    if c.type == "creature":
+        return _("creature, mobile") if c.mobile else _("creature")
+    return _("trap") if c.type == "trap" else c.type
+
+
+def challenge_line(p: Prowl, c: Challenge, lang: str) -> str:
+    """One challenge as a sentence-like line: id, subtype text, kind, level, mode."""
+    _ = translator(lang)
+    text = _text(p, f"{c.table}:{c.subtype}", lang)
+    where = (_("on patrol: {route}").format(route=" – ".join(c.route)) if c.mode == PATROL
+             else _("stationed"))
+    return _("**{id}** {text} ({kind}) – level {level}, {where}").format(
+        id=c.id, text=text, kind=_kind(c, _), level=c.level, where=where)
+
+
+def _door_words(conn: Connection, p: Prowl, lang: str) -> str:
+    _ = translator(lang)
+    if not conn.door:
+        return _("open passage")
+    words = _("strength {n}").format(n=conn.strength)
+    if conn.trap is not None:
+        words += ", " + _("trap: {text}").format(
+            text=_text(p, f"{conn.trap.table}:{conn.trap.subtype}", lang))
+    return words
+
+
+def render_markdown(p: Prowl, lang: str) -> str:
+    """The GM sheet of ``p`` in ``lang`` (de, it or en)."""
+    _ = translator(lang)
+    s = p.structure
+    out: list[str] = []
+    title = _("Prowl – seed {seed}").format(seed=p.seed) if p.seed is not None else _("Prowl")
+    out.append(f"# {title}")
+    out.append("")
+    out.append(" · ".join([
+        _("reputation: {n}").format(n=p.reputation), _("players: {n}").format(n=p.players),
+        _("accesses: {n}").format(n=p.accesses), _("rooms: {n}").format(n=len(p.rooms)),
+        f"kerker {p.version}",
+    ]))
+    out.append("")
+
+    # Factions.
+    out.append("## " + _("Factions"))
+    out.append("")
+    source = _("the default list") if p.lotto.source == "default" else p.lotto.source
+    available = sum(1 for e in p.lotto.entries if e.stance != FRIENDLY)
+    out.append(_("Drawn on the {dice} lotto ({source}); hostile factions to draw: {n}.").format(
+        dice=p.lotto.dice, source=source, n=min(s.hostile_wanted, available)))
+    if available < s.hostile_wanted:
+        out.append(_("The rules ask for {wanted}, but the list holds only {n}.").format(
+            wanted=s.hostile_wanted, n=available))
+    out.append("")
+    if p.factions:
+        out.append("| | " + _("Faction") + " | " + _("Side") + " | " + _("Draw") + " |")
+        out.append("|---|---|---|---|")
+        for f in p.factions:
+            side = (_("insider connection") if f.insider else _("friendly")) \
+                if f.stance == FRIENDLY else _("hostile")
+            draw = str(f.roll) if f.roll is not None else "–"
+            if f.origin == "tuning":
+                draw += " " + _("(fine-tuning)")
+            out.append(f"| {f.id} | {_cell(_text(p, f'lotto:{f.key}', lang))} | {side} | "
+                       f"{draw} |")
+    else:
+        out.append(_("No faction is in play."))
+    out.append("")
+
+    # Attributes.
+    out.append("## " + _("Prowl attributes"))
+    out.append("")
+    out.append("| " + _("Attribute") + " | " + _("Value") + " |")
+    out.append("|---|---:|")
+    for key, value in p.attributes:
+        out.append(f"| {_cell(_attribute_name(p, key, lang))} | {value} |")
+    out.append("")
+
+    # Structure.
+    counts = p.security_counts()
+    out.append("## " + _("Structure"))
+    out.append("")
+    out.append("| " + _("Security") + " | " + _("Rooms") + " | " + _("Roll") + " |")
+    out.append("|---|---:|---|")
+    out.append(f"| LoSec | {counts[1]} | " + _("reputation roll {rw}").format(rw=s.lo_rw) + " |")
+    for short, count, test in (("MidSec", counts[2], s.mid), ("HiSec", counts[3], s.hi)):
+        out.append(f"| {short} | {count} | " + _(
+            "Reputation({target}) test: {dice} gives degree {degree}").format(
+                target=test.target, dice=test.dice, degree=test.degree) + " |")
+    nosec_note = _("{asked} asked for, {added} added by the layout").format(
+        asked=s.nosec_requested, added=s.nosec_added)
+    out.append(f"| NoSec | {counts[0]} | {nosec_note} |")
+    out.append("")
+    branch = _("Branch points: {points} (reputation roll {rw}, halved, at most the rooms); "
+               "the layout uses {used}.").format(points=s.branch_points, rw=s.branch_rw,
+                                                 used=s.branch_used)
+    if s.branch_reason == "accesses":
+        branch += " " + _("Exactly {points} is impossible with {n} accesses: every access "
+                          "is an exit, and the junctions must take them.").format(
+                              points=s.branch_points, n=p.accesses)
+    out.append("- " + branch)
+    if s.accesses_roll is None:
+        out.append("- " + _("Accesses: {n} (chosen).").format(n=p.accesses))
+    else:
+        out.append("- " + _("Accesses: {n} (rolled {roll}).").format(n=p.accesses,
+                                                                       roll=s.accesses_roll))
+    out.append("- " + _("Door strength: one reputation roll for all doors, {rw}; each door "
+                        "adds what it joins.").format(rw=p.door_rw))
+    out.append("")
+
+    # The plan at a glance.
+    out.append("## " + _("Rooms"))
+    out.append("")
+    out.append("| " + " | ".join([_("Room"), _("Security"), _("Depth"), _("Exits"),
+                                   _("Branch points"), _("Challenges"), _("Loot")]) + " |")
+    out.append("|---|---|---:|---:|---:|---|---:|")
+    for room in p.rooms:
+        items = ", ".join(f"{c.id} ({c.level})" for c in p.challenges_in(room.id)) or "–"
+        loot = (f"{number(room.loot.value, lang)} {room.loot.unit}"
+                if room.loot is not None else "–")
+        out.append(f"| {room.id} | {SECURITY_SHORT[room.security]} | {room.depth} | "
+                   f"{p.exits(room.id)} | {room.branch_cost} | {items} | {loot} |")
+    out.append("")
+    for room in p.rooms:
+        head = _("{id} – {security}, depth {depth}, exits: {exits}").format(
+            id=room.id, security=SECURITY_SHORT[room.security], depth=room.depth,
+            exits=p.exits(room.id))
+        out.append(f"### {head}")
+        out.append("")
+        ways = []
+        for conn in p.links(room.id):
+            other = conn.other(room.id)
+            where = _("from outside") if other == OUTSIDE else _("to {room}").format(room=other)
+            ways.append(f"{conn.id} {where} ({_door_words(conn, p, lang)})")
+        out.append("- " + _("Ways: {list}").format(list="; ".join(ways)))
+        here = p.challenges_in(room.id)
+        if room.security == 0:
+            out.append("- " + _("No security: no challenges, no loot."))
+        elif not here:
+            out.append("- " + _("No challenge."))
+        for c in here:
+            out.append("- " + challenge_line(p, c, lang))
+        passing = [c for c in p.challenges if c.mode == PATROL and room.id in c.route
+                   and c.room != room.id]
+        for c in passing:
+            out.append("- " + _("{id} passes through on patrol.").format(id=c.id))
+        if room.loot is not None:
+            found = room.loot
+            secured = _text(p, f"mazeprowl/loot-secured:{found.secured}", lang)
+            parts = []
+            for x in found.protections:
+                word = {"hidden": _("hidden {n}"), "locked": _("locked {n}"),
+                        "trap": _("trap {n}")}.get(x.kind, x.kind + " {n}").format(n=x.level)
+                if x.subtype and x.table:
+                    word += f" ({_text(p, f'{x.table}:{x.subtype}', lang)})"
+                parts.append(word)
+            line = _("Loot: {value} {unit}. {secured}").format(
+                value=number(found.value, lang), unit=found.unit, secured=secured)
+            if parts:
+                line += " " + _("Levels: {list}.").format(list=", ".join(parts))
+            out.append("- " + line)
+        out.append("")
+
+    # Doors.
+    out.append("## " + _("Doors"))
+    out.append("")
+    out.append("| " + " | ".join([_("Door"), _("Between"), _("Strength"), _("Trap")]) + " |")
+    out.append("|---|---|---:|---|")
+    for conn in p.connections:
+        a, b = conn.between
+        outside = _("outside")
+        passage = _("open passage")
+        between = f"{outside if a == OUTSIDE else a} – {b}"
+        if not conn.door:
+            out.append(f"| {conn.id} | {between} | – | {passage} |")
+            continue
+        trap = (_text(p, f"{conn.trap.table}:{conn.trap.subtype}", lang)
+                if conn.trap is not None else "–")
+        strength = str(conn.strength)
+        if conn.bonus:
+            strength += f" (+{conn.bonus})"
+        out.append(f"| {conn.id} | {between} | {strength} | {_cell(trap)} |")
+    out.append("")
+
+    # Fine-tuning.
+    t = p.tuning
+    out.append("## " + _("Fine-tuning"))
+    out.append("")
+    out.append(_("Budget {budget} (reputation × accesses); {left} left.").format(
+        budget=t.budget, left=t.left))
+    if t.phase != "budget":
+        out.append(_("The budget is closed: only redistribution remains."))
+    out.append("")
+    if t.log:
+        out.append("| # | " + _("Operation") + " | " + _("Cost") + " | " + _("Left") + " | "
+                   + _("Changes") + " |")
+        out.append("|---:|---|---:|---:|---|")
+        for e in t.log:
+            out.append(f"| {e.n} | `{_cell(e.op)}` | {e.cost} | {e.left} | "
+                       f"{_cell('; '.join(e.changes))} |")
+    else:
+        out.append(_("No operation yet. Example: `kerker prowl tune PLAN.json raise-room R3`."))
+    out.append("")
+
+    # Rolls.
+    out.append("## " + _("Rolls"))
+    out.append("")
+    out.append("<details><summary>" + _("{n} rolls").format(n=len(p.rolls)) + "</summary>")
+    out.append("")
+    for r in p.rolls:
+        out.append(f"- {r.get('step', '')}: `{r.get('explain', '')}` → {r.get('key', '')}")
+    out.append("")
+    out.append("</details>")
+    out.append("")
+    return "\n".join(out)

@@ -1,0 +1,199 @@
+"""``kerker prowl``: generate, odds, tune, render; JSON contract, files, one-line errors.
+
+The commands are mounted on a small Typer app here, as ``kerker.cli`` mounts them
+(``app.add_typer(prowl_app, name="prowl")``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from typer.testing import CliRunner
+
+from kerker.commands.prowl import prowl_app
+
+app = typer.Typer()
+app.add_typer(prowl_app, name="prowl")
+
+
+@app.command("version")
+def _version() -> None:
+    """A second command, so that ``prowl`` stays a sub-command as in kerker."""
+
+
+runner = CliRunner()
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["prowl", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_generate_prints_the_sheet_and_is_repeatable() -> None:
+    code, out, err = invoke("-r", "4", "-p", "3", "--seed", "14", "--lang", "en")
+    assert code == 0, err
+    assert out.startswith("# Prowl – seed 14")
+    assert "## Fine-tuning" in out and "Budget 12 (reputation × accesses); 12 left." in out
+    assert invoke("-r", "4", "-p", "3", "--seed", "14", "--lang", "en")[1] == out
+
+
+def test_json_contract() -> None:
+    code, out, _ = invoke("--reputation", "6", "--players", "2", "--accesses", "2",
+                          "--nosec", "1", "--seed", "5", "--json")
+    assert code == 0
+    data = json.loads(out)
+    for key in ("kerker", "seed", "reputation", "players", "factions", "attributes",
+                "accesses", "branch_points", "rooms", "doors", "tuning", "rolls"):
+        assert key in data
+    assert data["seed"] == 5 and data["accesses"] == 2 and data["reputation"] == 6
+    assert data["structure"]["nosec_rooms"]["requested"] == 1
+    assert data["tuning"] == {"budget": 12, "left": 12, "phase": "budget", "log": []}
+    challenge = next(c for r in data["rooms"] for c in r["challenges"])
+    assert {"level", "type", "subtype", "mode"} <= set(challenge)
+    door = data["doors"][0]
+    assert door["between"][0] == "outside" and {"id", "strength", "trap"} <= set(door)
+
+
+def test_out_tune_in_place_with_backup_and_render(tmp_path: Path) -> None:
+    folder = tmp_path / "heist"
+    code, out, err = invoke("-r", "4", "-p", "3", "--seed", "14", "--out", str(folder),
+                            "--lang", "en")
+    assert code == 0, err
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == ["prowl-14.en.md", "prowl-14.json", "prowl-14.png", "prowl-14.svg"]
+    plan = folder / "prowl-14.json"
+    before = plan.read_text("utf-8")
+    code, out, err = invoke("tune", str(plan), "raise-room", "R3,", "patrol", "C2",
+                            "--lang", "en")
+    assert code == 0, err
+    assert "1. raise-room R3: cost 3, 9 left" in out
+    assert "2. patrol C2: cost 0, 9 left" in out
+    assert (folder / "prowl-14.json.bak").read_text("utf-8") == before
+    data = json.loads(plan.read_text("utf-8"))
+    assert [e["op"] for e in data["tuning"]["log"]] == ["raise-room R3", "patrol C2"]
+    # --out leaves the plan alone.
+    other = tmp_path / "other.json"
+    code, _, _ = invoke("tune", str(plan), "finish", "--out", str(other))
+    assert code == 0 and json.loads(other.read_text("utf-8"))["tuning"]["left"] == 0
+    assert json.loads(plan.read_text("utf-8"))["tuning"]["left"] == 9
+    # Render the tuned plan again.
+    code, out, _ = invoke("render", str(plan), "--lang", "en")
+    assert code == 0 and "`raise-room R3`" in out
+    code, out, _ = invoke("render", str(plan), "--out", str(tmp_path / "maps"), "--no-png",
+                          "--lang", "de")
+    assert code == 0
+    assert sorted(p.name for p in (tmp_path / "maps").iterdir()) == ["prowl-14.de.md",
+                                                                     "prowl-14.svg"]
+
+
+def test_refused_operation_writes_nothing(tmp_path: Path) -> None:
+    code, out, _ = invoke("-r", "4", "-p", "3", "--seed", "14", "--json")
+    plan = tmp_path / "plan.json"
+    plan.write_text(out, encoding="utf-8")
+    code, out, err = invoke("tune", str(plan), "reinforce", "C13", "reinforce", "C13",
+                            "--lang", "en")
+    assert code == 2 and out == ""
+    assert err.strip() == ("kerker: error: reinforce C13: C13 is already at the cap of 9 "
+                           "(Reputation + 5)")
+    assert plan.read_text("utf-8") != "" and not (tmp_path / "plan.json.bak").exists()
+    assert json.loads(plan.read_text("utf-8"))["tuning"]["log"] == []
+
+
+def test_one_line_errors() -> None:
+    cases = [
+        (("-p", "3"), "--reputation is needed"),
+        (("-r", "3"), "--players is needed"),
+        (("-r", "30", "-p", "3"), "the reputation must be between 1 and 20, not 30"),
+        (("-r", "3", "-p", "3", "--accesses", "9"), "the accesses must be between 1 and 6"),
+        (("-r", "3", "-p", "3", "--seed", "-1"), "the seed must be between"),
+        (("-r", "3", "-p", "3", "--factions", "/nonexistent/list.txt"),
+         "cannot read the faction list"),
+        (("tune", "/nonexistent/plan.json", "finish"), "cannot read the plan"),
+        (("tune", "/nonexistent/plan.json", "frobnicate"), "unknown operation 'frobnicate'"),
+    ]
+    for args, message in cases:
+        code, _out, err = invoke(*args, "--lang", "en")
+        assert code == 2, args
+        assert len(err.strip().splitlines()) == 1 and message in err, (args, err)
+        assert "Traceback" not in err
+
+
+def test_bad_plan_files(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    code, _, err = invoke("tune", str(bad), "finish", "--lang", "en")
+    assert code == 2 and "not JSON" in err
+    bad.write_text('{"format": "something else"}', encoding="utf-8")
+    code, _, err = invoke("tune", str(bad), "finish", "--lang", "en")
+    assert code == 2 and "not a kerker prowl plan" in err
+    code, out, _ = invoke("-r", "2", "-p", "2", "--seed", "1", "--json")
+    data = json.loads(out)
+    del data["rooms"][0]["depth"]
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    code, _, err = invoke("tune", str(bad), "finish", "--lang", "en")
+    assert code == 2 and "plan.rooms[0]: 'depth' is missing" in err
+    data = json.loads(out)
+    data["doors"][0]["between"] = ["outside", "R99"]
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    code, _, err = invoke("tune", str(bad), "finish", "--lang", "en")
+    assert code == 2 and "joins rooms that are not in the plan" in err
+
+
+def test_odds() -> None:
+    code, out, _ = invoke("--reputation", "3", "--odds", "--lang", "en")
+    assert code == 0
+    assert "HiSec rooms (3W6/12), mean 0.38" in out and "5/8" in out and "3/8" in out
+    code, out, _ = invoke("--reputation", "3", "--odds", "--json")
+    data = json.loads(out)
+    assert data["mid_rooms"]["probabilities"] == {"0": "5/108", "1": "125/216", "2": "10/27",
+                                                  "3": "1/216"}
+    assert data["lo_rooms"]["dice"] == "3W6kh1"
+
+
+def test_own_faction_lists(tmp_path: Path) -> None:
+    plain = tmp_path / "crew.txt"
+    plain.write_text("# our contacts\n+ Mara, the night guard\n- Kestrel Security\n"
+                     "- The Ninth Street gang\n", encoding="utf-8")
+    code, out, err = invoke("-r", "10", "-p", "7", "--seed", "3", "--factions", str(plain),
+                            "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["lotto"]["source"] == "crew.txt" and data["lotto"]["gaps"] == "error"
+    hostile = [f for f in data["factions"] if f["stance"] == "hostile"]
+    assert len(hostile) == 2  # 5 wanted, 2 on the list
+    assert data["texts"]["lotto:faction_2"]["de"] == "Kestrel Security"
+    code, out, _ = invoke("-r", "2", "-p", "2", "--seed", "3", "--factions", str(plain),
+                          "--lang", "en")
+    assert "Kestrel Security" in out or "Ninth Street" in out
+    table = tmp_path / "factions.yaml"
+    table.write_text(
+        "schema: 1\nrule_set: mine\nlanguage: en\ntables:\n  - name: factions\n"
+        "    title: {en: Our lotto}\n    source: {heading: mine}\n    dice: W6\n    rows:\n"
+        "      - {range: [1, 2], key: fixer, text: {en: Our fixer.},"
+        " value: {stance: friendly}}\n"
+        "      - {range: [3, 6], key: cops, text: {en: The cops.}, value: {stance: hostile}}\n",
+        encoding="utf-8")
+    code, out, err = invoke("-r", "2", "-p", "2", "--seed", "3", "--factions", str(table),
+                            "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["lotto"]["table"] == "mine/factions"
+    assert any(f["key"] == "cops" for f in data["factions"])
+    wrong = tmp_path / "wrong.txt"
+    wrong.write_text("Mara\n", encoding="utf-8")
+    code, _, err = invoke("-r", "2", "-p", "2", "--factions", str(wrong), "--lang", "en")
+    assert code == 2 and "wrong.txt:1: start a faction with '+'" in err
+    friends = tmp_path / "friends.txt"
+    friends.write_text("+ Mara\n", encoding="utf-8")
+    code, _, err = invoke("-r", "2", "-p", "2", "--factions", str(friends), "--lang", "en")
+    assert code == 2 and "needs at least one hostile faction" in err
+
+
+def test_help_texts_have_examples() -> None:
+    for args in (("--help",), ("tune", "--help"), ("render", "--help")):
+        code, out, _ = invoke(*args)
+        assert code == 0
+        flat = " ".join(out.split())
+        assert "Example: kerker prowl" in flat or "Beispiel" in flat or "Esempio" in flat
