@@ -11,8 +11,9 @@ import typer
 
 from kerker.commands.check import CHECK_HELP, check_command
 from kerker.commands.dice import ODDS_HELP, ROLL_HELP, odds_command, roll_command
-from kerker.commands.table import table_app
+from kerker.commands.dungeon import DUNGEON_HELP, dungeon_command
 from kerker.commands.prowl import prowl_app
+from kerker.commands.table import table_app
 from kerker.commands.zones import ZONES_HELP, zones_command
 from kerker.i18n import default_language, translator
 
@@ -29,6 +30,7 @@ app = typer.Typer(
 app.command("roll", help=_h(ROLL_HELP))(roll_command)
 app.command("odds", help=_h(ODDS_HELP))(odds_command)
 app.command("check", help=_h(CHECK_HELP))(check_command)
+app.command("dungeon", help=_h(DUNGEON_HELP))(dungeon_command)
 app.add_typer(table_app, name="table")
 app.command("zones", help=_h(ZONES_HELP))(zones_command)
 app.add_typer(prowl_app, name="prowl")

@@ -1,0 +1,131 @@
+"""Dungeon benchmark (issue 4): time per level of about 60 areas with and without the SVG
+render, a 5-level dungeon with all outputs, peak memory; side by side with the PyPI packages
+``dungeongen`` (its default map: layout + SVG) and ``dungy`` when they are installed
+(``pip install -e .[bench]``). Run: ``python bench/dungeon.py [--runs N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kerker.dungeon.engine import Params, generate
+from kerker.dungeon.export import dumps_document, to_document
+from kerker.dungeon.render_ascii import render_ascii
+from kerker.tables.registry import load_registry
+
+REGISTRY = load_registry([])
+
+
+def _has(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def timed(fn: Callable[[int], Any], runs: int) -> tuple[float, float]:
+    """Median and best seconds per call over ``runs`` seeds."""
+    times = []
+    for seed in range(runs):
+        t = time.perf_counter()
+        fn(seed)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), min(times)
+
+
+def level_60(seed: int) -> dict[str, Any]:
+    params = Params(seed=seed, size=(40, 50), max_areas=60)
+    return to_document(generate(params, random.Random(seed), REGISTRY), "de")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=20)
+    runs = parser.parse_args().runs
+    areas = [len(level_60(s)["levels"][0]["areas"]) for s in range(runs)]
+    print(f"kerker level (40x50 squares, --max-areas 60): {statistics.mean(areas):.1f} "
+          f"areas on average")
+    med, best = timed(level_60, runs)
+    print(f"  generate + JSON document:        {med * 1000:8.1f} ms median, "
+          f"{best * 1000:.1f} ms best")
+    has_svg = _has("kerker.dungeon.render_svg")
+    if has_svg:
+        from kerker.dungeon.render_svg import render_svg
+
+        med, best = timed(lambda s: render_svg(level_60(s), view="gm"), runs)
+        print(f"  + SVG (GM view):                 {med * 1000:8.1f} ms median, "
+              f"{best * 1000:.1f} ms best")
+    else:
+        print("  SVG renderer not installed yet: skipped")
+
+    def five_levels(seed: int) -> None:
+        params = Params(seed=seed, levels=5)
+        doc = to_document(generate(params, random.Random(seed), REGISTRY), "de")
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp)
+            (out / "d.json").write_text(dumps_document(doc), encoding="utf-8")
+            (out / "d.txt").write_text(render_ascii(doc), encoding="utf-8")
+            if has_svg:
+                from kerker.dungeon.render_svg import render_png, render_svg
+
+                for view in ("gm", "player"):
+                    (out / f"d-{view}.svg").write_text(render_svg(doc, view=view),
+                                                       encoding="utf-8")
+                    (out / f"d-{view}.png").write_bytes(render_png(doc, view=view))
+            if _has("kerker.dungeon.render_key"):
+                from kerker.dungeon.render_key import render_html, render_md
+
+                (out / "d.md").write_text(render_md(doc), encoding="utf-8")
+                (out / "d.html").write_text(render_html(doc), encoding="utf-8")
+
+    med, best = timed(five_levels, max(3, runs // 4))
+    print(f"kerker 5 levels, all outputs:      {med * 1000:8.1f} ms median, "
+          f"{best * 1000:.1f} ms best")
+    tracemalloc.start()
+    five_levels(1)
+    _cur, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    print(f"  peak memory (tracemalloc):       {peak / 2**20:8.1f} MiB")
+
+    if _has("dungeongen"):
+        from dungeongen.layout.generator import DungeonGenerator as GenDG
+        from dungeongen.layout.svg import SVGRenderer
+
+        def dg(seed: int) -> None:
+            gen = GenDG()
+            dungeon = gen.generate(seed=seed)
+            SVGRenderer().render(dungeon)
+
+        med, best = timed(dg, max(3, runs // 2))
+        print(f"dungeongen default map + SVG:      {med * 1000:8.1f} ms median, "
+              f"{best * 1000:.1f} ms best")
+    else:
+        print("dungeongen not installed: skipped")
+    if _has("dungy"):
+        from dungy import DungeonGenerator as Dungy
+
+        def dy(seed: int) -> None:
+            gen = Dungy(rng=random.Random(seed))
+            gen.generate()
+            gen.render()
+
+        med, best = timed(dy, runs)
+        print(f"dungy default map (text):          {med * 1000:8.1f} ms median, "
+              f"{best * 1000:.1f} ms best")
+    else:
+        print("dungy not installed: skipped")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

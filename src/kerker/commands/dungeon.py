@@ -1,0 +1,199 @@
+"""``kerker dungeon``: a dungeon by the Zufallslabyrinth procedure (seed 000) -- ASCII
+preview, JSON document, and with ``--out`` the files (SVG/PNG/key when the renderers exist).
+
+A thin shell around :mod:`kerker.dungeon`: options -> :func:`~kerker.dungeon.engine.generate`
+-> the document (docs/dungeon-json.md) -> one renderer per output.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from kerker.cli_support import friendly, make_rng, resolve_language
+from kerker.errors import N_, KerkerError, OptionError
+from kerker.i18n import default_language, translator
+
+_h = translator(default_language())
+
+FORMATS = ("svg", "png", "json", "md", "html", "ascii")
+
+DUNGEON_HELP = N_(
+    "Roll a dungeon by the Zufallslabyrinth procedure (seed 000): entrance, rooms, halls, "
+    "caves and corridors placed on graph paper, stocked with monsters, treasure, traps and "
+    "water, linked to deeper levels by stairs, trapdoors and shafts.\n\n"
+    "Without --json or --out it prints a map preview and a short key. --out DIR writes "
+    "dungeon-SEED.json and .txt, and the maps and key when their renderers are installed.\n\n"
+    "Example: kerker dungeon --seed 7 --levels 2 --out maps"
+)
+
+
+class WriteError(KerkerError):
+    """An output file that cannot be written."""
+
+    code = "write"
+
+
+def parse_formats(text: str) -> list[str]:
+    """``"svg,json"`` -> ``["svg", "json"]`` in the order of :data:`FORMATS`."""
+    wanted = [part.strip().lower() for part in text.split(",") if part.strip()]
+    unknown = [f for f in wanted if f not in FORMATS]
+    if unknown or not wanted:
+        raise OptionError(N_("--format takes a list of {choices}, not {text!r}"),
+                          choices=",".join(FORMATS), text=text)
+    return [f for f in FORMATS if f in wanted]
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"30x40"`` -> ``(30, 40)`` (squares); bounds are checked by the engine."""
+    parts = text.lower().replace("×", "x").split("x")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise OptionError(N_("--size takes WIDTHxHEIGHT in squares, e.g. 30x40, not {text!r}"),
+                          text=text)
+    return int(parts[0]), int(parts[1])
+
+
+def _write(path: Path, data: str | bytes) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(data, bytes):
+            path.write_bytes(data)
+        else:
+            path.write_text(data, encoding="utf-8", newline="\n")
+    except OSError as exc:
+        raise WriteError(N_("cannot write {path}: {reason}"), path=str(path),
+                         reason=exc.strerror or str(exc)) from None
+
+
+def _has(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def short_key(doc: dict[str, Any]) -> str:
+    """One line per area with contents, per level: number, title, what is in it."""
+    out = []
+    for level in doc["levels"]:
+        for area in level["areas"]:
+            things = [c["text"] for c in area["contents"]]
+            if things:
+                out.append(f"{level['depth']}.{area['number']:>3} {area['title']}: "
+                           + "; ".join(things))
+    return "\n".join(out)
+
+
+@friendly
+def dungeon_command(
+    rules: Annotated[str, typer.Option("--rules", help=_h(N_(
+        "The procedure: zufallslabyrinth.")))] = "zufallslabyrinth",
+    seed: Annotated[
+        int | None, typer.Option("--seed", help=_h(N_("Seed for a repeatable dungeon.")))
+    ] = None,
+    levels: Annotated[int, typer.Option("--levels", help=_h(N_(
+        "Number of levels (1-20); deeper levels start where stairs arrive.")))] = 1,
+    size: Annotated[str, typer.Option("--size", metavar="WxH", help=_h(N_(
+        "Width x height of a level in 10-ft squares (10x10 to 200x200).")))] = "30x40",
+    max_areas: Annotated[int, typer.Option("--max-areas", help=_h(N_(
+        "Areas per level at most (1-1000); open exits beyond stay unexplored.")))] = 60,
+    entrance: Annotated[str, typer.Option("--entrance", help=_h(N_(
+        "variant (step 1, W6), room or hall (step 5).")))] = "variant",
+    lang: Annotated[
+        str | None,
+        typer.Option("--lang", help=_h(N_("Language of the output: de, it or en "
+                                          "(default: locale)."))),
+    ] = None,
+    json_out: Annotated[
+        bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))
+    ] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", metavar="DIR", help=_h(N_(
+            "Write the files to this folder (created if missing)."))),
+    ] = None,
+    formats: Annotated[
+        str | None,
+        typer.Option("--format", metavar="LIST", help=_h(N_(
+            "Files to write with --out: svg,png,json,md,html,ascii (default: all)."))),
+    ] = None,
+    tables: Annotated[
+        list[Path] | None,
+        typer.Option("--tables", help=_h(N_("A folder (or file) of your own tables; repeatable. "
+                                             "Also read from KERKER_TABLES."))),
+    ] = None,
+) -> None:
+    """Roll a dungeon; see ``DUNGEON_HELP``."""
+    from kerker.dungeon.engine import Params, generate
+    from kerker.dungeon.export import dumps_document, to_document
+    from kerker.dungeon.render_ascii import render_ascii
+    from kerker.tables.registry import load_registry
+
+    code = resolve_language(lang)
+    _ = translator(code)
+    chosen = parse_formats(formats) if formats is not None else list(FORMATS)
+    if formats is not None and out is None:
+        raise OptionError(N_("--format {text} needs --out DIR"), text=formats)
+    params = Params(rules=rules, seed=None, levels=levels, size=parse_size(size),
+                    max_areas=max_areas, entrance=entrance).checked()
+    registry = load_registry(tables or [])
+    used_seed, rng = make_rng(seed)
+    params = Params(rules=params.rules, seed=used_seed, levels=params.levels,
+                    size=params.size, max_areas=params.max_areas, entrance=params.entrance)
+    dungeon = generate(params, rng, registry)
+    doc = to_document(dungeon, code)
+
+    if out is not None:
+        stem = out / f"dungeon-{used_seed}"
+        written: list[Path] = []
+        skipped: list[str] = []
+        for fmt in chosen:
+            files: list[tuple[Path, str | bytes]] = []
+            if fmt == "json":
+                files = [(stem.with_suffix(".json"), dumps_document(doc))]
+            elif fmt == "ascii":
+                files = [(stem.with_suffix(".txt"), render_ascii(doc))]
+            elif fmt in ("svg", "png"):
+                if not _has("kerker.dungeon.render_svg"):
+                    skipped.append(fmt)
+                    continue
+                import kerker.dungeon.render_svg as svg
+
+                render = svg.render_svg if fmt == "svg" else svg.render_png
+                files = [(stem.with_suffix(f".{fmt}"), render(doc, view="gm")),
+                         (out / f"dungeon-{used_seed}-player.{fmt}",
+                          render(doc, view="player"))]
+            else:
+                if not _has("kerker.dungeon.render_key"):
+                    skipped.append(fmt)
+                    continue
+                import kerker.dungeon.render_key as key_mod
+
+                render_key = key_mod.render_md if fmt == "md" else key_mod.render_html
+                files = [(stem.with_suffix(f".{fmt}"), render_key(doc))]
+            for path, data in files:
+                _write(path, data)
+                written.append(path)
+        if json_out:
+            print(dumps_document(doc), end="")
+            return
+        for path in written:
+            print(_("written: {path}").format(path=path))
+        for fmt in skipped:
+            print(_("skipped {format}: its renderer is not installed yet").format(format=fmt))
+        print(_("Seed {seed}: run again with --seed {seed} for the same map.").format(
+            seed=used_seed))
+        return
+    if json_out:
+        print(dumps_document(doc), end="")
+        return
+    print(render_ascii(doc))
+    key = short_key(doc)
+    if key:
+        print(key)
+        print()
+    print(_("Seed {seed}: run again with --seed {seed} for the same map.").format(
+        seed=used_seed))

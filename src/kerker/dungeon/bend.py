@@ -1,0 +1,131 @@
+"""The bending policy: what kerker does when a roll cannot be drawn (docs/dungeon.md).
+
+The seed: "Der Spielleitung wird empfohlen, die Würfelwürfe frei "hinzubiegen", wenn ein
+unmögliches Ergebnis erzielt wird ... muss entweder die Größe des Raums geändert oder der
+Wurf wiederholt werden." kerker bends in a fixed order and counts every bend by kind
+(``stats.bent``):
+
+- an area is first tried as rolled, at every door-side offset, also turned by 90 deg (not a
+  bend: the seed's sizes have no orientation);
+- ``shrunk``: it does not fit, so it is made smaller step by step until it fits;
+- ``rerolled``: not even the smallest fits, so the size table is rolled again (at most
+  :data:`MAX_REROLLS` times);
+- ``dead_end``: nothing fits; the exit leads nowhere and is removed.
+
+Corridors (in the procedure): ``turned_other_way`` (cannot turn left, turns right and vice
+versa, as the seed says), ``turned`` (a straight stretch hits rock or the edge and turns),
+``narrowed`` (too wide to leave its door), ``joined`` (it meets an area and opens into it),
+``dead_end`` (no way on), ``moved`` (an exit's wall has no room; another wall is taken).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from kerker.geometry.grid import CELLS_PER_SQUARE, Cell
+from kerker.geometry.occupancy import Occupancy
+from kerker.geometry.shapes import Local, by_name, cave, entry_columns, place, rect
+
+MAX_REROLLS = 2
+MAX_OFFSETS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class SizeSpec:
+    """An area as rolled: shape, squares along (``w``) and away from (``h``) the door, area;
+    a double cave's second part."""
+
+    shape: str
+    w: int
+    h: int
+    area: int
+    w2: int = 0
+    h2: int = 0
+
+    def local(self, rng: random.Random) -> Local:
+        """The cells in the local frame (caves are rolled with ``rng``)."""
+        if self.shape == "rect":
+            return rect(self.w, self.h)
+        if self.shape == "cave":
+            first = cave(self.w, self.h, rng)
+            if not self.w2:
+                return first
+            second = cave(self.w2, self.h2, rng)
+            # the second cave lies against the far side of the first, overlapping one row
+            top = max(v for _, v in first)
+            shift = (max(u for u, _ in first) - max(u for u, _ in second)) // 2
+            return first | frozenset((u + shift, v + top) for u, v in second)
+        return by_name(self.shape, self.area)
+
+    def turned(self) -> SizeSpec:
+        """Width and depth swapped."""
+        return replace(self, w=self.h, h=self.w, w2=self.h2, h2=self.w2)
+
+    def smaller(self) -> SizeSpec | None:
+        """One step smaller, or None at one square."""
+        if self.area <= 1:
+            return None
+        if self.shape == "rect":
+            if self.w >= self.h:
+                return replace(self, w=self.w - 1, area=(self.w - 1) * self.h)
+            return replace(self, h=self.h - 1, area=self.w * (self.h - 1))
+        if self.shape == "cave":
+            w, h = max(1, self.w * 4 // 5), max(1, self.h * 4 // 5)
+            if (w, h) == (self.w, self.h):
+                w, h = max(1, w - 1), max(1, h - 1)
+            if (w, h) == (self.w, self.h):
+                return None
+            return replace(self, w=w, h=h, area=w * h, w2=self.w2 * 4 // 5,
+                           h2=self.h2 * 4 // 5)
+        return replace(self, area=max(1, self.area * 3 // 4))
+
+
+def clamp(spec: SizeSpec, occ: Occupancy) -> SizeSpec:
+    """A spec no larger than the level (a cave of 30 x 40 squares on a 30 x 40 sheet)."""
+    limit = min(occ.width, occ.height) // CELLS_PER_SQUARE - 2
+    while max(spec.w, spec.h) > limit or spec.area > limit * limit:
+        smaller = spec.smaller()
+        if smaller is None:
+            break
+        spec = smaller
+    return spec
+
+
+def try_place(occ: Occupancy, spec: SizeSpec, origin: Cell, heading: str, allowed: set[str],
+              rng: random.Random) -> frozenset[Cell] | None:
+    """The cells of ``spec`` behind ``origin``, as rolled or turned, if they fit."""
+    for variant in (spec, spec.turned()) if spec.w != spec.h else (spec,):
+        local = variant.local(rng)
+        for u0 in entry_columns(local)[:MAX_OFFSETS]:
+            cells = place(local, origin, heading, u0)
+            if occ.fits(cells, allowed):
+                return cells
+    return None
+
+
+def fit(occ: Occupancy, spec: SizeSpec, origin: Cell, heading: str, allowed: set[str],
+        rng: random.Random, reroll: Callable[[], SizeSpec | None],
+        count: Callable[[str], None]) -> tuple[SizeSpec, frozenset[Cell]] | None:
+    """Place ``spec`` (bent if it must be), or None: the caller turns the exit into a dead
+    end. ``reroll`` rolls the size table again; ``count`` records each bend."""
+    for attempt in range(MAX_REROLLS + 1):
+        current: SizeSpec | None = clamp(spec, occ)
+        shrunk = current != spec
+        while current is not None:
+            cells = try_place(occ, current, origin, heading, allowed, rng)
+            if cells is not None:
+                if shrunk:
+                    count("shrunk")
+                return current, cells
+            current = current.smaller()
+            shrunk = True
+        if attempt == MAX_REROLLS:
+            break
+        again = reroll()
+        if again is None:
+            break
+        count("rerolled")
+        spec = again
+    return None

@@ -1,0 +1,169 @@
+"""The dungeon document of docs/dungeon-json.md: stable English keys, texts in one language.
+
+Same dungeon, same language -> the same bytes (:func:`dumps`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import kerker
+from kerker.dungeon.model import Area, Connection, Content, Dungeon, Feature, Level
+from kerker.geometry.grid import bounds
+from kerker.tables.engine import AmountResult, TableResult
+from kerker.tables.render import fill_text, lines, row_text
+
+FORMAT_VERSION = 1
+
+TITLES: dict[str, dict[str, str]] = {
+    "entrance": {"de": "Eingangsbereich", "it": "Area d'ingresso", "en": "Entrance"},
+    "room": {"de": "Raum", "it": "Stanza", "en": "Room"},
+    "hall": {"de": "Halle", "it": "Sala", "en": "Hall"},
+    "cave": {"de": "Höhle", "it": "Caverna", "en": "Cave"},
+    "corridor": {"de": "Gang", "it": "Corridoio", "en": "Corridor"},
+    "special": {"de": "Besonderer Raum", "it": "Stanza speciale", "en": "Special room"},
+}
+"""Area kinds as the key names them (UI words; to move into the catalogs)."""
+
+WANDERING = {"de": "Umherstreifend: ", "it": "Errante: ", "en": "Wandering: "}
+WELL = {"de": "Brunnen", "it": "Pozzo", "en": "Well"}
+
+
+def _num(value: float, lang: str) -> str:
+    text = f"{value:g}"
+    return text.replace(".", ",") if lang in ("de", "it") else text
+
+
+def _size(area: Area, lang: str) -> dict[str, Any]:
+    x0, y0, x1, y1 = bounds(area.cells)
+    w, h = x1 - x0 + 1, y1 - y0 + 1
+    squares = len(area.cells) / 4
+    return {
+        "squares": int(squares) if squares == int(squares) else squares,
+        "feet": f"{w * 5} × {h * 5} ft",
+        "metres": f"{_num(w * 1.5, lang)} × {_num(h * 1.5, lang)} m",
+    }
+
+
+def _text(result: TableResult | None, lang: str) -> str | None:
+    return None if result is None else row_text(result, lang)
+
+
+def _amount(result: TableResult, lang: str) -> tuple[int | None, str | None]:
+    for effect in result.effects:
+        if isinstance(effect, AmountResult) and effect.name == "amount":
+            unit = fill_text(effect.unit, lang, {}, effect.value) if effect.unit else None
+            return effect.value, unit
+    value = result.values.get("amount")
+    return (value if isinstance(value, int) and not isinstance(value, bool) else None), None
+
+
+def content_json(content: Content, lang: str) -> dict[str, Any]:
+    """One entry of an area's ``contents``."""
+    text = _text(content.result, lang) or ""
+    if content.kind == "monster":
+        if content.note == "wandering":
+            text = WANDERING.get(lang, WANDERING["en"]) + text
+        return {"kind": "monster", "text": text,
+                "table": content.result.table.id if content.result else None,
+                "gm_only": False}
+    if content.kind == "treasure":
+        assert content.result is not None
+        amount, unit = _amount(content.result, lang)
+        return {"kind": "treasure", "text": text, "amount": amount, "unit": unit,
+                "container": _text(content.container, lang),
+                "trapped": _text(content.trapped, lang),
+                "hidden": _text(content.hidden, lang),
+                "gm_only": content.hidden is not None}
+    if content.kind in ("trap", "trick"):
+        return {"kind": content.kind, "text": text, "gm_only": True}
+    if content.kind == "water":
+        magic = None
+        if content.magic is not None:
+            magic = " ".join(line.strip().lstrip("· ") for line in lines(content.magic, lang))
+        return {"kind": "water", "text": text, "magic": magic}
+    return {"kind": content.kind, "text": text}
+
+
+def feature_json(feature: Feature, lang: str) -> dict[str, Any]:
+    """One entry of an area's ``features``."""
+    if feature.kind == "well":
+        text = WELL.get(lang, WELL["en"])
+    elif feature.result is not None:
+        text = " ".join(line.strip().lstrip("· ") for line in lines(feature.result, lang))
+    else:
+        text = ""
+    return {"kind": feature.kind, "cells": [list(c) for c in feature.cells],
+            "dir": feature.dir, "text": text}
+
+
+def area_json(area: Area, lang: str) -> dict[str, Any]:
+    """One area of a level."""
+    titles = TITLES[area.kind]
+    return {
+        "id": area.id,
+        "number": area.number,
+        "kind": area.kind,
+        "shape": area.shape,
+        "cells": [list(c) for c in area.cells],
+        "bounds": list(bounds(area.cells)),
+        "label_at": list(area.label_at),
+        "size": _size(area, lang),
+        "title": titles.get(lang, titles["en"]),
+        "contents": [content_json(c, lang) for c in area.contents],
+        "features": [feature_json(f, lang) for f in area.features],
+        "rolls": [{"table": r.table, "dice": r.dice, "roll": r.roll, "row": r.row,
+                   "key": r.key, "explain": r.explain} for r in area.rolls],
+    }
+
+
+def connection_json(conn: Connection) -> dict[str, Any]:
+    """One connection of a level."""
+    return {
+        "id": conn.id, "from": conn.from_, "to": conn.to, "kind": conn.kind,
+        "at": list(conn.at), "side": conn.side, "width": conn.width,
+        "to_level": conn.to_level, "direction": conn.direction, "one_way": conn.one_way,
+        "gm_only": conn.gm_only,
+    }
+
+
+def level_json(level: Level, lang: str) -> dict[str, Any]:
+    """One level."""
+    return {
+        "depth": level.depth, "width": level.width, "height": level.height,
+        "entrance": level.entrance,
+        "areas": [area_json(a, lang) for a in level.areas],
+        "connections": [connection_json(c) for c in level.connections],
+        "unexplored": list(level.unexplored),
+    }
+
+
+def to_document(dungeon: Dungeon, lang: str) -> dict[str, Any]:
+    """The whole document (docs/dungeon-json.md)."""
+    return {
+        "kerker": kerker.__version__,
+        "format": FORMAT_VERSION,
+        "rules": dungeon.rules,
+        "seed": dungeon.seed,
+        "lang": lang,
+        "options": dict(dungeon.options),
+        "levels": [level_json(level, lang) for level in dungeon.levels],
+        "stats": {"areas": dungeon.area_count, "bent": dict(dungeon.bent)},
+    }
+
+
+_PAIR = re.compile(r"\[\s+(-?\d+),\s+(-?\d+)\s+\]")
+
+
+def dumps_document(doc: dict[str, Any]) -> str:
+    """A document as JSON text: two-space indent, ``[x, y]`` pairs on one line, a final
+    newline."""
+    text = json.dumps(doc, ensure_ascii=False, indent=2)
+    return _PAIR.sub(r"[\1, \2]", text) + "\n"
+
+
+def dumps(dungeon: Dungeon, lang: str) -> str:
+    """The dungeon's document as JSON text (:func:`dumps_document`)."""
+    return dumps_document(to_document(dungeon, lang))

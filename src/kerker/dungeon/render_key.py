@@ -1,0 +1,346 @@
+"""The room key of a dungeon level: Markdown, and a printable HTML page with the map.
+
+A pure function of the dungeon document (``docs/dungeon-json.md``). Per area: its number,
+kind or title, size (squares, feet, metres), contents with their rolled amounts, features,
+exits and where they lead ("Tür nach Osten zu 7", "Treppe hinab zu Ebene 2", "unerforscht"),
+traps (game master only) and the roll log. ``view="player"`` leaves out secret doors, traps,
+trapped or hidden treasure and every ``gm_only`` content. Every UI word goes through the
+gettext catalogs; the texts inside the document (contents, features, titles) stay in the
+document's language, except area titles, which follow ``lang`` when it differs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any
+
+from kerker.dungeon.render_svg import (
+    Doc,
+    _check_view,
+    _level,
+    is_unexplored,
+    render_svg,
+    title_text,
+)
+from kerker.errors import N_
+from kerker.i18n import Translate, translator
+
+_DIRECTION = {
+    "n": N_("to the north"), "ne": N_("to the north-east"), "e": N_("to the east"),
+    "se": N_("to the south-east"), "s": N_("to the south"), "sw": N_("to the south-west"),
+    "w": N_("to the west"), "nw": N_("to the north-west"),
+}
+_OPPOSITE = {"n": "s", "ne": "sw", "e": "w", "se": "nw", "s": "n", "sw": "ne", "w": "e",
+             "nw": "se"}
+_EXIT_KIND = {
+    "door": N_("Door"), "secret_door": N_("Secret door"), "one_way_door": N_("One-way door"),
+    "archway": N_("Archway"), "opening": N_("Opening"), "stairs": N_("Stairs"),
+    "trapdoor": N_("Trapdoor"), "shaft": N_("Shaft"),
+}
+_VERTICAL = {
+    ("stairs", "down"): N_("Stairs down to level {level}"),
+    ("stairs", "up"): N_("Stairs up to level {level}"),
+    ("trapdoor", "down"): N_("Trapdoor down to level {level}"),
+    ("trapdoor", "up"): N_("Trapdoor up to level {level}"),
+    ("shaft", "down"): N_("Shaft down to level {level}"),
+    ("shaft", "up"): N_("Shaft up to level {level}"),
+}
+_SURFACE = {
+    "stairs": N_("Stairs up to the surface"),
+    "trapdoor": N_("Trapdoor up to the surface"),
+    "shaft": N_("Shaft up to the surface"),
+}
+_AREA_KIND = {
+    "entrance": N_("Entrance"), "room": N_("Room"), "hall": N_("Hall"), "cave": N_("Cave"),
+    "corridor": N_("Corridor"), "special": N_("Special room"),
+}
+_CONTENT_KIND = {
+    "monster": N_("Monster"), "treasure": N_("Treasure"), "trap": N_("Trap"),
+    "trick": N_("Trick"), "water": N_("Water"), "stairs": N_("Stairs"), "note": N_("Note"),
+}
+_FEATURE_KIND = {
+    "water": N_("water"), "pool": N_("pool"), "lake": N_("lake"), "well": N_("well"),
+    "columns": N_("columns"), "gallery": N_("gallery above"), "river": N_("river"),
+    "stream": N_("stream"), "chasm": N_("chasm"), "bridge": N_("bridge"), "boat": N_("boat"),
+    "rubble": N_("rubble"), "stairs": N_("steps"),
+}
+
+
+@dataclass
+class AreaKey:
+    """One area's entry, as plain strings (the renderers only format it)."""
+
+    anchor: str
+    heading: str
+    size: str
+    contents: list[str] = field(default_factory=list)
+    features: list[str] = field(default_factory=list)
+    exits: list[tuple[str, int | None]] = field(default_factory=list)  # text, target number
+    traps: list[str] = field(default_factory=list)
+    rolls: list[str] = field(default_factory=list)
+    corridor: bool = False
+
+
+def _size(area: Mapping[str, Any], _: Translate) -> str:
+    size = area.get("size") or {}
+    squares = size.get("squares")
+    if squares is None:
+        squares = max(1, len(area.get("cells") or ()) // 4)
+    count = _("1 square") if squares == 1 else _("{n} squares").format(n=_grouped(squares))
+    parts = [count] + [str(size[k]) for k in ("feet", "metres") if size.get(k)]
+    return " · ".join(parts)
+
+
+def _grouped(value: object) -> str:
+    """Thousands with a thin space, the way the rule texts print amounts (1 300)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}".replace(",", "\u202f")
+    return str(value)
+
+
+def _content(content: Mapping[str, Any], gm: bool, _: Translate) -> str | None:
+    kind = str(content.get("kind", "note"))
+    if not gm and (content.get("gm_only") or kind == "trap"):
+        return None
+    label = _(_CONTENT_KIND[kind]) if kind in _CONTENT_KIND else kind
+    text = str(content.get("text") or "")
+    extras: list[str] = []
+    if content.get("container"):
+        extras.append(_("container: {what}").format(what=content["container"]))
+    if gm and content.get("trapped"):
+        extras.append(_("trapped: {what}").format(what=content["trapped"]))
+    if gm and content.get("hidden"):
+        extras.append(_("hidden: {what}").format(what=content["hidden"]))
+    if content.get("magic"):
+        extras.append(_("magic: {what}").format(what=content["magic"]))
+    line = f"{label}: {text}" if text else label
+    return " · ".join([line, *extras])
+
+
+def _exit(conn: Mapping[str, Any], here: str, level: Mapping[str, Any],
+          numbers: Mapping[str, Any], _: Translate) -> tuple[str, int | None]:
+    kind = str(conn.get("kind", "door"))
+    outgoing = conn.get("from") == here
+    side = str(conn.get("side") or "n")
+    if not outgoing:
+        side = _OPPOSITE.get(side, side)
+    direction = _(_DIRECTION.get(side, _DIRECTION["n"]))
+    name = _(_EXIT_KIND[kind]) if kind in _EXIT_KIND else kind
+    if kind in ("stairs", "trapdoor", "shaft") and outgoing and \
+            (conn.get("to_level") is not None or conn.get("direction")):
+        up = conn.get("direction") == "up"
+        target = conn.get("to_level")
+        if up and target == 0:
+            text = _(_SURFACE.get(kind, _SURFACE["stairs"]))
+        else:
+            text = _(_VERTICAL.get((kind, "up" if up else "down"), _VERTICAL[("stairs", "down")]))
+            text = text.format(level="?" if target is None else target)
+        if kind == "stairs":
+            text = _("{what}, {direction}").format(what=text, direction=direction)
+        return text, None
+    if outgoing and is_unexplored(conn, level):
+        return _("{kind} {direction}: unexplored").format(kind=name, direction=direction), None
+    other = conn.get("to") if outgoing else conn.get("from")
+    number = numbers.get(str(other))
+    text = _("{kind} {direction} to {number}").format(kind=name, direction=direction,
+                                                      number=number if number is not None
+                                                      else "?")
+    if kind == "one_way_door":
+        passable_out = (conn.get("one_way") != "to_from") == outgoing
+        text += " " + (_("(opens only from this side)") if passable_out
+                       else _("(opens only from the other side)"))
+    return text, number if isinstance(number, int) else None
+
+
+def _roll(entry: Mapping[str, Any], _: Translate) -> str:
+    table = str(entry.get("table", ""))
+    table = table.split("/", 1)[1] if "/" in table else table
+    explain = str(entry.get("explain") or f"{entry.get('dice', '')} -> {entry.get('roll', '')}")
+    row = entry.get("row")
+    tail = " " + _("(row {row})").format(row=row) if row not in (None, "") else ""
+    return f"{table}: {explain}{tail}"
+
+
+def area_keys(doc: Doc, *, depth: int = 1, lang: str = "de", view: str = "gm") -> list[AreaKey]:
+    """The key of one level as plain entries, in area-number order."""
+    _check_view(view)
+    _ = translator(lang)
+    gm = view == "gm"
+    level = _level(doc, depth)
+    areas = sorted(level.get("areas") or (), key=lambda a: (int(a.get("number", 0)),
+                                                             str(a.get("id"))))
+    numbers = {str(a["id"]): a.get("number") for a in areas}
+    conns = [c for c in level.get("connections") or () if gm or not c.get("gm_only")]
+    same_lang = str(doc.get("lang", "")) == lang
+    out: list[AreaKey] = []
+    for area in areas:
+        here = str(area["id"])
+        kind = str(area.get("kind", "room"))
+        title = str(area.get("title") or "") if same_lang else ""
+        if not title:
+            title = _(_AREA_KIND[kind]) if kind in _AREA_KIND else kind
+        key = AreaKey(anchor=f"area-{area.get('number')}",
+                      heading=f"{area.get('number')}. {title}", size=_size(area, _),
+                      corridor=kind == "corridor")
+        if level.get("entrance") == here and kind != "entrance":
+            key.heading += " · " + _("entrance")
+        for content in area.get("contents") or ():
+            if content.get("kind") == "trap":
+                if gm:
+                    key.traps.append(str(content.get("text") or _("Trap")))
+                continue
+            line = _content(content, gm, _)
+            if line is not None:
+                key.contents.append(line)
+        for feature in area.get("features") or ():
+            fkind = str(feature.get("kind", ""))
+            name = _(_FEATURE_KIND[fkind]) if fkind in _FEATURE_KIND else fkind
+            text = str(feature.get("text") or "")
+            key.features.append(f"{text} ({name})" if text and fkind != "" else text or name)
+        for conn in conns:
+            if conn.get("from") == here or conn.get("to") == here:
+                key.exits.append(_exit(conn, here, level, numbers, _))
+        if gm:
+            key.rolls = [_roll(entry, _) for entry in area.get("rolls") or ()]
+        out.append(key)
+    return out
+
+
+def _header(doc: Doc, depth: int, lang: str, view: str) -> tuple[str, list[str]]:
+    _ = translator(lang)
+    level = _level(doc, depth)
+    title = title_text(doc, depth, lang)
+    lines = [_("game master's map") if view == "gm" else _("players' map")]
+    w, h = int(level.get("width", 0)), int(level.get("height", 0))
+    lines.append(_("{w} × {h} squares ({fw} × {fh} ft)").format(w=w // 2, h=h // 2, fw=w * 5,
+                                                                fh=h * 5))
+    areas = level.get("areas") or ()
+    lines.append(_("areas: {n} ({rooms} rooms and halls)").format(
+        n=len(areas), rooms=sum(1 for a in areas if a.get("kind") != "corridor")))
+    open_exits = sum(1 for c in level.get("connections") or () if is_unexplored(c, level)
+                     and (view == "gm" or not c.get("gm_only")))
+    if open_exits:
+        lines.append(_("unexplored exits: {n}").format(n=open_exits))
+    return title, lines
+
+
+def _levels(doc: Doc, depth: int | None) -> list[int]:
+    if depth is not None:
+        return [depth]
+    return [int(level.get("depth", 1)) for level in doc.get("levels") or ()] or [1]
+
+
+def render_md(doc: Doc, *, lang: str = "de", view: str = "gm", depth: int | None = None) -> str:
+    """The room key as Markdown: every level (or only ``depth``), area by area."""
+    _ = translator(lang)
+    out: list[str] = []
+    for d in _levels(doc, depth):
+        title, lines = _header(doc, d, lang, view)
+        out += [f"# {title}", "", " · ".join(lines), ""]
+        for key in area_keys(doc, depth=d, lang=lang, view=view):
+            out += [f"## {key.heading}", "", f"*{_('Size')}:* {key.size}", ""]
+            out += _md_list(_("Contents"), key.contents or ([] if key.corridor else [_("empty")]))
+            out += _md_list(_("Features"), key.features)
+            out += _md_list(_("Exits"), [text for text, _n in key.exits] or [_("none")])
+            out += _md_list(_("Traps"), key.traps)
+            if key.rolls:
+                out.append(f"- *{_('Rolls')}:*")
+                out += [f"    - {_md(line)}" for line in key.rolls]
+                out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _md(text: str) -> str:
+    return text.replace("*", "\\*").replace("_", "\\_")
+
+
+def _md_list(label: str, items: Sequence[str]) -> list[str]:
+    if not items:
+        return []
+    return [f"**{label}:**", *[f"- {_md(item)}" for item in items], ""]
+
+
+_CSS = """
+body{font-family:'Source Sans Pro','Source Sans 3',sans-serif;color:#1d1b18;margin:2rem auto;
+max-width:60rem;padding:0 1rem;line-height:1.35}
+h1{font-family:'Source Serif Pro',serif;font-size:1.7rem;margin:0 0 .2rem}
+.meta{color:#6b6459;margin:0 0 1rem}
+.map svg{width:100%;height:auto;display:block}
+.map{margin:0 0 1.5rem;break-after:page}
+.key{columns:2 22rem;column-gap:2rem}
+section.area{break-inside:avoid;margin:0 0 1rem;padding-top:.2rem;border-top:1px solid #d8d0c0}
+h2{font-family:'Source Serif Pro',serif;font-size:1.15rem;margin:.2rem 0}
+.size{color:#6b6459;font-size:.9rem;margin:0 0 .3rem}
+dl{margin:0}dt{font-weight:600;font-size:.9rem;margin-top:.25rem}
+dd{margin:0 0 0 1rem}ul{margin:.1rem 0;padding-left:1.1rem}
+.traps dt,.traps li{color:#b0301f}
+details{font-size:.8rem;color:#6b6459;margin-top:.3rem}summary{cursor:pointer}
+details ul{font-family:'Source Code Pro',monospace;list-style:none;padding-left:.5rem}
+a{color:inherit}
+@media print{body{margin:0;max-width:none}details{display:none}
+.key details[open]{display:block}}
+"""
+
+
+def render_html(doc: Doc, *, lang: str = "de", view: str = "gm",
+                depth: int | None = None) -> str:
+    """A self-contained printable page: per level its map (inline SVG), then its key."""
+    _ = translator(lang)
+    body: list[str] = []
+    first_title = ""
+    for d in _levels(doc, depth):
+        title, lines = _header(doc, d, lang, view)
+        first_title = first_title or title
+        body.append(f'<h1 id="level-{d}">{escape(title)}</h1>')
+        body.append(f'<p class="meta">{escape(" · ".join(lines))}</p>')
+        svg = render_svg(doc, depth=d, view=view, lang=lang)
+        body.append(f'<div class="map">{svg}</div>')
+        body.append('<div class="key">')
+        for key in area_keys(doc, depth=d, lang=lang, view=view):
+            body.append(_html_area(key, _))
+        body.append("</div>")
+    html_lang = escape(lang)
+    return ("<!DOCTYPE html>\n"
+            f'<html lang="{html_lang}">\n<head>\n<meta charset="utf-8">\n'
+            f"<title>{escape(first_title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
+            + "\n".join(body) + "\n</body>\n</html>\n")
+
+
+def _html_area(key: AreaKey, _: Translate) -> str:
+    parts = [f'<section class="area" id="{key.anchor}">',
+             f"<h2>{escape(key.heading)}</h2>",
+             f'<p class="size">{escape(_("Size"))}: {escape(key.size)}</p>', "<dl>"]
+
+    def block(label: str, items: Sequence[str], cls: str = "") -> None:
+        if not items:
+            return
+        klass = f' class="{cls}"' if cls else ""
+        lis = "".join(f"<li>{item}</li>" for item in items)
+        parts.append(f"<div{klass}><dt>{escape(label)}</dt><dd><ul>{lis}</ul></dd></div>")
+
+    block(_("Contents"), [escape(c) for c in key.contents]
+          or ([] if key.corridor else [escape(_("empty"))]))
+    block(_("Features"), [escape(f) for f in key.features])
+    exits = []
+    for text, number in key.exits:
+        label = escape(text)
+        at = label.rfind(str(number)) if number is not None else -1
+        if at >= 0:
+            end = at + len(str(number))
+            exits.append(f'{label[:at]}<a href="#area-{number}">{number}</a>{label[end:]}')
+        else:
+            exits.append(label)
+    block(_("Exits"), exits or [escape(_("none"))])
+    block(_("Traps"), [escape(t) for t in key.traps], "traps")
+    parts.append("</dl>")
+    if key.rolls:
+        lis = "".join(f"<li>{escape(r)}</li>" for r in key.rolls)
+        parts.append(f"<details><summary>{escape(_('Rolls'))} ({len(key.rolls)})</summary>"
+                     f"<ul>{lis}</ul></details>")
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+__all__ = ["AreaKey", "area_keys", "render_html", "render_md"]

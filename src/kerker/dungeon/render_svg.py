@@ -1,0 +1,983 @@
+"""One dungeon level as an SVG (and PNG) map, for the game master or for the players.
+
+A pure function of the dungeon document (``docs/dungeon-json.md``): the same document, level,
+view and language give the same bytes. The map reads like a classic hand-drawn dungeon map:
+
+- rock is paper with a band of hatching just outside every wall (the floors are drawn over
+  the band, so hatching never covers a floor);
+- floors are white with a blue 10-ft grid (one line every two 5-ft cells);
+- walls are thick ink along every edge between a cell of an area and a cell that is not of
+  the same area (corridors are areas too), merged into straight runs; doors, archways,
+  openings and stairs cut their wall, secret doors keep it (an "S" on it, game master only);
+- symbols for doors, one-way doors (with the arrow the door opens in), archways, stairs
+  (steps outside the wall, with direction and target level, e.g. "↓ 2"), trapdoors, shafts,
+  unexplored exits ("?" arrow out), water (blue with ripples), rivers and streams (a blue band
+  with flow lines along ``dir``), chasms (a dark band), bridges, boats, wells, columns,
+  galleries, rubble; area numbers at ``label_at``; traps (game master only);
+- a legend of the symbols the map uses, a scale bar (10 ft / 3 m) and a title with rule set,
+  seed and level in the requested language.
+
+Assumptions: the connection ``span`` runs from ``at`` along the wall for ``width`` cells towards
+east or south (``_span``); a stair to another level is drawn in the rock beyond its wall.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+from xml.sax.saxutils import escape
+
+from kerker.errors import N_, OptionError
+from kerker.i18n import translator
+from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
+
+VIEWS = ("gm", "player")
+CELL = 14  # px per 5-ft cell; a 10-ft square is 28 px
+MARGIN = 28
+PAD = 3  # cells of rock drawn around the used part of the level
+TITLE_H = 78
+MIN_WIDTH = 680
+
+PAPER = "#f6f1e7"
+FLOOR = "#ffffff"
+GRID = "#a9c1dc"
+INK = "#1d1b18"
+MUTED = "#6b6459"
+HATCH = "#4a443c"
+HATCH_BG = "#e6dfd1"
+WATER = "#9cc6ea"
+WATER_DEEP = "#79aede"
+WATER_LINE = "#3d77b3"
+RIVER = "#7fb2e0"
+CHASM = "#2b2622"
+CHASM_LINE = "#6d655b"
+WOOD = "#d9b27a"
+WOOD_LINE = "#6b4a22"
+RED = "#b0301f"
+EXIT = "#b5651d"
+STAR = "#2e7d32"
+
+Cell = tuple[int, int]
+Doc = Mapping[str, Any]
+
+_DIRS: dict[str, Cell] = {"n": (0, -1), "ne": (1, -1), "e": (1, 0), "se": (1, 1),
+                          "s": (0, 1), "sw": (-1, 1), "w": (-1, 0), "nw": (-1, -1)}
+# Rotation (degrees) that turns the local frame (x along the wall, +y out of the area)
+# onto the map for a connection on this side.
+_ANGLE = {"s": 0, "sw": 45, "w": 90, "nw": 135, "n": 180, "ne": 225, "e": 270, "se": 315}
+_OPEN_WALL = {"door", "one_way_door", "archway", "opening", "stairs"}
+_WATER = ("water", "pool", "lake")
+
+
+def _num(value: float) -> str:
+    """Fixed formatting: at most two decimals, no trailing zeros, no "-0"."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def text_width(text: str, size: float) -> float:
+    """A generous estimate of the width of ``text`` in Source Sans Pro at ``size`` px."""
+    total = 0.0
+    for char in text:
+        if char in "iIl.,:;|!'’ ()[]·/":
+            total += 0.3
+        elif char in "mwMW@%":
+            total += 0.9
+        elif char.isupper() or char.isdigit():
+            total += 0.64
+        else:
+            total += 0.54
+    return total * size
+
+
+# --------------------------------------------------------------------------------------
+# Cells, edges and runs
+
+
+def _cells(raw: Iterable[Sequence[int]]) -> set[Cell]:
+    return {(int(c[0]), int(c[1])) for c in raw}
+
+
+def _edges(cells: set[Cell]) -> tuple[set[Cell], set[Cell]]:
+    """Boundary edges of a cell set: horizontal ``(x, y)`` is the segment (x, y)-(x+1, y),
+    vertical ``(x, y)`` is (x, y)-(x, y+1) (vertex coordinates)."""
+    hor: set[Cell] = set()
+    ver: set[Cell] = set()
+    for x, y in cells:
+        if (x, y - 1) not in cells:
+            hor.add((x, y))
+        if (x, y + 1) not in cells:
+            hor.add((x, y + 1))
+        if (x - 1, y) not in cells:
+            ver.add((x, y))
+        if (x + 1, y) not in cells:
+            ver.add((x + 1, y))
+    return hor, ver
+
+
+def _runs(hor: set[Cell], ver: set[Cell]) -> str:
+    """Edges merged into straight runs, as SVG path data in pixels."""
+    parts: list[str] = []
+    for (y, x0), length in _merge(sorted((y, x) for x, y in hor)):
+        parts.append(f"M{x0 * CELL} {y * CELL}h{length * CELL}")
+    for (x, y0), length in _merge(sorted(ver)):
+        parts.append(f"M{x * CELL} {y0 * CELL}v{length * CELL}")
+    return "".join(parts)
+
+
+def _merge(keys: list[Cell]) -> list[tuple[Cell, int]]:
+    """Sorted (line, position) pairs merged into (start, length) runs."""
+    out: list[tuple[Cell, int]] = []
+    start: Cell | None = None
+    length = 0
+    for line, pos in keys:
+        if start is not None and line == start[0] and pos == start[1] + length:
+            length += 1
+            continue
+        if start is not None:
+            out.append((start, length))
+        start, length = (line, pos), 1
+    if start is not None:
+        out.append((start, length))
+    return out
+
+
+def _fill(cells: Iterable[Cell]) -> str:
+    """A cell set as path data of row runs (one rectangle per run)."""
+    rows = _merge(sorted((y, x) for x, y in cells))
+    return "".join(f"M{x * CELL} {y * CELL}h{n * CELL}v{CELL}h-{n * CELL}z"
+                   for (y, x), n in rows)
+
+
+def _span(conn: Mapping[str, Any]) -> list[Cell]:
+    """The cells of ``from`` a connection sits in: ``at`` and its neighbours along the wall."""
+    ax, ay = (int(v) for v in conn.get("at") or (0, 0))
+    side = str(conn.get("side") or "n")
+    width = max(1, int(conn.get("width") or 1))
+    dx, dy = _DIRS.get(side, (0, -1))
+    if dx and dy:  # a 45° wall: the staircase of cells runs along the wall's diagonal
+        step = (1, 1) if dx == dy * -1 else (1, -1)
+    elif dx:
+        step = (0, 1)
+    else:
+        step = (1, 0)
+    return [(ax + i * step[0], ay + i * step[1]) for i in range(width)]
+
+
+def _pierced(conn: Mapping[str, Any]) -> tuple[set[Cell], set[Cell]]:
+    """The wall edges a connection cuts (horizontal, vertical)."""
+    side = str(conn.get("side") or "n")
+    dx, dy = _DIRS.get(side, (0, -1))
+    hor: set[Cell] = set()
+    ver: set[Cell] = set()
+    for x, y in _span(conn):
+        if dy < 0:
+            hor.add((x, y))
+        elif dy > 0:
+            hor.add((x, y + 1))
+        if dx < 0:
+            ver.add((x, y))
+        elif dx > 0:
+            ver.add((x + 1, y))
+    return hor, ver
+
+
+def _frame(conn: Mapping[str, Any]) -> tuple[float, float, int, float]:
+    """Centre (px), rotation and length (px) of the wall piece a connection sits on."""
+    side = str(conn.get("side") or "n")
+    dx, dy = _DIRS.get(side, (0, -1))
+    span = _span(conn)
+
+    def anchor(cell: Cell) -> tuple[float, float]:
+        x, y = cell
+        px = (x + 0.5 + dx * 0.5) * CELL
+        py = (y + 0.5 + dy * 0.5) * CELL
+        return px, py
+
+    (x1, y1), (x2, y2) = anchor(span[0]), anchor(span[-1])
+    length = len(span) * CELL * (1.4142 if dx and dy else 1.0)
+    return (x1 + x2) / 2, (y1 + y2) / 2, _ANGLE.get(side, 0), length
+
+
+# --------------------------------------------------------------------------------------
+# Symbols (shared by the map and the legend). Local frame: x along the wall, +y outwards.
+
+
+def _g(cx: float, cy: float, angle: int, inner: str, cls: str = "") -> str:
+    rot = f" rotate({angle})" if angle else ""
+    klass = f' class="{cls}"' if cls else ""
+    return f'<g{klass} transform="translate({_num(cx)} {_num(cy)}){rot}">{inner}</g>'
+
+
+def _door(length: float) -> str:
+    w = max(8.0, min(length * 0.62, length - 5))
+    return (f'<rect x="{_num(-w / 2)}" y="-3.5" width="{_num(w)}" height="7" fill="{FLOOR}" '
+            f'stroke="{INK}" stroke-width="1.6"/>')
+
+
+def _jambs(length: float) -> str:
+    """Short wall stubs at both ends of a gap, so a cut wall reads as a doorway."""
+    h = length / 2
+    return (f'<path d="M{_num(-h)} -4.5v9M{_num(h)} -4.5v9" stroke="{INK}" '
+            'stroke-width="2.2" fill="none"/>')
+
+
+def _one_way(length: float, outward: bool) -> str:
+    tip = 11.0 if outward else -11.0
+    head = 5.5 if outward else -5.5
+    return (_door(length)
+            + f'<path d="M0 {_num(-tip)}L0 {_num(tip - head)}" stroke="{RED}" '
+              'stroke-width="1.8" fill="none"/>'
+            + f'<path d="M-4 {_num(tip - head)}L0 {_num(tip)}L4 {_num(tip - head)}z" '
+              f'fill="{RED}"/>')
+
+
+def _archway(length: float) -> str:
+    h = length / 2
+    return (f'<rect x="{_num(-h - 2.5)}" y="-4.5" width="5" height="9" fill="{INK}"/>'
+            f'<rect x="{_num(h - 2.5)}" y="-4.5" width="5" height="9" fill="{INK}"/>'
+            f'<path d="M{_num(-h)} 0h{_num(length)}" stroke="{INK}" stroke-width="1" '
+            'stroke-dasharray="2 2" fill="none"/>')
+
+
+def _stairs(length: float, down: bool, depth: float = 2 * CELL) -> str:
+    """Steps beyond the wall (``depth`` > 0) or inside it (< 0): a box of parallel treads
+    that narrow going down."""
+    h = length / 2
+    top = min(0.0, depth)
+    parts = [f'<rect x="{_num(-h)}" y="{_num(top)}" width="{_num(length)}" '
+             f'height="{_num(abs(depth))}" fill="{FLOOR}" stroke="{INK}" stroke-width="1.6"/>']
+    treads = 6
+    path = []
+    for i in range(1, treads):
+        y = depth * i / treads
+        shrink = (h * 0.5 * i / treads) if down else (h * 0.5 * (treads - i) / treads)
+        if depth < 0:
+            shrink = h * 0.5 * (treads - i) / treads if down else h * 0.5 * i / treads
+        path.append(f"M{_num(-h + shrink)} {_num(y)}H{_num(h - shrink)}")
+    parts.append(f'<path d="{"".join(path)}" stroke="{INK}" stroke-width="1.2" fill="none"/>')
+    return "".join(parts)
+
+
+def _trapdoor(size: float) -> str:
+    h = size / 2 - 2
+    return (f'<rect x="{_num(-h)}" y="{_num(-h)}" width="{_num(2 * h)}" height="{_num(2 * h)}" '
+            f'fill="#efe6d4" stroke="{INK}" stroke-width="1.4"/>'
+            f'<path d="M{_num(-h)} {_num(-h)}L{_num(h)} {_num(h)}M{_num(h)} {_num(-h)}'
+            f'L{_num(-h)} {_num(h)}" stroke="{INK}" stroke-width="1" fill="none"/>')
+
+
+def _shaft(size: float) -> str:
+    r = size / 2 - 1.5
+    return (f'<circle r="{_num(r)}" fill="{CHASM}" stroke="{INK}" stroke-width="1.4"/>'
+            f'<circle r="{_num(r * 0.5)}" fill="none" stroke="{CHASM_LINE}" '
+            'stroke-width="1"/>')
+
+
+def _unexplored() -> str:
+    """An arrow out of the wall into the rock, ending in a question mark."""
+    return (f'<path d="M0 3L0 {CELL + 6}" stroke="{EXIT}" stroke-width="2" fill="none"/>'
+            f'<path d="M-4.5 {CELL + 2}L0 {CELL + 9}L4.5 {CELL + 2}z" fill="{EXIT}"/>')
+
+
+def _secret_mark(cx: float, cy: float) -> str:
+    return (f'<text class="secret" x="{_num(cx)}" y="{_num(cy + 5)}" '
+            f'font-family="{SVG_FONT_SERIF}" font-size="15" font-weight="bold" '
+            f'text-anchor="middle" fill="{RED}" stroke="{FLOOR}" stroke-width="3" '
+            'paint-order="stroke">S</text>')
+
+
+def _trap_mark(cx: float, cy: float) -> str:
+    return (f'<g class="trap" transform="translate({_num(cx)} {_num(cy)})">'
+            f'<path d="M0 -6.5L7 5.5H-7z" fill="{RED}" stroke="{FLOOR}" stroke-width="1"/>'
+            f'<path d="M0 -2.5V1.5M0 3v1.2" stroke="{FLOOR}" stroke-width="1.6"/></g>')
+
+
+# Unit vectors of a five-pointed star, tip up (constants, not libm: the same bytes everywhere).
+_STAR_UNIT = ((0.0, -1.0), (0.5878, -0.809), (0.9511, -0.309), (0.9511, 0.309),
+              (0.5878, 0.809), (0.0, 1.0), (-0.5878, 0.809), (-0.9511, 0.309),
+              (-0.9511, -0.309), (-0.5878, -0.809))
+
+
+def _entrance_mark(cx: float, cy: float) -> str:
+    points = []
+    for k, (ux, uy) in enumerate(_STAR_UNIT):
+        radius = 7.0 if k % 2 == 0 else 3.2
+        points.append(f"{_num(cx + radius * ux)},{_num(cy + radius * uy)}")
+    return (f'<polygon class="entrance" points="{" ".join(points)}" fill="{STAR}" '
+            f'stroke="{FLOOR}" stroke-width="1"/>')
+
+
+def _label(cx: float, cy: float, text: str, size: float, colour: str = INK,
+           cls: str = "", weight: str = "bold", family: str = SVG_FONT_SANS) -> str:
+    klass = f' class="{cls}"' if cls else ""
+    return (f'<text{klass} x="{_num(cx)}" y="{_num(cy + size * 0.35)}" font-family="{family}" '
+            f'font-size="{_num(size)}" font-weight="{weight}" text-anchor="middle" '
+            f'fill="{colour}" stroke="{FLOOR}" stroke-width="3" stroke-linejoin="round" '
+            f'paint-order="stroke">{escape(text)}</text>')
+
+
+# --------------------------------------------------------------------------------------
+# Patterns
+
+
+def _defs() -> str:
+    c2 = 2 * CELL
+    # Hatching: groups of three strokes at varied angles on a 3 × 3-cell tile (fixed data).
+    tile = 3 * CELL
+    groups = ((5, 5, 0), (16, 4, 2), (26, 6, 1), (37, 5, 3), (5, 16, 4), (15, 15, 5),
+              (27, 17, 0), (36, 15, 2), (6, 27, 1), (16, 26, 3), (26, 27, 4), (37, 26, 0),
+              (4, 37, 5), (15, 37, 1), (27, 36, 2), (37, 37, 4))
+    dirs = ((1.0, 1.0), (1.0, -0.6), (0.2, 1.0), (1.0, 0.25), (-0.5, 1.0), (1.0, -1.0))
+    strokes = []
+    for gx, gy, k in groups:
+        ux, uy = dirs[k]
+        norm = (ux * ux + uy * uy) ** 0.5
+        ux, uy = ux / norm, uy / norm
+        px, py = -uy, ux
+        for off in (-3.3, -1.1, 1.1, 3.3):
+            sx, sy = gx + px * off, gy + py * off
+            half = 5.4 - abs(off) * 0.4
+            strokes.append(f"M{_num(sx - ux * half)} {_num(sy - uy * half)}"
+                           f"L{_num(sx + ux * half)} {_num(sy + uy * half)}")
+    # Also the tile's neighbours' strokes that cross its edges, so the tiling is seamless.
+    hatch = "".join(strokes)
+    shifted = [f'<path d="{hatch}" transform="translate({dx} {dy})"/>'
+               for dx in (-tile, 0, tile) for dy in (-tile, 0, tile)]
+    ripple = (f"M2 {CELL // 2}q2.5 -3 5 0t5 0M{CELL + 2} {CELL + CELL // 2}q2.5 -3 5 0t5 0")
+    flow = f"M0 {CELL // 2}q{CELL // 2} -3 {CELL} 0t{CELL} 0M{CELL} {CELL + CELL // 2}h{CELL // 2}"
+    return (
+        "<defs>"
+        f'<pattern id="hatch" width="{tile}" height="{tile}" patternUnits="userSpaceOnUse">'
+        f'<rect width="{tile}" height="{tile}" fill="{HATCH_BG}"/>'
+        f'<g stroke="{HATCH}" stroke-width="1" stroke-linecap="round" fill="none">'
+        f'{"".join(shifted)}</g></pattern>'
+        f'<pattern id="ripples" width="{c2}" height="{c2}" patternUnits="userSpaceOnUse">'
+        f'<path d="{ripple}" stroke="{WATER_LINE}" stroke-width="1" fill="none" '
+        'stroke-linecap="round"/></pattern>'
+        f'<pattern id="flow-ew" width="{c2}" height="{c2}" patternUnits="userSpaceOnUse">'
+        f'<path d="{flow}" stroke="{WATER_LINE}" stroke-width="1.1" fill="none" '
+        'stroke-linecap="round"/></pattern>'
+        f'<pattern id="flow-ns" width="{c2}" height="{c2}" patternUnits="userSpaceOnUse" '
+        f'patternTransform="rotate(90)">'
+        f'<path d="{flow}" stroke="{WATER_LINE}" stroke-width="1.1" fill="none" '
+        'stroke-linecap="round"/></pattern>'
+        f'<pattern id="depth" width="{CELL}" height="{CELL}" patternUnits="userSpaceOnUse">'
+        f'<path d="M2 3l4 2M8 9l4 1M3 12l3 -1" stroke="{CHASM_LINE}" stroke-width="1" '
+        'fill="none" stroke-linecap="round"/></pattern>'
+        "</defs>"
+    )
+
+
+# --------------------------------------------------------------------------------------
+# The level
+
+
+def _level(doc: Doc, depth: int) -> Mapping[str, Any]:
+    for level in doc.get("levels") or ():
+        if int(level.get("depth", 0)) == depth:
+            return dict(level)
+    raise OptionError(N_("the dungeon has no level {depth}"), depth=depth)
+
+
+def _check_view(view: str) -> None:
+    if view not in VIEWS:
+        raise OptionError(N_("unknown view {view!r}; choose one of {choices}"), view=view,
+                          choices=", ".join(VIEWS))
+
+
+def is_unexplored(conn: Mapping[str, Any], level: Mapping[str, Any]) -> bool:
+    """Whether a connection is an exit nobody has expanded yet."""
+    if conn.get("id") in (level.get("unexplored") or ()):
+        return True
+    return conn.get("to") is None and conn.get("to_level") is None
+
+
+def level_mark(conn: Mapping[str, Any]) -> str:
+    """"↓ 2" / "↑ 1" / "↑ 0": the arrow and target level of a stair, trapdoor or shaft."""
+    up = conn.get("direction") == "up"
+    target = conn.get("to_level")
+    arrow = "↑" if up else "↓"
+    return arrow if target is None else f"{arrow} {target}"
+
+
+def rules_name(rules: str) -> str:
+    """A rule set's id as a title: ``zufallslabyrinth`` -> ``Zufallslabyrinth``."""
+    return " ".join(part.capitalize() for part in re.split(r"[-_ ]+", rules) if part)
+
+
+def _has_trap(area: Mapping[str, Any]) -> bool:
+    for content in area.get("contents") or ():
+        if content.get("kind") == "trap" or content.get("trapped"):
+            return True
+    return False
+
+
+class _Map:
+    """Collects the pieces of one map (and the legend keys it uses)."""
+
+    def __init__(self, level: Mapping[str, Any], gm: bool) -> None:
+        self.level = level
+        self.gm = gm
+        self.used: set[str] = set()
+        self.areas: list[Mapping[str, Any]] = list(level.get("areas") or ())
+        self.cells: dict[str, set[Cell]] = {
+            str(a["id"]): _cells(a.get("cells") or ()) for a in self.areas}
+        self.number = {str(a["id"]): a.get("number") for a in self.areas}
+        self._taken: set[Cell] = set()
+        for cells in self.cells.values():
+            self._taken |= cells
+        self.conns: list[Mapping[str, Any]] = [
+            c for c in (level.get("connections") or ())
+            if gm or not c.get("gm_only")]
+
+    def bounds(self) -> tuple[int, int, int, int]:
+        """Cell bounds drawn: the used cells plus rock, aligned to the 10-ft grid."""
+        xs: list[int] = []
+        ys: list[int] = []
+        for cells in self.cells.values():
+            for x, y in cells:
+                xs.append(x)
+                ys.append(y)
+        if not xs:
+            return 0, 0, max(2, int(self.level.get("width", 2))), \
+                max(2, int(self.level.get("height", 2)))
+        x0 = min(xs) - PAD
+        y0 = min(ys) - PAD
+        x0 -= x0 % 2
+        y0 -= y0 % 2
+        x1 = max(xs) + 1 + PAD
+        y1 = max(ys) + 1 + PAD
+        x1 += x1 % 2
+        y1 += y1 % 2
+        return x0, y0, x1, y1
+
+    def draw(self, x0: int, y0: int, x1: int, y1: int) -> list[str]:
+        out: list[str] = []
+        every: set[Cell] = set()
+        for cells in self.cells.values():
+            every |= cells
+        # Rock hatching: a band along the outer walls; floors cover its inner half.
+        out_h, out_v = _edges(every)
+        band = _runs(out_h, out_v)
+        if band:
+            out.append(f'<path class="rock" d="{band}" fill="none" stroke="url(#hatch)" '
+                       f'stroke-width="{int(CELL * 2.6)}" stroke-linecap="square"/>')
+        # Floors and their 10-ft grid.
+        out.append(f'<path id="floor" class="floor" d="{_fill(every)}" fill="{FLOOR}"/>')
+        out.append('<clipPath id="floor-clip"><use href="#floor"/></clipPath>')
+        grid = [f"M{x * CELL} {y0 * CELL}V{y1 * CELL}" for x in range(x0, x1 + 1, 2)]
+        grid += [f"M{x0 * CELL} {y * CELL}H{x1 * CELL}" for y in range(y0, y1 + 1, 2)]
+        out.append(f'<path class="grid" d="{"".join(grid)}" stroke="{GRID}" '
+                   'stroke-width="0.8" fill="none" clip-path="url(#floor-clip)"/>')
+        # Features under the walls.
+        for area in self.areas:
+            for feature in area.get("features") or ():
+                out.extend(self.feature(feature))
+        # Walls: every edge of an area's cells that does not lead into the same area.
+        hor: set[Cell] = set()
+        ver: set[Cell] = set()
+        for cells in self.cells.values():
+            h, v = _edges(cells)
+            hor |= h
+            ver |= v
+        for conn in self.conns:
+            if conn.get("kind") in _OPEN_WALL:
+                h, v = _pierced(conn)
+                hor -= h
+                ver -= v
+        out.append(f'<path class="walls" d="{_runs(hor, ver)}" fill="none" stroke="{INK}" '
+                   'stroke-width="3.2" stroke-linecap="square"/>')
+        # Connections.
+        marks: list[str] = []
+        for conn in self.conns:
+            out.extend(self.connection(conn, marks))
+        # Area numbers (and trap marks for the game master).
+        for area in self.areas:
+            at = area.get("label_at") or (area.get("cells") or [[0, 0]])[0]
+            cx, cy = (int(at[0]) + 0.5) * CELL, (int(at[1]) + 0.5) * CELL
+            corridor = area.get("kind") == "corridor"
+            out.append(_label(cx, cy, str(area.get("number", "")), 12 if corridor else 16,
+                              cls="number", family=SVG_FONT_SERIF))
+            if area.get("id") == self.level.get("entrance"):
+                self.used.add("entrance")
+                wide = len(str(area.get("number", ""))) * 5 + 10
+                out.append(_entrance_mark(cx - wide, cy - 5))
+            if self.gm and _has_trap(area):
+                self.used.add("trap")
+                wide = len(str(area.get("number", ""))) * 5 + 10
+                out.append(_trap_mark(cx + wide, cy - 5))
+        out.extend(marks)
+        return out
+
+    def feature(self, feature: Mapping[str, Any]) -> list[str]:
+        kind = str(feature.get("kind", ""))
+        cells = _cells(feature.get("cells") or ())
+        if not cells:
+            return []
+        direction = str(feature.get("dir") or "e")
+        along_ew = direction in ("e", "w")
+        d = _fill(cells)
+        if kind in _WATER:
+            self.used.add("water")
+            colour = WATER_DEEP if kind == "lake" else WATER
+            return [f'<path class="{kind}" d="{d}" fill="{colour}"/>',
+                    f'<path d="{d}" fill="url(#ripples)"/>',
+                    f'<path d="{_runs(*_edges(cells))}" stroke="{WATER_LINE}" '
+                    'stroke-width="1.4" fill="none"/>']
+        if kind in ("river", "stream"):
+            self.used.add(kind)
+            flow = "flow-ew" if along_ew else "flow-ns"
+            colour = RIVER if kind == "river" else WATER
+            return [f'<path class="{kind}" d="{d}" fill="{colour}"/>',
+                    f'<path d="{d}" fill="url(#{flow})"/>',
+                    f'<path d="{self._banks(cells, along_ew)}" stroke="{WATER_LINE}" '
+                    'stroke-width="1.6" fill="none"/>']
+        if kind == "chasm":
+            self.used.add("chasm")
+            return [f'<path class="chasm" d="{d}" fill="{CHASM}"/>',
+                    f'<path d="{d}" fill="url(#depth)"/>',
+                    f'<path d="{self._banks(cells, along_ew)}" stroke="{INK}" '
+                    'stroke-width="2" fill="none" stroke-dasharray="5 2 2 2"/>']
+        if kind == "bridge":
+            self.used.add("bridge")
+            return [self._bridge(cells, direction)]
+        if kind == "columns":
+            self.used.add("columns")
+            dots = "".join(f'<circle cx="{_num((x + 0.5) * CELL)}" cy="{_num((y + 0.5) * CELL)}" '
+                           f'r="{_num(CELL * 0.3)}"/>' for x, y in sorted(cells))
+            return [f'<g class="columns" fill="{INK}">{dots}</g>']
+        if kind == "gallery":
+            self.used.add("gallery")
+            return [f'<path class="gallery" d="{_runs(*_edges(cells))}" stroke="{INK}" '
+                    'stroke-width="1.4" stroke-dasharray="4 3" fill="none"/>']
+        if kind == "well":
+            self.used.add("well")
+            cx, cy = _centre(cells)
+            return [f'<g class="well" transform="translate({_num(cx)} {_num(cy)})">'
+                    f'<circle r="{_num(CELL * 0.62)}" fill="{FLOOR}" stroke="{INK}" '
+                    'stroke-width="1.8"/>'
+                    f'<circle r="{_num(CELL * 0.38)}" fill="{WATER_DEEP}" stroke="{INK}" '
+                    'stroke-width="1"/></g>']
+        if kind == "boat":
+            self.used.add("boat")
+            cx, cy = _centre(cells)
+            return [_g(cx, cy, 0 if along_ew else 90, _boat(), "boat")]
+        if kind == "rubble":
+            self.used.add("rubble")
+            stones = []
+            for x, y in sorted(cells):
+                for k in range(3):
+                    h = (x * 73 + y * 151 + k * 37) % 97
+                    sx = (x + 0.2 + (h % 7) / 10) * CELL
+                    sy = (y + 0.2 + (h // 7 % 7) / 10) * CELL
+                    r = 1.6 + (h % 3) * 0.6
+                    stones.append(f'<circle cx="{_num(sx)}" cy="{_num(sy)}" r="{_num(r)}"/>')
+            return [f'<g class="rubble" fill="#8a8175" stroke="{INK}" stroke-width="0.6">'
+                    f'{"".join(stones)}</g>']
+        if kind == "stairs":
+            self.used.add("stairs")
+            lines = []
+            for x, y in sorted(cells):
+                for k in range(1, 4):
+                    if along_ew:
+                        lines.append(f"M{_num((x + k / 4) * CELL)} {y * CELL}v{CELL}")
+                    else:
+                        lines.append(f"M{x * CELL} {_num((y + k / 4) * CELL)}h{CELL}")
+            return [f'<path class="stairs" d="{"".join(lines)}" stroke="{INK}" '
+                    'stroke-width="1.1" fill="none"/>']
+        return []
+
+    def _free_depth(self, conn: Mapping[str, Any]) -> int:
+        """How many cells (0-2) beyond a connection's wall are free of every area."""
+        dx, dy = _DIRS.get(str(conn.get("side") or "n"), (0, -1))
+        for depth in (1, 2):
+            for x, y in _span(conn):
+                if (x + dx * depth, y + dy * depth) in self._taken:
+                    return depth - 1
+        return 2
+
+    def _banks(self, cells: set[Cell], along_ew: bool) -> str:
+        """The two banks of a band: its edges that run along the flow."""
+        hor, ver = _edges(cells)
+        return _runs(hor, set()) if along_ew else _runs(set(), ver)
+
+    def _bridge(self, cells: set[Cell], direction: str) -> str:
+        xs = [x for x, _ in cells]
+        ys = [y for _, y in cells]
+        bx0, by0, bx1, by1 = min(xs) * CELL, min(ys) * CELL, (max(xs) + 1) * CELL, \
+            (max(ys) + 1) * CELL
+        along_ns = direction in ("n", "s")
+        # A bridge narrower than its band: a plank walk of 10 ft at most, centred.
+        if along_ns and bx1 - bx0 > 2 * CELL:
+            mid = (bx0 + bx1) // 2
+            bx0, bx1 = mid - CELL, mid + CELL
+        if not along_ns and by1 - by0 > 2 * CELL:
+            mid = (by0 + by1) // 2
+            by0, by1 = mid - CELL, mid + CELL
+        # Narrower than the band it crosses, so the water shows on both sides.
+        if along_ns:
+            cut = max(0, int((bx1 - bx0) * 0.22))
+            bx0, bx1 = bx0 + cut, bx1 - cut
+        else:
+            cut = max(0, int((by1 - by0) * 0.22))
+            by0, by1 = by0 + cut, by1 - cut
+        inset = 1
+        if along_ns:
+            bx0, bx1 = bx0 + inset, bx1 - inset
+            by0, by1 = by0 - inset, by1 + inset
+            planks = "".join(f"M{bx0} {_num(y)}H{bx1}"
+                             for y in _steps(by0, by1, CELL / 3))
+            rails = f"M{bx0} {by0}V{by1}M{bx1} {by0}V{by1}"
+        else:
+            by0, by1 = by0 + inset, by1 - inset
+            bx0, bx1 = bx0 - inset, bx1 + inset
+            planks = "".join(f"M{_num(x)} {by0}V{by1}" for x in _steps(bx0, bx1, CELL / 3))
+            rails = f"M{bx0} {by0}H{bx1}M{bx0} {by1}H{bx1}"
+        return (f'<g class="bridge"><rect x="{bx0}" y="{by0}" width="{bx1 - bx0}" '
+                f'height="{by1 - by0}" fill="{WOOD}"/>'
+                f'<path d="{planks}" stroke="{WOOD_LINE}" stroke-width="0.8" fill="none"/>'
+                f'<path d="{rails}" stroke="{INK}" stroke-width="2" fill="none"/></g>')
+
+    def connection(self, conn: Mapping[str, Any], marks: list[str]) -> list[str]:
+        kind = str(conn.get("kind", "door"))
+        cx, cy, angle, length = _frame(conn)
+        unexplored = is_unexplored(conn, self.level)
+        out: list[str] = []
+        cls = f"conn {kind}"
+        if kind == "door":
+            self.used.add("door")
+            out.append(_g(cx, cy, angle, _door(length), cls))
+        elif kind == "one_way_door":
+            self.used.add("one_way_door")
+            outward = conn.get("one_way") != "to_from"
+            out.append(_g(cx, cy, angle, _one_way(length, outward), cls))
+        elif kind == "secret_door":
+            self.used.add("secret_door")  # only reached in the GM view
+            out.append(_g(cx, cy, angle, f'<path d="M{_num(-length / 2 + 1)} 0h'
+                          f'{_num(length - 2)}" stroke="{RED}" stroke-width="1.2" '
+                          'stroke-dasharray="2 1.5"/>', cls))
+            marks.append(_secret_mark(cx, cy))
+        elif kind == "archway":
+            self.used.add("archway")
+            out.append(_g(cx, cy, angle, _archway(length), cls))
+        elif kind == "opening":
+            self.used.add("opening")
+            out.append(_g(cx, cy, angle, _jambs(length), cls))
+        elif kind == "stairs":
+            down = conn.get("direction") != "up"
+            self.used.add("stairs_down" if down else "stairs_up")
+            free = self._free_depth(conn)
+            depth = free * CELL if free else -CELL
+            out.append(_g(cx, cy, angle, _stairs(length, down, depth), cls))
+            if conn.get("to_level") is not None or conn.get("direction"):
+                dist = depth + 11 if free else 11
+                mx, my = _out_point(cx, cy, str(conn.get("side") or "n"), dist)
+                marks.append(_label(mx, my, level_mark(conn), 13, cls="level-mark"))
+        elif kind in ("trapdoor", "shaft"):
+            self.used.add(kind)
+            span = _span(conn)
+            tx, ty = _centre(set(span))
+            size = CELL * (1.0 if len(span) == 1 else 1.6)
+            symbol = _trapdoor(size) if kind == "trapdoor" else _shaft(size)
+            out.append(_g(tx, ty, 0, symbol, cls))
+            mark = level_mark(conn)
+            marks.append(_label(tx + size / 2 + 3 + text_width(mark, 12) / 2, ty, mark, 12,
+                                cls="level-mark"))
+        if unexplored and kind not in ("stairs", "trapdoor", "shaft"):
+            self.used.add("unexplored")
+            out.append(_g(cx, cy, angle, _unexplored(), "unexplored"))
+            mx, my = _out_point(cx, cy, str(conn.get("side") or "n"), CELL + 19)
+            marks.append(_label(mx, my, "?", 15, colour=EXIT, cls="unexplored-mark"))
+        return out
+
+
+def _steps(start: float, stop: float, step: float) -> list[float]:
+    out = []
+    value = start + step
+    while value < stop - 0.5:
+        out.append(value)
+        value += step
+    return out
+
+
+def _centre(cells: set[Cell]) -> tuple[float, float]:
+    """The pixel centre of a cell set's bounding box."""
+    xs = [x for x, _ in cells]
+    ys = [y for _, y in cells]
+    return (min(xs) + max(xs) + 1) * CELL / 2, (min(ys) + max(ys) + 1) * CELL / 2
+
+
+def _out_point(cx: float, cy: float, side: str, dist: float) -> tuple[float, float]:
+    dx, dy = _DIRS.get(side, (0, -1))
+    scale = 0.7071 if dx and dy else 1.0
+    return cx + dx * dist * scale, cy + dy * dist * scale
+
+
+def _boat() -> str:
+    return (f'<path d="M-11 0Q-6 -5.5 0 -5.5H8L12 0L8 5.5H0Q-6 5.5 -11 0z" fill="{WOOD}" '
+            f'stroke="{WOOD_LINE}" stroke-width="1.3"/>'
+            f'<path d="M-3 -5V5M3 -5V5" stroke="{WOOD_LINE}" stroke-width="1"/>')
+
+
+# --------------------------------------------------------------------------------------
+# Legend
+
+
+def _legend_items(used: set[str], gm: bool) -> list[tuple[str, str]]:
+    """The legend entries (key, msgid) for the symbols a map uses, in a fixed order."""
+    order = [
+        ("entrance", N_("entrance")),
+        ("door", N_("door")),
+        ("secret_door", N_("secret door")),
+        ("one_way_door", N_("one-way door (opens in the arrow's direction)")),
+        ("archway", N_("archway")),
+        ("opening", N_("opening")),
+        ("stairs_down", N_("stairs down (to level)")),
+        ("stairs_up", N_("stairs up (to level; 0: the surface)")),
+        ("trapdoor", N_("trapdoor (to level)")),
+        ("shaft", N_("shaft (to level)")),
+        ("unexplored", N_("unexplored exit")),
+        ("water", N_("water")),
+        ("river", N_("river")),
+        ("stream", N_("stream")),
+        ("chasm", N_("chasm")),
+        ("bridge", N_("bridge")),
+        ("boat", N_("boat")),
+        ("well", N_("well")),
+        ("columns", N_("columns")),
+        ("gallery", N_("gallery above")),
+        ("rubble", N_("rubble")),
+        ("stairs", N_("steps")),
+        ("trap", N_("trap")),
+    ]
+    return [(key, msgid) for key, msgid in order
+            if key in used and (gm or key not in ("secret_door", "trap"))]
+
+
+def _legend_symbol(key: str, x: float, cy: float) -> str:
+    """The symbol of a legend entry in a 34 × 22 box starting at ``x``."""
+    mid = x + 17
+    wall = f'<path d="M{_num(x + 1)} {_num(cy)}H{_num(x + 33)}" stroke="{INK}" stroke-width="3.2"/>'
+    gap_wall = (f'<path d="M{_num(x + 1)} {_num(cy)}H{_num(mid - CELL)}M{_num(mid + CELL)} '
+                f'{_num(cy)}H{_num(x + 33)}" stroke="{INK}" stroke-width="3.2"/>')
+    box = (f'<rect x="{_num(x + 3)}" y="{_num(cy - 9)}" width="28" height="18" fill="{{fill}}" '
+           f'stroke="{INK}" stroke-width="1"/>')
+    if key == "door":
+        return gap_wall + _g(mid, cy, 0, _door(2 * CELL))
+    if key == "secret_door":
+        return wall + _secret_mark(mid, cy)
+    if key == "one_way_door":
+        return gap_wall + _g(mid, cy, 0, _one_way(2 * CELL, True))
+    if key == "archway":
+        return gap_wall + _g(mid, cy, 0, _archway(2 * CELL))
+    if key == "opening":
+        return gap_wall + _g(mid, cy, 0, _jambs(2 * CELL))
+    if key in ("stairs_down", "stairs_up"):
+        return _g(x + 6, cy, 270, _stairs(18, key == "stairs_down"))
+    if key == "trapdoor":
+        return _g(mid, cy, 0, _trapdoor(CELL + 4))
+    if key == "shaft":
+        return _g(mid, cy, 0, _shaft(CELL + 4))
+    if key == "unexplored":
+        return (wall.replace(f"H{_num(x + 33)}", f"H{_num(x + 8)}")
+                + _g(x + 6, cy, 270, _unexplored())
+                + _label(x + 30, cy, "?", 14, colour=EXIT))
+    if key == "water":
+        return (box.format(fill=WATER)
+                + f'<rect x="{_num(x + 3)}" y="{_num(cy - 9)}" width="28" height="18" '
+                  'fill="url(#ripples)"/>')
+    if key in ("river", "stream"):
+        colour = RIVER if key == "river" else WATER
+        return (f'<rect x="{_num(x + 1)}" y="{_num(cy - 7)}" width="32" height="14" '
+                f'fill="{colour}"/><rect x="{_num(x + 1)}" y="{_num(cy - 7)}" width="32" '
+                'height="14" fill="url(#flow-ew)"/>'
+                f'<path d="M{_num(x + 1)} {_num(cy - 7)}h32M{_num(x + 1)} {_num(cy + 7)}h32" '
+                f'stroke="{WATER_LINE}" stroke-width="1.6"/>')
+    if key == "chasm":
+        return (f'<rect x="{_num(x + 1)}" y="{_num(cy - 7)}" width="32" height="14" '
+                f'fill="{CHASM}"/>'
+                f'<path d="M{_num(x + 1)} {_num(cy - 7)}h32M{_num(x + 1)} {_num(cy + 7)}h32" '
+                f'stroke="{INK}" stroke-width="2" stroke-dasharray="5 2 2 2"/>')
+    if key == "bridge":
+        return (f'<rect x="{_num(x + 1)}" y="{_num(cy - 7)}" width="32" height="14" '
+                f'fill="{RIVER}"/>'
+                f'<rect x="{_num(x + 11)}" y="{_num(cy - 9)}" width="12" height="18" '
+                f'fill="{WOOD}"/><path d="M{_num(x + 11)} {_num(cy - 9)}v18M{_num(x + 23)} '
+                f'{_num(cy - 9)}v18" stroke="{INK}" stroke-width="2"/>')
+    if key == "boat":
+        return _g(mid, cy, 0, _boat())
+    if key == "well":
+        return (f'<circle cx="{_num(mid)}" cy="{_num(cy)}" r="8.7" fill="{FLOOR}" stroke="{INK}" '
+                f'stroke-width="1.8"/><circle cx="{_num(mid)}" cy="{_num(cy)}" r="5.3" '
+                f'fill="{WATER_DEEP}" stroke="{INK}" stroke-width="1"/>')
+    if key == "columns":
+        return "".join(f'<circle cx="{_num(mid + dx)}" cy="{_num(cy)}" r="4.2" fill="{INK}"/>'
+                       for dx in (-9, 0, 9))
+    if key == "gallery":
+        return (f'<rect x="{_num(x + 3)}" y="{_num(cy - 8)}" width="28" height="16" fill="none" '
+                f'stroke="{INK}" stroke-width="1.4" stroke-dasharray="4 3"/>')
+    if key == "rubble":
+        return "".join(f'<circle cx="{_num(mid + dx)}" cy="{_num(cy + dy)}" r="{r}" '
+                       f'fill="#8a8175" stroke="{INK}" stroke-width="0.6"/>'
+                       for dx, dy, r in ((-8, 2, 2.2), (-2, -3, 1.8), (4, 3, 2.6), (9, -2, 1.6)))
+    if key == "stairs":
+        return (f'<path d="M{_num(x + 6)} {_num(cy - 8)}v16M{_num(x + 12)} {_num(cy - 8)}v16'
+                f'M{_num(x + 18)} {_num(cy - 8)}v16M{_num(x + 24)} {_num(cy - 8)}v16" '
+                f'stroke="{INK}" stroke-width="1.1"/>')
+    if key == "trap":
+        return _trap_mark(mid, cy)
+    if key == "entrance":
+        return _entrance_mark(mid, cy)
+    return ""
+
+
+def _legend(used: set[str], gm: bool, lang: str, width: int, top: int) -> tuple[list[str], int]:
+    _ = translator(lang)
+    out: list[str] = []
+    x, y = float(MARGIN), float(top)
+    row_h = 28
+    for key, msgid in _legend_items(used, gm):
+        label = _(msgid)
+        need = 42 + text_width(label, 14) + 22
+        if x > MARGIN and x + need > width - MARGIN:
+            x, y = float(MARGIN), y + row_h
+        cy = y + 11
+        out.append(f'<g class="legend-item" data-key="{key}">{_legend_symbol(key, x, cy)}'
+                   f'<text x="{_num(x + 42)}" y="{_num(cy + 5)}" font-family="{SVG_FONT_SANS}" '
+                   f'font-size="14" fill="{INK}">{escape(label)}</text></g>')
+        x += need
+    if out:
+        y += row_h
+    return out, int(y - top)
+
+
+def _scale_bar(x: float, y: float, lang: str) -> str:
+    """Three 10-ft squares, alternately ink and paper, with feet and metres."""
+    _ = translator(lang)
+    seg = 2 * CELL
+    parts = []
+    for i in range(3):
+        fill = INK if i % 2 == 0 else FLOOR
+        parts.append(f'<rect x="{_num(x + i * seg)}" y="{_num(y)}" width="{seg}" height="7" '
+                     f'fill="{fill}" stroke="{INK}" stroke-width="1"/>')
+    for i, (ft, m) in enumerate(((0, 0), (10, 3), (20, 6), (30, 9))):
+        parts.append(f'<text x="{_num(x + i * seg)}" y="{_num(y - 4)}" '
+                     f'font-family="{SVG_FONT_SANS}" font-size="11" text-anchor="middle" '
+                     f'fill="{MUTED}">{ft}</text>')
+        parts.append(f'<text x="{_num(x + i * seg)}" y="{_num(y + 19)}" '
+                     f'font-family="{SVG_FONT_SANS}" font-size="11" text-anchor="middle" '
+                     f'fill="{MUTED}">{m}</text>')
+    parts.append(f'<text x="{_num(x + 3 * seg + 10)}" y="{_num(y + 4)}" '
+                 f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{MUTED}">'
+                 f'{escape(_("ft"))}</text>')
+    parts.append(f'<text x="{_num(x + 3 * seg + 10)}" y="{_num(y + 19)}" '
+                 f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{MUTED}">'
+                 f'{escape(_("m"))}</text>')
+    label = _("1 square = 10 ft / 3 m")
+    parts.append(f'<text x="{_num(x + 3 * seg + 30)}" y="{_num(y + 11)}" '
+                 f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{MUTED}">'
+                 f'{escape(label)}</text>')
+    return f'<g class="scale">{"".join(parts)}</g>'
+
+
+def _compass(cx: float, cy: float) -> str:
+    return (f'<g class="compass" transform="translate({_num(cx)} {_num(cy)})">'
+            f'<path d="M0 -15L6 6L0 2L-6 6z" fill="{INK}"/>'
+            f'<text y="20" font-family="{SVG_FONT_SERIF}" font-size="12" font-weight="bold" '
+            f'text-anchor="middle" fill="{INK}">N</text></g>')
+
+
+def title_text(doc: Doc, depth: int, lang: str) -> str:
+    """"Zufallslabyrinth – Seed 42 – Ebene 1" in the requested language."""
+    _ = translator(lang)
+    return _("{rules} – seed {seed} – level {depth}").format(
+        rules=rules_name(str(doc.get("rules", ""))), seed=doc.get("seed", "?"), depth=depth)
+
+
+def render_svg(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str = "de") -> str:
+    """Level ``depth`` of the dungeon document ``doc`` as an SVG map.
+
+    ``view`` ``gm`` shows everything; ``player`` draws secret doors as plain wall and leaves
+    out traps and every ``gm_only`` connection. Refuses an unknown view or level with
+    :class:`OptionError`. Same document, depth, view and language -> the same bytes.
+    """
+    _check_view(view)
+    _ = translator(lang)
+    gm = view == "gm"
+    level = _level(doc, depth)
+    drawing = _Map(level, gm)
+    x0, y0, x1, y1 = drawing.bounds()
+    map_w = (x1 - x0) * CELL
+    map_h = (y1 - y0) * CELL
+    width = max(map_w + 2 * MARGIN, MIN_WIDTH)
+    ox = (width - map_w) // 2
+    oy = TITLE_H
+    body = drawing.draw(x0, y0, x1, y1)
+
+    title = title_text(doc, depth, lang)
+    areas = len(drawing.areas)
+    rooms = sum(1 for a in drawing.areas if a.get("kind") != "corridor")
+    lw, lh = int(level.get("width", 0)), int(level.get("height", 0))
+    sub = [_("{w} × {h} squares ({fw} × {fh} ft)").format(w=lw // 2, h=lh // 2, fw=lw * 5,
+                                                            fh=lh * 5),
+           _("areas: {n} ({rooms} rooms and halls)").format(n=areas, rooms=rooms),
+           _("game master's map") if gm else _("players' map")]
+    head: list[str] = [
+        f'<text class="title" x="{MARGIN}" y="34" font-family="{SVG_FONT_SERIF}" '
+        f'font-size="24" font-weight="bold" fill="{INK}">{escape(title)}</text>',
+        f'<text x="{MARGIN}" y="57" font-family="{SVG_FONT_SANS}" font-size="14" '
+        f'fill="{MUTED}">{escape(" · ".join(sub))}</text>',
+        _compass(width - MARGIN - 10, 36),
+    ]
+    tx, ty = ox - x0 * CELL, oy - y0 * CELL
+    frame = (f'<rect x="{ox}" y="{oy}" width="{map_w}" height="{map_h}" fill="none" '
+             f'stroke="{MUTED}" stroke-width="1"/>')
+    clip = (f'<clipPath id="map-clip"><rect x="{x0 * CELL}" y="{y0 * CELL}" width="{map_w}" '
+            f'height="{map_h}"/></clipPath>')
+    top = oy + map_h + 34
+    scale = _scale_bar(MARGIN + 8, top, lang)
+    top += 36
+    legend, legend_h = _legend(drawing.used, gm, lang, width, top)
+    total_h = top + legend_h + MARGIN - 8
+    svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{total_h}" '
+           f'viewBox="0 0 {width} {total_h}">',
+           f"<title>{escape(title)}</title>",
+           _defs(),
+           f'<rect width="{width}" height="{total_h}" fill="{FLOOR}"/>',
+           f'<rect x="{ox}" y="{oy}" width="{map_w}" height="{map_h}" fill="{PAPER}"/>',
+           *head,
+           f'<g class="map" transform="translate({tx} {ty})">',
+           clip,
+           '<g clip-path="url(#map-clip)">',
+           *body,
+           "</g></g>",
+           frame,
+           scale,
+           '<g class="legend">', *legend, "</g>",
+           "</svg>"]
+    return "\n".join(svg) + "\n"
+
+
+PNG_SCALE = 2.0
+"""PNG pixels per SVG unit: sharp on screen and in print."""
+
+
+def render_png(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str = "de",
+               scale: float = PNG_SCALE) -> bytes:
+    """The SVG of :func:`render_svg` drawn as PNG by resvg with kerker's own fonts.
+
+    Refuses pictures over :data:`kerker.render.png.MAX_PIXELS` with a ``RenderError``.
+    """
+    from kerker.render.png import svg_to_png
+
+    svg = render_svg(doc, depth=depth, view=view, lang=lang)
+    found = re.search(r'width="(\d+)" height="(\d+)"', svg)
+    width, height = (int(found.group(1)), int(found.group(2))) if found else (0, 0)
+    return svg_to_png(svg, scale=scale, width=width, height=height)
+
+
+__all__ = ["PNG_SCALE", "VIEWS", "is_unexplored", "level_mark", "render_png", "render_svg",
+           "rules_name", "title_text"]
+

@@ -1,0 +1,805 @@
+"""The Zufallslabyrinth procedure (seed 000) on the shared engine.
+
+Step 1 places the entrance; step 5 makes rooms and halls, their exits and their walls;
+step 2 stocks every room and hall; step 3 rolls what lies behind an exit when the engine
+expands it; step 4 walks a corridor roll by roll. Every number comes from the tables
+(``src/kerker/rules/zufallslabyrinth``); this module only reads their value keys
+(docs/rules-notes-000.md, "Value keys"). How impossible rolls are bent: :mod:`.bend`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from kerker.dice import roll as roll_dice
+from kerker.dungeon import levels as lv
+from kerker.dungeon.bend import SizeSpec, fit
+from kerker.dungeon.engine import (
+    AreaBuilder,
+    Arrival,
+    ConnBuilder,
+    DungeonState,
+    LevelState,
+    Sink,
+)
+from kerker.dungeon.model import Content, Feature, RollEntry
+from kerker.geometry.grid import (
+    VECTORS,
+    Cell,
+    feet_to_cells,
+    is_diagonal,
+    opposite,
+    squares_to_cells,
+    step,
+    turn,
+)
+from kerker.geometry.shapes import advance_cells, cross_section, joint
+from kerker.tables.engine import TableResult
+
+T = "zufallslabyrinth/"
+MAX_CORRIDOR_ROLLS = 30
+"""Step 4 rolls per corridor; a longer corridor goes on as an open exit."""
+PARENT_GRACE = 3
+"""Cells a corridor may run along the area it leaves before that area counts as rock."""
+NEAR = 4
+"""Cells: a wall section is "near" an area this close behind it (secret doors)."""
+SIZE_TABLES = {"raum", "halle", "besondere_raeume", "hoehle", "form", "eingangsbereich",
+               "ausgang_mit_tuer"}
+ARRIVAL_KIND = {"stairs": "stairs", "trapdoor": "trapdoor", "shaft": "shaft",
+                "cave_mouth": "opening", "gate": "door", "tunnel": "opening"}
+
+
+def _name(result: TableResult) -> str:
+    return result.table.id.rsplit("/", 1)[-1]
+
+
+def walk(result: TableResult) -> Iterator[TableResult]:
+    """The result and its follow-ups, pre-order; repetitions (``again``) are not yielded
+    (their values are merged into the result) but their follow-ups are."""
+    yield result
+    node: TableResult | None = result
+    while node is not None:
+        for child in node.children():
+            yield from walk(child)
+        node = node.again
+
+
+def effective(result: TableResult) -> TableResult:
+    """The innermost repetition: the row that counts after "erneut würfeln"."""
+    while result.again is not None:
+        result = result.again
+    return result
+
+
+def find(result: TableResult, name: str) -> TableResult | None:
+    """The first follow-up (or the result) of table ``name``."""
+    return next((r for r in walk(result) if _name(r) == name), None)
+
+
+def size_spec(result: TableResult) -> tuple[SizeSpec, str]:
+    """The size of a rolled room, hall or cave and its kind (``room`` or ``hall``)."""
+    merged: dict[str, object] = {}
+    for node in walk(result):
+        if _name(node) in SIZE_TABLES:
+            merged.update(node.values)
+    shape = str(merged.get("shape", "rect"))
+    kind = str(merged.get("kind", "room"))
+    area = int(str(merged.get("area", 1)))
+    w = int(str(merged.get("w", 0)))
+    h = int(str(merged.get("h", 0)))
+    if shape == "rect" and not (w and h):
+        w = h = 1
+    if shape == "cave":
+        return SizeSpec("cave", w, h, area, int(str(merged.get("w2", 0))),
+                        int(str(merged.get("h2", 0)))), "hall"
+    return SizeSpec(shape, w, h, area), kind
+
+
+@dataclass
+class Walker:
+    """A corridor being walked: its area, the centre of its last cross-section, heading and
+    width in cells."""
+
+    area: AreaBuilder
+    center: Cell
+    heading: str
+    width: int
+    parent: str | None
+    steps: int = 0
+
+
+class Zufallslabyrinth:
+    """The procedure plug-in (``PROCEDURE``)."""
+
+    name = "zufallslabyrinth"
+
+    # -- step 1 --------------------------------------------------------------------------
+    def start(self, state: DungeonState, level: LevelState) -> None:
+        """Schritt 1: the entrance area at the foot of the sheet, the way in below it."""
+        occ = level.occ
+        sink = Sink()
+        heading = "n"
+        origin = (occ.width // 2, occ.height - 3)
+        if state.params.entrance == "variant":
+            res = state.roll(T + "eingangsbereich", level, sink)
+            v = res.values
+            spec = SizeSpec("rect", int(v["w"]), int(v["h"]), int(v["area"]))
+            closed = v["kind"] == "room"
+            arrival = ARRIVAL_KIND.get(str(v.get("arrival")), "stairs")
+            walls = [w.strip() for w in str(v["exit_walls"]).split(",") if w.strip()]
+        else:
+            table = "raum" if state.params.entrance == "room" else "halle"
+            res = state.roll(T + table, level, sink)
+            spec, kind = size_spec(res)
+            closed = kind == "room"
+            arrival = "stairs"
+            walls = []
+
+        def reroll() -> SizeSpec | None:
+            if state.params.entrance == "variant":
+                return None
+            return size_spec(state.roll(T + table, level, sink))[0]
+
+        placed = fit(occ, spec, origin, heading, set(), level.rng, reroll, state.bend)
+        if placed is None:  # the smallest area always fits a sheet of 10 x 10 squares
+            placed = (spec, frozenset({origin}))
+        spec, cells = placed
+        area = state.new_area(level, "entrance", spec.shape, cells, heading)
+        area.closed = closed
+        area.absorb(sink)
+        level.entrance = area.id
+        state.connect(level, area.id, None, arrival, origin, "s", to_level=0,
+                      direction="up" if arrival in ("stairs", "trapdoor", "shaft") else None,
+                      mode="level")
+        if walls:
+            exits = [self._exit_on(state, level, area, wall) for wall in walls]
+            state.push_in_order(level, [c for c in exits if c is not None])
+        else:
+            self._step5_exits(state, level, area, spec.area)
+        self._features(state, level, area, res)
+        if not state.params.empty_entrance:
+            self._step2(state, level, area)
+
+    # -- arrivals from other levels ------------------------------------------------------
+    def arrive(self, state: DungeonState, level: LevelState, arrival: Arrival) -> None:
+        """A way from another level: it ends in a hall, a dead end or a corridor."""
+        source_level = state.levels[arrival.from_depth]
+        source = source_level.conns[arrival.conn]
+        spot = lv.free_spot(level, level.rng, squares_to_cells(3) + 2)
+        if spot is None:
+            state.bend("no_arrival")
+            return
+        start, heading = spot
+        back = opposite(heading)
+        sink = Sink()
+        if arrival.ends_in == "hall":
+            res = state.roll(T + "halle", level, sink)
+            spec, _kind = size_spec(res)
+            table = T + "halle"
+            placed = fit(level.occ, spec, start, heading, set(), level.rng,
+                         lambda: size_spec(state.roll(table, level, sink))[0], state.bend)
+            if placed is not None:
+                spec, cells = placed
+                area = self._new_room(state, level, spec, cells, heading, "hall", sink, res)
+                lv.link_back(state, level, area, source, arrival.from_depth, start, back)
+                self._step5_exits(state, level, area, spec.area)
+                self._step2(state, level, area)
+                return
+        # a corridor (of 10 ft; the seed gives no width for it) that ends or goes on
+        area = state.new_area(level, "corridor", "corridor", {start}, heading)
+        area.absorb(sink)
+        area.width_ft = 10
+        lv.link_back(state, level, area, source, arrival.from_depth, start, back)
+        walker = Walker(area, start, heading, 1, None)
+        walker.width = feet_to_cells(10)
+        self._widen_start(state, level, walker)
+        if self._advance(state, level, walker, squares_to_cells(3) - 1) and (
+                arrival.ends_in != "dead_end"):
+            self._step4(state, level, walker)
+
+    # -- step 3 --------------------------------------------------------------------------
+    def expand(self, state: DungeonState, level: LevelState, conn: ConnBuilder) -> None:
+        """Schritt 3 behind an exit (``mode == "exit"``) or Schritt 4 for a side corridor."""
+        if not state.budget_left(level):
+            level.frontier.append(conn.id)
+            return
+        if conn.mode == "corridor":
+            self._branch(state, level, conn)
+            return
+        sink = Sink()
+        res = state.roll(T + str(conn.table), level, sink)
+        v = res.values
+        if v.get("kind") == "corridor":
+            self._corridor_from_exit(state, level, conn, res, sink)
+            return
+        spec, kind = size_spec(res)
+        table = T + ("raum" if kind == "room" else "halle")
+        origin = step(conn.at, conn.side)
+
+        def reroll() -> SizeSpec | None:
+            if find(res, "raum") is None and find(res, "halle") is None:
+                return None  # "Raum (1 × 1 Feld)": the size is given, not rolled
+            return size_spec(state.roll(table, level, sink))[0]
+
+        placed = fit(level.occ, spec, origin, conn.side, {conn.from_}, level.rng, reroll,
+                     state.bend)
+        if placed is None:
+            state.bend("dead_end")
+            state.drop(level, conn)
+            return
+        spec, cells = placed
+        area = self._new_room(state, level, spec, cells, conn.side, kind, sink, res)
+        conn.to = area.id
+        self._step5_exits(state, level, area, spec.area)
+        self._step2(state, level, area)
+
+    def _new_room(self, state: DungeonState, level: LevelState, spec: SizeSpec,
+                  cells: frozenset[Cell], heading: str, kind: str, sink: Sink,
+                  res: TableResult) -> AreaBuilder:
+        if spec.shape == "cave":
+            akind = "cave"
+        elif spec.shape != "rect":
+            akind = "special"
+        else:
+            akind = kind
+        area = state.new_area(level, akind, spec.shape, cells, heading)
+        area.closed = kind == "room" and spec.shape != "cave"
+        area.absorb(sink)
+        self._features(state, level, area, res)
+        return area
+
+    # -- step 5: exits ---------------------------------------------------------------------
+    def _step5_exits(self, state: DungeonState, level: LevelState, area: AreaBuilder,
+                     squares: int) -> None:
+        hall = not area.closed
+        res = state.roll(T + "anzahl_ausgaenge", level, area, area=squares, hall=hall)
+        v = res.values
+        count = int(v.get("exits", 0))
+        unusual = bool(v.get("unusual", False))
+        if count == 0:
+            self._secret_doors(state, level, area, int(v.get("secret_door_chance", 0)),
+                               res.table.id)
+            return
+        made: list[ConnBuilder] = []
+        for _ in range(count):
+            pos = state.roll(T + "position_ausgaenge", level, area)
+            conn = self._exit_on(state, level, area, str(pos.values["wall"]), unusual)
+            if conn is not None:
+                made.append(conn)
+        state.push_in_order(level, made)
+
+    def _wall_dir(self, area: AreaBuilder, wall: str) -> str:
+        return {"opposite": area.heading, "left": turn(area.heading, -2),
+                "right": turn(area.heading, 2), "entrance": opposite(area.heading)}[wall]
+
+    def _wall_cells(self, state: DungeonState, level: LevelState, area: AreaBuilder,
+                    side: str) -> list[Cell]:
+        """Cells of ``area`` on its ``side`` wall with free rock beyond, not beside a door."""
+        used = {c.at for c in level.conns.values() if c.from_ == area.id or c.to == area.id}
+        used |= {step(c.at, c.side) for c in level.conns.values() if c.to == area.id}
+        occ = level.occ
+        out = []
+        for cell in sorted(area.cells, key=lambda c: (c[1], c[0])):
+            across = step(cell, side)
+            if across in area.cells or not occ.inside([across], 1):
+                continue
+            if any(step(cell, d) in used for d in ("n", "e", "s", "w")) or cell in used:
+                continue
+            if occ.owner(across) is not None:
+                continue
+            out.append(cell)
+        return out
+
+    def _exit_on(self, state: DungeonState, level: LevelState, area: AreaBuilder, wall: str,
+                 unusual: bool = False) -> ConnBuilder | None:
+        """An exit on ``wall`` (opposite/left/right/entrance), with the W4 rule when it
+        would lead into an area made before."""
+        side = self._wall_dir(area, wall)
+        cells = self._wall_cells(state, level, area, side)
+        if not cells:
+            for other in ("opposite", "left", "right", "entrance"):
+                side = self._wall_dir(area, other)
+                cells = self._wall_cells(state, level, area, side)
+                if cells:
+                    state.bend("moved")
+                    break
+            else:
+                state.bend("dead_end")
+                return None
+        cell = cells[level.rng.randrange(len(cells))]
+        closed = area.closed != unusual
+        kind = "door" if closed else "archway"
+        table = "ausgang_mit_tuer" if closed else "ausgang_ohne_tuer"
+        gm_only = False
+        one_way = None
+        target = self._leads_into(level, area, cell, side)
+        if target is not None:
+            res = state.roll(T + "ausgang_kollision", level, area)
+            action = res.values["action"]
+            if action == "move_opposite":
+                side = opposite(side)
+                moved = self._wall_cells(state, level, area, side)
+                if moved:
+                    cell = moved[level.rng.randrange(len(moved))]
+                else:
+                    state.bend("moved")
+            elif action == "secret_door":
+                kind, gm_only = "secret_door", True
+            else:
+                kind, one_way = "one_way_door", "from_to"
+            across = step(cell, side)
+            owner = level.occ.owner(across)
+            if action != "move_opposite" and owner is not None and owner != area.id:
+                return state.connect(level, area.id, owner, kind, cell, side, width=1,
+                                     gm_only=gm_only, one_way=one_way, mode="exit")
+        width = 1 if kind in ("door", "secret_door", "one_way_door") else 2
+        return state.connect(level, area.id, None, kind, cell, side, width=width,
+                             gm_only=gm_only, one_way=one_way, mode="exit", table=table)
+
+    def _leads_into(self, level: LevelState, area: AreaBuilder, cell: Cell,
+                    side: str) -> str | None:
+        """The area a corridor of 3 squares from ``cell`` would run into, if any."""
+        probe = [step(cell, side, i) for i in range(1, squares_to_cells(3) + 1)]
+        found = level.occ.blockers(probe, {area.id})
+        return min(found) if found else None
+
+    def _secret_doors(self, state: DungeonState, level: LevelState, area: AreaBuilder,
+                      chance: int, table: str) -> None:
+        """No exits (or a dead end): each wall section near an area made before has
+        ``chance`` % of a secret door into it; the gap becomes a niche of the area."""
+        if chance <= 0:
+            return
+        for side in ("n", "e", "s", "w"):
+            best: tuple[int, Cell, str] | None = None
+            for cell in sorted(area.cells):
+                if step(cell, side) in area.cells:
+                    continue
+                for dist in range(1, NEAR + 1):
+                    probe = step(cell, side, dist)
+                    owner = level.occ.owner(probe)
+                    if owner is None:
+                        continue
+                    if owner != area.id and (best is None or dist < best[0]):
+                        best = (dist, cell, owner)
+                    break
+            if best is None:
+                continue
+            check = roll_dice("W%", level.rng)
+            area.rolls.append(RollEntry(table, "W%", check.total, f"1-{chance}",
+                                        "secret_door" if check.total <= chance else "none",
+                                        check.explain()))
+            if check.total > chance:
+                continue
+            dist, cell, owner = best
+            gap = [step(cell, side, i) for i in range(1, dist)]
+            if gap and not level.occ.free(gap):
+                continue
+            state.grow(level, area, gap)
+            at = gap[-1] if gap else cell
+            state.connect(level, area.id, owner, "secret_door", at, side, width=1,
+                          gm_only=True, mode="exit")
+
+    # -- step 2 ----------------------------------------------------------------------------
+    def _step2(self, state: DungeonState, level: LevelState, area: AreaBuilder) -> None:
+        res = state.roll(T + "innenausstattung", level, area)
+        self._contents(state, level, area, res)
+
+    def _features(self, state: DungeonState, level: LevelState, area: AreaBuilder,
+                  res: TableResult) -> None:
+        """Water, wells and ways down that come with a room's shape (caves, circles)."""
+        for node in walk(res):
+            name = _name(node)
+            if name == "kreis_besonderheit" and node.values.get("feature") == "well":
+                area.features.append(Feature("well", (self._middle(area, 1)[0],), None, node))
+            elif name in ("gewaesser", "treppe_falltuer_schacht"):
+                self._contents(state, level, area, node)
+
+    def _middle(self, area: AreaBuilder, n: int) -> list[Cell]:
+        cells = sorted(area.cells, key=lambda c: (c[1], c[0]))
+        mx = sum(c[0] for c in cells) / len(cells)
+        my = sum(c[1] for c in cells) / len(cells)
+        return sorted(cells, key=lambda c: ((c[0] - mx) ** 2 + (c[1] - my) ** 2,
+                                            c[1], c[0]))[:max(1, n)]
+
+    def _contents(self, state: DungeonState, level: LevelState, area: AreaBuilder,
+                  res: TableResult) -> None:
+        """What a result tree puts into ``area``: monsters, treasure (with container, trap,
+        hiding place), traps and tricks, water (with magic), ways to other levels."""
+        hoard: list[int] = []
+        for node in walk(res):
+            name = _name(node)
+            if name.startswith("kerkerzufallsbegegnung"):
+                area.contents.append(Content("monster", node))
+            elif name == "schatz":
+                hoard.append(len(area.contents))
+                area.contents.append(Content("treasure", node,
+                                             container=find(node, "schatzbehaelter")))
+            elif name == "schatzsicherung":
+                trapped = find(node, "fallengesicherter_schatz")
+                hidden = find(node, "versteckter_schatz")
+                for index in hoard:
+                    area.contents[index] = replace(area.contents[index], trapped=trapped,
+                                                   hidden=hidden)
+                hoard = []
+            elif name == "finesse_oder_falle":
+                kind = "trap" if node.values.get("kind") == "trap" else "trick"
+                area.contents.append(Content(kind, node))
+            elif name == "treppe_falltuer_schacht":
+                area.contents.append(Content("stairs", node))
+                self._way(state, level, area, node)
+            elif name == "gewaesser" and node.values.get("present"):
+                area.contents.append(Content("water", node,
+                                             magic=find(node, "magisches_gewaesser")))
+                large = bool(node.context.get("large", False))
+                share = 3 if large else 6
+                area.features.append(Feature("lake" if large else "pool",
+                                             tuple(self._middle(area, len(area.cells) // share)),
+                                             None, node))
+
+    def _way(self, state: DungeonState, level: LevelState, area: AreaBuilder,
+             node: TableResult) -> None:
+        """A stair, trapdoor or shaft in ``area``: on a wall cell with rock beyond."""
+        for side in ("n", "e", "s", "w"):
+            cells = self._wall_cells(state, level, area, side)
+            if cells:
+                cell = cells[level.rng.randrange(len(cells))]
+                lv.way_out(state, level, area, node, cell, side)
+                return
+        cell = self._middle(area, 1)[0]
+        lv.way_out(state, level, area, node, cell, area.heading)
+
+    # -- corridors (steps 3 and 4) -----------------------------------------------------------
+    def _corridor_from_exit(self, state: DungeonState, level: LevelState, conn: ConnBuilder,
+                            res: TableResult, sink: Sink) -> None:
+        v = res.values
+        width_ft = int(v.get("width_ft", 10))
+        start = step(conn.at, conn.side)
+        area = state.new_area(level, "corridor", "corridor", set(), conn.side)
+        area.absorb(sink)
+        area.width_ft = width_ft
+        walker = Walker(area, start, conn.side, feet_to_cells(width_ft), conn.from_)
+        if not self._begin(state, level, walker):
+            del level.areas[area.id]
+            state.bend("dead_end")
+            state.drop(level, conn)
+            return
+        conn.to = area.id
+        if conn.kind == "archway":
+            conn.width = min(2, walker.width)
+        self._corridor_features(area, res, walker)
+        length = squares_to_cells(int(v.get("length_squares", 3)))
+        turn_to = str(v.get("turn", "none"))
+        if turn_to in ("left", "right"):
+            eighths = int(v.get("angle", 45)) // 45
+            if not self._turn(state, level, walker, turn_to, eighths):
+                state.bend("turned_other_way")
+                other = str(v.get("fallback", "right" if turn_to == "left" else "left"))
+                self._turn(state, level, walker, other, eighths)
+        if self._advance(state, level, walker, length - 1):
+            self._step4(state, level, walker)
+
+    def _begin(self, state: DungeonState, level: LevelState, walker: Walker) -> bool:
+        """The corridor's first cross-section beside its door (narrowed if it must be)."""
+        allowed = {walker.parent} if walker.parent else set()
+        width = walker.width
+        while width >= 1:
+            cells = cross_section(walker.center, walker.heading, width)
+            if level.occ.fits(cells, allowed):
+                if width != walker.width:
+                    state.bend("narrowed")
+                    walker.width = width
+                    walker.area.width_ft = width * 5
+                state.grow(level, walker.area, cells)
+                return True
+            width -= 1
+        return False
+
+    def _widen_start(self, state: DungeonState, level: LevelState, walker: Walker) -> None:
+        cells = [c for c in cross_section(walker.center, walker.heading, walker.width)
+                 if c not in walker.area.cells]
+        if cells and level.occ.fits(cells, {walker.area.id}):
+            state.grow(level, walker.area, cells)
+        else:
+            walker.width = 1
+            walker.area.width_ft = 5
+
+    def _corridor_features(self, area: AreaBuilder, res: TableResult, walker: Walker) -> None:
+        width = find(res, "gangbreite")
+        if width is None:
+            return
+        v = width.values
+        across = turn(walker.heading, 2)
+        band = (step(walker.center, walker.heading, 2),)
+        obstacle = v.get("obstacle")
+        if isinstance(obstacle, str):
+            cells = tuple(cross_section(band[0], walker.heading, walker.width))
+            area.features.append(Feature(obstacle, cells, across, width))
+            if v.get("bridged"):
+                area.features.append(Feature("bridge", cells, walker.heading, width))
+            if v.get("boat"):
+                area.features.append(Feature("boat", (), None, width))
+        if v.get("columns"):
+            area.features.append(Feature("columns", (), walker.heading, width))
+        if v.get("gallery"):
+            area.features.append(Feature("gallery", (), walker.heading, width))
+
+    def _branch(self, state: DungeonState, level: LevelState, conn: ConnBuilder) -> None:
+        """A side corridor of a branch: 3 squares, then Schritt 4 (same width)."""
+        heading = conn.heading or conn.side
+        width = int(conn.info.get("width", 2))
+        start = step(conn.at, conn.side)
+        area = state.new_area(level, "corridor", "corridor", set(), heading)
+        area.width_ft = width * 5
+        walker = Walker(area, start, conn.side, width, conn.from_)
+        if not self._begin(state, level, walker):
+            del level.areas[area.id]
+            state.bend("dead_end")
+            state.drop(level, conn)
+            return
+        conn.to = area.id
+        if heading != conn.side:
+            walker.heading = heading
+        if self._advance(state, level, walker, squares_to_cells(3) - 1):
+            self._step4(state, level, walker)
+
+    def _allowed(self, walker: Walker) -> set[str]:
+        allowed = {walker.area.id}
+        if walker.parent and walker.steps < PARENT_GRACE:
+            allowed.add(walker.parent)
+        return allowed
+
+    def _try_step(self, state: DungeonState, level: LevelState, walker: Walker) -> str:
+        """One cell on: ``ok``, ``joined`` (it met an area and opens into it) or ``blocked``."""
+        nxt, cells = advance_cells(walker.center, walker.heading, walker.width)
+        new = [c for c in cells if c not in walker.area.cells]
+        occ = level.occ
+        allowed = self._allowed(walker)
+        if occ.inside(new, 1) and occ.free(new):
+            blockers = occ.blockers(new, allowed)
+            if not blockers:
+                state.grow(level, walker.area, new)
+                walker.center = nxt
+                walker.steps += 1
+                return "ok"
+            join = self._join_at(level, walker, new, blockers)
+            if join is not None:
+                state.grow(level, walker.area, new)
+                walker.center = nxt
+                self._join(state, level, walker, *join)
+                return "joined"
+            return "blocked"
+        if occ.inside(new, 1):
+            # an area right ahead: open into it from the cells we have
+            owners = {occ.owner(c) for c in new} - {None} - allowed
+            here = cross_section(walker.center, walker.heading, walker.width)
+            join = self._join_at(level, walker, here, {o for o in owners if o})
+            if join is not None:
+                self._join(state, level, walker, *join)
+                return "joined"
+        return "blocked"
+
+    def _join_at(self, level: LevelState, walker: Walker, cells: list[Cell],
+                 blockers: set[str]) -> tuple[Cell, str, str] | None:
+        sides = [walker.heading] if not is_diagonal(walker.heading) else []
+        sides += [turn(walker.heading, -2), turn(walker.heading, 2)]
+        sides = [s for s in sides if not is_diagonal(s)] or ["n", "e", "s", "w"]
+        for side in sides:
+            for cell in sorted(cells):
+                owner = level.occ.owner(step(cell, side))
+                if owner in blockers and owner is not None:
+                    return cell, side, owner
+        return None
+
+    def _join(self, state: DungeonState, level: LevelState, walker: Walker, cell: Cell,
+              side: str, owner: str) -> None:
+        target = level.areas[owner]
+        kind = "door" if target.closed else "opening"
+        state.connect(level, walker.area.id, owner, kind, cell, side,
+                      width=1 if kind == "door" else min(2, walker.width), mode="exit")
+        state.bend("joined")
+
+    def _turn(self, state: DungeonState, level: LevelState, walker: Walker, side: str,
+              eighths: int) -> bool:
+        """Turn ``side`` by ``eighths`` x 45 deg if the elbow and the next cell fit."""
+        heading = turn(walker.heading, -eighths if side == "left" else eighths)
+        elbow = [c for c in joint(walker.center, walker.width) if c not in walker.area.cells]
+        allowed = self._allowed(walker)
+        if elbow and not level.occ.fits(elbow, allowed):
+            return False
+        _nxt, cells = advance_cells(walker.center, heading, walker.width)
+        new = [c for c in cells if c not in walker.area.cells and c not in elbow]
+        if new and not level.occ.fits(new, allowed):
+            return False
+        state.grow(level, walker.area, elbow)
+        walker.heading = heading
+        return True
+
+    def _advance(self, state: DungeonState, level: LevelState, walker: Walker, n: int) -> bool:
+        """Walk ``n`` cells; on rock or the edge turn right, else left, else stop. False when
+        the corridor has ended (joined an area or a dead end)."""
+        for _ in range(n):
+            status = self._try_step(state, level, walker)
+            if status == "ok":
+                continue
+            if status == "joined":
+                return False
+            if self._turn(state, level, walker, "right", 2) or self._turn(
+                    state, level, walker, "left", 2):
+                state.bend("turned")
+                continue
+            state.bend("dead_end")
+            return False
+        return True
+
+    def _edge(self, walker: Walker, side: str) -> Cell:
+        """The cell of the last cross-section farthest towards ``side``."""
+        dx, dy = VECTORS[side]
+        cells = cross_section(walker.center, walker.heading, walker.width)
+        return max(cells, key=lambda c: (c[0] * dx + c[1] * dy, -c[0], -c[1]))
+
+    def _lateral(self, walker: Walker, side: str) -> str:
+        """The cardinal wall to the ``left``/``right`` of the corridor."""
+        d = walker.heading
+        if not is_diagonal(d):
+            return turn(d, -2 if side == "left" else 2)
+        _dx, dy = VECTORS[d]
+        if side == "left":
+            return "e" if dy > 0 else "w"
+        return "w" if dy > 0 else "e"
+
+    def _ahead(self, walker: Walker) -> str:
+        d = walker.heading
+        return d if not is_diagonal(d) else ("n" if VECTORS[d][1] < 0 else "s")
+
+    def _step4(self, state: DungeonState, level: LevelState, walker: Walker) -> None:
+        """Schritt 4: roll, walk, roll again while the row says so."""
+        area = walker.area
+        for _ in range(MAX_CORRIDOR_ROLLS):
+            res = state.roll(T + "gaenge", level, area)
+            v = res.values
+            if v.get("wandering_monsters"):
+                monster = find(res, "kerkerzufallsbegegnung")
+                if monster is not None:
+                    area.contents.append(Content("monster", monster, note="wandering"))
+            row = effective(res)
+            squares = int(v.get("advance_squares", 0))
+            if v.get("dead_end"):
+                self._secret_doors(state, level, area, int(v.get("secret_door_chance", 0)),
+                                   res.table.id)
+                return
+            if v.get("kind") == "hall":
+                self._hall_at_end(state, level, walker, row)
+                return
+            if v.get("door"):
+                door = find(row, "lage_der_tuer")
+                where = str(door.values["side"]) if door else "ahead"
+                if where == str(v.get("continue_unless_side", "ahead")):
+                    side = self._ahead(walker)
+                    self._door(state, level, walker, self._edge(walker, side), side)
+                    return
+                made = []
+                for s in ("left", "right"):
+                    if where in (s, "left_right"):
+                        lat = self._lateral(walker, s)
+                        made.append(self._door(state, level, walker,
+                                               self._edge(walker, lat), lat))
+                state.push_in_order(level, [c for c in made if c is not None])
+            elif v.get("branch") or v.get("curve"):
+                kind = find(row, "art_der_abzweigung")
+                if kind is not None and not self._junction(state, level, walker, kind,
+                                                           bool(v.get("curve"))):
+                    return
+            elif "continue_if_kind" in v:
+                way = find(row, "treppe_falltuer_schacht")
+                if way is not None:
+                    area.contents.append(Content("stairs", way))
+                    side = self._ahead(walker)
+                    goes_on = str(way.values["kind"]) in str(v["continue_if_kind"]).split(",")
+                    if goes_on:
+                        side = self._lateral(walker, "left")
+                    lv.way_out(state, level, area, way, self._edge(walker, side), side)
+                    if not goes_on:
+                        return
+            if not v.get("repeat"):
+                return
+            if not self._advance(state, level, walker, squares_to_cells(squares)):
+                return
+        side = self._ahead(walker)
+        state.connect(level, area.id, None, "opening", self._edge(walker, side), side,
+                      width=min(2, walker.width), mode="corridor", heading=walker.heading,
+                      info={"width": walker.width})
+
+    def _door(self, state: DungeonState, level: LevelState, walker: Walker, cell: Cell,
+              side: str) -> ConnBuilder | None:
+        """A door in the corridor wall: a new exit rolled on "mit Tür" when explored."""
+        across = step(cell, side)
+        owner = level.occ.owner(across)
+        if owner == walker.area.id:
+            return None
+        if owner is not None:
+            return state.connect(level, walker.area.id, owner, "door", cell, side, width=1,
+                                 mode="exit")
+        return state.connect(level, walker.area.id, None, "door", cell, side, width=1,
+                             mode="exit", table="ausgang_mit_tuer")
+
+    def _junction(self, state: DungeonState, level: LevelState, walker: Walker,
+                  kind: TableResult, curve: bool) -> bool:
+        """A curve turns the corridor; a branch opens side corridors (the corridor itself
+        takes the first way). False when the corridor cannot go on."""
+        v = kind.values
+        junction = v.get("junction")
+        side = str(v.get("side", "left"))
+        eighths = int(v.get("angle", 90)) // 45
+        if v.get("toward") == "back":
+            eighths = 4 - eighths
+        if curve:
+            if not self._turn(state, level, walker, side, eighths):
+                state.bend("turned_other_way")
+                other = "right" if side == "left" else "left"
+                if not self._turn(state, level, walker, other, eighths):
+                    state.bend("dead_end")
+                    return False
+            return True
+        ways: list[tuple[str, int]]  # (left/right/ahead, eighths) the branches leave
+        if junction == "t":
+            ways = [("left", 2), ("right", 2)]
+        elif junction == "y":
+            ways = [("left", 1), ("right", 1)]
+        elif junction == "four_way":
+            ways = [("ahead", 0), ("left", 2), ("right", 2)]
+        elif junction == "five_way":
+            ways = [("ahead", 0), ("left", 2), ("right", 2), ("right", 1)]
+        else:
+            ways = [("ahead", 0), (side, eighths)]
+        first, rest = ways[0], ways[1:]
+        made = []
+        for where, n in rest:
+            heading = walker.heading if where == "ahead" else turn(
+                walker.heading, -n if where == "left" else n)
+            wall = self._ahead(walker) if where == "ahead" else self._lateral(walker, where)
+            cell = self._edge(walker, wall)
+            if level.occ.owner(step(cell, wall)) is not None:
+                continue
+            made.append(state.connect(level, walker.area.id, None, "opening", cell, wall,
+                                      width=min(2, walker.width), mode="corridor",
+                                      heading=heading, info={"width": walker.width}))
+        state.push_in_order(level, made)
+        if first[0] != "ahead" and not self._turn(state, level, walker, first[0], first[1]):
+            if not self._turn(state, level, walker, "right" if first[0] == "left" else "left",
+                              first[1]):
+                state.bend("dead_end")
+                return False
+            state.bend("turned_other_way")
+        return True
+
+    def _hall_at_end(self, state: DungeonState, level: LevelState, walker: Walker,
+                     row: TableResult) -> None:
+        """Schritt 4 "Halle": a hall of Schritt 5 where the corridor ends."""
+        side = self._ahead(walker)
+        cell = self._edge(walker, side)
+        if not state.budget_left(level):
+            state.connect(level, walker.area.id, None, "opening", cell, side,
+                          width=min(2, walker.width), mode="corridor", heading=side,
+                          info={"width": walker.width})
+            return
+        hall = find(row, "halle")
+        if hall is None:
+            return
+        spec, _kind = size_spec(hall)
+        sink = Sink()
+        placed = fit(level.occ, spec, step(cell, side), side, {walker.area.id}, level.rng,
+                     lambda: size_spec(state.roll(T + "halle", level, sink))[0], state.bend)
+        if placed is None:
+            state.bend("dead_end")
+            return
+        spec, cells = placed
+        area = self._new_room(state, level, spec, cells, side, "hall", sink, hall)
+        walker.area.rolls.extend(sink.rolls)
+        state.connect(level, walker.area.id, area.id, "opening", cell, side,
+                      width=min(2, walker.width), mode="exit")
+        self._step5_exits(state, level, area, spec.area)
+        self._step2(state, level, area)
+
+
+PROCEDURE = Zufallslabyrinth()

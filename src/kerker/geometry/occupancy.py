@@ -1,0 +1,71 @@
+"""Which area owns a cell; are these cells free, inside the level, clear of others.
+
+A dict from cell to area id: placement questions are O(cells asked), never O(areas).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from kerker.geometry.grid import Cell, neighbours8
+
+
+class Occupancy:
+    """The cells of one level and their owners, inside ``0 <= x < width, 0 <= y < height``."""
+
+    __slots__ = ("height", "owners", "width")
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width = width
+        self.height = height
+        self.owners: dict[Cell, str] = {}
+
+    def copy(self) -> Occupancy:
+        """An independent copy (for trial placements)."""
+        other = Occupancy(self.width, self.height)
+        other.owners = dict(self.owners)
+        return other
+
+    def inside(self, cells: Iterable[Cell], margin: int = 0) -> bool:
+        """Every cell at least ``margin`` cells inside the bounds."""
+        w, h = self.width - margin, self.height - margin
+        return all(margin <= x < w and margin <= y < h for x, y in cells)
+
+    def owner(self, cell: Cell) -> str | None:
+        """The area id that owns ``cell``, or None."""
+        return self.owners.get(cell)
+
+    def free(self, cells: Iterable[Cell]) -> bool:
+        """No cell is owned."""
+        owners = self.owners
+        return not any(c in owners for c in cells)
+
+    def blockers(self, cells: Iterable[Cell], allowed: Iterable[str] = (),
+                 clearance: bool = True) -> set[str]:
+        """Areas other than ``allowed`` that own one of ``cells`` or (with ``clearance``)
+        touch one of them, diagonals included."""
+        ok = set(allowed)
+        found: set[str] = set()
+        owners = self.owners
+        for cell in cells:
+            who = owners.get(cell)
+            if who is not None and who not in ok:
+                found.add(who)
+            if clearance:
+                for near in neighbours8(cell):
+                    who = owners.get(near)
+                    if who is not None and who not in ok:
+                        found.add(who)
+        return found
+
+    def fits(self, cells: Iterable[Cell], allowed: Iterable[str] = (), margin: int = 1) -> bool:
+        """Inside the bounds (``margin`` cells of rock at the edge), owned by nobody (not even
+        ``allowed``), and not touching any area but ``allowed``."""
+        cells = list(cells)
+        return (self.inside(cells, margin) and self.free(cells)
+                and not self.blockers(cells, allowed))
+
+    def add(self, area_id: str, cells: Iterable[Cell]) -> None:
+        """Give ``cells`` to ``area_id`` (cells already its own stay its own)."""
+        for cell in cells:
+            self.owners[cell] = area_id
