@@ -163,9 +163,15 @@ def dungeon_command(
                 import kerker.dungeon.render_svg as svg
 
                 render = svg.render_svg if fmt == "svg" else svg.render_png
-                files = [(stem.with_suffix(f".{fmt}"), render(doc, view="gm")),
-                         (out / f"dungeon-{used_seed}-player.{fmt}",
-                          render(doc, view="player"))]
+                for level in doc["levels"]:
+                    depth = level["depth"]
+                    # Level 1 keeps the short name; deeper levels say which they are.
+                    name = f"dungeon-{used_seed}" + ("" if depth == 1 else f"-level{depth}")
+                    files += [
+                        (out / f"{name}.{fmt}", render(doc, depth=depth, view="gm", lang=code)),
+                        (out / f"{name}-player.{fmt}",
+                         render(doc, depth=depth, view="player", lang=code)),
+                    ]
             else:
                 if not _has("kerker.dungeon.render_key"):
                     skipped.append(fmt)
@@ -173,7 +179,7 @@ def dungeon_command(
                 import kerker.dungeon.render_key as key_mod
 
                 render_key = key_mod.render_md if fmt == "md" else key_mod.render_html
-                files = [(stem.with_suffix(f".{fmt}"), render_key(doc))]
+                files = [(stem.with_suffix(f".{fmt}"), render_key(doc, lang=code))]
             for path, data in files:
                 _write(path, data)
                 written.append(path)

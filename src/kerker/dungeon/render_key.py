@@ -240,7 +240,8 @@ def render_md(doc: Doc, *, lang: str = "de", view: str = "gm", depth: int | None
         title, lines = _header(doc, d, lang, view)
         out += [f"# {title}", "", " · ".join(lines), ""]
         for key in area_keys(doc, depth=d, lang=lang, view=view):
-            out += [f"## {key.heading}", "", f"*{_('Size')}:* {key.size}", ""]
+            size_label = _("Size")
+            out += [f"## {key.heading}", "", f"*{size_label}:* {key.size}", ""]
             out += _md_list(_("Contents"), key.contents or ([] if key.corridor else [_("empty")]))
             out += _md_list(_("Features"), key.features)
             out += _md_list(_("Exits"), [text for text, _n in key.exits] or [_("none")])

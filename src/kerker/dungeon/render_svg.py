@@ -869,14 +869,15 @@ def _scale_bar(x: float, y: float, lang: str) -> str:
         parts.append(f'<text x="{_num(x + i * seg)}" y="{_num(y + 19)}" '
                      f'font-family="{SVG_FONT_SANS}" font-size="11" text-anchor="middle" '
                      f'fill="{MUTED}">{m}</text>')
+    feet, metres = escape(_("ft")), escape(_("m"))
     parts.append(f'<text x="{_num(x + 3 * seg + 10)}" y="{_num(y + 4)}" '
                  f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{MUTED}">'
-                 f'{escape(_("ft"))}</text>')
+                 f'{feet}</text>')
     parts.append(f'<text x="{_num(x + 3 * seg + 10)}" y="{_num(y + 19)}" '
                  f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{MUTED}">'
-                 f'{escape(_("m"))}</text>')
+                 f'{metres}</text>')
     label = _("1 square = 10 ft / 3 m")
-    parts.append(f'<text x="{_num(x + 3 * seg + 30)}" y="{_num(y + 11)}" '
+    parts.append(f'<text x="{_num(x + 3 * seg + 48)}" y="{_num(y + 11)}" '
                  f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{MUTED}">'
                  f'{escape(label)}</text>')
     return f'<g class="scale">{"".join(parts)}</g>'
