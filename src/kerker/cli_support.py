@@ -9,8 +9,9 @@ import functools
 import json
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 import typer
@@ -99,3 +100,35 @@ def decimal(value: Fraction | float, lang: str, digits: int = 2) -> str:
     """A number with the language's decimal mark."""
     text = f"{float(value):.{digits}f}"
     return text.replace(".", ",") if lang in ("de", "it") else text
+
+
+class WriteError(KerkerError):
+    """An output file that cannot be written."""
+
+    code = "write"
+
+
+def parse_formats(text: str, formats: Sequence[str]) -> list[str]:
+    """``"svg,json"`` -> ``["svg", "json"]`` in the order of ``formats``; refuses others."""
+    wanted = [part.strip().lower() for part in text.split(",") if part.strip()]
+    unknown = [f for f in wanted if f not in formats]
+    if unknown or not wanted:
+        raise OptionError(N_("--format takes a list of {choices}, not {text!r}"),
+                          choices=",".join(formats), text=text)
+    return [f for f in formats if f in wanted]
+
+
+def write_output(path: Path, data: str | bytes) -> None:
+    """Write one output file (folders created, text as UTF-8 with \\n line ends).
+
+    Any failure becomes a :class:`WriteError` naming the file.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(data, bytes):
+            path.write_bytes(data)
+        else:
+            path.write_text(data, encoding="utf-8", newline="\n")
+    except OSError as exc:
+        raise WriteError(N_("cannot write {path}: {reason}"), path=str(path),
+                         reason=exc.strerror or str(exc)) from None

@@ -13,8 +13,9 @@ from typing import Annotated, Any
 
 import typer
 
-from kerker.cli_support import friendly, make_rng, resolve_language
-from kerker.errors import N_, KerkerError, OptionError
+from kerker.cli_support import friendly, make_rng, resolve_language, write_output
+from kerker.cli_support import parse_formats as _parse_formats
+from kerker.errors import N_, OptionError
 from kerker.i18n import default_language, translator
 
 _h = translator(default_language())
@@ -31,20 +32,10 @@ DUNGEON_HELP = N_(
 )
 
 
-class WriteError(KerkerError):
-    """An output file that cannot be written."""
-
-    code = "write"
-
 
 def parse_formats(text: str) -> list[str]:
-    """``"svg,json"`` -> ``["svg", "json"]`` in the order of :data:`FORMATS`."""
-    wanted = [part.strip().lower() for part in text.split(",") if part.strip()]
-    unknown = [f for f in wanted if f not in FORMATS]
-    if unknown or not wanted:
-        raise OptionError(N_("--format takes a list of {choices}, not {text!r}"),
-                          choices=",".join(FORMATS), text=text)
-    return [f for f in FORMATS if f in wanted]
+    """``"svg,json"`` -> the formats in the order of :data:`FORMATS`; refuses others."""
+    return _parse_formats(text, FORMATS)
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -56,16 +47,6 @@ def parse_size(text: str) -> tuple[int, int]:
     return int(parts[0]), int(parts[1])
 
 
-def _write(path: Path, data: str | bytes) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(data, bytes):
-            path.write_bytes(data)
-        else:
-            path.write_text(data, encoding="utf-8", newline="\n")
-    except OSError as exc:
-        raise WriteError(N_("cannot write {path}: {reason}"), path=str(path),
-                         reason=exc.strerror or str(exc)) from None
 
 
 def _has(module: str) -> bool:
@@ -181,7 +162,7 @@ def dungeon_command(
                 render_key = key_mod.render_md if fmt == "md" else key_mod.render_html
                 files = [(stem.with_suffix(f".{fmt}"), render_key(doc, lang=code))]
             for path, data in files:
-                _write(path, data)
+                write_output(path, data)
                 written.append(path)
         if json_out:
             print(dumps_document(doc), end="")
