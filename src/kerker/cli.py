@@ -21,7 +21,8 @@ _h = translator(default_language())
 
 app = typer.Typer(
     name="kerker",
-    help=_h("kerker: dice, tables and dungeons for game masters. Example: kerker roll 3W6"),
+    help=_h("kerker: dungeons, zone maps, heists, tables and dice for game masters.\n\n"
+            "Example: kerker dungeon --seed 7 --out maps"),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
