@@ -1,7 +1,8 @@
 """Dungeon benchmark (issue 4): time per level of about 60 areas with and without the SVG
 render, a 5-level dungeon with all outputs, peak memory; side by side with the PyPI packages
 ``dungeongen`` (its default map: layout + SVG) and ``dungy`` when they are installed
-(``pip install -e .[bench]``). Run: ``python bench/dungeon.py [--runs N]``.
+(``pip install -e .[bench]``). Run: ``python bench/dungeon.py [--runs N | --quick]``.
+The 5-level figure writes what ``kerker dungeon --out`` writes: every level in both views.
 """
 
 from __future__ import annotations
@@ -51,7 +52,9 @@ def level_60(seed: int) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=20)
-    runs = parser.parse_args().runs
+    parser.add_argument("--quick", action="store_true", help="3 runs (a quick look)")
+    args = parser.parse_args()
+    runs = 3 if args.quick else args.runs
     areas = [len(level_60(s)["levels"][0]["areas"]) for s in range(runs)]
     print(f"kerker level (40x50 squares, --max-areas 60): {statistics.mean(areas):.1f} "
           f"areas on average")
@@ -78,10 +81,14 @@ def main() -> None:
             if has_svg:
                 from kerker.dungeon.render_svg import render_png, render_svg
 
-                for view in ("gm", "player"):
-                    (out / f"d-{view}.svg").write_text(render_svg(doc, view=view),
-                                                       encoding="utf-8")
-                    (out / f"d-{view}.png").write_bytes(render_png(doc, view=view))
+                # Every level, both views, as ``kerker dungeon --out`` writes them.
+                for level in doc["levels"]:
+                    depth = int(level["depth"])
+                    for view in ("gm", "player"):
+                        (out / f"d{depth}-{view}.svg").write_text(
+                            render_svg(doc, depth=depth, view=view), encoding="utf-8")
+                        (out / f"d{depth}-{view}.png").write_bytes(
+                            render_png(doc, depth=depth, view=view))
             if _has("kerker.dungeon.render_key"):
                 from kerker.dungeon.render_key import render_html, render_md
 

@@ -3,8 +3,8 @@
 A pure function of the dungeon document (``docs/dungeon-json.md``): the same document, level,
 view and language give the same bytes. The map reads like a classic hand-drawn dungeon map:
 
-- rock is paper with a band of hatching just outside every wall (the floors are drawn over
-  the band, so hatching never covers a floor);
+- rock is paper with a band of hatching in the rock cells that touch a floor (diagonally
+  too), drawn as one pattern fill without clip paths, which resvg renders fast;
 - floors are white with a blue 10-ft grid (one line every two 5-ft cells);
 - walls are thick ink along every edge between a cell of an area and a cell that is not of
   the same area (corridors are areas too), merged into straight runs; doors, archways,
@@ -141,6 +141,23 @@ def _merge(keys: list[Cell]) -> list[tuple[Cell, int]]:
     if start is not None:
         out.append((start, length))
     return out
+
+
+def _grid(floor: set[Cell]) -> str:
+    """The 10-ft grid lines (every second cell edge) over the floor cells, merged into runs:
+    an edge belongs to the grid when a floor cell lies on either side of it."""
+    hor: set[Cell] = set()
+    ver: set[Cell] = set()
+    for x, y in floor:
+        if y % 2 == 0:
+            hor.add((x, y))
+        else:
+            hor.add((x, y + 1))
+        if x % 2 == 0:
+            ver.add((x, y))
+        else:
+            ver.add((x + 1, y))
+    return _runs(hor, ver)
 
 
 def _fill(cells: Iterable[Cell]) -> str:
@@ -322,25 +339,43 @@ def _label(cx: float, cy: float, text: str, size: float, colour: str = INK,
 # Patterns
 
 
+# Hatching: groups of four strokes at varied angles on a 3 × 3-cell tile (fixed data).
+_HATCH_TILE = 3 * CELL
+_HATCH_GROUPS = ((5, 5, 0), (16, 4, 2), (26, 6, 1), (37, 5, 3), (5, 16, 4), (15, 15, 5),
+                 (27, 17, 0), (36, 15, 2), (6, 27, 1), (16, 26, 3), (26, 27, 4), (37, 26, 0),
+                 (4, 37, 5), (15, 37, 1), (27, 36, 2), (37, 37, 4))
+_HATCH_DIRS = ((1.0, 1.0), (1.0, -0.6), (0.2, 1.0), (1.0, 0.25), (-0.5, 1.0), (1.0, -1.0))
+
+
+def _hatch_strokes(gx: float, gy: float, k: int) -> list[tuple[float, float, float, float]]:
+    """The four strokes (x1, y1, x2, y2) of a hatch group centred at (gx, gy)."""
+    ux, uy = _HATCH_DIRS[k]
+    norm = (ux * ux + uy * uy) ** 0.5
+    ux, uy = ux / norm, uy / norm
+    px, py = -uy, ux
+    out = []
+    for off in (-3.3, -1.1, 1.1, 3.3):
+        sx, sy = gx + px * off, gy + py * off
+        half = 5.4 - abs(off) * 0.4
+        out.append((sx - ux * half, sy - uy * half, sx + ux * half, sy + uy * half))
+    return out
+
+
+def _band(floor: set[Cell]) -> set[Cell]:
+    """The rock band: the cells that are not floor but touch one (diagonals included)."""
+    band: set[Cell] = set()
+    for x, y in floor:
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                band.add((x + dx, y + dy))
+    return band - floor
+
+
 def _defs() -> str:
     c2 = 2 * CELL
-    # Hatching: groups of three strokes at varied angles on a 3 × 3-cell tile (fixed data).
-    tile = 3 * CELL
-    groups = ((5, 5, 0), (16, 4, 2), (26, 6, 1), (37, 5, 3), (5, 16, 4), (15, 15, 5),
-              (27, 17, 0), (36, 15, 2), (6, 27, 1), (16, 26, 3), (26, 27, 4), (37, 26, 0),
-              (4, 37, 5), (15, 37, 1), (27, 36, 2), (37, 37, 4))
-    dirs = ((1.0, 1.0), (1.0, -0.6), (0.2, 1.0), (1.0, 0.25), (-0.5, 1.0), (1.0, -1.0))
-    strokes = []
-    for gx, gy, k in groups:
-        ux, uy = dirs[k]
-        norm = (ux * ux + uy * uy) ** 0.5
-        ux, uy = ux / norm, uy / norm
-        px, py = -uy, ux
-        for off in (-3.3, -1.1, 1.1, 3.3):
-            sx, sy = gx + px * off, gy + py * off
-            half = 5.4 - abs(off) * 0.4
-            strokes.append(f"M{_num(sx - ux * half)} {_num(sy - uy * half)}"
-                           f"L{_num(sx + ux * half)} {_num(sy + uy * half)}")
+    tile = _HATCH_TILE
+    strokes = [f"M{_num(ax)} {_num(ay)}L{_num(bx)} {_num(by)}"
+               for gx, gy, k in _HATCH_GROUPS for ax, ay, bx, by in _hatch_strokes(gx, gy, k)]
     # Also the tile's neighbours' strokes that cross its edges, so the tiling is seamless.
     hatch = "".join(strokes)
     shifted = [f'<path d="{hatch}" transform="translate({dx} {dy})"/>'
@@ -458,23 +493,31 @@ class _Map:
         every: set[Cell] = set()
         for cells in self.cells.values():
             every |= cells
-        # Rock hatching: a band along the outer walls; floors cover its inner half.
-        out_h, out_v = _edges(every)
-        band = _runs(out_h, out_v)
+        # Rock hatching: the hatch pattern fills the rock cells that touch a floor; filling
+        # just those cells (no wide stroke under the floors, no clip path) keeps resvg fast.
+        band = _band(every)
         if band:
-            out.append(f'<path class="rock" d="{band}" fill="none" stroke="url(#hatch)" '
-                       f'stroke-width="{int(CELL * 2.6)}" stroke-linecap="square"/>')
-        # Floors and their 10-ft grid.
-        out.append(f'<path id="floor" class="floor" d="{_fill(every)}" fill="{FLOOR}"/>')
-        out.append('<clipPath id="floor-clip"><use href="#floor"/></clipPath>')
-        grid = [f"M{x * CELL} {y0 * CELL}V{y1 * CELL}" for x in range(x0, x1 + 1, 2)]
-        grid += [f"M{x0 * CELL} {y * CELL}H{x1 * CELL}" for y in range(y0, y1 + 1, 2)]
-        out.append(f'<path class="grid" d="{"".join(grid)}" stroke="{GRID}" '
-                   'stroke-width="0.8" fill="none" clip-path="url(#floor-clip)"/>')
+            out.append(f'<path class="rock" d="{_fill(band)}" fill="url(#hatch)"/>')
+        # Floors and their 10-ft grid: grid lines only where they run over a floor.
+        out.append(f'<path class="floor" d="{_fill(every)}" fill="{FLOOR}"/>')
+        out.append(f'<path class="grid" d="{_grid(every)}" stroke="{GRID}" '
+                   'stroke-width="0.8" fill="none"/>')
         # Features under the walls.
+        # Everything else stays inside the rock margin (``PAD``); only a feature (a river
+        # running off the level) may reach past the frame, and only then is it clipped.
+        features: list[str] = []
+        outside = False
         for area in self.areas:
             for feature in area.get("features") or ():
-                out.extend(self.feature(feature))
+                features.extend(self.feature(feature))
+                outside = outside or any(
+                    not (x0 <= x < x1 and y0 <= y < y1)
+                    for x, y in _cells(feature.get("cells") or ()))
+        if outside and features:
+            out.append(f'<clipPath id="map-clip"><rect x="{x0 * CELL}" y="{y0 * CELL}" '
+                       f'width="{(x1 - x0) * CELL}" height="{(y1 - y0) * CELL}"/></clipPath>')
+            features = ['<g clip-path="url(#map-clip)">', *features, "</g>"]
+        out.extend(features)
         # Walls: every edge of an area's cells that does not lead into the same area.
         hor: set[Cell] = set()
         ver: set[Cell] = set()
@@ -935,8 +978,6 @@ def render_svg(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str = "de") 
     tx, ty = ox - x0 * CELL, oy - y0 * CELL
     frame = (f'<rect x="{ox}" y="{oy}" width="{map_w}" height="{map_h}" fill="none" '
              f'stroke="{MUTED}" stroke-width="1"/>')
-    clip = (f'<clipPath id="map-clip"><rect x="{x0 * CELL}" y="{y0 * CELL}" width="{map_w}" '
-            f'height="{map_h}"/></clipPath>')
     top = oy + map_h + 34
     scale = _scale_bar(MARGIN + 8, top, lang)
     top += 36
@@ -950,10 +991,8 @@ def render_svg(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str = "de") 
            f'<rect x="{ox}" y="{oy}" width="{map_w}" height="{map_h}" fill="{PAPER}"/>',
            *head,
            f'<g class="map" transform="translate({tx} {ty})">',
-           clip,
-           '<g clip-path="url(#map-clip)">',
            *body,
-           "</g></g>",
+           "</g>",
            frame,
            scale,
            '<g class="legend">', *legend, "</g>",
