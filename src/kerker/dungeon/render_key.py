@@ -144,9 +144,10 @@ def _exit(conn: Mapping[str, Any], here: str, level: Mapping[str, Any],
         return _("{kind} {direction}: unexplored").format(kind=name, direction=direction), None
     other = conn.get("to") if outgoing else conn.get("from")
     number = numbers.get(str(other))
+    if number is None:  # leads to no area of this level: nothing is known beyond it yet
+        return _("{kind} {direction}: unexplored").format(kind=name, direction=direction), None
     text = _("{kind} {direction} to {number}").format(kind=name, direction=direction,
-                                                      number=number if number is not None
-                                                      else "?")
+                                                      number=number)
     if kind == "one_way_door":
         passable_out = (conn.get("one_way") != "to_from") == outgoing
         text += " " + (_("(opens only from this side)") if passable_out
