@@ -84,6 +84,11 @@ def content_json(content: Content, lang: str) -> dict[str, Any]:
         if content.magic is not None:
             magic = " ".join(line.strip().lstrip("· ") for line in lines(content.magic, lang))
         return {"kind": "water", "text": text, "magic": magic}
+    if content.kind == "stairs" and content.result is not None:
+        # Which way down or up it is (stairs, trapdoor, shaft), for keys and legends.
+        way = content.result.values.get("kind")
+        if way in ("stairs", "trapdoor", "shaft"):
+            return {"kind": content.kind, "text": text, "way": way}
     return {"kind": content.kind, "text": text}
 
 

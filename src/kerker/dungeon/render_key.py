@@ -105,6 +105,9 @@ def _content(content: Mapping[str, Any], gm: bool, _: Translate) -> str | None:
     if not gm and (content.get("gm_only") or kind == "trap"):
         return None
     label = _(_CONTENT_KIND[kind]) if kind in _CONTENT_KIND else kind
+    way = content.get("way")
+    if kind == "stairs" and isinstance(way, str) and way in _EXIT_KIND:
+        label = _(_EXIT_KIND[way])  # a trapdoor or shaft, not a stair
     text = str(content.get("text") or "")
     extras: list[str] = []
     if content.get("container"):
