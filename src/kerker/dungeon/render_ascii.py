@@ -71,11 +71,17 @@ def render_level(level: dict[str, Any], view: str = "gm") -> str:
     return "\n".join(rows)
 
 
-def render_ascii(doc: dict[str, Any], view: str = "gm") -> str:
-    """Every level of the document, each under a heading line."""
+def render_ascii(doc: dict[str, Any], view: str = "gm", lang: str | None = None) -> str:
+    """Every level of the document, each under a heading line in ``lang`` (default: the
+    document's language)."""
+    from kerker.i18n import translator
+
+    _ = translator(lang or str(doc.get("lang") or "en"))
     out = []
     for level in doc["levels"]:
-        out.append(f"== {doc['rules']} · seed {doc['seed']} · level {level['depth']} ==")
+        heading = _("{rules} – seed {seed} – level {depth}").format(
+            rules=doc["rules"], seed=doc["seed"], depth=level["depth"])
+        out.append(f"== {heading} ==")
         out.append(render_level(level, view))
         out.append("")
     return "\n".join(out)
