@@ -43,7 +43,24 @@ MIN_SIZE, MAX_SIZE = 10, 200
 DEFAULT_MAX_AREAS = 60
 MAX_AREAS = 1_000
 MAX_LEVELS = 20
-PROCEDURES = ("zufallslabyrinth",)
+
+
+def available_procedures() -> tuple[str, ...]:
+    """Rule sets that have a procedure: a rule folder ``rules/<name>/`` and a module
+    ``kerker.dungeon.<name>`` (dashes as underscores) defining ``PROCEDURE``.
+
+    Found without importing the modules, so adding a procedure touches no engine file.
+    """
+    import importlib.util
+
+    from kerker.tables.registry import RULES_DIR
+
+    found = []
+    for folder in sorted(p.name for p in RULES_DIR.iterdir() if p.is_dir()):
+        module = f"kerker.dungeon.{folder.replace('-', '_')}"
+        if importlib.util.find_spec(module) is not None:
+            found.append(folder)
+    return tuple(found)
 
 
 class DungeonError(OptionError):
@@ -67,9 +84,10 @@ class Params:
 
     def checked(self) -> Params:
         """Self, or a :class:`DungeonError` naming the option out of bounds."""
-        if self.rules not in PROCEDURES:
+        procedures = available_procedures()
+        if self.rules not in procedures:
             raise DungeonError(N_("unknown rules {rules!r}; choose one of {choices}"),
-                               rules=self.rules, choices=", ".join(PROCEDURES))
+                               rules=self.rules, choices=", ".join(procedures))
         if not 1 <= self.levels <= MAX_LEVELS:
             raise DungeonError(N_("--levels must be between 1 and {max}"), max=MAX_LEVELS)
         w, h = self.size
