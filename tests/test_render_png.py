@@ -32,3 +32,13 @@ def test_bad_svg_is_a_render_error() -> None:
         svg_to_png("<svg")
     with pytest.raises(RenderError):
         svg_to_png(SVG, width=100_000, height=100_000)
+
+
+def test_parallel_pngs_equal_serial_ones() -> None:
+    from kerker.render.png import svgs_to_pngs
+
+    svgs = [SVG, SVG.replace("Ebene 1", "Ebene 2"), SVG.replace("Ebene 1", "Ebene 3")]
+    serial = svgs_to_pngs(svgs, scale=1.5, workers=1)
+    assert svgs_to_pngs(svgs, scale=1.5, workers=2) == serial
+    assert serial[0] == svg_to_png(SVG, scale=1.5)
+    assert svgs_to_pngs([], workers=2) == []

@@ -143,16 +143,22 @@ def dungeon_command(
                     continue
                 import kerker.dungeon.render_svg as svg
 
-                render = svg.render_svg if fmt == "svg" else svg.render_png
+                pictures: list[tuple[Path, str]] = []
                 for level in doc["levels"]:
                     depth = level["depth"]
                     # Level 1 keeps the short name; deeper levels say which they are.
                     name = f"dungeon-{used_seed}" + ("" if depth == 1 else f"-level{depth}")
-                    files += [
-                        (out / f"{name}.{fmt}", render(doc, depth=depth, view="gm", lang=code)),
-                        (out / f"{name}-player.{fmt}",
-                         render(doc, depth=depth, view="player", lang=code)),
-                    ]
+                    for view, suffix in (("gm", ""), ("player", "-player")):
+                        pictures.append((out / f"{name}{suffix}.{fmt}",
+                                         svg.render_svg(doc, depth=depth, view=view, lang=code)))
+                if fmt == "svg":
+                    files = list(pictures)
+                else:
+                    from kerker.render.png import svgs_to_pngs
+
+                    pngs = svgs_to_pngs([text for _path, text in pictures], scale=svg.PNG_SCALE)
+                    files = [(path, png) for (path, _text), png in
+                             zip(pictures, pngs, strict=True)]
             else:
                 if not _has("kerker.dungeon.render_key"):
                     skipped.append(fmt)

@@ -70,3 +70,38 @@ def svg_to_png(svg: str, *, scale: float = 1.0, width: int = 0, height: int = 0)
     except ValueError as exc:
         raise RenderError(N_("cannot render the picture: {reason}"), reason=str(exc)) from None
     return bytes(data)
+
+
+def _dimensions(svg: str) -> tuple[int, int]:
+    import re
+
+    found = re.search(r'width="(\d+)" height="(\d+)"', svg)
+    return (int(found.group(1)), int(found.group(2))) if found else (0, 0)
+
+
+def _one(job: tuple[str, float]) -> bytes:
+    svg, scale = job
+    width, height = _dimensions(svg)
+    return svg_to_png(svg, scale=scale, width=width, height=height)
+
+
+def svgs_to_pngs(svgs: list[str], *, scale: float = 1.0, workers: int | None = None) -> list[bytes]:
+    """PNG of each SVG, in order; several pictures are drawn in parallel processes.
+
+    resvg holds Python's global lock while it draws, so threads do not help; processes do.
+    The result is the same as drawing them one by one (each picture is a pure function of
+    its SVG). Refuses like :func:`svg_to_png`.
+    """
+    import os
+
+    jobs = [(svg, scale) for svg in svgs]
+    count = min(len(jobs), workers or os.cpu_count() or 1)
+    if count <= 1:
+        return [_one(job) for job in jobs]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    context = multiprocessing.get_context(method)
+    with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
+        return list(pool.map(_one, jobs))
