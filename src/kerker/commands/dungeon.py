@@ -111,16 +111,17 @@ def dungeon_command(
     from kerker.dungeon.engine import Params, generate
     from kerker.dungeon.export import dumps_document, to_document
     from kerker.dungeon.render_ascii import render_ascii
-    from kerker.tables.registry import load_registry
+    from kerker.tables.registry import load_registry, rule_set_language
 
-    code = resolve_language(lang)
-    _ = translator(code)
     chosen = parse_formats(formats) if formats is not None else list(FORMATS)
     if formats is not None and out is None:
         raise OptionError(N_("--format {text} needs --out DIR"), text=formats)
     params = Params(rules=rules, seed=None, levels=levels, size=parse_size(size),
                     max_areas=max_areas, entrance=entrance).checked()
     registry = load_registry(tables or [])
+    # A rule set speaks the language it was printed in unless --lang says otherwise.
+    code = resolve_language(lang or rule_set_language(registry, params.rules))
+    _ = translator(code)
     used_seed, rng = make_rng(seed)
     params = Params(rules=params.rules, seed=used_seed, levels=params.levels,
                     size=params.size, max_areas=params.max_areas, entrance=params.entrance)

@@ -179,3 +179,11 @@ def load_registry(extra_dirs: Iterable[str | Path] = ()) -> Registry:
                 replaced.append(table.id)
             tables[table.id] = table
     return Registry(tables, tuple(replaced))
+
+
+def rule_set_language(registry: Registry, rule_set: str) -> str | None:
+    """The language a rule set was printed in (German for 000, Italian for 001, ...)."""
+    for table in registry:
+        if table.rule_set == rule_set:
+            return table.language
+    return None
