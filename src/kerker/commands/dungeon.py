@@ -71,7 +71,8 @@ def short_key(doc: dict[str, Any]) -> str:
 @friendly
 def dungeon_command(
     rules: Annotated[str, typer.Option("--rules", help=_h(N_(
-        "The procedure: zufallslabyrinth.")))] = "zufallslabyrinth",
+        "The procedure: zufallslabyrinth (seed 000) or scatola-bianca (seed 001).")))
+    ] = "zufallslabyrinth",
     seed: Annotated[
         int | None, typer.Option("--seed", help=_h(N_("Seed for a repeatable dungeon.")))
     ] = None,

@@ -1,0 +1,676 @@
+"""The Scatola Bianca appendix A procedure (seed 001) on the shared engine.
+
+A walk, not a room list: a passage is followed and every 60 ft (or 30 ft, as the row says)
+the periodic check A.1 is rolled; its row says what comes next (a door A.2, a side passage
+A.3, a turn A.4, a chamber A.5, stairs A.6, a dead end, a trick or trap A.7, a wandering
+monster). Rooms and chambers roll their exits (A.5.4 - A.5.6) and contents (A.5.7, A.5.8);
+on deeper levels chambers are caves and caverns (A.8). Every number comes from the tables in
+``src/kerker/rules/scatola-bianca`` (value keys: docs/rules-notes-001.md); what is done when
+a roll cannot be drawn is the shared bending policy (:mod:`.bend`, docs/scatola-bianca.md).
+
+The geometry helpers (corridor steps, turns, joins, walls) are the Zufallslabyrinth's: this
+plug-in subclasses it and replaces the steps, so no engine or geometry code is copied.
+"""
+
+from __future__ import annotations
+
+import math
+
+from kerker.dungeon import levels as lv
+from kerker.dungeon.bend import SizeSpec, fit
+from kerker.dungeon.engine import (
+    AreaBuilder,
+    Arrival,
+    ConnBuilder,
+    DungeonState,
+    LevelState,
+    Sink,
+)
+from kerker.dungeon.model import Content, Feature
+from kerker.dungeon.zufallslabyrinth import Walker, Zufallslabyrinth, effective, find, walk
+from kerker.geometry.grid import (
+    feet_to_cells,
+    is_diagonal,
+    opposite,
+    squares_to_cells,
+    step,
+    turn,
+)
+from kerker.geometry.shapes import cross_section
+from kerker.tables.engine import TableResult
+
+T = "scatola-bianca/"
+MAX_CHECKS = 30
+"""A.1 checks per corridor; a longer corridor goes on as an open exit."""
+MAX_BLOCK_TURNS = 3
+"""A.4 rolls for one stretch that keeps meeting rock; then the corridor ends."""
+CAVE_DEPTH = 3
+"""From this depth on, A.1 "Camera" is a cave or cavern of A.8 ("per i livelli inferiori")."""
+WALL_ORDER = ("opposite", "left", "right", "same")
+SHAPES = {"square": "rect", "rectangular": "rect", "circular": "circle",
+          "triangular": "triangle", "trapezoidal": "trapezoid", "irregular": "cave",
+          "oval": "oval", "hexagonal": "hexagon", "octagonal": "octagon"}
+
+
+def _squares(feet: int) -> int:
+    """A printed length in squares of 10 ft (at least one)."""
+    return max(1, round(feet / 10))
+
+
+def room_spec(result: TableResult) -> SizeSpec:
+    """The size of a room or chamber rolled on A.5.1 (with A.5.2/A.5.3 for unusual shapes)."""
+    merged: dict[str, object] = {}
+    for node in walk(result):
+        name = node.table.id.rsplit("/", 1)[-1]
+        if name in ("forma-camera", "forma-stanza", "forme-inusuali", "dimensioni-stanza"):
+            merged.update(node.values)
+    shape = SHAPES.get(str(merged.get("shape", "square")), "rect")
+    if shape == "rect":
+        w = _squares(int(str(merged.get("w_ft", 10))))
+        h = _squares(int(str(merged.get("h_ft", 10))))
+        return SizeSpec("rect", w, h, w * h)
+    squares = max(1, round(int(str(merged.get("area_sqft", 500))) / 100))
+    if shape == "cave":
+        side = max(1, round(math.sqrt(squares)))
+        return SizeSpec("cave", side, max(1, squares // side), squares)
+    return SizeSpec(shape, 0, 0, squares)
+
+
+def cave_spec(result: TableResult) -> SizeSpec:
+    """The size of a cave or cavern of A.8.1 (a double cave with its second part)."""
+    v = result.values
+    w, h = _squares(int(v["w_ft"])), _squares(int(v["h_ft"]))
+    w2 = _squares(int(v["w2_ft"])) if "w2_ft" in v else 0
+    h2 = _squares(int(v["h2_ft"])) if "h2_ft" in v else 0
+    return SizeSpec("cave", w, h, w * h + w2 * h2, w2, h2)
+
+
+def area_sqft(result: TableResult) -> int:
+    """The rolled area in square feet (A.5.1, A.5.3 or A.8.1), for A.5.4."""
+    for node in walk(result):
+        if "area_sqft" in node.values:
+            found = effective(node).values.get("area_sqft", node.values["area_sqft"])
+            return int(found)
+    v = result.values
+    return int(v.get("w_ft", 10)) * int(v.get("h_ft", 10))
+
+
+class ScatolaBianca(Zufallslabyrinth):
+    """The procedure plug-in (``PROCEDURE``)."""
+
+    name = "scatola-bianca"
+
+    # -- the way in ----------------------------------------------------------------------
+    def start(self, state: DungeonState, level: LevelState) -> None:
+        """Level 1: stairs from the surface into a passage at the foot of the sheet, its
+        width by A.3.2, walked north by A.1 (the seed starts in a passage and says no more).
+        """
+        occ = level.occ
+        sink = Sink()
+        width = int(state.roll(T + "larghezza-corridoio", level, sink).values["width_ft"])
+        origin = (occ.width // 2, occ.height - 3)
+        area = state.new_area(level, "corridor", "corridor", set(), "n")
+        area.absorb(sink)
+        area.width_ft = width
+        level.entrance = area.id
+        walker = Walker(area, origin, "n", feet_to_cells(width), None)
+        if not self._begin(state, level, walker):  # pragma: no cover - a 10x10 sheet fits
+            state.grow(level, area, [origin])
+        state.connect(level, area.id, None, "stairs", origin, "s", to_level=0,
+                      direction="up", mode="level")
+        self._walk(state, level, walker, 30)
+
+    def arrive(self, state: DungeonState, level: LevelState, arrival: Arrival) -> None:
+        """A way from another level arrives in a 10-ft passage that is walked by A.1."""
+        source = state.levels[arrival.from_depth].conns[arrival.conn]
+        spot = lv.free_spot(level, level.rng, squares_to_cells(3) + 2)
+        if spot is None:
+            state.bend("no_arrival")
+            return
+        origin, heading = spot
+        area = state.new_area(level, "corridor", "corridor", {origin}, heading)
+        area.width_ft = 10
+        lv.link_back(state, level, area, source, arrival.from_depth, origin, opposite(heading))
+        walker = Walker(area, origin, heading, 1, None)
+        walker.width = feet_to_cells(10)
+        self._widen_start(state, level, walker)
+        self._walk(state, level, walker, 30)
+
+    # -- exits -----------------------------------------------------------------------------
+    def expand(self, state: DungeonState, level: LevelState, conn: ConnBuilder) -> None:
+        """A passage that goes on (side passage, chamber exit) or what lies behind a door."""
+        if not state.budget_left(level):
+            level.frontier.append(conn.id)
+            return
+        beyond = conn.info.get("beyond")
+        if isinstance(beyond, TableResult):
+            self._beyond_door(state, level, conn, beyond)
+            return
+        self._passage(state, level, conn, conn.heading or conn.side,
+                      int(conn.info.get("width", 2)), int(conn.info.get("first_ft", 30)))
+
+    def _passage(self, state: DungeonState, level: LevelState, conn: ConnBuilder,
+                 heading: str, width: int, first_ft: int) -> AreaBuilder | None:
+        """A new passage from ``conn``: its first cells, then ``first_ft`` and A.1."""
+        origin = step(conn.at, conn.side)
+        area = state.new_area(level, "corridor", "corridor", set(), heading)
+        area.width_ft = width * 5
+        walker = Walker(area, origin, conn.side, width, conn.from_)
+        if not self._begin(state, level, walker):
+            del level.areas[area.id]
+            state.bend("dead_end")
+            state.drop(level, conn)
+            return None
+        conn.to = area.id
+        if heading != conn.side and not self._turn(state, level, walker, *self._how(
+                conn.side, heading)):
+            state.bend("turned_other_way")
+            side, eighths = self._how(conn.side, heading)
+            self._turn(state, level, walker, "right" if side == "left" else "left", eighths)
+        self._walk(state, level, walker, first_ft)
+        return area
+
+    @staticmethod
+    def _how(frm: str, to: str) -> tuple[str, int]:
+        """The turn from heading ``frm`` to ``to``: side and eighths."""
+        for n in range(1, 5):
+            if turn(frm, n) == to:
+                return "right", n
+            if turn(frm, -n) == to:
+                return "left", n
+        return "right", 0
+
+    def _beyond_door(self, state: DungeonState, level: LevelState, conn: ConnBuilder,
+                     beyond: TableResult) -> None:
+        """A.2.2: a room (A.5), or a passage (parallel, straight, 45 deg forward/back)."""
+        v = beyond.values
+        ahead = bool(beyond.context.get("door_ahead", False))
+        if v.get("kind") == "room" or (v.get("kind") == "parallel_passage" and ahead):
+            if v.get("kind") == "room":
+                spec = room_spec(beyond)
+                table: str | None = "forma-stanza"
+            else:
+                spec = SizeSpec("rect", _squares(int(v["room_w_ft"])),
+                                _squares(int(v["room_h_ft"])), 1)
+                table = None
+            self._room(state, level, conn, beyond, spec, "room", table)
+            return
+        side = conn.side
+        along = str(conn.info.get("along", turn(side, 2)))
+        heading_kind = str(v.get("heading", "straight"))
+        if v.get("kind") == "parallel_passage":
+            heading = along if not is_diagonal(along) else turn(side, 2)
+        elif heading_kind == "forward":
+            heading = self._toward(side, along, 1)
+        elif heading_kind == "backward":
+            heading = self._toward(side, opposite(along), 1)
+        else:
+            heading = side
+        width = feet_to_cells(10)
+        self._passage(state, level, conn, heading, width, int(v.get("advance_ft", 30)))
+
+    @staticmethod
+    def _toward(side: str, toward: str, eighths: int) -> str:
+        """``side`` turned ``eighths`` x 45 deg towards ``toward`` (right when either way)."""
+        right, left = turn(side, eighths), turn(side, -eighths)
+        if right == toward or turn(right, 1) == toward or (turn(right, -1) == toward and (
+                turn(left, 1) != toward and turn(left, -1) != toward)):
+            return right
+        if left == toward or turn(left, 1) == toward or turn(left, -1) == toward:
+            return left
+        return right
+
+    # -- rooms, chambers, caves (A.5, A.8) --------------------------------------------------
+    def _room(self, state: DungeonState, level: LevelState, conn: ConnBuilder,
+              res: TableResult, spec: SizeSpec, kind: str, table: str | None,
+              owner: AreaBuilder | None = None) -> AreaBuilder | None:
+        """Place a room (``kind`` room: doors), chamber (``hall``: passages) or cave behind
+        ``conn``; then its exits and contents in the seed's order."""
+        sink = Sink()
+        origin = step(conn.at, conn.side)
+
+        def reroll() -> SizeSpec | None:
+            if table is None:
+                return None
+            again = state.roll(T + table, level, sink)
+            return cave_spec(again) if table == "cave-e-caverne" else room_spec(again)
+
+        placed = fit(level.occ, spec, origin, conn.side, {conn.from_}, level.rng, reroll,
+                     state.bend)
+        if placed is None:
+            state.bend("dead_end")
+            if owner is not None:
+                owner.rolls.extend(sink.rolls)
+            state.drop(level, conn)
+            return None
+        spec, cells = placed
+        if spec.shape == "cave":
+            akind = "cave"
+        elif spec.shape != "rect":
+            akind = "special"
+        else:
+            akind = kind
+        area = state.new_area(level, akind, spec.shape, cells, conn.side)
+        area.closed = kind == "room"
+        area.absorb(sink)
+        conn.to = area.id
+        self._exits(state, level, area, area_sqft(res), cave=kind == "cave")
+        contents = state.roll(T + "contenuto-stanza", level, area)
+        self._contents(state, level, area, contents)
+        if kind == "cave":
+            for node in walk(res):
+                self._contents(state, level, area, node)
+        return area
+
+    def _exits(self, state: DungeonState, level: LevelState, area: AreaBuilder, sqft: int,
+               cave: bool = False) -> None:
+        """A.5.4 (count by the rolled area), A.5.5 (wall), A.5.6 (direction) or A.2.2
+        (behind a room's door); the 0* rows search the walls."""
+        res = state.roll(T + "numero-uscite", level, area, area_sqft=sqft)
+        count = int(res.values.get("exits", 0))
+        if count == 0:
+            self._search(state, level, area, [area.heading, turn(area.heading, -2),
+                                               turn(area.heading, 2)], per_wall=None)
+            return
+        made: list[ConnBuilder] = []
+        for _ in range(count):
+            where = state.roll(T + "luogo-uscita", level, area, room=area.closed)
+            if cave:
+                guard = state.roll(T + "uscita-caverna", level, area)
+                monster = find(guard, "mostro-errante")
+                if monster is not None:
+                    area.contents.append(Content("monster", guard, note="wandering"))
+            conn = self._exit(state, level, area, where)
+            if conn is not None:
+                made.append(conn)
+        state.push_in_order(level, made)
+
+    def _exit(self, state: DungeonState, level: LevelState, area: AreaBuilder,
+              where: TableResult) -> ConnBuilder | None:
+        wall = str(where.values["wall"])
+        wall = {"same": "entrance"}.get(wall, wall)
+        side = self._wall_dir(area, wall)
+        cells = self._wall_cells(state, level, area, side)
+        if not cells:
+            for other in ("opposite", "left", "right", "entrance"):
+                side = self._wall_dir(area, other)
+                cells = self._wall_cells(state, level, area, side)
+                if cells:
+                    state.bend("moved")
+                    break
+            else:
+                state.bend("dead_end")
+                return None
+        cell = cells[level.rng.randrange(len(cells))]
+        target = self._leads_into(level, area, cell, side)
+        if target is not None:
+            # A.5.6's note: a passage onto a mapped area is a secret or a one-way door.
+            mapped = state.roll(T + "uscita-su-area-mappata", level, area)
+            kind = str(mapped.values["kind"])
+            gap = []
+            probe = step(cell, side)
+            for _ in range(squares_to_cells(3)):
+                if level.occ.owner(probe) is not None:
+                    break
+                gap.append(probe)
+                probe = step(probe, side)
+            owner = level.occ.owner(probe)
+            if owner is None or owner == area.id or not level.occ.free(gap):
+                state.bend("dead_end")
+                return None
+            if gap:
+                state.grow(level, area, gap)
+            return state.connect(level, area.id, owner, kind, gap[-1] if gap else cell, side,
+                                 width=1, gm_only=kind == "secret_door",
+                                 one_way="from_to" if kind == "one_way_door" else None,
+                                 mode="exit")
+        if area.closed:
+            beyond = find(where, "dietro-la-porta")
+            return state.connect(level, area.id, None, "door", cell, side, width=1,
+                                 mode="exit", info={"beyond": beyond, "along": turn(side, 2)})
+        direction = find(where, "direzione-uscita")
+        dv = direction.values if direction is not None else {}
+        width = feet_to_cells(int(dv.get("width_ft", 10)))
+        heading = side
+        if dv.get("heading") == "diagonal":
+            heading = turn(side, -1 if dv.get("side") == "left" else 1)
+        return state.connect(level, area.id, None, "opening", cell, side,
+                             width=min(2, width), mode="corridor", heading=heading,
+                             info={"width": width, "first_ft": 30})
+
+    def _search(self, state: DungeonState, level: LevelState, area: AreaBuilder,
+                sides: list[str], per_wall: int | None) -> bool:
+        """The footnote of A.5.4: per 10 ft of wall searched a d12 (1 a secret door, 12 a
+        wandering monster). Walls in order; stops at the first secret door, which opens
+        onto a passage. ``per_wall``: 10-ft sections searched per wall (None: all)."""
+        for side in sides:
+            cells = [c for c in sorted(area.cells) if step(c, side) not in area.cells]
+            if not cells:
+                continue
+            sections = max(1, (len(cells) + 1) // 2)
+            if per_wall is not None:
+                sections = min(sections, per_wall)
+            for _ in range(sections):
+                res = state.roll(T + "porta-segreta-muro", level, area)
+                if res.values.get("kind") == "wandering_monster":
+                    area.contents.append(Content("monster", find(res, "mostro-errante"),
+                                                 note="wandering"))
+                elif res.values.get("kind") == "secret_door":
+                    free = self._wall_cells(state, level, area, side)
+                    if not free:
+                        state.bend("moved")
+                        continue
+                    cell = free[level.rng.randrange(len(free))]
+                    conn = state.connect(level, area.id, None, "secret_door", cell, side,
+                                         width=1, gm_only=True, mode="corridor", heading=side,
+                                         info={"width": feet_to_cells(10), "first_ft": 30})
+                    state.push_in_order(level, [conn])
+                    return True
+        return False
+
+    def _contents(self, state: DungeonState, level: LevelState, area: AreaBuilder,
+                  res: TableResult) -> None:
+        """What a result puts into ``area``: A.5.7 contents, A.5.8 treasure, A.7 traps,
+        A.8.2/A.8.3 pools and lakes."""
+        name = res.table.id.rsplit("/", 1)[-1]
+        v = res.values
+        if name == "contenuto-stanza":
+            if v.get("monster"):
+                area.contents.append(Content("monster", find(res, "mostro-errante")))
+            if v.get("monster") and v.get("treasure"):
+                area.contents.append(Content("note", res))
+            treasure = find(res, "tesoro-senza-mostri")
+            if treasure is not None:
+                area.contents.append(Content("treasure", treasure))
+            trap = find(res, "trappole-e-tranelli")
+            if trap is not None:
+                area.contents.append(Content("trap", trap))
+            if v.get("special") and bool(res.context.get("specials", False)):
+                area.contents.append(Content("note", res))
+        elif name in ("pozze", "laghi") and (v.get("pool") or v.get("lake")):
+            area.contents.append(Content("water", res, magic=find(res, "pozze-magiche")))
+            monster = find(res, "mostro-errante")
+            if monster is not None:
+                area.contents.append(Content("monster", monster))
+            share = 3 if name == "laghi" else 6
+            area.features.append(Feature("lake" if name == "laghi" else "pool",
+                                         tuple(self._middle(area, len(area.cells) // share)),
+                                         None, res))
+
+    # -- the walk (A.1) --------------------------------------------------------------------
+    def _walk(self, state: DungeonState, level: LevelState, walker: Walker, first_ft: int
+              ) -> None:
+        """Go ``first_ft``, then roll A.1 and do what its row says, until the passage ends."""
+        area = walker.area
+        if not self._go(state, level, walker, first_ft):
+            return
+        for _ in range(MAX_CHECKS):
+            res = state.roll(T + "tiri-periodici", level, area)
+            if res.key == "wandering_monster":
+                monster = find(res, "mostro-errante")
+                area.contents.append(Content("monster", monster, note="wandering"))
+            row = effective(res)
+            v = row.values
+            kind = str(v.get("kind"))
+            advance = int(v.get("advance_ft", 0))
+            if kind == "door":
+                door = find(row, "porte")
+                if door is None or not self._corridor_door(state, level, walker, door):
+                    return
+                advance = int(door.values.get("advance_ft", 30))
+            elif kind == "side_passage":
+                if not self._side_passage(state, level, walker, row):
+                    return
+            elif kind == "turn":
+                turned = find(row, "svolte")
+                if turned is None or not self._turn_by(state, level, walker, turned):
+                    return
+            elif kind == "chamber":
+                self._chamber(state, level, walker, row)
+                return
+            elif kind == "stairs":
+                if not self._stairs(state, level, walker, row):
+                    return
+                advance = int(find(row, "scale").values.get("advance_ft", 0))  # type: ignore[union-attr]
+            elif kind == "dead_end":
+                self._dead_end(state, level, walker)
+                return
+            elif kind == "trap":
+                trap = find(row, "trappole-e-tranelli")
+                if trap is not None and not self._trap(state, level, walker, trap):
+                    return
+            if not self._go(state, level, walker, advance):
+                return
+        side = self._ahead(walker)
+        state.connect(level, area.id, None, "opening", self._edge(walker, side), side,
+                      width=min(2, walker.width), mode="corridor", heading=walker.heading,
+                      info={"width": walker.width, "first_ft": 0})
+
+    def _go(self, state: DungeonState, level: LevelState, walker: Walker, feet: int) -> bool:
+        """Walk ``feet``; where the passage cannot go on, A.4 turns it (the seed's use of
+        the table). False when the passage has ended (joined an area or a dead end)."""
+        turns = 0
+        for _ in range(feet // 5):
+            status = self._try_step(state, level, walker)
+            if status == "ok":
+                continue
+            if status == "joined":
+                return False
+            turns += 1
+            if turns > MAX_BLOCK_TURNS:
+                state.bend("dead_end")
+                return False
+            res = state.roll(T + "svolte", level, walker.area)
+            if not self._turn_by(state, level, walker, res):
+                return False
+        return True
+
+    def _turn_by(self, state: DungeonState, level: LevelState, walker: Walker,
+                 res: TableResult) -> bool:
+        """A row of A.4: turn left/right by 90 or 45 deg (forward or backward), then the new
+        width of A.3.2."""
+        v = res.values
+        side = str(v["side"])
+        eighths = int(v["angle_deg"]) // 45
+        if v.get("heading") == "backward":
+            eighths = 4 - eighths
+        if not self._turn(state, level, walker, side, eighths):
+            other = "right" if side == "left" else "left"
+            if not self._turn(state, level, walker, other, eighths):
+                state.bend("dead_end")
+                return False
+            state.bend("turned_other_way")
+        width = find(res, "larghezza-corridoio")
+        if width is not None:
+            self._rewiden(state, level, walker, feet_to_cells(int(width.values["width_ft"])))
+        return True
+
+    def _rewiden(self, state: DungeonState, level: LevelState, walker: Walker,
+                 width: int) -> None:
+        """The passage goes on ``width`` cells wide from here (A.3.2 after a turn); if the
+        new cross-section does not fit, it keeps its width (``narrowed``)."""
+        if width == walker.width:
+            return
+        cells = [c for c in cross_section(walker.center, walker.heading, width)
+                 if c not in walker.area.cells]
+        if cells and not level.occ.fits(cells, self._allowed(walker)):
+            state.bend("narrowed")
+            return
+        state.grow(level, walker.area, cells)
+        walker.width = width
+        walker.area.width_ft = max(walker.area.width_ft or 0, width * 5)
+
+    def _corridor_door(self, state: DungeonState, level: LevelState, walker: Walker,
+                       door: TableResult) -> bool:
+        """A.2.1: a door left, right or ahead; A.2.2 was rolled with it. A door ahead ends
+        the passage (False); the others are exits and the passage goes on."""
+        where = str(door.values["side"])
+        beyond = find(door, "dietro-la-porta")
+        side = self._ahead(walker) if where == "ahead" else self._lateral(walker, where)
+        cell = self._edge(walker, side)
+        owner = level.occ.owner(step(cell, side))
+        if owner is not None and owner != walker.area.id:
+            state.connect(level, walker.area.id, owner, "door", cell, side, width=1,
+                          mode="exit")
+        elif owner is None:
+            conn = state.connect(level, walker.area.id, None, "door", cell, side, width=1,
+                                 mode="exit", info={"beyond": beyond,
+                                                    "along": walker.heading})
+            state.push_in_order(level, [conn])
+        return where != "ahead"
+
+    def _side_passage(self, state: DungeonState, level: LevelState, walker: Walker,
+                      row: TableResult) -> bool:
+        """A.3.1 with the width of A.3.2: side passages open as exits; at a T or Y the
+        passage takes the left way; at a crossing or X it goes on."""
+        kind_res = find(row, "corridoio-laterale")
+        width_res = find(row, "larghezza-corridoio")
+        if kind_res is None:
+            return True
+        width = feet_to_cells(int(width_res.values["width_ft"])) if width_res else 2
+        v = kind_res.values
+        kind = str(v["kind"])
+        side = str(v.get("side", "left"))
+        eighths = int(v.get("angle_deg", 90)) // 45
+        if v.get("heading") == "backward":
+            eighths = 4 - eighths
+        ways: list[tuple[str, int]]
+        if kind == "t_junction":
+            ways = [("left", 2), ("right", 2)]
+        elif kind == "y_junction":
+            ways = [("left", 1), ("right", 1)]
+        elif kind == "crossing":
+            ways = [("ahead", 0), ("left", 2), ("right", 2)]
+        elif kind == "x_junction":
+            ways = [("left", 1), ("right", 1), ("left", 3), ("right", 3)]
+            if v.get("fifth_if_orthogonal") and not is_diagonal(walker.heading):
+                ways.insert(0, ("ahead", 0))
+        else:
+            ways = [("ahead", 0), (side, eighths)]
+        first, rest = ways[0], ways[1:]
+        made = []
+        for where, n in rest:
+            heading = walker.heading if where == "ahead" else turn(
+                walker.heading, -n if where == "left" else n)
+            wall = self._ahead(walker) if where == "ahead" else self._lateral(walker, where)
+            cell = self._edge(walker, wall)
+            if level.occ.owner(step(cell, wall)) is not None:
+                continue
+            made.append(state.connect(level, walker.area.id, None, "opening", cell, wall,
+                                      width=min(2, width), mode="corridor", heading=heading,
+                                      info={"width": width, "first_ft": 30}))
+        state.push_in_order(level, made)
+        if first[0] != "ahead" and not self._turn(state, level, walker, first[0], first[1]):
+            if not self._turn(state, level, walker, "right" if first[0] == "left" else "left",
+                              first[1]):
+                state.bend("dead_end")
+                return False
+            state.bend("turned_other_way")
+        return True
+
+    def _chamber(self, state: DungeonState, level: LevelState, walker: Walker,
+                 row: TableResult) -> None:
+        """A.1 "Camera": a chamber (or, deep down, a cave of A.8.1) where the passage ends."""
+        side = self._ahead(walker)
+        cell = self._edge(walker, side)
+        conn = state.connect(level, walker.area.id, None, "opening", cell, side,
+                             width=min(2, walker.width), mode="exit")
+        level.frontier.remove(conn.id)
+        if not state.budget_left(level):
+            conn.mode = "corridor"
+            conn.heading = side
+            conn.info = {"width": walker.width, "first_ft": 0}
+            level.frontier.append(conn.id)
+            return
+        if level.depth >= CAVE_DEPTH:
+            cave = state.roll(T + "cave-e-caverne", level, walker.area)
+            self._room(state, level, conn, cave, cave_spec(cave), "cave", "cave-e-caverne",
+                       walker.area)
+            return
+        shape = find(row, "forma-camera")
+        if shape is None:
+            state.drop(level, conn)
+            return
+        self._room(state, level, conn, shape, room_spec(shape), "hall", "forma-camera",
+                   walker.area)
+
+    def _stairs(self, state: DungeonState, level: LevelState, walker: Walker,
+                row: TableResult) -> bool:
+        """A.6: stairs end the passage; dead-end stairs may collapse into a chute;
+        chimneys and trapdoors lie in the passage and it goes on."""
+        res = find(row, "scale")
+        if res is None:
+            return False
+        v = res.values
+        area = walker.area
+        area.contents.append(Content("stairs", res))
+        kind = str(v["kind"])
+        direction = str(v["direction"])
+        if v.get("dead_end"):
+            if v.get("collapse"):
+                self._level_way(state, level, walker, "shaft", "down", int(v["chute_levels"]),
+                          self._ahead(walker))
+            return False
+        if kind == "stairs":
+            self._level_way(state, level, walker, "stairs", direction, int(v["levels"]),
+                      self._ahead(walker))
+            return False
+        way = "trapdoor" if kind == "trapdoor" else "shaft"
+        self._level_way(state, level, walker, way, direction, int(v["levels"]),
+                  self._lateral(walker, "left"))
+        return True
+
+    def _level_way(self, state: DungeonState, level: LevelState, walker: Walker, kind: str,
+             direction: str, levels: int, side: str) -> None:
+        to_level = lv.target_depth(level.depth, direction, levels)
+        conn = state.connect(level, walker.area.id, None, kind, self._edge(walker, side), side,
+                             width=2, to_level=to_level, direction=direction, mode="level",
+                             info={"ends_in": "corridor"})
+        state.link_level(level, conn, "corridor")
+
+    def _dead_end(self, state: DungeonState, level: LevelState, walker: Walker) -> None:
+        """A.1 row 18: the walls right, left and ahead are searched (A.5.4's footnote): the
+        last 10 ft of each side wall and the whole end wall."""
+        sides = [self._lateral(walker, "right"), self._lateral(walker, "left"),
+                 self._ahead(walker)]
+        self._search_end(state, level, walker, sides)
+
+    def _search_end(self, state: DungeonState, level: LevelState, walker: Walker,
+                    sides: list[str]) -> None:
+        area = walker.area
+        for side in sides:
+            sections = 1 if side != self._ahead(walker) else max(1, walker.width // 2)
+            for _ in range(sections):
+                res = state.roll(T + "porta-segreta-muro", level, area)
+                if res.values.get("kind") == "wandering_monster":
+                    area.contents.append(Content("monster", find(res, "mostro-errante"),
+                                                 note="wandering"))
+                elif res.values.get("kind") == "secret_door":
+                    cell = self._edge(walker, side)
+                    if level.occ.owner(step(cell, side)) is not None:
+                        continue
+                    conn = state.connect(level, area.id, None, "secret_door", cell, side,
+                                         width=1, gm_only=True, mode="corridor", heading=side,
+                                         info={"width": feet_to_cells(10), "first_ft": 30})
+                    state.push_in_order(level, [conn])
+                    return
+
+    def _trap(self, state: DungeonState, level: LevelState, walker: Walker,
+              trap: TableResult) -> bool:
+        """A.7.1 in a passage (the passage goes on): the trap is content; a hidden door
+        found is a door of A.2; an elevator room takes the party down (a shaft)."""
+        walker.area.contents.append(Content("trap", trap))
+        row = effective(trap)
+        v = row.values
+        if v.get("kind") == "hidden_door":
+            door = find(row, "porte")
+            if door is not None:
+                return self._corridor_door(state, level, walker, door)
+        if v.get("kind") == "elevator_room":
+            levels = int(v.get("levels", v.get("levels_min", 1)))
+            self._level_way(state, level, walker, "shaft", "down", levels,
+                      self._lateral(walker, "right"))
+        return True
+
+
+PROCEDURE = ScatolaBianca()
