@@ -126,12 +126,14 @@ def prowl_command(
     from kerker.prowl.export import dumps, write_outputs
     from kerker.prowl.generate import ProwlOptions, generate, load_faction_list
     from kerker.prowl.render_md import render_markdown
+    from kerker.tables.registry import rule_set_language
 
-    code = resolve_language(lang)
+    registry = _registry(tables)
+    # The rule set speaks the language it was printed in unless --lang says otherwise.
+    code = resolve_language(lang or rule_set_language(registry, "mazeprowl"))
     _ = translator(code)
     if reputation is None:
         raise OptionError(N_("--reputation is needed (the crew's reputation, 1-20)"))
-    registry = _registry(tables)
     if odds:
         _odds(reputation, registry, code, json_out)
         return

@@ -80,14 +80,16 @@ def zones_command(
     ] = None,
 ) -> None:
     """Roll a zone map; see ``ZONES_HELP``."""
-    from kerker.tables.registry import load_registry
+    from kerker.tables.registry import load_registry, rule_set_language
     from kerker.zones.export import dumps
     from kerker.zones.generate import ZoneParams, check_theme, generate, parse_size
     from kerker.zones.render_md import render_md
     from kerker.zones.render_svg import render_png, render_svg
     from kerker.zones.render_text import summary
 
-    code = resolve_language(lang)
+    registry = load_registry(tables or [])
+    # The rule set speaks the language it was printed in unless --lang says otherwise.
+    code = resolve_language(lang or rule_set_language(registry, "zonenkarten"))
     _ = translator(code)
     chosen = parse_formats(formats) if formats is not None else list(FORMATS)
     if out is None and formats is not None:
@@ -97,7 +99,6 @@ def zones_command(
         if json_out and chosen != ["json"]:
             raise OptionError(N_("--json prints JSON; leave out --format or give --out DIR"))
     dims = parse_size(size) if size is not None else None
-    registry = load_registry(tables or [])
     check_theme(theme, registry)
     used_seed, rng = make_rng(seed)
     zmap = generate(ZoneParams(size=dims, theme=theme, seed=used_seed), rng, registry)
