@@ -14,17 +14,18 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from rules_support import contexts, load_tables, read_seed, row_odds
+from rules_support import covers as _covers
+from rules_support import modifier as _modifier
+from rules_support import totals as _totals
 
 from kerker.dice import odds
-from kerker.tables.expr import evaluate
-from kerker.tables.schema import Plural, Row, Table, TableFile
-from kerker.yamlio import load_yaml_file
+from kerker.tables.schema import Plural, Row, Table
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "src" / "kerker" / "rules" / "mazeprowl"
 NOTES = ROOT / "docs" / "rules-notes-002-004.md"
 SEED_FILE = "004_5b88c3b6b37128fe.txt"
-SEED_PATH = Path(__file__).resolve().parents[2] / "shared" / "seeds" / SEED_FILE
 LANGS = {"de", "it", "en"}
 SAMPLE_INTS = {"reputation": range(1, 7)}
 DEFAULTS = {"factions", "challenge-type", "challenge-creature", "challenge-trap", "reputation-test"}
@@ -35,60 +36,21 @@ FLAGS = {"lo": {}, "mid": {"midsec": True}, "hi": {"hisec": True}}
 # -- helpers ---------------------------------------------------------------------------------
 
 
-FILES = {p: TableFile.model_validate(load_yaml_file(p)) for p in sorted(FOLDER.glob("*.yaml"))}
-TABLES: dict[str, Table] = {t.name: t for f in FILES.values() for t in f.tables}
+FILES, TABLES = load_tables(FOLDER)
 ROLLED = sorted(n for n, t in TABLES.items() if t.dice is not None)
 LOOKUPS = sorted(n for n, t in TABLES.items() if t.dice is None)
 
 
 def _contexts(table: Table) -> Iterator[dict[str, int | bool]]:
-    names = sorted(table.params)
-    choices = [
-        [False, True] if isinstance(table.params[n], bool)
-        else list(SAMPLE_INTS.get(n, [table.params[n]]))
-        for n in names
-    ]
-    for combo in itertools.product(*choices):
-        yield {"level": 1, **dict(zip(names, combo, strict=True))}
+    return contexts(table, SAMPLE_INTS)
 
 
 def _ctx(table: Table, **given: int | bool) -> dict[str, int | bool]:
     return {"level": 1, **table.params, **given}
 
 
-def _fill(dice: str, ctx: dict[str, int | bool]) -> str:
-    return re.sub(r"\{([a-z_]+)\}", lambda m: str(int(ctx[m.group(1)])), dice)
-
-
-def _covers(row: Row, total: int) -> bool:
-    assert row.range is not None
-    lo, hi = row.range
-    return lo <= total and (hi is None or total <= hi)
-
-
-def _modifier(table: Table, ctx: dict[str, int | bool]) -> int:
-    return int(evaluate(table.modifier, ctx)) if table.modifier else 0
-
-
-def _totals(table: Table, ctx: dict[str, int | bool]) -> set[int]:
-    assert table.dice is not None
-    mod = _modifier(table, ctx)
-    return {face + mod for face, n in odds(_fill(table.dice, ctx)).counts.items() if n}
-
-
 def _row_odds(table: Table, **given: int | bool) -> dict[str, Fraction]:
-    ctx = _ctx(table, **given)
-    assert table.dice is not None
-    mod = _modifier(table, ctx)
-    dist = odds(_fill(table.dice, ctx))
-    out: Counter[str] = Counter()
-    shares: dict[str, Fraction] = {}
-    for face, n in dist.counts.items():
-        (row,) = [r for r in table.rows if _covers(r, face + mod)]
-        out[row.key or ""] += n
-    for key, n in out.items():
-        shares[key] = Fraction(n, dist.total)
-    return shares
+    return row_odds(table, _ctx(table, **given))
 
 
 def _by_key(name: str) -> dict[str, Row]:
@@ -96,9 +58,7 @@ def _by_key(name: str) -> dict[str, Row]:
 
 
 def _seed() -> str:
-    if not SEED_PATH.exists():
-        pytest.skip(f"seed {SEED_FILE} not found beside the checkout")
-    return SEED_PATH.read_text(encoding="utf-8")
+    return read_seed(SEED_FILE)
 
 
 def _section(heading: str) -> str:

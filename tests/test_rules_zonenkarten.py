@@ -6,7 +6,6 @@ pinned by a test below (the test names carry the item number).
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -14,17 +13,17 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from rules_support import contexts, load_tables, read_seed, row_odds
+from rules_support import covers as _covers
+from rules_support import totals as _totals
 
 from kerker.dice import odds
-from kerker.tables.expr import evaluate
-from kerker.tables.schema import AmountEffect, Plural, Row, Table, TableFile
-from kerker.yamlio import load_yaml_file
+from kerker.tables.schema import AmountEffect, Plural, Row, Table
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "src" / "kerker" / "rules" / "zonenkarten"
 NOTES = ROOT / "docs" / "rules-notes-002-004.md"
 SEED_FILE = "002_0415e356cde069df.txt"
-SEED_PATH = Path(__file__).resolve().parents[2] / "shared" / "seeds" / SEED_FILE
 LANGS = {"de", "it", "en"}
 THEMES = ("scifi", "fantasy")
 DETAILS = ("hidden-connection", "name", "property", "description", "encounter", "loot")
@@ -35,12 +34,7 @@ SAMPLE_INTS = {"reputation": range(1, 7), "level": range(1, 4)}
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def _files() -> dict[Path, TableFile]:
-    return {p: TableFile.model_validate(load_yaml_file(p)) for p in sorted(FOLDER.glob("*.yaml"))}
-
-
-FILES = _files()
-TABLES: dict[str, Table] = {t.name: t for f in FILES.values() for t in f.tables}
+FILES, TABLES = load_tables(FOLDER)
 
 
 def _texts(table: Table) -> Iterator[dict[str, object]]:
@@ -56,43 +50,12 @@ def _texts(table: Table) -> Iterator[dict[str, object]]:
 
 
 def _contexts(table: Table) -> Iterator[dict[str, int | bool]]:
-    names = sorted(table.params)
-    choices = [
-        [False, True] if isinstance(table.params[n], bool)
-        else list(SAMPLE_INTS.get(n, [table.params[n]]))
-        for n in names
-    ]
-    for combo in itertools.product(*choices):
-        yield {"level": 1, **dict(zip(names, combo, strict=True))}
-
-
-def _fill(dice: str, ctx: dict[str, int | bool]) -> str:
-    return re.sub(r"\{([a-z_]+)\}", lambda m: str(int(ctx[m.group(1)])), dice)
-
-
-def _covers(row: Row, total: int) -> bool:
-    assert row.range is not None
-    lo, hi = row.range
-    return lo <= total and (hi is None or total <= hi)
-
-
-def _totals(table: Table, ctx: dict[str, int | bool]) -> set[int]:
-    assert table.dice is not None
-    mod = int(evaluate(table.modifier, ctx)) if table.modifier else 0
-    return {face + mod for face, n in odds(_fill(table.dice, ctx)).counts.items() if n}
+    return contexts(table, SAMPLE_INTS)
 
 
 def _row_odds(table: Table, ctx: dict[str, int | bool] | None = None) -> dict[str, Fraction]:
     """Chance of each row key, exactly."""
-    ctx = ctx or next(_contexts(table))
-    assert table.dice is not None
-    mod = int(evaluate(table.modifier, ctx)) if table.modifier else 0
-    dist = odds(_fill(table.dice, ctx))
-    out: dict[str, Fraction] = Counter()  # type: ignore[assignment]
-    for face, n in dist.counts.items():
-        (row,) = [r for r in table.rows if _covers(r, face + mod)]
-        out[row.key or ""] += Fraction(n, dist.total)
-    return dict(out)
+    return row_odds(table, ctx or next(_contexts(table)))
 
 
 def _german(row: Row) -> str:
@@ -101,9 +64,7 @@ def _german(row: Row) -> str:
 
 
 def _seed() -> str:
-    if not SEED_PATH.exists():
-        pytest.skip(f"seed {SEED_FILE} not found beside the checkout")
-    return SEED_PATH.read_text(encoding="utf-8")
+    return read_seed(SEED_FILE)
 
 
 def _section(text: str, heading: str) -> str:

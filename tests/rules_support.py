@@ -1,0 +1,84 @@
+"""Helpers shared by the rule-data tests (tests/test_rules_*.py): loading a rule-set folder,
+the contexts a table can be rolled in, and the exact results and row odds of a table."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from kerker.dice import odds
+from kerker.tables.expr import evaluate
+from kerker.tables.schema import Row, Table, TableFile
+from kerker.yamlio import load_yaml_file
+
+SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+
+Context = dict[str, int | bool]
+
+
+def load_tables(folder: Path) -> tuple[dict[Path, TableFile], dict[str, Table]]:
+    """Every table file of a rule-set folder (validated) and its tables by name."""
+    files = {p: TableFile.model_validate(load_yaml_file(p)) for p in sorted(folder.glob("*.yaml"))}
+    return files, {t.name: t for f in files.values() for t in f.tables}
+
+
+def contexts(table: Table, samples: Mapping[str, range | list[int]]) -> Iterator[Context]:
+    """Every setting of the table's parameters: booleans both ways, numbers from ``samples``."""
+    names = sorted(table.params)
+    choices = [
+        [False, True] if isinstance(table.params[n], bool)
+        else list(samples.get(n, [table.params[n]]))
+        for n in names
+    ]
+    for combo in itertools.product(*choices):
+        yield {"level": 1, **dict(zip(names, combo, strict=True))}
+
+
+def fill(dice: str, ctx: Mapping[str, int | bool]) -> str:
+    """A dice template with its ``{name}`` parts replaced by the context's values."""
+    return re.sub(r"\{([a-z_]+)\}", lambda m: str(int(ctx[m.group(1)])), dice)
+
+
+def covers(row: Row, total: int) -> bool:
+    """Whether a roll of ``total`` lands on ``row`` (``[n, null]`` is open-ended)."""
+    assert row.range is not None
+    lo, hi = row.range
+    return lo <= total and (hi is None or total <= hi)
+
+
+def modifier(table: Table, ctx: Mapping[str, int | bool]) -> int:
+    """The table's modifier in this context."""
+    return int(evaluate(table.modifier, ctx)) if table.modifier else 0
+
+
+def totals(table: Table, ctx: Mapping[str, int | bool]) -> set[int]:
+    """Every possible (modified) result of the table's die in this context."""
+    assert table.dice is not None
+    mod = modifier(table, ctx)
+    return {face + mod for face, n in odds(fill(table.dice, ctx)).counts.items() if n}
+
+
+def row_odds(table: Table, ctx: Mapping[str, int | bool]) -> dict[str, Fraction]:
+    """The exact chance of each row key in this context."""
+    assert table.dice is not None
+    mod = modifier(table, ctx)
+    dist = odds(fill(table.dice, ctx))
+    counts: Counter[str] = Counter()
+    for face, n in dist.counts.items():
+        (row,) = [r for r in table.rows if covers(r, face + mod)]
+        counts[row.key or ""] += n
+    return {key: Fraction(n, dist.total) for key, n in counts.items()}
+
+
+def read_seed(name: str) -> str:
+    """The text of a seed beside the checkout; skips the test when it is not there."""
+    path = SEEDS / name
+    if not path.exists():
+        pytest.skip(f"seed {name} not found beside the checkout")
+    return path.read_text(encoding="utf-8")
