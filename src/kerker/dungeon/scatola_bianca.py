@@ -547,26 +547,8 @@ class ScatolaBianca(Zufallslabyrinth):
                 ways.insert(0, ("ahead", 0))
         else:
             ways = [("ahead", 0), (side, eighths)]
-        first, rest = ways[0], ways[1:]
-        made = []
-        for where, n in rest:
-            heading = walker.heading if where == "ahead" else turn(
-                walker.heading, -n if where == "left" else n)
-            wall = self._ahead(walker) if where == "ahead" else self._lateral(walker, where)
-            cell = self._edge(walker, wall)
-            if level.occ.owner(step(cell, wall)) is not None:
-                continue
-            made.append(state.connect(level, walker.area.id, None, "opening", cell, wall,
-                                      width=min(2, width), mode="corridor", heading=heading,
-                                      info={"width": width, "first_ft": 30}))
-        state.push_in_order(level, made)
-        if first[0] != "ahead" and not self._turn(state, level, walker, first[0], first[1]):
-            if not self._turn(state, level, walker, "right" if first[0] == "left" else "left",
-                              first[1]):
-                state.bend("dead_end")
-                return False
-            state.bend("turned_other_way")
-        return True
+        return self._open_ways(state, level, walker, ways, width,
+                               {"width": width, "first_ft": 30})
 
     def _chamber(self, state: DungeonState, level: LevelState, walker: Walker,
                  row: TableResult) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from typing import Any
 
 from kerker.dice import roll as roll_dice
 from kerker.dungeon import levels as lv
@@ -752,6 +753,14 @@ class Zufallslabyrinth:
             ways = [("ahead", 0), ("left", 2), ("right", 2), ("right", 1)]
         else:
             ways = [("ahead", 0), (side, eighths)]
+        return self._open_ways(state, level, walker, ways, walker.width,
+                               {"width": walker.width})
+
+    def _open_ways(self, state: DungeonState, level: LevelState, walker: Walker,
+                   ways: list[tuple[str, int]], width: int, info: dict[str, Any]) -> bool:
+        """Open every way but the first as a side corridor of ``width`` cells; the walker
+        takes the first (turning the other way, or dead-ending, when it cannot). False when
+        the corridor cannot go on."""
         first, rest = ways[0], ways[1:]
         made = []
         for where, n in rest:
@@ -762,8 +771,8 @@ class Zufallslabyrinth:
             if level.occ.owner(step(cell, wall)) is not None:
                 continue
             made.append(state.connect(level, walker.area.id, None, "opening", cell, wall,
-                                      width=min(2, walker.width), mode="corridor",
-                                      heading=heading, info={"width": walker.width}))
+                                      width=min(2, width), mode="corridor",
+                                      heading=heading, info=dict(info)))
         state.push_in_order(level, made)
         if first[0] != "ahead" and not self._turn(state, level, walker, first[0], first[1]):
             if not self._turn(state, level, walker, "right" if first[0] == "left" else "left",
