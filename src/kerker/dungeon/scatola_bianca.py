@@ -289,19 +289,10 @@ class ScatolaBianca(Zufallslabyrinth):
               where: TableResult) -> ConnBuilder | None:
         wall = str(where.values["wall"])
         wall = {"same": "entrance"}.get(wall, wall)
-        side = self._wall_dir(area, wall)
-        cells = self._wall_cells(state, level, area, side)
-        if not cells:
-            for other in ("opposite", "left", "right", "entrance"):
-                side = self._wall_dir(area, other)
-                cells = self._wall_cells(state, level, area, side)
-                if cells:
-                    state.bend("moved")
-                    break
-            else:
-                state.bend("dead_end")
-                return None
-        cell = cells[level.rng.randrange(len(cells))]
+        found = self._exit_cell(state, level, area, wall)
+        if found is None:
+            return None
+        side, cell = found
         target = self._leads_into(level, area, cell, side)
         if target is not None:
             # A.5.6's note: a passage onto a mapped area is a secret or a one-way door.

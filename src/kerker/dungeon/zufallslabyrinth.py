@@ -292,10 +292,10 @@ class Zufallslabyrinth:
             out.append(cell)
         return out
 
-    def _exit_on(self, state: DungeonState, level: LevelState, area: AreaBuilder, wall: str,
-                 unusual: bool = False) -> ConnBuilder | None:
-        """An exit on ``wall`` (opposite/left/right/entrance), with the W4 rule when it
-        would lead into an area made before."""
+    def _exit_cell(self, state: DungeonState, level: LevelState, area: AreaBuilder,
+                   wall: str) -> tuple[str, Cell] | None:
+        """A free cell for an exit on ``wall``; another wall when that one has none (a bend
+        counted as "moved"); None, counted as a dead end, when no wall has room."""
         side = self._wall_dir(area, wall)
         cells = self._wall_cells(state, level, area, side)
         if not cells:
@@ -308,7 +308,16 @@ class Zufallslabyrinth:
             else:
                 state.bend("dead_end")
                 return None
-        cell = cells[level.rng.randrange(len(cells))]
+        return side, cells[level.rng.randrange(len(cells))]
+
+    def _exit_on(self, state: DungeonState, level: LevelState, area: AreaBuilder, wall: str,
+                 unusual: bool = False) -> ConnBuilder | None:
+        """An exit on ``wall`` (opposite/left/right/entrance), with the W4 rule when it
+        would lead into an area made before."""
+        found = self._exit_cell(state, level, area, wall)
+        if found is None:
+            return None
+        side, cell = found
         closed = area.closed != unusual
         kind = "door" if closed else "archway"
         table = "ausgang_mit_tuer" if closed else "ausgang_ohne_tuer"
