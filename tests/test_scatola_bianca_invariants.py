@@ -5,15 +5,15 @@ of A.5.7 contents against exact odds)."""
 from __future__ import annotations
 
 import random
-from collections import Counter, deque
+from collections import Counter
 from fractions import Fraction
 from typing import Any
 
 import pytest
+from dungeon_support import check_cells, check_connections, reachable
 
 from kerker.dungeon.engine import Params, expand, generate, start
 from kerker.dungeon.export import dumps, to_document
-from kerker.geometry.grid import VECTORS
 from kerker.tables.registry import load_registry
 from kerker.tables.tree import table_tree
 
@@ -36,62 +36,18 @@ def docs() -> list[dict[str, Any]]:
 
 def test_no_cell_in_two_areas_and_inside_bounds(docs: list[dict[str, Any]]) -> None:
     for doc in docs:
-        for level in doc["levels"]:
-            seen: set[tuple[int, int]] = set()
-            for area in level["areas"]:
-                cells = {tuple(c) for c in area["cells"]}
-                assert len(cells) == len(area["cells"]) > 0, (doc["seed"], area["id"])
-                assert not cells & seen, (doc["seed"], area["id"])
-                seen |= cells
-                assert all(0 <= x < level["width"] and 0 <= y < level["height"]
-                           for x, y in cells)
-                assert tuple(area["label_at"]) in cells
+        check_cells(doc)
 
 
 def test_connection_ends_exist_and_touch(docs: list[dict[str, Any]]) -> None:
     for doc in docs:
-        all_ids = {a["id"] for lv in doc["levels"] for a in lv["areas"]}
-        for level in doc["levels"]:
-            owner = {tuple(c): a["id"] for a in level["areas"] for c in a["cells"]}
-            ids = {a["id"] for a in level["areas"]}
-            for conn in level["connections"]:
-                assert conn["from"] in ids
-                assert owner[tuple(conn["at"])] == conn["from"], (doc["seed"], conn)
-                dx, dy = VECTORS[conn["side"]]
-                across = (conn["at"][0] + dx, conn["at"][1] + dy)
-                if conn["to_level"] is not None:
-                    assert conn["kind"] in ("stairs", "trapdoor", "shaft")
-                    assert conn["to"] is None or conn["to"] in all_ids
-                elif conn["to"] is None:
-                    assert across not in owner, (doc["seed"], conn)
-                    assert conn["id"] in level["unexplored"]
-                else:
-                    assert owner.get(across) == conn["to"], (doc["seed"], conn)
-
-
-def _reach(doc: dict[str, Any]) -> set[str]:
-    links: dict[str, set[str]] = {}
-    for level in doc["levels"]:
-        for conn in level["connections"]:
-            if conn["to"] is None:
-                continue
-            links.setdefault(conn["from"], set()).add(conn["to"])
-            links.setdefault(conn["to"], set()).add(conn["from"])
-    first = doc["levels"][0]["entrance"]
-    seen = {first}
-    todo = deque([first])
-    while todo:
-        for nxt in links.get(todo.popleft(), ()):
-            if nxt not in seen:
-                seen.add(nxt)
-                todo.append(nxt)
-    return seen
+        check_connections(doc, ("stairs", "trapdoor", "shaft"))
 
 
 def test_every_area_reachable(docs: list[dict[str, Any]]) -> None:
     for doc in docs:
         ids = {a["id"] for lv in doc["levels"] for a in lv["areas"]}
-        assert _reach(doc) == ids, (doc["seed"], ids - _reach(doc))
+        assert reachable(doc) == ids, (doc["seed"], ids - reachable(doc))
 
 
 def test_budget_levels_and_termination(docs: list[dict[str, Any]]) -> None:

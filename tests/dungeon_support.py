@@ -1,0 +1,69 @@
+"""Invariants every dungeon document must keep, whatever procedure made it
+(shared by tests/test_dungeon_invariants.py and tests/test_scatola_bianca_invariants.py)."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Collection
+from typing import Any
+
+from kerker.geometry.grid import VECTORS
+
+Doc = dict[str, Any]
+
+
+def check_cells(doc: Doc) -> None:
+    """No cell in two areas of a level; cells inside the bounds, sorted; labels on a cell."""
+    for level in doc["levels"]:
+        seen: set[tuple[int, int]] = set()
+        for area in level["areas"]:
+            cells = {tuple(c) for c in area["cells"]}
+            assert len(cells) == len(area["cells"]) > 0, (doc["seed"], area["id"])
+            assert not cells & seen, (doc["seed"], area["id"])
+            seen |= cells
+            assert all(0 <= x < level["width"] and 0 <= y < level["height"] for x, y in cells)
+            assert tuple(area["label_at"]) in cells
+            assert area["cells"] == sorted(area["cells"], key=lambda c: (c[1], c[0]))
+
+
+def check_connections(doc: Doc, level_links: Collection[str]) -> None:
+    """Every connection starts on a cell of its area and ends on its target across its
+    wall; links to other levels are of ``level_links`` kinds; open exits face rock."""
+    all_ids = {a["id"] for lv in doc["levels"] for a in lv["areas"]}
+    for level in doc["levels"]:
+        owner = {tuple(c): a["id"] for a in level["areas"] for c in a["cells"]}
+        ids = {a["id"] for a in level["areas"]}
+        for conn in level["connections"]:
+            assert conn["from"] in ids
+            assert owner[tuple(conn["at"])] == conn["from"], (doc["seed"], conn)
+            dx, dy = VECTORS[conn["side"]]
+            across = (conn["at"][0] + dx, conn["at"][1] + dy)
+            if conn["to_level"] is not None:
+                assert conn["kind"] in level_links
+                assert conn["to"] is None or conn["to"] in all_ids
+            elif conn["to"] is None:
+                assert across not in owner, (doc["seed"], conn)
+                assert conn["id"] in level["unexplored"]
+            else:
+                assert owner.get(across) == conn["to"], (doc["seed"], conn)
+
+
+def reachable(doc: Doc, *, secret: bool = True) -> set[str]:
+    """Areas reachable from the entrance of level 1, across levels by stairs and shafts
+    (through secret doors only when ``secret``)."""
+    links: dict[str, set[str]] = {}
+    for level in doc["levels"]:
+        for conn in level["connections"]:
+            if conn["to"] is None or (conn["kind"] == "secret_door" and not secret):
+                continue
+            links.setdefault(conn["from"], set()).add(conn["to"])
+            links.setdefault(conn["to"], set()).add(conn["from"])
+    first = doc["levels"][0]["entrance"]
+    seen = {first}
+    todo = deque([first])
+    while todo:
+        for nxt in links.get(todo.popleft(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
