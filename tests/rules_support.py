@@ -25,7 +25,12 @@ Context = dict[str, int | bool]
 def load_tables(folder: Path) -> tuple[dict[Path, TableFile], dict[str, Table]]:
     """Every table file of a rule-set folder (validated) and its tables by name."""
     files = {p: TableFile.model_validate(load_yaml_file(p)) for p in sorted(folder.glob("*.yaml"))}
-    return files, {t.name: t for f in files.values() for t in f.tables}
+    tables: dict[str, Table] = {}
+    for tf in files.values():
+        for table in tf.tables:
+            assert table.name not in tables, f"table {table.name} defined twice"
+            tables[table.name] = table
+    return files, tables
 
 
 def contexts(table: Table, samples: Mapping[str, range | list[int]]) -> Iterator[Context]:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rules_support import load_tables
 
 from kerker.dice import odds
 from kerker.tables.schema import (
@@ -29,7 +30,6 @@ from kerker.tables.schema import (
     Table,
     TableFile,
 )
-from kerker.yamlio import load_yaml_file
 
 RULES = Path(__file__).resolve().parents[1] / "src" / "kerker" / "rules" / "scatola-bianca"
 SEED_FILE = "001_321b690b886d011d.txt"
@@ -86,20 +86,12 @@ FROM_NOTES = {
 
 @cache
 def files() -> dict[str, TableFile]:
-    return {
-        path.name: TableFile.model_validate(load_yaml_file(path))
-        for path in sorted(RULES.glob("*.yaml"))
-    }
+    return {path.name: tf for path, tf in load_tables(RULES)[0].items()}
 
 
 @cache
 def tables() -> dict[str, Table]:
-    found: dict[str, Table] = {}
-    for tf in files().values():
-        for table in tf.tables:
-            assert table.name not in found, f"table {table.name} defined twice"
-            found[table.name] = table
-    return found
+    return load_tables(RULES)[1]
 
 
 def t(name: str) -> Table:
