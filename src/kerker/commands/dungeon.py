@@ -133,6 +133,7 @@ def dungeon_command(
         stem = out / f"dungeon-{used_seed}"
         written: list[Path] = []
         skipped: list[str] = []
+        drawings: list[tuple[Path, str]] = []
         for fmt in chosen:
             files: list[tuple[Path, str | bytes]] = []
             if fmt == "json":
@@ -145,22 +146,23 @@ def dungeon_command(
                     continue
                 import kerker.dungeon.render_svg as svg
 
-                pictures: list[tuple[Path, str]] = []
-                for level in doc["levels"]:
-                    depth = level["depth"]
-                    # Level 1 keeps the short name; deeper levels say which they are.
-                    name = f"dungeon-{used_seed}" + ("" if depth == 1 else f"-level{depth}")
-                    for view, suffix in (("gm", ""), ("player", "-player")):
-                        pictures.append((out / f"{name}{suffix}.{fmt}",
-                                         svg.render_svg(doc, depth=depth, view=view, lang=code)))
+                if not drawings:
+                    # Drawn once for both formats; the PNG is the SVG rasterized.
+                    for level in doc["levels"]:
+                        depth = level["depth"]
+                        # Level 1 keeps the short name; deeper levels say which they are.
+                        name = f"dungeon-{used_seed}" + ("" if depth == 1 else f"-level{depth}")
+                        for view, suffix in (("gm", ""), ("player", "-player")):
+                            drawings.append((out / f"{name}{suffix}", svg.render_svg(
+                                doc, depth=depth, view=view, lang=code)))
                 if fmt == "svg":
-                    files = list(pictures)
+                    files = [(Path(f"{base}.svg"), text) for base, text in drawings]
                 else:
                     from kerker.render.png import svgs_to_pngs
 
-                    pngs = svgs_to_pngs([text for _path, text in pictures], scale=svg.PNG_SCALE)
-                    files = [(path, png) for (path, _text), png in
-                             zip(pictures, pngs, strict=True)]
+                    pngs = svgs_to_pngs([text for _base, text in drawings], scale=svg.PNG_SCALE)
+                    files = [(Path(f"{base}.png"), png) for (base, _text), png in
+                             zip(drawings, pngs, strict=True)]
             else:
                 if not _has("kerker.dungeon.render_key"):
                     skipped.append(fmt)

@@ -159,14 +159,40 @@ def to_document(dungeon: Dungeon, lang: str) -> dict[str, Any]:
     }
 
 
-_PAIR = re.compile(r"\[\s+(-?\d+),\s+(-?\d+)\s+\]")
+_SCALARS = (int, float, str, bool, type(None))
+
+
+def _is_flat(value: list[Any]) -> bool:
+    """A list of scalars, or of lists of scalars (``[x, y]``, a cell list)."""
+    return all(isinstance(item, _SCALARS) or (
+        isinstance(item, list) and all(isinstance(n, _SCALARS) for n in item))
+        for item in value)
 
 
 def dumps_document(doc: dict[str, Any]) -> str:
-    """A document as JSON text: two-space indent, ``[x, y]`` pairs on one line, a final
-    newline."""
-    text = json.dumps(doc, ensure_ascii=False, indent=2)
-    return _PAIR.sub(r"[\1, \2]", text) + "\n"
+    """A document as JSON text: two-space indent, flat lists (``[x, y]``, cell lists) on one
+    line, a final newline.
+
+    The cell lists are most of a document; they are written by the C encoder and spliced in,
+    so the indented (pure-Python) encoder only walks the rest.
+    """
+    cells: list[str] = []
+
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {key: strip(item) for key, item in value.items()}
+        if isinstance(value, list):
+            if _is_flat(value):
+                cells.append(json.dumps(value, ensure_ascii=False))
+                return f"\x00{len(cells) - 1}\x00"
+            return [strip(item) for item in value]
+        return value
+
+    text = json.dumps(strip(doc), ensure_ascii=False, indent=2)
+    return _MARK.sub(lambda m: cells[int(m.group(1))], text) + "\n"
+
+
+_MARK = re.compile(r'"\\u0000(\d+)\\u0000"')
 
 
 def dumps(dungeon: Dungeon, lang: str) -> str:
