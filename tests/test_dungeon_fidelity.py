@@ -166,12 +166,34 @@ def test_bends_per_area_are_bounded(docs: list[dict[str, Any]]) -> None:
     total, areas = bends(docs)
     rates = {k: v / areas for k, v in total.items()}
     print({k: round(v, 3) for k, v in sorted(rates.items())})
-    ceilings = {"dead_end": 0.50, "joined": 0.35, "rerolled": 0.20, "moved": 0.20,
-                "turned": 0.20, "shrunk": 0.15, "turned_other_way": 0.12, "narrowed": 0.10,
+    ceilings = {"dead_end": 0.32, "joined": 0.42, "rerolled": 0.20, "moved": 0.20,
+                "turned": 0.18, "shrunk": 0.13, "turned_other_way": 0.11, "narrowed": 0.17,
                 "no_arrival": 0.01}
     assert set(rates) <= set(ceilings), set(rates) - set(ceilings)
     for kind, rate in rates.items():
         assert rate < ceilings[kind], (kind, rate)
+
+
+def test_blocked_corridor_start_opens_into_the_near_area(docs: list[dict[str, Any]]) -> None:
+    """Bending policy: an exit whose corridor cannot start because an area lies a cell away
+    becomes a 5-ft passage (one cell) from its door into that area, never a loose end."""
+    stubs = 0
+    for doc in docs:
+        for level in doc["levels"]:
+            cells = {a["id"]: {tuple(c) for c in a["cells"]} for a in level["areas"]}
+            for area in level["areas"]:
+                if area["kind"] != "corridor" or len(area["cells"]) != 1:
+                    continue
+                ends = [c for c in level["connections"]
+                        if area["id"] in (c["from"], c["to"]) and c["to"] is not None]
+                others = {c["from"] if c["to"] == area["id"] else c["to"] for c in ends}
+                if len(others) < 2:
+                    continue  # a corridor begun and stopped at once (the sheet's edge)
+                (x, y), = cells[area["id"]]
+                near = {(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)}
+                assert all(near & cells[o] for o in others), area["id"]
+                stubs += 1
+    assert stubs > 20
 
 
 def test_secret_door_checks_and_level_size(docs: list[dict[str, Any]]) -> None:

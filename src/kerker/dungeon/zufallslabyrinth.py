@@ -226,6 +226,13 @@ class Zufallslabyrinth:
         placed = fit(level.occ, spec, origin, conn.side, {conn.from_}, level.rng, reroll,
                      state.bend)
         if placed is None:
+            # Nothing fits behind the door: if an area is that close, a 5-ft passage opens
+            # into it (docs/dungeon.md, bending policy); else the exit is a dead end.
+            stub = state.new_area(level, "corridor", "corridor", set(), conn.side)
+            stub.absorb(sink)
+            if self._stub(state, level, Walker(stub, origin, conn.side, 1, conn.from_), conn):
+                return
+            del level.areas[stub.id]
             state.bend("dead_end")
             state.drop(level, conn)
             return
@@ -470,6 +477,8 @@ class Zufallslabyrinth:
         area.width_ft = width_ft
         walker = Walker(area, start, conn.side, feet_to_cells(width_ft), conn.from_)
         if not self._begin(state, level, walker):
+            if self._stub(state, level, walker, conn):
+                return
             del level.areas[area.id]
             state.bend("dead_end")
             state.drop(level, conn)
@@ -504,6 +513,33 @@ class Zufallslabyrinth:
                 return True
             width -= 1
         return False
+
+    def _stub(self, state: DungeonState, level: LevelState, walker: Walker,
+              conn: ConnBuilder) -> bool:
+        """Bending policy for a corridor that cannot start beside its door because another
+        area lies within a cell of it: a 5-ft passage (one cell) from the door opens into
+        that area (``joined``, as the seed says of a corridor meeting an area). False (and
+        nothing changed) when the cell is off the sheet or no area touches it squarely."""
+        center = walker.center
+        occ = level.occ
+        allowed = {walker.parent} if walker.parent else set()
+        if not (occ.inside([center], 1) and occ.free([center])):
+            return False
+        blockers = occ.blockers([center], allowed)
+        if not blockers:
+            return False
+        width, walker.width = walker.width, 1
+        join = self._join_at(level, walker, [center], blockers)
+        if join is None:
+            walker.width = width
+            return False
+        if width > 1:
+            state.bend("narrowed")
+        walker.area.width_ft = 5
+        state.grow(level, walker.area, [center])
+        conn.to = walker.area.id
+        self._join(state, level, walker, *join)
+        return True
 
     def _widen_start(self, state: DungeonState, level: LevelState, walker: Walker) -> None:
         cells = [c for c in cross_section(walker.center, walker.heading, walker.width)
@@ -543,6 +579,8 @@ class Zufallslabyrinth:
         area.width_ft = width * 5
         walker = Walker(area, start, conn.side, width, conn.from_)
         if not self._begin(state, level, walker):
+            if self._stub(state, level, walker, conn):
+                return
             del level.areas[area.id]
             state.bend("dead_end")
             state.drop(level, conn)
