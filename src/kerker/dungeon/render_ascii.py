@@ -29,11 +29,15 @@ def render_level(level: dict[str, Any], view: str = "gm") -> str:
                     floor[(x, y)] = mark
     if not floor:
         return ""
-    grid: dict[tuple[int, int], str] = dict(floor)
-    for x, y in floor:
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                grid.setdefault((x + dx, y + dy), "#")
+    # Walls: the cells next to a floor (diagonals included) that are not floor themselves.
+    cells = floor.keys()
+    ring: set[tuple[int, int]] = set()
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            if dx or dy:
+                ring.update((x + dx, y + dy) for x, y in cells)
+    grid: dict[tuple[int, int], str] = dict.fromkeys(ring - cells, "#")
+    grid.update(floor)
     for conn in level["connections"]:
         x, y = conn["at"]
         kind = conn["kind"]
@@ -64,11 +68,11 @@ def render_level(level: dict[str, Any], view: str = "gm") -> str:
             grid[(x + i, y)] = ch
     xs = [c[0] for c in grid]
     ys = [c[1] for c in grid]
-    rows = []
-    for y in range(min(ys), max(ys) + 1):
-        rows.append("".join(grid.get((x, y), " ") for x in range(min(xs), max(xs) + 1))
-                    .rstrip())
-    return "\n".join(rows)
+    x0, y0 = min(xs), min(ys)
+    canvas = [[" "] * (max(xs) - x0 + 1) for _y in range(max(ys) - y0 + 1)]
+    for (x, y), ch in grid.items():
+        canvas[y - y0][x - x0] = ch
+    return "\n".join("".join(row).rstrip() for row in canvas)
 
 
 def render_ascii(doc: dict[str, Any], view: str = "gm", lang: str | None = None) -> str:
