@@ -19,7 +19,7 @@ from kerker.tables.registry import load_registry
 
 GOLDEN = Path(__file__).parent / "golden"
 REGISTRY = load_registry([])
-CASES = [(3, "it", 1), (11, "en", 3)]
+CASES = [(3, "it", 1), (11, "en", 3), (66, "de", 3)]  # 66: elevator rooms, a door below stairs
 
 
 def _doc(seed: int, lang: str, levels: int) -> str:
@@ -54,3 +54,38 @@ def test_cli_preview_and_json() -> None:
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
     assert doc["rules"] == "scatola-bianca" and doc["lang"] == "it"
+
+
+def test_cli_caves_and_entrance(tmp_path: Path) -> None:
+    """--caves goes into the document's options; --entrance is honoured; the key reads as a
+    transcript in the chosen language."""
+    runner = CliRunner()
+    args = ["--rules", "scatola-bianca", "--seed", "5", "--levels", "2", "--size", "20x24",
+            "--json"]
+    for caves in ("depth", "always", "never"):
+        result = runner.invoke(_app(), [*args, "--caves", caves])
+        assert result.exit_code == 0, result.output
+        doc = json.loads(result.output)
+        assert doc["options"]["caves"] == caves
+        kinds = {a["kind"] for lv in doc["levels"] for a in lv["areas"]}
+        assert ("chamber" not in kinds) if caves == "always" else ("cave" not in kinds)
+    result = runner.invoke(_app(), [*args, "--entrance", "room"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["levels"][0]["areas"][0]["kind"] == "room"
+    assert doc["options"]["entrance"] == "room"
+    result = runner.invoke(_app(), ["--rules", "scatola-bianca", "--seed", "5", "--out",
+                                    str(tmp_path), "--format", "md", "--lang", "de"])
+    assert result.exit_code == 0, result.output
+    assert "Wurf A.1 (d20): " in (tmp_path / "dungeon-5.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("args", [["--caves", "always"], ["--caves", "never"],
+                                  ["--rules", "scatola-bianca", "--caves", "deep"]])
+def test_cli_refuses_caves(args: list[str]) -> None:
+    """A non-default --caves is refused for the Zufallslabyrinth (its caves come from its
+    own tables), a bad value for every rule set: one line, exit status 2."""
+    result = CliRunner().invoke(_app(), ["--seed", "1", *args])
+    assert result.exit_code == 2
+    assert "--caves" in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1, result.output

@@ -1,6 +1,7 @@
 """Dungeons by La Scatola Bianca appendix A (issue 5): invariants over 1 000 seeds,
 determinism, termination, lazy expansion and fidelity (chi-square of A.1 along corridors and
-of A.5.7 contents against exact odds)."""
+of A.5.7 contents against exact odds); the options --caves and --entrance, chambers, elevator
+rooms (A.7.1 09-11), the doors below stairs (A.6) and the roll log as a transcript."""
 
 from __future__ import annotations
 
@@ -12,14 +13,17 @@ from typing import Any
 import pytest
 from dungeon_support import check_cells, check_connections, reachable
 
-from kerker.dungeon.engine import Params, expand, generate, start
-from kerker.dungeon.export import dumps, to_document
+from kerker.dungeon.engine import DungeonError, Params, expand, generate, start
+from kerker.dungeon.export import dumps, heading_number, to_document
+from kerker.dungeon.render_key import render_html, render_md
+from kerker.dungeon.scatola_bianca import CAVE_DEPTH
 from kerker.tables.registry import load_registry
 from kerker.tables.tree import table_tree
 
 REGISTRY = load_registry([])
 SEEDS = range(1000)
 RULES = "scatola-bianca"
+LEVEL_LINKS = ("stairs", "trapdoor", "shaft", "elevator")
 
 
 def _params(seed: int) -> Params:
@@ -41,7 +45,7 @@ def test_no_cell_in_two_areas_and_inside_bounds(docs: list[dict[str, Any]]) -> N
 
 def test_connection_ends_exist_and_touch(docs: list[dict[str, Any]]) -> None:
     for doc in docs:
-        check_connections(doc, ("stairs", "trapdoor", "shaft"))
+        check_connections(doc, LEVEL_LINKS)
 
 
 def test_every_area_reachable(docs: list[dict[str, Any]]) -> None:
@@ -81,17 +85,62 @@ def test_lazy_expand_one_exit() -> None:
 def test_rolls_read_as_a_transcript(docs: list[dict[str, Any]]) -> None:
     first = docs[3]["levels"][0]["areas"][0]["rolls"]
     assert first[0]["table"] == "scatola-bianca/larghezza-corridoio"
+    assert first[0]["label"] == "A.3.2"
     assert any(r["table"] == "scatola-bianca/tiri-periodici" for r in first)
     for r in first:
-        assert {"table", "dice", "roll", "row", "key", "explain"} <= set(r)
+        assert {"table", "dice", "roll", "row", "key", "explain", "label", "text"} <= set(r)
+    # every entry: the table's number as printed, and the text of the row rolled
+    headings = {t.id: t.heading for t in REGISTRY if t.rule_set == RULES}
+    for doc in docs[:200]:
+        for level in doc["levels"]:
+            for area in level["areas"]:
+                for r in area["rolls"]:
+                    heading = headings[r["table"]]
+                    assert r["label"] == (heading_number(heading) or heading), r
+                    assert r["text"], r
+    entry = next(r for r in first if r["table"] == "scatola-bianca/tiri-periodici")
+    row = next(row for row in REGISTRY.get(entry["table"]).rows if row.label() == entry["row"])
+    assert entry["text"] == row.text["it"]
+    assert heading_number("Tabella A.3.1 Corridoio laterale") == "A.3.1"
+    assert heading_number("Cave e caverne per i livelli inferiori") is None
+
+
+def test_transcript_in_the_key() -> None:
+    """The key prints the roll log as "Tiro A.1 (d20): 15 → …" in it, de and en."""
+    doc = to_document(generate(_params(3), random.Random(3), REGISTRY), "it")
+    first = doc["levels"][0]["areas"][0]["rolls"][0]
+    line = f"{first['label']} ({first['dice']}): {first['roll']} → {first['text']}"
+    for lang, word in (("it", "Tiro"), ("en", "Roll"), ("de", "Wurf")):
+        text = render_md(doc, lang=lang)
+        assert f"{word} {line}" in text, lang
+        assert f"{word} A.1 (d20): " in text
+        assert f"{word} {line}" in render_html(doc, lang=lang).replace("&#x27;", "'")
+    assert "Tiro " not in render_md(doc, lang="it", view="player")
+
+
+def test_zufallslabyrinth_rolls_keep_their_look() -> None:
+    """Its headings number no table: no labels, no stair doors, the old roll lines."""
+    params = Params(seed=5, size=(24, 30), max_areas=20)
+    doc = to_document(generate(params, random.Random(5), REGISTRY), "de")
+    rolls = [r for lv in doc["levels"] for a in lv["areas"] for r in a["rolls"]]
+    assert rolls and not any("label" in r or "text" in r for r in rolls)
+    assert not any("door_closes" in c for lv in doc["levels"] for c in lv["connections"])
+    assert "caves" not in doc["options"]
+    text = render_md(doc, lang="de")
+    assert "Wurf " not in text and "innenausstattung: W" in text
 
 
 def test_every_kind_occurs(docs: list[dict[str, Any]]) -> None:
     kinds = Counter(a["kind"] for d in docs for lv in d["levels"] for a in lv["areas"])
-    assert {"room", "hall", "corridor", "special", "cave"} <= set(kinds), kinds
+    # unusual shapes (A.5.2) keep their kind; no "special" (A.5.7's "Speciale" is another thing)
+    assert set(kinds) == {"room", "chamber", "corridor", "cave", "elevator"}, kinds
+    shapes = Counter(a["shape"] for d in docs for lv in d["levels"] for a in lv["areas"]
+                     if a["kind"] in ("room", "chamber"))
+    assert {"rect", "circle", "triangle", "trapezoid", "cave", "oval", "hexagon",
+            "octagon"} <= set(shapes), shapes
     conns = Counter(c["kind"] for d in docs for lv in d["levels"] for c in lv["connections"])
     assert {"door", "secret_door", "one_way_door", "opening", "stairs", "trapdoor",
-            "shaft"} <= set(conns), conns
+            "shaft", "elevator"} <= set(conns), conns
     contents = Counter(c["kind"] for d in docs for lv in d["levels"] for a in lv["areas"]
                        for c in a["contents"])
     assert {"monster", "treasure", "trap", "water", "stairs"} <= set(contents), contents
@@ -147,3 +196,171 @@ def test_a57_contents(docs: list[dict[str, Any]]) -> None:
                         break
     assert sum(seen.values()) > 2000
     assert _chi2(seen, exact) < _critical(len(exact) - 1), seen
+
+
+def _level(doc: dict[str, Any], depth: int) -> dict[str, Any]:
+    return next(lv for lv in doc["levels"] if lv["depth"] == depth)
+
+
+def _areas(doc: dict[str, Any]) -> dict[str, tuple[int, dict[str, Any]]]:
+    return {a["id"]: (lv["depth"], a) for lv in doc["levels"] for a in lv["areas"]}
+
+
+def test_chambers_have_open_passages_rooms_doors(docs: list[dict[str, Any]]) -> None:
+    """A.1 "Camera" is a chamber: its exits are openings (A.5.6), a room's are doors; a
+    chamber or cave has a door only where its trap (A.7.1 01-05) was a hidden door found."""
+    seen = Counter[str]()
+    for doc in docs:
+        for level in doc["levels"]:
+            area = {a["id"]: a for a in level["areas"]}
+            for c in level["connections"]:
+                if c["to_level"] is not None or c["kind"] not in ("door", "opening"):
+                    continue
+                here = area[c["from"]]
+                seen[f"{here['kind']} {c['kind']}"] += 1
+                if here["kind"] in ("chamber", "cave") and c["kind"] == "door":
+                    assert any(r["table"].endswith("ricerca-porta-nascosta") and
+                               r["key"] == "found" for r in here["rolls"]), here["id"]
+    assert seen["chamber opening"] > 1000 and seen["room door"] > 1000, seen
+    assert seen["room opening"] == 0 and seen["chamber door"] < 20, seen
+
+
+def test_caves_by_depth_always_never() -> None:
+    """--caves: depth (from CAVE_DEPTH on), always, never; chambers otherwise."""
+    def kinds(caves: str, seed: int) -> dict[int, set[str]]:
+        params = Params(rules=RULES, seed=seed, size=(24, 30), max_areas=30, levels=4,
+                        caves=caves)
+        doc = to_document(generate(params, random.Random(seed), REGISTRY), "it")
+        assert doc["options"]["levels"] == 4
+        return {lv["depth"]: {a["kind"] for a in lv["areas"]} for lv in doc["levels"]}
+
+    found = Counter[str]()
+    for seed in range(40):
+        for depth, ks in kinds("depth", seed).items():
+            assert ("cave" in ks) <= (depth >= CAVE_DEPTH)
+            assert ("chamber" in ks) <= (depth < CAVE_DEPTH)
+            found["depth cave"] += "cave" in ks
+        for ks in kinds("always", seed).values():
+            assert "chamber" not in ks
+            found["always cave"] += "cave" in ks
+        for ks in kinds("never", seed).values():
+            assert "cave" not in ks
+            found["never chamber"] += "chamber" in ks
+    assert min(found.values()) > 5, found
+
+
+def test_caves_option_is_checked() -> None:
+    with pytest.raises(DungeonError, match="depth, always or never"):
+        Params(rules=RULES, caves="sometimes").checked()
+    with pytest.raises(DungeonError, match="not for --rules zufallslabyrinth"):
+        Params(caves="always").checked()
+    assert Params(caves="depth").checked().procedure_options() == ()
+    assert Params(rules=RULES, caves="never").checked().procedure_options() == (
+        ("caves", "never"),)
+
+
+@pytest.mark.parametrize(("entrance", "kinds"), [("variant", {"corridor"}),
+                                                 ("room", {"room"}),
+                                                 ("hall", {"chamber"})])
+def test_entrance_option(entrance: str, kinds: set[str]) -> None:
+    """--entrance: a passage (variant), a room (A.5.1 Stanza) or a chamber (Camera), with
+    the stairs from the surface in its wall, then its exits and contents by A.5."""
+    for seed in range(30):
+        params = Params(rules=RULES, seed=seed, size=(24, 30), max_areas=20, entrance=entrance)
+        doc = to_document(generate(params, random.Random(seed), REGISTRY), "it")
+        check_cells(doc)
+        check_connections(doc, LEVEL_LINKS)
+        level = doc["levels"][0]
+        first = next(a for a in level["areas"] if a["id"] == level["entrance"])
+        assert first["kind"] in kinds
+        up = [c for c in level["connections"] if c["to_level"] == 0 and c["kind"] == "stairs"]
+        assert [c["from"] for c in up] == [first["id"]]
+        if entrance != "variant":
+            tables = [r["table"] for r in first["rolls"]]
+            assert tables[0].endswith("forma-stanza" if entrance == "room" else "forma-camera")
+            assert "scatola-bianca/numero-uscite" in tables
+            assert "scatola-bianca/contenuto-stanza" in tables
+    cave = Params(rules=RULES, seed=1, entrance="hall", caves="always")
+    doc = to_document(generate(cave, random.Random(1), REGISTRY), "it")
+    assert doc["levels"][0]["areas"][0]["kind"] == "cave"
+
+
+def test_elevator_rooms(docs: list[dict[str, Any]]) -> None:
+    """A.7.1 09-11: the elevator room with its way down (1, 2, or the first stop of 2-5
+    levels), a trick (gm_only); from a passage a 20' x 20' area of its own that the passage
+    runs into and goes on from; at the bottom the same room with the way back up."""
+    seen = Counter[str]()
+    for doc in docs:
+        areas = _areas(doc)
+        for level in doc["levels"]:
+            for c in level["connections"]:
+                if c["kind"] != "elevator":
+                    continue
+                assert c["gm_only"], c
+                depth, room = areas[c["from"]]
+                assert any(x["kind"] == "trap" and "ascensore" in x["text"].lower()
+                           for x in room["contents"]), room["id"]
+                if c["direction"] == "down":
+                    rolled = [r for r in room["rolls"] if r["table"].endswith("trappole-e-tranelli")]
+                    if room["kind"] == "elevator":
+                        assert len(room["cells"]) == 16, room  # 20' x 20' as printed
+                        feeder = [x for x in level["connections"] if x["to"] == room["id"]
+                                  and x["kind"] == "door"]
+                        assert feeder, room
+                        _d, passage = areas[feeder[0]["from"]]
+                        rolled = [r for r in passage["rolls"]
+                                  if r["table"].endswith("trappole-e-tranelli")]
+                        seen["from a passage"] += 1
+                    else:
+                        assert room["kind"] in ("room", "chamber", "cave", "corridor")
+                        seen[f"in a {room['kind']}"] += 1
+                    row = [r["row"] for r in rolled if r["row"] in ("9", "10", "11")][-1]
+                    levels = {"9": 1, "10": 2, "11": 2}[row]
+                    assert c["to_level"] == depth + levels
+                    if c["to"] is not None:
+                        lower, bottom = areas[c["to"]]
+                        assert lower == depth + levels and bottom["kind"] == "elevator"
+                        back = [x for x in _level(doc, lower)["connections"]
+                                if x["from"] == bottom["id"] and x["kind"] == "elevator"]
+                        assert back[0]["to"] == room["id"] and back[0]["direction"] == "up"
+                        assert back[0]["to_level"] == depth
+                        seen["arrived"] += 1
+    assert seen["from a passage"] > 5 and seen["in a room"] > 5 and seen["arrived"] > 3, seen
+
+
+def test_elevator_is_a_room_for_the_players() -> None:
+    seed = next(s for s in range(200) if '"elevator"' in dumps(
+        generate(_params(s), random.Random(s), REGISTRY), "en"))
+    doc = to_document(generate(_params(seed), random.Random(seed), REGISTRY), "en")
+    gm, player = render_md(doc, lang="en"), render_md(doc, lang="en", view="player")
+    assert "Elevator down to level" in gm
+    assert "Elevator" not in player
+
+
+def test_doors_below_the_stairs(docs: list[dict[str, Any]]) -> None:
+    """A.6 01-07: both ends of the stairs say whether a door shuts the way back for a day,
+    as the roll on porta-delle-scale says; the key says it."""
+    seen = Counter[str]()
+    for doc in docs:
+        areas = _areas(doc)
+        for level in doc["levels"]:
+            for c in level["connections"]:
+                if "door_closes" not in c:
+                    continue
+                assert c["kind"] == "stairs"
+                if c["direction"] == "down":
+                    _d, area = areas[c["from"]]
+                    door = [r for r in area["rolls"] if r["table"].endswith("porta-delle-scale")]
+                    assert c["door_closes"] == (door[-1]["key"] == "door_shuts_exit")
+                    seen[f"down {c['door_closes']}"] += 1
+                else:
+                    lower = [x for x in _level(doc, c["to_level"])["connections"]
+                             if x["from"] == c["to"] and x["to"] == c["from"]]
+                    assert lower[0]["door_closes"] == c["door_closes"]
+                    seen[f"up {c['door_closes']}"] += 1
+    assert seen["down True"] > 3 and seen["down False"] > 30 and seen["up True"], seen
+    doc = next(d for d in docs if any(c.get("door_closes") for lv in d["levels"]
+                                      for c in lv["connections"]))
+    assert "a door shuts" in render_md(doc, lang="en")
+    assert "una porta chiude" in render_md(doc, lang="it")
+    assert "versperrt eine Tür den Rückweg" in render_md(doc, lang="de")

@@ -1,5 +1,6 @@
-"""``kerker dungeon``: a dungeon by the Zufallslabyrinth procedure (seed 000) -- ASCII
-preview, JSON document, and with ``--out`` the files (SVG/PNG/key when the renderers exist).
+"""``kerker dungeon``: a dungeon by the Zufallslabyrinth (seed 000) or Scatola Bianca
+(seed 001) procedure -- ASCII preview, JSON document, and with ``--out`` the files (SVG/PNG/key
+when the renderers exist).
 
 A thin shell around :mod:`kerker.dungeon`: options -> :func:`~kerker.dungeon.engine.generate`
 -> the document (docs/dungeon-json.md) -> one renderer per output.
@@ -8,6 +9,7 @@ A thin shell around :mod:`kerker.dungeon`: options -> :func:`~kerker.dungeon.eng
 from __future__ import annotations
 
 import importlib.util
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -23,9 +25,11 @@ _h = translator(default_language())
 FORMATS = ("svg", "png", "json", "md", "html", "ascii")
 
 DUNGEON_HELP = N_(
-    "Roll a dungeon by the Zufallslabyrinth procedure (seed 000): entrance, rooms, halls, "
-    "caves and corridors placed on graph paper, stocked with monsters, treasure, traps and "
-    "water, linked to deeper levels by stairs, trapdoors and shafts.\n\n"
+    "Roll a dungeon by a rule set's procedure: the Zufallslabyrinth (seed 000, the default) "
+    "or La Scatola Bianca appendix A (seed 001, --rules scatola-bianca). Rooms, halls, "
+    "chambers, caves and corridors placed on graph paper, stocked with monsters, treasure, "
+    "traps and water, linked to deeper levels by stairs, trapdoors, shafts and elevators; "
+    "every roll is kept.\n\n"
     "Without --json or --out it prints a map preview and a short key. --out DIR writes "
     "dungeon-SEED.json and .txt, and the maps and key when their renderers are installed.\n\n"
     "Example: kerker dungeon --seed 7 --levels 2 --out maps"
@@ -83,11 +87,16 @@ def dungeon_command(
     max_areas: Annotated[int, typer.Option("--max-areas", help=_h(N_(
         "Areas per level at most (1-1000); open exits beyond stay unexplored.")))] = 60,
     entrance: Annotated[str, typer.Option("--entrance", help=_h(N_(
-        "variant (step 1, W6), room or hall (step 5).")))] = "variant",
+        "How level 1 begins: variant, room or hall. zufallslabyrinth: the rolled entrance "
+        "(step 1, W6), a room or a hall (step 5); scatola-bianca: a passage (the default), a "
+        "room or a chamber (A.5).")))] = "variant",
+    caves: Annotated[str, typer.Option("--caves", help=_h(N_(
+        "Where A.1 chambers become A.8 caves: depth = from level 3 on (the default), "
+        "always, never; only for scatola-bianca.")))] = "depth",
     lang: Annotated[
         str | None,
         typer.Option("--lang", help=_h(N_("Language of the output: de, it or en "
-                                          "(default: locale)."))),
+                                          "(default: the rule set's language)."))),
     ] = None,
     json_out: Annotated[
         bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))
@@ -118,15 +127,19 @@ def dungeon_command(
     if formats is not None and out is None:
         raise OptionError(N_("--format {text} needs --out DIR"), text=formats)
     params = Params(rules=rules, seed=None, levels=levels, size=parse_size(size),
-                    max_areas=max_areas, entrance=entrance).checked()
+                    max_areas=max_areas, entrance=entrance, caves=caves).checked()
     registry = load_registry(tables or [])
     # A rule set speaks the language it was printed in unless --lang says otherwise.
     code = resolve_language(lang or rule_set_language(registry, params.rules))
     _ = translator(code)
     used_seed, rng = make_rng(seed)
-    params = Params(rules=params.rules, seed=used_seed, levels=params.levels,
-                    size=params.size, max_areas=params.max_areas, entrance=params.entrance)
+    params = replace(params, seed=used_seed)
     dungeon = generate(params, rng, registry)
+    # The document records every option the procedure read (``caves`` for Scatola Bianca).
+    recorded = dict(dungeon.options)
+    extra = tuple(o for o in params.procedure_options() if o[0] not in recorded)
+    if extra:
+        dungeon = replace(dungeon, options=(*dungeon.options, *extra))
     doc = to_document(dungeon, code)
 
     if out is not None:

@@ -81,6 +81,9 @@ class Params:
     max_areas: int = DEFAULT_MAX_AREAS
     entrance: str = "variant"
     empty_entrance: bool = False
+    caves: str = "depth"
+    """Where a procedure that can make caves instead of chambers makes them (Scatola Bianca
+    A.8): ``depth`` (its own depth rule), ``always`` or ``never``."""
 
     def checked(self) -> Params:
         """Self, or a :class:`DungeonError` naming the option out of bounds."""
@@ -99,7 +102,23 @@ class Params:
         if self.entrance not in ("variant", "room", "hall"):
             raise DungeonError(N_("--entrance takes variant, room or hall, not {text!r}"),
                                text=self.entrance)
+        if self.caves not in ("depth", "always", "never"):
+            raise DungeonError(N_("--caves takes depth, always or never, not {text!r}"),
+                               text=self.caves)
+        if self.caves != "depth" and not self.reads_caves():
+            raise DungeonError(N_("--caves {caves} is not for --rules {rules}: its caves come "
+                                  "from its own tables"), caves=self.caves, rules=self.rules)
         return self
+
+    def reads_caves(self) -> bool:
+        """Whether the procedure of :attr:`rules` honours :attr:`caves` (its plug-in says so
+        with ``reads_caves = True``)."""
+        return bool(getattr(load_procedure(self.rules), "reads_caves", False))
+
+    def procedure_options(self) -> tuple[tuple[str, Any], ...]:
+        """The options only some procedures read, as the document's ``options`` records
+        them: ``caves`` for a procedure that honours it, else nothing."""
+        return (("caves", self.caves),) if self.reads_caves() else ()
 
 
 @dataclass

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections import deque
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import kerker
-from kerker.dungeon.model import Area, Connection, Content, Dungeon, Feature, Level
+from kerker.dungeon.model import Area, Connection, Content, Dungeon, Feature, Level, RollEntry
 from kerker.geometry.grid import bounds
-from kerker.tables.engine import AmountResult, TableResult
+from kerker.tables.engine import AmountResult, RowPick, TableResult
+from kerker.tables.model import Table
 from kerker.tables.render import fill_text, lines, row_text
 
 FORMAT_VERSION = 1
@@ -21,6 +24,8 @@ TITLES: dict[str, dict[str, str]] = {
     "entrance": {"de": "Eingangsbereich", "it": "Area d'ingresso", "en": "Entrance"},
     "room": {"de": "Raum", "it": "Stanza", "en": "Room"},
     "hall": {"de": "Halle", "it": "Sala", "en": "Hall"},
+    "chamber": {"de": "Kammer", "it": "Camera", "en": "Chamber"},
+    "elevator": {"de": "Aufzugsraum", "it": "Ascensore", "en": "Elevator room"},
     "cave": {"de": "Höhle", "it": "Caverna", "en": "Cave"},
     "corridor": {"de": "Gang", "it": "Corridoio", "en": "Corridor"},
     "special": {"de": "Besonderer Raum", "it": "Stanza speciale", "en": "Special room"},
@@ -104,8 +109,133 @@ def feature_json(feature: Feature, lang: str) -> dict[str, Any]:
             "dir": feature.dir, "text": text}
 
 
-def area_json(area: Area, lang: str) -> dict[str, Any]:
-    """One area of a level."""
+_NUMBERED = re.compile(r"^(?:Tabella|Tabelle|Table)\s+([A-Z0-9][A-Za-z0-9.]*?)\.?(?::|\s|$)")
+
+
+def heading_number(heading: str) -> str | None:
+    """The table number a source heading prints, or None.
+
+    >>> heading_number("Tabella A.3.1 Corridoio laterale"), heading_number("Schritt 4: Gänge")
+    ('A.3.1', None)
+    """
+    found = _NUMBERED.match(heading)
+    return found.group(1) if found else None
+
+
+def _nodes(result: TableResult) -> Iterator[TableResult]:
+    """A result and every follow-up and repetition, pre-order."""
+    yield result
+    for child in result.children():
+        yield from _nodes(child)
+    if result.again is not None:
+        yield from _nodes(result.again)
+
+
+def _pick_text(node: TableResult, pick: RowPick, lang: str) -> str:
+    names: dict[str, Any] = dict(node.context)
+    names.update(node.values)
+    names.update(node.amounts())
+    names["result"] = pick.total
+    counts = [e.value for e in node.effects if isinstance(e, AmountResult)]
+    return fill_text(pick.row.text, lang, names, counts[0] if counts else None)
+
+
+class RollLabels:
+    """Labels and row texts for the roll log (the solo-play transcript).
+
+    A rule set that numbers its tables in their source headings ("Tabella A.1: Tiri
+    periodici") gets a ``label`` on every roll entry of its tables: the number ("A.1"), or
+    the heading itself where it prints none; and the ``text`` of the row rolled. Rule sets
+    whose headings number nothing (the Zufallslabyrinth's steps) keep their entries as they
+    were. Tables are known from the results the dungeon keeps.
+    """
+
+    def __init__(self, dungeon: Dungeon) -> None:
+        self.tables: dict[str, Table] = {}
+        for level in dungeon.levels:
+            for area in level.areas:
+                for result in _results(area):
+                    for node in _nodes(result):
+                        self.tables.setdefault(node.table.id, node.table)
+        self.numbered = {t.rule_set for t in self.tables.values()
+                         if heading_number(t.heading) is not None}
+
+    def label(self, table_id: str) -> str | None:
+        """The entry label of ``table_id``, or None (not a numbering rule set)."""
+        table = self.tables.get(table_id)
+        if table is None or table.rule_set not in self.numbered:
+            return None
+        return heading_number(table.heading) or table.heading
+
+    def entries(self, area: Area, lang: str) -> list[dict[str, Any]]:
+        """The area's roll log as document entries."""
+        texts: dict[tuple[str, str, int, str], deque[str]] = {}
+        if any(self.label(r.table) is not None for r in area.rolls):
+            for result in _results(area):
+                for node in _nodes(result):
+                    picks = [node.pick] if node.sub is None else [node.pick, node.sub]
+                    for pick in picks:
+                        key = (node.table.id, pick.dice, pick.total, pick.row.label())
+                        texts.setdefault(key, deque()).append(_pick_text(node, pick, lang))
+        out = []
+        for r in area.rolls:
+            entry = _roll_json(r)
+            label = self.label(r.table)
+            if label is not None:
+                entry["label"] = label
+                queue = texts.get((r.table, r.dice, r.roll, r.row))
+                entry["text"] = queue.popleft() if queue else None
+            out.append(entry)
+        return out
+
+
+def _results(area: Area) -> Iterator[TableResult]:
+    yield from area.results
+    for content in area.contents:
+        for result in (content.result, content.container, content.trapped, content.hidden,
+                       content.magic):
+            if result is not None:
+                yield result
+
+
+def _roll_json(r: RollEntry) -> dict[str, Any]:
+    return {"table": r.table, "dice": r.dice, "roll": r.roll, "row": r.row, "key": r.key,
+            "explain": r.explain}
+
+
+def stair_doors(dungeon: Dungeon) -> dict[str, bool]:
+    """Connection id -> whether a door shuts the way back for a day, for both ends of the
+    stairs whose roll says so (value ``door_shuts_exit`` in the stairs' results: the Scatola
+    Bianca's A.6 footnotes). Stairs without such a roll are not in the map."""
+    out: dict[str, bool] = {}
+    by_depth = {level.depth: level for level in dungeon.levels}
+    for level in dungeon.levels:
+        for area in level.areas:
+            for content in area.contents:
+                if content.kind != "stairs" or content.result is None:
+                    continue
+                shut = next((bool(n.values["door_shuts_exit"]) for n in _nodes(content.result)
+                             if "door_shuts_exit" in n.values), None)
+                if shut is None:
+                    continue
+                way = content.result.values
+                conn = next((c for c in level.connections if c.from_ == area.id
+                             and c.id not in out and c.kind == way.get("kind")
+                             and c.direction == way.get("direction")
+                             and c.to_level is not None), None)
+                if conn is None:
+                    continue
+                out[conn.id] = shut
+                lower = by_depth.get(conn.to_level or 0)
+                for back in lower.connections if lower is not None else ():
+                    if (back.from_ == conn.to and back.to == area.id and back.kind == conn.kind
+                            and back.to_level == level.depth):
+                        out[back.id] = shut
+    return out
+
+
+def area_json(area: Area, lang: str, labels: RollLabels | None = None) -> dict[str, Any]:
+    """One area of a level; ``labels`` adds the transcript labels to its roll log."""
     titles = TITLES[area.kind]
     return {
         "id": area.id,
@@ -119,34 +249,42 @@ def area_json(area: Area, lang: str) -> dict[str, Any]:
         "title": titles.get(lang, titles["en"]),
         "contents": [content_json(c, lang) for c in area.contents],
         "features": [feature_json(f, lang) for f in area.features],
-        "rolls": [{"table": r.table, "dice": r.dice, "roll": r.roll, "row": r.row,
-                   "key": r.key, "explain": r.explain} for r in area.rolls],
+        "rolls": (labels.entries(area, lang) if labels is not None
+                  else [_roll_json(r) for r in area.rolls]),
     }
 
 
-def connection_json(conn: Connection) -> dict[str, Any]:
-    """One connection of a level."""
-    return {
+def connection_json(conn: Connection, door_closes: bool | None = None) -> dict[str, Any]:
+    """One connection of a level; ``door_closes`` (stairs whose door may shut the way back
+    for a day) is written when known."""
+    out = {
         "id": conn.id, "from": conn.from_, "to": conn.to, "kind": conn.kind,
         "at": list(conn.at), "side": conn.side, "width": conn.width,
         "to_level": conn.to_level, "direction": conn.direction, "one_way": conn.one_way,
         "gm_only": conn.gm_only,
     }
+    if door_closes is not None:
+        out["door_closes"] = door_closes
+    return out
 
 
-def level_json(level: Level, lang: str) -> dict[str, Any]:
-    """One level."""
+def level_json(level: Level, lang: str, labels: RollLabels | None = None,
+               doors: Mapping[str, bool] | None = None) -> dict[str, Any]:
+    """One level (``labels``, ``doors``: see :class:`RollLabels`, :func:`stair_doors`)."""
+    doors = doors or {}
     return {
         "depth": level.depth, "width": level.width, "height": level.height,
         "entrance": level.entrance,
-        "areas": [area_json(a, lang) for a in level.areas],
-        "connections": [connection_json(c) for c in level.connections],
+        "areas": [area_json(a, lang, labels) for a in level.areas],
+        "connections": [connection_json(c, doors.get(c.id)) for c in level.connections],
         "unexplored": list(level.unexplored),
     }
 
 
 def to_document(dungeon: Dungeon, lang: str) -> dict[str, Any]:
     """The whole document (docs/dungeon-json.md)."""
+    labels = RollLabels(dungeon)
+    doors = stair_doors(dungeon)
     return {
         "kerker": kerker.__version__,
         "format": FORMAT_VERSION,
@@ -154,7 +292,7 @@ def to_document(dungeon: Dungeon, lang: str) -> dict[str, Any]:
         "seed": dungeon.seed,
         "lang": lang,
         "options": dict(dungeon.options),
-        "levels": [level_json(level, lang) for level in dungeon.levels],
+        "levels": [level_json(level, lang, labels, doors) for level in dungeon.levels],
         "stats": {"areas": dungeon.area_count, "bent": dict(dungeon.bent)},
     }
 

@@ -37,8 +37,9 @@ _OPPOSITE = {"n": "s", "ne": "sw", "e": "w", "se": "nw", "s": "n", "sw": "ne", "
 _EXIT_KIND = {
     "door": N_("Door"), "secret_door": N_("Secret door"), "one_way_door": N_("One-way door"),
     "archway": N_("Archway"), "opening": N_("Opening"), "stairs": N_("Stairs"),
-    "trapdoor": N_("Trapdoor"), "shaft": N_("Shaft"),
+    "trapdoor": N_("Trapdoor"), "shaft": N_("Shaft"), "elevator": N_("Elevator"),
 }
+_LEVEL_WAYS = ("stairs", "trapdoor", "shaft", "elevator")
 _VERTICAL = {
     ("stairs", "down"): N_("Stairs down to level {level}"),
     ("stairs", "up"): N_("Stairs up to level {level}"),
@@ -46,15 +47,19 @@ _VERTICAL = {
     ("trapdoor", "up"): N_("Trapdoor up to level {level}"),
     ("shaft", "down"): N_("Shaft down to level {level}"),
     ("shaft", "up"): N_("Shaft up to level {level}"),
+    ("elevator", "down"): N_("Elevator down to level {level} (the whole room goes down)"),
+    ("elevator", "up"): N_("Elevator up to level {level}"),
 }
 _SURFACE = {
     "stairs": N_("Stairs up to the surface"),
     "trapdoor": N_("Trapdoor up to the surface"),
     "shaft": N_("Shaft up to the surface"),
+    "elevator": N_("Elevator up to the surface"),
 }
 _AREA_KIND = {
     "entrance": N_("Entrance"), "room": N_("Room"), "hall": N_("Hall"), "cave": N_("Cave"),
-    "corridor": N_("Corridor"), "special": N_("Special room"),
+    "corridor": N_("Corridor"), "special": N_("Special room"), "chamber": N_("Chamber"),
+    "elevator": N_("Elevator room"),
 }
 _CONTENT_KIND = {
     "monster": N_("Monster"), "treasure": N_("Treasure"), "trap": N_("Trap"),
@@ -83,12 +88,15 @@ class AreaKey:
     corridor: bool = False
 
 
-def _size(area: Mapping[str, Any], _: Translate) -> str:
+def _size(area: Mapping[str, Any], _: Translate, lang: str) -> str:
     size = area.get("size") or {}
     squares = size.get("squares")
     if squares is None:
         squares = max(1, len(area.get("cells") or ()) // 4)
-    count = _("1 square") if squares == 1 else _("{n} squares").format(n=_grouped(squares))
+    n = _grouped(squares)
+    if isinstance(squares, float) and lang in ("de", "it"):
+        n = n.replace(".", ",")  # 17,25 caselle
+    count = _("1 square") if squares == 1 else _("{n} squares").format(n=n)
     parts = [count] + [str(size[k]) for k in ("feet", "metres") if size.get(k)]
     return " · ".join(parts)
 
@@ -131,7 +139,7 @@ def _exit(conn: Mapping[str, Any], here: str, level: Mapping[str, Any],
         side = _OPPOSITE.get(side, side)
     direction = _(_DIRECTION.get(side, _DIRECTION["n"]))
     name = _(_EXIT_KIND[kind]) if kind in _EXIT_KIND else kind
-    if kind in ("stairs", "trapdoor", "shaft") and outgoing and \
+    if kind in _LEVEL_WAYS and outgoing and \
             (conn.get("to_level") is not None or conn.get("direction")):
         up = conn.get("direction") == "up"
         target = conn.get("to_level")
@@ -142,6 +150,9 @@ def _exit(conn: Mapping[str, Any], here: str, level: Mapping[str, Any],
             text = text.format(level="?" if target is None else target)
         if kind == "stairs":
             text = _("{what}, {direction}").format(what=text, direction=direction)
+        if conn.get("door_closes"):
+            text += "; " + (_("a door shuts this way up for a day") if up else
+                            _("once the party is down, a door shuts the way back for a day"))
         return text, None
     if outgoing and is_unexplored(conn, level):
         return _("{kind} {direction}: unexplored").format(kind=name, direction=direction), None
@@ -159,6 +170,12 @@ def _exit(conn: Mapping[str, Any], here: str, level: Mapping[str, Any],
 
 
 def _roll(entry: Mapping[str, Any], _: Translate) -> str:
+    label = entry.get("label")
+    if label:  # a transcript line: "Tiro A.1 (d20): 15 → Camera (tabelle A.5)."
+        line = _("Roll {label} ({dice}): {roll}").format(label=label, dice=entry.get("dice", ""),
+                                                       roll=entry.get("roll", ""))
+        text = entry.get("text")
+        return f"{line} → {text}" if text else line
     table = str(entry.get("table", ""))
     table = table.split("/", 1)[1] if "/" in table else table
     explain = str(entry.get("explain") or f"{entry.get('dice', '')} -> {entry.get('roll', '')}")
@@ -182,11 +199,13 @@ def area_keys(doc: Doc, *, depth: int = 1, lang: str = "de", view: str = "gm") -
     for area in areas:
         here = str(area["id"])
         kind = str(area.get("kind", "room"))
-        title = str(area.get("title") or "") if same_lang else ""
+        if kind == "elevator" and not gm:
+            kind = "room"  # a trick: the players see a room
+        title = str(area.get("title") or "") if same_lang and kind == area.get("kind") else ""
         if not title:
             title = _(_AREA_KIND[kind]) if kind in _AREA_KIND else kind
         key = AreaKey(anchor=f"area-{area.get('number')}",
-                      heading=f"{area.get('number')}. {title}", size=_size(area, _),
+                      heading=f"{area.get('number')}. {title}", size=_size(area, _, lang),
                       corridor=kind == "corridor")
         if level.get("entrance") == here and kind != "entrance":
             key.heading += " · " + _("entrance")

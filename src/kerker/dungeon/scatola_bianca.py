@@ -4,7 +4,8 @@ A walk, not a room list: a passage is followed and every 60 ft (or 30 ft, as the
 the periodic check A.1 is rolled; its row says what comes next (a door A.2, a side passage
 A.3, a turn A.4, a chamber A.5, stairs A.6, a dead end, a trick or trap A.7, a wandering
 monster). Rooms and chambers roll their exits (A.5.4 - A.5.6) and contents (A.5.7, A.5.8);
-on deeper levels chambers are caves and caverns (A.8). Every number comes from the tables in
+on deeper levels (``Params.caves``) chambers are caves and caverns (A.8); an elevator room
+(A.7.1 rows 09-11) is an area of its own with its way down. Every number comes from the tables in
 ``src/kerker/rules/scatola-bianca`` (value keys: docs/rules-notes-001.md); what is done when
 a roll cannot be drawn is the shared bending policy (:mod:`.bend`, docs/scatola-bianca.md).
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 import math
 
 from kerker.dungeon import levels as lv
-from kerker.dungeon.bend import SizeSpec, fit
+from kerker.dungeon.bend import SizeSpec, fit, try_place
 from kerker.dungeon.engine import (
     AreaBuilder,
     Arrival,
@@ -29,6 +30,7 @@ from kerker.dungeon.engine import (
 from kerker.dungeon.model import Content, Feature
 from kerker.dungeon.zufallslabyrinth import Walker, Zufallslabyrinth, effective, find, walk
 from kerker.geometry.grid import (
+    Cell,
     feet_to_cells,
     is_diagonal,
     opposite,
@@ -45,11 +47,21 @@ MAX_CHECKS = 30
 MAX_BLOCK_TURNS = 3
 """A.4 rolls for one stretch that keeps meeting rock; then the corridor ends."""
 CAVE_DEPTH = 3
-"""From this depth on, A.1 "Camera" is a cave or cavern of A.8 ("per i livelli inferiori")."""
+"""With ``--caves depth`` (the default), from this depth on A.1 "Camera" is a cave or cavern
+of A.8 ("per i livelli inferiori"); ``always`` and ``never`` override it."""
 WALL_ORDER = ("opposite", "left", "right", "same")
 SHAPES = {"square": "rect", "rectangular": "rect", "circular": "circle",
           "triangular": "triangle", "trapezoidal": "trapezoid", "irregular": "cave",
           "oval": "oval", "hexagonal": "hexagon", "octagonal": "octagon"}
+
+
+def caves_at(caves: str, depth: int) -> bool:
+    """Whether an A.1 chamber at ``depth`` is an A.8 cave under ``Params.caves``.
+
+    >>> caves_at("depth", 2), caves_at("depth", 3), caves_at("always", 1), caves_at("never", 9)
+    (False, True, True, False)
+    """
+    return caves == "always" or (caves == "depth" and depth >= CAVE_DEPTH)
 
 
 def _squares(feet: int) -> int:
@@ -99,12 +111,17 @@ class ScatolaBianca(Zufallslabyrinth):
     """The procedure plug-in (``PROCEDURE``)."""
 
     name = "scatola-bianca"
+    reads_caves = True
+    """The engine's ``Params.caves`` applies (``--caves``)."""
 
     # -- the way in ----------------------------------------------------------------------
     def start(self, state: DungeonState, level: LevelState) -> None:
         """Level 1: stairs from the surface into a passage at the foot of the sheet, its
-        width by A.3.2, walked north by A.1 (the seed starts in a passage and says no more).
+        width by A.3.2, walked north by A.1 (the seed starts in a passage and says no more);
+        with ``--entrance room|hall`` into a room or chamber of A.5 instead.
         """
+        if state.params.entrance != "variant" and self._entrance_room(state, level):
+            return
         occ = level.occ
         sink = Sink()
         width = int(state.roll(T + "larghezza-corridoio", level, sink).values["width_ft"])
@@ -120,9 +137,38 @@ class ScatolaBianca(Zufallslabyrinth):
                       direction="up", mode="level")
         self._walk(state, level, walker, 30)
 
+    def _entrance_room(self, state: DungeonState, level: LevelState) -> bool:
+        """``--entrance room``: a room (A.5.1 "Stanza"); ``hall``: what A.1 "Camera" makes
+        on this level (a chamber, or a cave of A.8.1 where ``--caves`` puts caves). Placed at
+        the foot of the sheet with the stairs from the surface in its south wall, then its
+        exits and contents by A.5 (contents skipped with ``empty_entrance``)."""
+        occ = level.occ
+        origin = (occ.width // 2, occ.height - 3)
+        sink = Sink()
+        if state.params.entrance == "room":
+            kind, table = "room", "forma-stanza"
+        elif caves_at(state.params.caves, level.depth):
+            kind, table = "cave", "cave-e-caverne"
+        else:
+            kind, table = "chamber", "forma-camera"
+        res = state.roll(T + table, level, sink)
+        spec = cave_spec(res) if kind == "cave" else room_spec(res)
+        area = self._place(state, level, origin, "n", set(), spec, kind, table, sink)
+        if area is None:  # pragma: no cover - every A.5.1 size fits a 10x10 sheet
+            return False
+        level.entrance = area.id
+        state.connect(level, area.id, None, "stairs", origin, "s", to_level=0,
+                      direction="up", mode="level")
+        self._stock(state, level, area, res, kind, contents=not state.params.empty_entrance)
+        return True
+
     def arrive(self, state: DungeonState, level: LevelState, arrival: Arrival) -> None:
-        """A way from another level arrives in a 10-ft passage that is walked by A.1."""
+        """A way from another level arrives in a 10-ft passage that is walked by A.1; an
+        elevator arrives as its room, with a door onto such a passage."""
         source = state.levels[arrival.from_depth].conns[arrival.conn]
+        if arrival.kind == "elevator" and self._elevator_arrives(state, level, arrival,
+                                                                   source):
+            return
         spot = lv.free_spot(level, level.rng, squares_to_cells(3) + 2)
         if spot is None:
             state.bend("no_arrival")
@@ -224,10 +270,27 @@ class ScatolaBianca(Zufallslabyrinth):
     def _room(self, state: DungeonState, level: LevelState, conn: ConnBuilder,
               res: TableResult, spec: SizeSpec, kind: str, table: str | None,
               owner: AreaBuilder | None = None) -> AreaBuilder | None:
-        """Place a room (``kind`` room: doors), chamber (``hall``: passages) or cave behind
-        ``conn``; then its exits and contents in the seed's order."""
+        """Place a room (``kind`` room: doors), chamber (``chamber``: open passages) or cave
+        behind ``conn``; then its exits and contents in the seed's order."""
         sink = Sink()
-        origin = step(conn.at, conn.side)
+        area = self._place(state, level, step(conn.at, conn.side), conn.side, {conn.from_},
+                           spec, kind, table, sink)
+        if area is None:
+            state.bend("dead_end")
+            if owner is not None:
+                owner.absorb(sink)
+            state.drop(level, conn)
+            return None
+        conn.to = area.id
+        self._stock(state, level, area, res, kind)
+        return area
+
+    def _place(self, state: DungeonState, level: LevelState, origin: Cell, heading: str,
+               allowed: set[str], spec: SizeSpec, kind: str, table: str | None,
+               sink: Sink) -> AreaBuilder | None:
+        """A room, chamber or cave of ``spec`` entered at ``origin`` going ``heading``, bent
+        by the shared policy (rerolled on ``table``); None when nothing fits. Unusual shapes
+        (A.5.2) keep their kind: the ``shape`` says how they look."""
 
         def reroll() -> SizeSpec | None:
             if table is None:
@@ -235,32 +298,26 @@ class ScatolaBianca(Zufallslabyrinth):
             again = state.roll(T + table, level, sink)
             return cave_spec(again) if table == "cave-e-caverne" else room_spec(again)
 
-        placed = fit(level.occ, spec, origin, conn.side, {conn.from_}, level.rng, reroll,
-                     state.bend)
+        placed = fit(level.occ, spec, origin, heading, allowed, level.rng, reroll, state.bend)
         if placed is None:
-            state.bend("dead_end")
-            if owner is not None:
-                owner.rolls.extend(sink.rolls)
-            state.drop(level, conn)
             return None
         spec, cells = placed
-        if spec.shape == "cave":
-            akind = "cave"
-        elif spec.shape != "rect":
-            akind = "special"
-        else:
-            akind = kind
-        area = state.new_area(level, akind, spec.shape, cells, conn.side)
+        area = state.new_area(level, kind, spec.shape, cells, heading)
         area.closed = kind == "room"
         area.absorb(sink)
-        conn.to = area.id
+        return area
+
+    def _stock(self, state: DungeonState, level: LevelState, area: AreaBuilder,
+               res: TableResult, kind: str, contents: bool = True) -> None:
+        """The rest of A.5 for a placed area: exits (A.5.4-A.5.6), contents (A.5.7), and a
+        cave's pools and lakes (A.8.2, A.8.3)."""
         self._exits(state, level, area, area_sqft(res), cave=kind == "cave")
-        contents = state.roll(T + "contenuto-stanza", level, area)
-        self._contents(state, level, area, contents)
+        if contents:
+            rolled = state.roll(T + "contenuto-stanza", level, area)
+            self._contents(state, level, area, rolled)
         if kind == "cave":
             for node in walk(res):
                 self._contents(state, level, area, node)
-        return area
 
     def _exits(self, state: DungeonState, level: LevelState, area: AreaBuilder, sqft: int,
                cave: bool = False) -> None:
@@ -375,7 +432,8 @@ class ScatolaBianca(Zufallslabyrinth):
                 area.contents.append(Content("treasure", treasure))
             trap = find(res, "trappole-e-tranelli")
             if trap is not None:
-                area.contents.append(Content("trap", trap))
+                area.contents.append(Content("trap", effective(trap)))
+                self._room_trap(state, level, area, trap)
             if v.get("special") and bool(res.context.get("specials", False)):
                 area.contents.append(Content("note", res))
         elif name in ("pozze", "laghi") and (v.get("pool") or v.get("lake")):
@@ -428,7 +486,7 @@ class ScatolaBianca(Zufallslabyrinth):
                 return
             elif kind == "trap":
                 trap = find(row, "trappole-e-tranelli")
-                if trap is not None and not self._trap(state, level, walker, trap):
+                if trap is not None and not self._trap(state, level, walker, trap, advance):
                     return
             if not self._go(state, level, walker, advance):
                 return
@@ -555,7 +613,7 @@ class ScatolaBianca(Zufallslabyrinth):
             conn.info = {"width": walker.width, "first_ft": 0}
             level.frontier.append(conn.id)
             return
-        if level.depth >= CAVE_DEPTH:
+        if caves_at(state.params.caves, level.depth):
             cave = state.roll(T + "cave-e-caverne", level, walker.area)
             self._room(state, level, conn, cave, cave_spec(cave), "cave", "cave-e-caverne",
                        walker.area)
@@ -564,7 +622,7 @@ class ScatolaBianca(Zufallslabyrinth):
         if shape is None:
             state.drop(level, conn)
             return
-        self._room(state, level, conn, shape, room_spec(shape), "hall", "forma-camera",
+        self._room(state, level, conn, shape, room_spec(shape), "chamber", "forma-camera",
                    walker.area)
 
     def _stairs(self, state: DungeonState, level: LevelState, walker: Walker,
@@ -629,20 +687,132 @@ class ScatolaBianca(Zufallslabyrinth):
                     return
 
     def _trap(self, state: DungeonState, level: LevelState, walker: Walker,
-              trap: TableResult) -> bool:
+              trap: TableResult, advance: int) -> bool:
         """A.7.1 in a passage (the passage goes on): the trap is content; a hidden door
-        found is a door of A.2; an elevator room takes the party down (a shaft)."""
-        walker.area.contents.append(Content("trap", trap))
+        found is a door of A.2; an elevator room is an area of its own. False when the
+        passage ends here (it ran into the elevator room)."""
         row = effective(trap)
         v = row.values
+        if v.get("kind") == "elevator_room":
+            return self._elevator(state, level, walker, trap, advance)
+        walker.area.contents.append(Content("trap", effective(trap)))
         if v.get("kind") == "hidden_door":
             door = find(row, "porte")
             if door is not None:
                 return self._corridor_door(state, level, walker, door)
+        return True
+
+    def _room_trap(self, state: DungeonState, level: LevelState, area: AreaBuilder,
+                   trap: TableResult) -> None:
+        """A.7.1 rolled for a room's contents (A.5.7 row 19): the room is the elevator room
+        ("il gruppo è appena entrato in questa stanza") with its way down; a hidden door
+        found is a door of A.2.1 in the wall it names, A.2.2 behind it."""
+        row = effective(trap)
+        v = row.values
         if v.get("kind") == "elevator_room":
-            levels = int(v.get("levels", v.get("levels_min", 1)))
-            self._level_way(state, level, walker, "shaft", "down", levels,
-                      self._lateral(walker, "right"))
+            self._elevator_way(state, level, area, trap)
+            return
+        door = find(row, "porte") if v.get("kind") == "hidden_door" else None
+        if door is None:
+            return
+        wall = {"left": "left", "right": "right"}.get(str(door.values["side"]), "opposite")
+        found = self._exit_cell(state, level, area, wall)
+        if found is None:
+            return
+        side, cell = found
+        conn = state.connect(level, area.id, None, "door", cell, side, width=1, mode="exit",
+                             info={"beyond": find(door, "dietro-la-porta"),
+                                   "along": turn(side, 2)})
+        state.push_in_order(level, [conn])
+
+    @staticmethod
+    def _elevator_spec(trap: TableResult) -> SizeSpec:
+        """The elevator room as printed: 20' x 20' (A.7.1 rows 09-11)."""
+        v = effective(trap).values
+        w, h = _squares(int(v["w_ft"])), _squares(int(v["h_ft"]))
+        return SizeSpec("rect", w, h, w * h)
+
+    def _elevator(self, state: DungeonState, level: LevelState, walker: Walker,
+                  trap: TableResult, advance: int) -> bool:
+        """A.7.1 rows 09-11 in a passage: "il gruppo è appena entrato in questa stanza" --
+        the passage runs through a door into the elevator room (ahead, else in its right or
+        left wall), and goes on from a door in the room's far wall after ``advance`` ft (A.1
+        row 19: the passage continues). Where the room fits nowhere, the passage's last
+        stretch is the elevator (``moved``). False: this passage ends at the room."""
+        spec = self._elevator_spec(trap)
+        for side in (self._ahead(walker), self._lateral(walker, "right"),
+                     self._lateral(walker, "left")):
+            cell = self._edge(walker, side)
+            origin = step(cell, side)
+            if level.occ.owner(origin) is not None:
+                continue
+            cells = try_place(level.occ, spec, origin, side, {walker.area.id}, level.rng)
+            if cells is not None:
+                break
+        else:
+            state.bend("moved")
+            walker.area.contents.append(Content("trap", effective(trap)))
+            side = self._ahead(walker)
+            self._elevator_way(state, level, walker.area, trap, self._edge(walker, side), side)
+            return True
+        room = state.new_area(level, "elevator", "rect", cells, side)
+        room.closed = True
+        room.contents.append(Content("trap", effective(trap)))
+        state.connect(level, walker.area.id, room.id, "door", cell, side, width=1, mode="exit")
+        self._elevator_way(state, level, room, trap)
+        beyond = self._wall_cells(state, level, room, side)
+        if beyond:
+            at = beyond[len(beyond) // 2]
+            conn = state.connect(level, room.id, None, "door", at, side, width=1,
+                                 mode="corridor", heading=side,
+                                 info={"width": walker.width, "first_ft": advance})
+            state.push_in_order(level, [conn])
+        return False
+
+    def _elevator_way(self, state: DungeonState, level: LevelState, area: AreaBuilder,
+                      trap: TableResult, at: Cell | None = None, side: str | None = None
+                      ) -> None:
+        """The elevator's way down (connection kind ``elevator``, ``gm_only``: a trick): one
+        level (row 09), two (row 10), or 2-5 of which the first stop is two levels down (row
+        11, decision 21). It sits in the middle of the room: the whole room goes down."""
+        v = effective(trap).values
+        levels = int(v.get("levels", v.get("levels_min", 1)))
+        to_level = lv.target_depth(level.depth, "down", levels)
+        conn = state.connect(level, area.id, None, "elevator",
+                             at or self._middle(area, 1)[0], side or area.heading, width=2,
+                             to_level=to_level, direction="down", mode="level", gm_only=True,
+                             info={"ends_in": "elevator", "trap": trap})
+        state.link_level(level, conn, "elevator")
+
+    def _elevator_arrives(self, state: DungeonState, level: LevelState, arrival: Arrival,
+                          source: ConnBuilder) -> bool:
+        """The elevator room at the bottom: the same 20' x 20' room (its trap text, for the
+        game master) with the way back up, and a door in its far wall onto a 10-ft passage
+        walked by A.1 like every arrival. False when it has no room (a passage arrives)."""
+        trap = source.info.get("trap")
+        if not isinstance(trap, TableResult):
+            return False
+        spot = lv.free_spot(level, level.rng, squares_to_cells(3) + 2)
+        if spot is None:
+            return False
+        origin, heading = spot
+        cells = try_place(level.occ, self._elevator_spec(trap), origin, heading, set(),
+                          level.rng)
+        if cells is None:
+            return False
+        room = state.new_area(level, "elevator", "rect", cells, heading)
+        room.closed = True
+        room.contents.append(Content("trap", effective(trap)))
+        back = lv.link_back(state, level, room, source, arrival.from_depth,
+                            self._middle(room, 1)[0], heading)
+        back.gm_only = True  # a trick: the players see a room
+        beyond = self._wall_cells(state, level, room, heading)
+        if beyond:
+            at = beyond[len(beyond) // 2]
+            conn = state.connect(level, room.id, None, "door", at, heading, width=1,
+                                 mode="corridor", heading=heading,
+                                 info={"width": feet_to_cells(10), "first_ft": 30})
+            state.push_in_order(level, [conn])
         return True
 
 
