@@ -16,7 +16,8 @@ from dungeon_support import check_cells, check_connections, reachable
 from kerker.dungeon.engine import DungeonError, Params, expand, generate, start
 from kerker.dungeon.export import dumps, heading_number, to_document
 from kerker.dungeon.render_key import render_html, render_md
-from kerker.dungeon.scatola_bianca import CAVE_DEPTH
+from kerker.dungeon.scatola_bianca import CAVE_DEPTH, along
+from kerker.geometry.grid import VECTORS
 from kerker.tables.registry import load_registry
 from kerker.tables.tree import table_tree
 
@@ -364,3 +365,27 @@ def test_doors_below_the_stairs(docs: list[dict[str, Any]]) -> None:
     assert "a door shuts" in render_md(doc, lang="en")
     assert "una porta chiude" in render_md(doc, lang="it")
     assert "versperrt eine Tür den Rückweg" in render_md(doc, lang="de")
+
+
+def test_openings_match_their_wall(docs: list[dict[str, Any]]) -> None:
+    """A connection's cells (``at`` and ``width - 1`` more along its wall, as the map opens
+    them) are its area's, and face its target or rock. The engine joins an exit that an area
+    reached meanwhile without narrowing it; the procedure narrows those on its next step, so
+    only joins made when the level stops are left (a few in a thousand)."""
+    bad: Counter[str] = Counter()
+    total = 0
+    for doc in docs:
+        for level in doc["levels"]:
+            owner = {tuple(c): a["id"] for a in level["areas"] for c in a["cells"]}
+            for c in level["connections"]:
+                total += 1
+                (ax, ay), (dx, dy) = along(c["side"]), VECTORS[c["side"]]
+                for i in range(c["width"]):
+                    cell = (c["at"][0] + ax * i, c["at"][1] + ay * i)
+                    ok = owner.get(cell) == c["from"]
+                    if c["to_level"] is None:
+                        ok = ok and owner.get((cell[0] + dx, cell[1] + dy)) == c["to"]
+                    if not ok:
+                        bad[c["kind"]] += 1
+                        break
+    assert set(bad) <= {"opening"} and bad["opening"] <= total / 500, (bad, total)

@@ -30,6 +30,7 @@ from kerker.dungeon.engine import (
 from kerker.dungeon.model import Content, Feature
 from kerker.dungeon.zufallslabyrinth import Walker, Zufallslabyrinth, effective, find, walk
 from kerker.geometry.grid import (
+    VECTORS,
     Cell,
     feet_to_cells,
     is_diagonal,
@@ -62,6 +63,12 @@ def caves_at(caves: str, depth: int) -> bool:
     (False, True, True, False)
     """
     return caves == "always" or (caves == "depth" and depth >= CAVE_DEPTH)
+
+
+def along(side: str) -> tuple[int, int]:
+    """The way a connection's cells run along its (cardinal) wall, from ``at`` on: the cells
+    the map opens (docs/dungeon-json.md, ``width``)."""
+    return (0, 1) if side in ("e", "w") else (1, 0)
 
 
 def _squares(feet: int) -> int:
@@ -133,7 +140,8 @@ class ScatolaBianca(Zufallslabyrinth):
         walker = Walker(area, origin, "n", feet_to_cells(width), None)
         if not self._begin(state, level, walker):  # pragma: no cover - a 10x10 sheet fits
             state.grow(level, area, [origin])
-        state.connect(level, area.id, None, "stairs", origin, "s", to_level=0,
+        at, span = self._span_at(area.cells, self._edge(walker, "s"), "s")
+        state.connect(level, area.id, None, "stairs", at, "s", width=span, to_level=0,
                       direction="up", mode="level")
         self._walk(state, level, walker, 30)
 
@@ -157,7 +165,8 @@ class ScatolaBianca(Zufallslabyrinth):
         if area is None:  # pragma: no cover - every A.5.1 size fits a 10x10 sheet
             return False
         level.entrance = area.id
-        state.connect(level, area.id, None, "stairs", origin, "s", to_level=0,
+        at, span = self._span_at(area.cells, origin, "s")
+        state.connect(level, area.id, None, "stairs", at, "s", width=span, to_level=0,
                       direction="up", mode="level")
         self._stock(state, level, area, res, kind, contents=not state.params.empty_entrance)
         return True
@@ -176,15 +185,31 @@ class ScatolaBianca(Zufallslabyrinth):
         origin, heading = spot
         area = state.new_area(level, "corridor", "corridor", {origin}, heading)
         area.width_ft = 10
-        lv.link_back(state, level, area, source, arrival.from_depth, origin, opposite(heading))
+        back = lv.link_back(state, level, area, source, arrival.from_depth, origin,
+                            opposite(heading))
         walker = Walker(area, origin, heading, 1, None)
         walker.width = feet_to_cells(10)
         self._widen_start(state, level, walker)
+        back.at, back.width = self._span_at(area.cells, self._edge(walker, back.side),
+                                            back.side)
         self._walk(state, level, walker, 30)
+
+    @staticmethod
+    def _span_at(cells: set[Cell], cell: Cell, side: str) -> tuple[Cell, int]:
+        """Where a 10-ft way (stairs, trapdoor, shaft) on ``side`` of ``cell`` sits so that
+        both its cells are the area's: ``at`` and the width (1 where only one cell is)."""
+        ax, ay = along(side)
+        if (cell[0] + ax, cell[1] + ay) in cells:
+            return cell, 2
+        if (cell[0] - ax, cell[1] - ay) in cells:
+            return (cell[0] - ax, cell[1] - ay), 2
+        return cell, 1
 
     # -- exits -----------------------------------------------------------------------------
     def expand(self, state: DungeonState, level: LevelState, conn: ConnBuilder) -> None:
         """A passage that goes on (side passage, chamber exit) or what lies behind a door."""
+        for other in level.conns.values():  # exits the engine joined to a new area meanwhile
+            self._trim(level, other)
         if not state.budget_left(level):
             level.frontier.append(conn.id)
             return
@@ -202,12 +227,13 @@ class ScatolaBianca(Zufallslabyrinth):
         area = state.new_area(level, "corridor", "corridor", set(), heading)
         area.width_ft = width * 5
         walker = Walker(area, origin, conn.side, width, conn.from_)
-        if not self._begin(state, level, walker):
+        if not self._begin_at(state, level, walker, conn):
             del level.areas[area.id]
             state.bend("dead_end")
             state.drop(level, conn)
             return None
         conn.to = area.id
+        self._trim(level, conn)
         if heading != conn.side and not self._turn(state, level, walker, *self._how(
                 conn.side, heading)):
             state.bend("turned_other_way")
@@ -215,6 +241,52 @@ class ScatolaBianca(Zufallslabyrinth):
             self._turn(state, level, walker, "right" if side == "left" else "left", eighths)
         self._walk(state, level, walker, first_ft)
         return area
+
+    def _begin_at(self, state: DungeonState, level: LevelState, walker: Walker,
+                  conn: ConnBuilder) -> bool:
+        """The passage's first cross-section across ``conn``'s opening (centred on it when
+        the opening is wider than a door), narrowed if it must be (``narrowed``)."""
+        allowed = {walker.parent} if walker.parent else set()
+        opening = max(1, conn.width)
+        ax, ay = along(conn.side)
+        width = walker.width
+        while width >= 1:
+            shift = 0 if opening < 2 else width // 2 - max(0, width - opening) // 2
+            center = (walker.center[0] + ax * shift, walker.center[1] + ay * shift)
+            cells = cross_section(center, walker.heading, width)
+            if level.occ.fits(cells, allowed):
+                if width != walker.width:
+                    state.bend("narrowed")
+                    walker.width = width
+                    walker.area.width_ft = width * 5
+                walker.center = center
+                state.grow(level, walker.area, cells)
+                return True
+            width -= 1
+        return False
+
+    @staticmethod
+    def _trim(level: LevelState, conn: ConnBuilder) -> None:
+        """Narrow ``conn`` to the cells along its wall that are its area's and face its
+        target (rock while it is unexplored), so that the map opens no wall onto rock."""
+        if conn.mode == "level" or conn.width < 2:
+            return
+        (ax, ay), (dx, dy) = along(conn.side), VECTORS[conn.side]
+        n = 1
+        while n < conn.width:
+            cell = (conn.at[0] + ax * n, conn.at[1] + ay * n)
+            if (level.occ.owner(cell) != conn.from_
+                    or level.occ.owner((cell[0] + dx, cell[1] + dy)) != conn.to):
+                break
+            n += 1
+        conn.width = n
+
+    def _join(self, state: DungeonState, level: LevelState, walker: Walker, cell: Cell,
+              side: str, owner: str) -> None:
+        """The shared join (a passage meets an area and opens into it), its opening trimmed
+        to the wall both share."""
+        super()._join(state, level, walker, cell, side, owner)
+        self._trim(level, list(level.conns.values())[-1])
 
     @staticmethod
     def _how(frm: str, to: str) -> tuple[str, int]:
@@ -282,6 +354,7 @@ class ScatolaBianca(Zufallslabyrinth):
             state.drop(level, conn)
             return None
         conn.to = area.id
+        self._trim(level, conn)
         self._stock(state, level, area, res, kind)
         return area
 
@@ -382,8 +455,17 @@ class ScatolaBianca(Zufallslabyrinth):
         heading = side
         if dv.get("heading") == "diagonal":
             heading = turn(side, -1 if dv.get("side") == "left" else 1)
+        opening = min(2, width)
+        if opening == 2:  # both cells of the opening on this wall, facing rock
+            free = self._wall_cells(state, level, area, side)
+            ax, ay = along(side)
+            if (cell[0] + ax, cell[1] + ay) not in free:
+                if (cell[0] - ax, cell[1] - ay) in free:
+                    cell = (cell[0] - ax, cell[1] - ay)
+                else:
+                    opening = 1
         return state.connect(level, area.id, None, "opening", cell, side,
-                             width=min(2, width), mode="corridor", heading=heading,
+                             width=opening, mode="corridor", heading=heading,
                              info={"width": width, "first_ft": 30})
 
     def _search(self, state: DungeonState, level: LevelState, area: AreaBuilder,
@@ -654,8 +736,9 @@ class ScatolaBianca(Zufallslabyrinth):
     def _level_way(self, state: DungeonState, level: LevelState, walker: Walker, kind: str,
              direction: str, levels: int, side: str) -> None:
         to_level = lv.target_depth(level.depth, direction, levels)
-        conn = state.connect(level, walker.area.id, None, kind, self._edge(walker, side), side,
-                             width=2, to_level=to_level, direction=direction, mode="level",
+        at, span = self._span_at(walker.area.cells, self._edge(walker, side), side)
+        conn = state.connect(level, walker.area.id, None, kind, at, side, width=span,
+                             to_level=to_level, direction=direction, mode="level",
                              info={"ends_in": "corridor"})
         state.link_level(level, conn, "corridor")
 
@@ -779,7 +862,7 @@ class ScatolaBianca(Zufallslabyrinth):
         levels = int(v.get("levels", v.get("levels_min", 1)))
         to_level = lv.target_depth(level.depth, "down", levels)
         conn = state.connect(level, area.id, None, "elevator",
-                             at or self._middle(area, 1)[0], side or area.heading, width=2,
+                             at or self._middle(area, 1)[0], side or area.heading, width=1,
                              to_level=to_level, direction="down", mode="level", gm_only=True,
                              info={"ends_in": "elevator", "trap": trap})
         state.link_level(level, conn, "elevator")
