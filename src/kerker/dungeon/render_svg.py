@@ -3,12 +3,18 @@
 A pure function of the dungeon document (``docs/dungeon-json.md``): the same document, level,
 view and language give the same bytes. The map reads like a classic hand-drawn dungeon map:
 
-- rock is paper with a band of hatching in the rock cells that touch a floor (diagonally
-  too), drawn as one pattern fill without clip paths, which resvg renders fast;
-- floors are white with a blue 10-ft grid (one line every two 5-ft cells);
-- walls are thick ink along every edge between a cell of an area and a cell that is not of
-  the same area (corridors are areas too), merged into straight runs; doors, archways,
-  openings and stairs cut their wall, secret doors keep it (an "S" on it, game master only);
+- walls follow the real shape, not the cell staircase (:mod:`kerker.dungeon.outline`): the
+  outline of all floors is traced and smoothed, so a 45° corridor is a straight diagonal band
+  and round and slanted rooms and caves follow their shape; a wall a connection sits on, and
+  the end of a wall between two areas, never moves (the same in both views). Thick ink
+  along that outline and along every edge between two areas (corridors are areas too);
+  doors, archways, openings and stairs cut their wall where a floor lies behind it, secret
+  doors keep it (an "S" on it, game master only);
+- rock is paper with a band of hatching around the floors (the smoothed outline of the rock
+  cells that touch a floor, diagonally too), one pattern fill without clip paths, which
+  resvg renders fast;
+- floors are white with a blue 10-ft grid (one line every two 5-ft cells), both inside the
+  smoothed outline (the grid is cut to it, no clip path); water is a rounded blob;
 - symbols for doors, one-way doors (with the arrow the door opens in), archways, stairs
   (steps outside the wall, with direction and target level, e.g. "↓ 2"), trapdoors, shafts,
   unexplored exits ("?" arrow out), water (blue with ripples), rivers and streams (a blue band
@@ -24,16 +30,18 @@ east or south (``_span``); a stair to another level is drawn in the rock beyond 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
+from kerker.dungeon.outline import Point, corners, loops, scan, smooth
 from kerker.errors import N_, OptionError
 from kerker.i18n import translator
 from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
 
 VIEWS = ("gm", "player")
 CELL = 14  # px per 5-ft cell; a 10-ft square is 28 px
+HALF = CELL // 2  # px per half cell (the unit of smoothed outlines)
 MARGIN = 28
 PAD = 3  # cells of rock drawn around the used part of the level
 TITLE_H = 78
@@ -68,6 +76,9 @@ _DIRS: dict[str, Cell] = {"n": (0, -1), "ne": (1, -1), "e": (1, 0), "se": (1, 1)
 _ANGLE = {"s": 0, "sw": 45, "w": 90, "nw": 135, "n": 180, "ne": 225, "e": 270, "se": 315}
 _OPEN_WALL = {"door", "one_way_door", "archway", "opening", "stairs"}
 _WATER = ("water", "pool", "lake")
+ROUNDED_SHAPES = frozenset({"circle", "oval", "octagon", "hexagon", "triangle", "trapezoid",
+                            "cave"})
+"""Area shapes whose outline follows the shape (every short step cut), not only 45° runs."""
 
 
 def _num(value: float) -> str:
@@ -143,21 +154,155 @@ def _merge(keys: list[Cell]) -> list[tuple[Cell, int]]:
     return out
 
 
-def _grid(floor: set[Cell]) -> str:
-    """The 10-ft grid lines (every second cell edge) over the floor cells, merged into runs:
-    an edge belongs to the grid when a floor cell lies on either side of it."""
+def _poly_d(polys: Iterable[Sequence[Point]]) -> str:
+    """Closed polygons (half cells) as SVG path data in pixels."""
+    parts: list[str] = []
+    for poly in polys:
+        parts.append(_line_d(poly) + "Z")
+    return "".join(parts)
+
+
+def _line_d(points: Sequence[Point]) -> str:
+    """A polyline (half cells) as path data in pixels: H and V where it runs straight."""
+    (px, py) = points[0]
+    parts = [f"M{px * HALF} {py * HALF}"]
+    for x, y in points[1:]:
+        if y == py:
+            parts.append(f"H{x * HALF}")
+        elif x == px:
+            parts.append(f"V{y * HALF}")
+        else:
+            parts.append(f"L{x * HALF} {y * HALF}")
+        px, py = x, y
+    return "".join(parts)
+
+
+def _grid(floor: Sequence[Sequence[Point]]) -> str:
+    """The 10-ft grid lines (every second cell edge) inside the floor polygons."""
+    parts: list[str] = []
+    for y, spans in scan(floor, 4).items():
+        parts.extend(f"M{_num(a * HALF)} {y * HALF}H{_num(b * HALF)}" for a, b in spans)
+    for x, spans in scan(floor, 4, vertical=True).items():
+        parts.extend(f"M{x * HALF} {_num(a * HALF)}V{_num(b * HALF)}" for a, b in spans)
+    return "".join(parts)
+
+
+def _always(_cell: Cell) -> bool:
+    return True
+
+
+def _floor(owner: Mapping[Cell, str], inner: tuple[set[Cell], set[Cell]], rounded: set[Cell],
+           connections: Iterable[Mapping[str, Any]]) -> list[list[Point]]:
+    """The outline of all floors, smoothed (45° staircases become diagonals, round and
+    slanted areas follow their shape), as polygons in half cells. Never moved: the walls a
+    connection sits on (in every view, so the player's map shows no trace of a secret
+    door) and the ends of walls between two areas."""
+    traced, pinches = loops(owner)
+    # Where cells of two areas touch at a corner, the point stays (they do not connect).
+    pinned = {(x, y) for x, y in pinches
+              if owner.get((x - 1, y - 1), owner.get((x, y - 1)))
+              != owner.get((x, y), owner.get((x - 1, y)))}
+    hor, ver = inner
+    for conn in connections:
+        if conn.get("kind") not in ("trapdoor", "shaft"):
+            h, v = _pierced(conn)
+            hor = hor | h
+            ver = ver | v
+    for x, y in hor:
+        pinned.update(((x, y), (x + 1, y)))
+    for x, y in ver:
+        pinned.update(((x, y), (x, y + 1)))
+    return [smooth(loop, pinned, rounded.__contains__) for loop in traced]
+
+
+def _ring(floor: set[Cell]) -> str:
+    """Path data of the rock band's outer edge: the smoothed outline of the floor and the
+    rock cells that touch it (diagonally too)."""
+    rock = floor | _band(floor)
+    traced, _pinches = loops(rock)
+    return _poly_d(smooth(loop, (), _always, short=2) for loop in traced)
+
+
+def _blob_d(cells: set[Cell]) -> str:
+    """A cell set (water) as a rounded blob: its outline with every corner drawn as a curve
+    from the middle of one side to the middle of the next (a lone cell becomes a round)."""
+    traced, _pinches = loops(cells)
+    parts: list[str] = []
+    for loop in traced:
+        points = [(2 * x, 2 * y) for x, y in corners(loop)]
+        n = len(points)
+        mids = [((points[i][0] + points[(i + 1) % n][0]) * HALF / 2,
+                 (points[i][1] + points[(i + 1) % n][1]) * HALF / 2) for i in range(n)]
+        parts.append(f"M{_num(mids[-1][0])} {_num(mids[-1][1])}")
+        for i in range(n):
+            cx, cy = points[i]
+            mx, my = mids[i]
+            parts.append(f"Q{cx * HALF} {cy * HALF} {_num(mx)} {_num(my)}")
+        parts.append("Z")
+    return "".join(parts)
+
+
+def _inner_edges(owner: Mapping[Cell, str]) -> tuple[set[Cell], set[Cell]]:
+    """The edges between cells of two different areas (horizontal, vertical)."""
     hor: set[Cell] = set()
     ver: set[Cell] = set()
-    for x, y in floor:
-        if y % 2 == 0:
+    for (x, y), area in owner.items():
+        above = owner.get((x, y - 1))
+        if above is not None and above != area:
             hor.add((x, y))
-        else:
-            hor.add((x, y + 1))
-        if x % 2 == 0:
+        left = owner.get((x - 1, y))
+        if left is not None and left != area:
             ver.add((x, y))
-        else:
-            ver.add((x + 1, y))
-    return _runs(hor, ver)
+    return hor, ver
+
+
+def _walls_d(polys: Sequence[Sequence[Point]], hor: set[Cell], ver: set[Cell]) -> str:
+    """The floor polygons as wall path data, without the unit edges in ``hor``/``ver``
+    (walls a connection opens; their ends are pinned, so they are edges of the polygons)."""
+    parts: list[str] = []
+    for poly in polys:
+        n = len(poly)
+        cut = [_unit_edge(poly[i], poly[(i + 1) % n], hor, ver) for i in range(n)]
+        if not any(cut):
+            parts.append(_line_d(poly) + "Z")
+            continue
+        start = cut.index(True) + 1
+        run: list[Point] = []
+        for k in range(n):
+            i = (start + k) % n
+            if cut[i]:
+                if run:
+                    parts.append(_line_d(run))
+                run = []
+                continue
+            if not run:
+                run = [poly[i]]
+            run.append(poly[(i + 1) % n])
+        if run:
+            parts.append(_line_d(run))
+    return "".join(parts)
+
+
+def _unit_edge(a: Point, b: Point, hor: set[Cell], ver: set[Cell]) -> bool:
+    """Whether a polygon edge (half cells) is one of the unit cell edges ``hor``/``ver``."""
+    (ax, ay), (bx, by) = a, b
+    if ax % 2 or ay % 2 or bx % 2 or by % 2:
+        return False
+    if ay == by and abs(ax - bx) == 2:
+        return (min(ax, bx) // 2, ay // 2) in hor
+    if ax == bx and abs(ay - by) == 2:
+        return (ax // 2, min(ay, by) // 2) in ver
+    return False
+
+
+def _at_outline(cells: Iterable[Cell], floor: Collection[Cell]) -> bool:
+    """Whether a cell lies next to (or diagonally next to) a cell that is not floor."""
+    for x, y in cells:
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                if (x + dx, y + dy) not in floor:
+                    return True
+    return False
 
 
 def _fill(cells: Iterable[Cell]) -> str:
@@ -363,12 +508,8 @@ def _hatch_strokes(gx: float, gy: float, k: int) -> list[tuple[float, float, flo
 
 def _band(floor: set[Cell]) -> set[Cell]:
     """The rock band: the cells that are not floor but touch one (diagonals included)."""
-    band: set[Cell] = set()
-    for x, y in floor:
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                band.add((x + dx, y + dy))
-    return band - floor
+    wide = {(x + dx, y) for x, y in floor for dx in (-1, 0, 1)}
+    return {(x, y + dy) for x, y in wide for dy in (-1, 0, 1)} - floor
 
 
 def _defs() -> str:
@@ -460,12 +601,21 @@ class _Map:
         self.cells: dict[str, set[Cell]] = {
             str(a["id"]): _cells(a.get("cells") or ()) for a in self.areas}
         self.number = {str(a["id"]): a.get("number") for a in self.areas}
-        self._taken: set[Cell] = set()
-        for cells in self.cells.values():
-            self._taken |= cells
+        # Which area each floor cell belongs to; cells of round and slanted areas.
+        self.owner: dict[Cell, str] = {}
+        self.rounded: set[Cell] = set()
+        for area in self.areas:
+            cells = self.cells[str(area["id"])]
+            self.owner.update(dict.fromkeys(cells, str(area["id"])))
+            if area.get("shape") in ROUNDED_SHAPES:
+                self.rounded |= cells
+        self._taken: set[Cell] = set(self.owner)
         self.conns: list[Mapping[str, Any]] = [
             c for c in (level.get("connections") or ())
             if gm or not c.get("gm_only")]
+        self.depth = int(level.get("depth", 1))
+        self.inner = _inner_edges(self.owner)
+        self.floor = _floor(self.owner, self.inner, self.rounded, level.get("connections") or ())
 
     def bounds(self) -> tuple[int, int, int, int]:
         """Cell bounds drawn: the used cells plus rock, aligned to the 10-ft grid."""
@@ -490,47 +640,62 @@ class _Map:
 
     def draw(self, x0: int, y0: int, x1: int, y1: int) -> list[str]:
         out: list[str] = []
-        every: set[Cell] = set()
-        for cells in self.cells.values():
-            every |= cells
-        # Rock hatching: the hatch pattern fills the rock cells that touch a floor; filling
-        # just those cells (no wide stroke under the floors, no clip path) keeps resvg fast.
-        band = _band(every)
-        if band:
-            out.append(f'<path class="rock" d="{_fill(band)}" fill="url(#hatch)"/>')
-        # Floors and their 10-ft grid: grid lines only where they run over a floor.
-        out.append(f'<path class="floor" d="{_fill(every)}" fill="{FLOOR}"/>')
-        out.append(f'<path class="grid" d="{_grid(every)}" stroke="{GRID}" '
+        floor = self.floor
+        floor_d = _poly_d(floor)
+        # Rock hatching: a ring from the smoothed outline of the rock cells that touch a
+        # floor (diagonally too) in to the floor's outline, one pattern fill (even-odd, no
+        # clip path: resvg draws it fast).
+        ring = _ring(set(self.owner))
+        if ring:
+            out.append(f'<path class="rock" d="{ring}{floor_d}" fill="url(#hatch)" '
+                       'fill-rule="evenodd"/>')
+        # Floors and their 10-ft grid, both inside the smoothed outline.
+        out.append(f'<path class="floor" d="{floor_d}" fill="{FLOOR}" fill-rule="evenodd"/>')
+        out.append(f'<path class="grid" d="{_grid(floor)}" stroke="{GRID}" '
                    'stroke-width="0.8" fill="none"/>')
-        # Features under the walls.
-        # Everything else stays inside the rock margin (``PAD``); only a feature (a river
-        # running off the level) may reach past the frame, and only then is it clipped.
+        # Features under the walls. A feature at the outline is clipped to the floor (the
+        # walls may be slanted there); everything else stays inside the rock margin
+        # (``PAD``); only a feature (a river running off the level) may reach past the
+        # frame, and only then is it clipped to the frame.
         features: list[str] = []
         outside = False
+        clip_floor = False
         for area in self.areas:
             for feature in area.get("features") or ():
-                features.extend(self.feature(feature))
+                drawn = self.feature(feature)
+                cells = _cells(feature.get("cells") or ())
+                if drawn and cells <= self._taken and _at_outline(cells, self._taken):
+                    clip_floor = True
+                    drawn = [f'<g clip-path="url(#floor-{self.depth})">', *drawn, "</g>"]
+                features.extend(drawn)
                 outside = outside or any(
-                    not (x0 <= x < x1 and y0 <= y < y1)
-                    for x, y in _cells(feature.get("cells") or ()))
+                    not (x0 <= x < x1 and y0 <= y < y1) for x, y in cells)
+        if clip_floor:
+            out.append(f'<clipPath id="floor-{self.depth}"><path d="{floor_d}" '
+                       'clip-rule="evenodd"/></clipPath>')
         if outside and features:
-            out.append(f'<clipPath id="map-clip"><rect x="{x0 * CELL}" y="{y0 * CELL}" '
-                       f'width="{(x1 - x0) * CELL}" height="{(y1 - y0) * CELL}"/></clipPath>')
-            features = ['<g clip-path="url(#map-clip)">', *features, "</g>"]
+            out.append(f'<clipPath id="map-clip-{self.depth}"><rect x="{x0 * CELL}" '
+                       f'y="{y0 * CELL}" width="{(x1 - x0) * CELL}" '
+                       f'height="{(y1 - y0) * CELL}"/></clipPath>')
+            features = [f'<g clip-path="url(#map-clip-{self.depth})">', *features, "</g>"]
         out.extend(features)
-        # Walls: every edge of an area's cells that does not lead into the same area.
+        # Walls: the smoothed outline of all floors, and every edge between two areas;
+        # doors, archways, openings and stairs cut them.
         hor: set[Cell] = set()
         ver: set[Cell] = set()
-        for cells in self.cells.values():
-            h, v = _edges(cells)
-            hor |= h
-            ver |= v
+        owner = self.owner
         for conn in self.conns:
             if conn.get("kind") in _OPEN_WALL:
                 h, v = _pierced(conn)
-                hor -= h
-                ver -= v
-        out.append(f'<path class="walls" d="{_runs(hor, ver)}" fill="none" stroke="{INK}" '
+                if conn.get("to") in self.cells:
+                    # Into an area of this level: only where a floor lies on both sides.
+                    h = {(x, y) for x, y in h if (x, y - 1) in owner and (x, y) in owner}
+                    v = {(x, y) for x, y in v if (x - 1, y) in owner and (x, y) in owner}
+                hor |= h
+                ver |= v
+        inner_h, inner_v = self.inner
+        out.append(f'<path class="walls" d="{_walls_d(floor, hor, ver)}'
+                   f'{_runs(inner_h - hor, inner_v - ver)}" fill="none" stroke="{INK}" '
                    'stroke-width="3.2" stroke-linecap="square"/>')
         # Connections.
         marks: list[str] = []
@@ -565,10 +730,10 @@ class _Map:
         if kind in _WATER:
             self.used.add("water")
             colour = WATER_DEEP if kind == "lake" else WATER
-            return [f'<path class="{kind}" d="{d}" fill="{colour}"/>',
-                    f'<path d="{d}" fill="url(#ripples)"/>',
-                    f'<path d="{_runs(*_edges(cells))}" stroke="{WATER_LINE}" '
-                    'stroke-width="1.4" fill="none"/>']
+            blob = _blob_d(cells)
+            return [f'<path class="{kind}" d="{blob}" fill="{colour}" stroke="{WATER_LINE}" '
+                    'stroke-width="1.4"/>',
+                    f'<path d="{blob}" fill="url(#ripples)"/>']
         if kind in ("river", "stream"):
             self.used.add(kind)
             flow = "flow-ew" if along_ew else "flow-ns"
