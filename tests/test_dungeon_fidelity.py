@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from kerker.dungeon.engine import Params, generate
+from kerker.dungeon.engine import DungeonError, Params, generate
 from kerker.dungeon.export import to_document
 from kerker.tables.registry import load_registry
 from kerker.tables.tree import table_tree
@@ -30,8 +30,9 @@ SIZE = re.compile(r"size_(\d+)x(\d+)$")
 
 @pytest.fixture(scope="module")
 def docs() -> list[dict[str, Any]]:
-    return [to_document(generate(Params(seed=s), random.Random(s), REGISTRY), "de")
-            for s in SEEDS]
+    # min_areas=0: the raw procedure (rolling small first levels again selects dungeons)
+    return [to_document(generate(Params(seed=s, min_areas=0), random.Random(s), REGISTRY),
+                        "de") for s in SEEDS]
 
 
 def _areas(docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -168,7 +169,7 @@ def test_bends_per_area_are_bounded(docs: list[dict[str, Any]]) -> None:
     print({k: round(v, 3) for k, v in sorted(rates.items())})
     ceilings = {"dead_end": 0.32, "joined": 0.42, "rerolled": 0.20, "moved": 0.20,
                 "turned": 0.18, "shrunk": 0.13, "turned_other_way": 0.11, "narrowed": 0.17,
-                "no_arrival": 0.01}
+                "no_arrival": 0.01, "level_rerolled": 0.02}
     assert set(rates) <= set(ceilings), set(rates) - set(ceilings)
     for kind, rate in rates.items():
         assert rate < ceilings[kind], (kind, rate)
@@ -194,6 +195,38 @@ def test_blocked_corridor_start_opens_into_the_near_area(docs: list[dict[str, An
                 assert all(near & cells[o] for o in others), area["id"]
                 stubs += 1
     assert stubs > 20
+
+
+@pytest.mark.parametrize("rules", ["zufallslabyrinth", "scatola-bianca"])
+def test_small_first_levels_are_rolled_again(rules: str, docs: list[dict[str, Any]]) -> None:
+    """--min-areas (default 10): every first level has at least 10 areas, and the rolls
+    again are counted; a dungeon whose first roll was large enough is the raw one."""
+    rerolled = 0
+    for seed in range(60):
+        doc = to_document(generate(Params(rules=rules, seed=seed), random.Random(seed),
+                                   REGISTRY), "en")
+        assert doc["options"]["min_areas"] == 10
+        bent = doc["stats"]["bent"]
+        again = bent.get("level_rerolled", 0)
+        assert len(doc["levels"][0]["areas"]) >= 10 or again == 49
+        rerolled += again
+        raw = (docs[seed] if rules == "zufallslabyrinth" else to_document(generate(
+            Params(rules=rules, seed=seed, min_areas=0), random.Random(seed), REGISTRY), "en"))
+        if again:
+            assert len(raw["levels"][0]["areas"]) < 10
+        else:
+            assert [len(lv["areas"]) for lv in raw["levels"]] == [
+                len(lv["areas"]) for lv in doc["levels"]]
+            assert raw["levels"][0]["areas"][-1]["cells"] == doc["levels"][0]["areas"][-1][
+                "cells"]
+    assert rerolled > 3
+
+
+def test_min_areas_is_checked() -> None:
+    with pytest.raises(DungeonError, match="--min-areas"):
+        Params(min_areas=-1).checked()
+    with pytest.raises(DungeonError, match="--min-areas"):
+        Params(min_areas=1001).checked()
 
 
 def test_secret_door_checks_and_level_size(docs: list[dict[str, Any]]) -> None:

@@ -29,9 +29,11 @@ LEVEL_LINKS = ("stairs", "trapdoor", "shaft", "elevator")
 
 def _params(seed: int) -> Params:
     # small sheets and budgets keep 1 000 seeds fast; every fourth seed has four levels
-    # (caves from depth 3 on)
+    # (caves from depth 3 on); min_areas=0: the raw procedure, whose odds the fidelity tests
+    # compare (rolling small first levels again selects dungeons; tested in
+    # test_dungeon_fidelity.py)
     return Params(rules=RULES, seed=seed, size=(24, 30), max_areas=30,
-                  levels=4 if seed % 4 == 0 else 1)
+                  levels=4 if seed % 4 == 0 else 1, min_areas=0)
 
 
 @pytest.fixture(scope="module")
@@ -389,3 +391,46 @@ def test_openings_match_their_wall(docs: list[dict[str, Any]]) -> None:
                         bad[c["kind"]] += 1
                         break
     assert set(bad) <= {"opening"} and bad["opening"] <= total / 500, (bad, total)
+
+
+def test_no_two_exits_share_an_opening(docs: list[dict[str, Any]]) -> None:
+    """Every exit has its own place in the wall (the two arms of an X that leave a side
+    wall forwards and backwards included)."""
+    for doc in docs:
+        for level in doc["levels"]:
+            places = Counter((c["from"], tuple(c["at"]), c["side"])
+                             for c in level["connections"] if c["to_level"] is None)
+            assert max(places.values(), default=1) == 1, doc["seed"]
+
+
+def test_entrance_stairs_come_in_from_the_edge(docs: list[dict[str, Any]]) -> None:
+    """The stairs from the surface sit in the last row an area may use, so nothing can be
+    built where they come in."""
+    for doc in docs:
+        level = doc["levels"][0]
+        up = next(c for c in level["connections"] if c["to_level"] == 0 and c["kind"] == "stairs")
+        assert up["side"] == "s" and up["at"][1] == level["height"] - 2, doc["seed"]
+
+
+def test_traps_say_what_their_rolls_made(docs: list[dict[str, Any]]) -> None:
+    """A trap's follow-ups (the gas of A.7.2, the fall into a pit, each arrow or spear) are
+    its details; "Niente" (A.7.1 row 19) is no trap, only a roll in the log."""
+    seen = Counter[str]()
+    gas = "Effetti del gas: "
+    for doc in docs:
+        for level in doc["levels"]:
+            for area in level["areas"]:
+                for content in area["contents"]:
+                    if content["kind"] != "trap":
+                        continue
+                    assert content["text"] != "Niente.", area["id"]
+                    details = content.get("details", [])
+                    if "gas" in content["text"]:
+                        assert details and details[0].startswith(gas), content
+                        seen["gas"] += 1
+                    if "frecce" in content["text"]:
+                        arrows = sum(int(d.rsplit("(×", 1)[1].rstrip(")")) if "(×" in d else 1
+                                     for d in details)
+                        assert 1 <= arrows <= 6, content
+                        seen["arrows"] += 1
+    assert seen["gas"] > 20 and seen["arrows"] > 10, seen

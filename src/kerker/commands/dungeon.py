@@ -86,6 +86,9 @@ def dungeon_command(
         "Width x height of a level in 10-ft squares (10x10 to 200x200).")))] = "30x40",
     max_areas: Annotated[int, typer.Option("--max-areas", help=_h(N_(
         "Areas per level at most (1-1000); open exits beyond stay unexplored.")))] = 60,
+    min_areas: Annotated[int, typer.Option("--min-areas", help=_h(N_(
+        "A dungeon whose first level has fewer areas is rolled again, up to 50 times "
+        "(0-1000; 0 keeps the first roll).")))] = 10,
     entrance: Annotated[str, typer.Option("--entrance", help=_h(N_(
         "How level 1 begins: variant, room or hall. zufallslabyrinth: the rolled entrance "
         "(step 1, W6), a room or a hall (step 5); scatola-bianca: a passage (the default), a "
@@ -127,7 +130,8 @@ def dungeon_command(
     if formats is not None and out is None:
         raise OptionError(N_("--format {text} needs --out DIR"), text=formats)
     params = Params(rules=rules, seed=None, levels=levels, size=parse_size(size),
-                    max_areas=max_areas, entrance=entrance, caves=caves).checked()
+                    max_areas=max_areas, min_areas=min_areas, entrance=entrance,
+                    caves=caves).checked()
     registry = load_registry(tables or [])
     # A rule set speaks the language it was printed in unless --lang says otherwise.
     code = resolve_language(lang or rule_set_language(registry, params.rules))

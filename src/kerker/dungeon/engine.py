@@ -42,6 +42,10 @@ DEFAULT_SIZE = (30, 40)
 MIN_SIZE, MAX_SIZE = 10, 200
 DEFAULT_MAX_AREAS = 60
 MAX_AREAS = 1_000
+DEFAULT_MIN_AREAS = 10
+MAX_LEVEL_TRIES = 50
+"""A dungeon whose first level stays below ``min_areas`` is rolled again at most this often
+(then the largest first level rolled is kept)."""
 MAX_LEVELS = 20
 
 
@@ -81,6 +85,9 @@ class Params:
     max_areas: int = DEFAULT_MAX_AREAS
     entrance: str = "variant"
     empty_entrance: bool = False
+    min_areas: int = DEFAULT_MIN_AREAS
+    """A dungeon whose first level has fewer areas (capped by ``max_areas``) is rolled again,
+    as a game master would (docs/dungeon.md); 0 or 1 takes the first roll."""
     caves: str = "depth"
     """Where a procedure that can make caves instead of chambers makes them (Scatola Bianca
     A.8): ``depth`` (its own depth rule), ``always`` or ``never``."""
@@ -99,6 +106,8 @@ class Params:
                                lo=MIN_SIZE, hi=MAX_SIZE)
         if not 1 <= self.max_areas <= MAX_AREAS:
             raise DungeonError(N_("--max-areas must be between 1 and {max}"), max=MAX_AREAS)
+        if not 0 <= self.min_areas <= MAX_AREAS:
+            raise DungeonError(N_("--min-areas must be between 0 and {max}"), max=MAX_AREAS)
         if self.entrance not in ("variant", "room", "hall"):
             raise DungeonError(N_("--entrance takes variant, room or hall, not {text!r}"),
                                text=self.entrance)
@@ -381,6 +390,7 @@ class DungeonState:
                                 open_ids))
         p = self.params
         options = (("levels", p.levels), ("size", list(p.size)), ("max_areas", p.max_areas),
+                   ("min_areas", p.min_areas),
                    ("entrance", p.entrance))
         return Dungeon(p.rules, p.seed, options, tuple(levels),
                        tuple(sorted(self.bent.items())))
@@ -456,8 +466,36 @@ def expand(state: DungeonState, exit_id: str, rng: random.Random | None = None) 
 def generate(params: Params, rng: random.Random, registry: Registry) -> Dungeon:
     """Roll a whole dungeon: each of ``params.levels`` levels expanded from its entrance or
     arrivals until nothing is open or its area budget is spent. Always terminates: every
-    expansion adds an area or closes an exit, and areas are capped per level."""
-    state = DungeonState(params, rng, registry)
+    expansion adds an area or closes an exit, and areas are capped per level.
+
+    A dungeon whose first level has fewer than ``params.min_areas`` areas (at most
+    ``max_areas``) is rolled again from the next bits of ``rng``, at most
+    :data:`MAX_LEVEL_TRIES` times; the largest first level wins, ties to the earlier roll.
+    Each roll again is counted as the bend ``level_rerolled``."""
+    params = params.checked()
+    wanted = min(params.min_areas, params.max_areas)
+    best: DungeonState | None = None
+    best_size = -1
+    rolled = 0
+    while rolled < MAX_LEVEL_TRIES:
+        # Level 1 first: only the chosen roll goes on to the deeper levels.
+        state = DungeonState(params, rng, registry)
+        state.run_level(state.level(1))
+        rolled += 1
+        size = len(state.levels[1].areas)
+        if size > best_size:
+            best, best_size = state, size
+        if size >= wanted:
+            break
+    assert best is not None
+    if rolled > 1:
+        best.bent["level_rerolled"] += rolled - 1
+    return _finish(best).snapshot()
+
+
+def _finish(state: DungeonState) -> DungeonState:
+    """Run every level until none is busy (arrivals waiting, exits open within budget)."""
+    params = state.params
     for _round in range(100):
         busy = False
         for depth in range(1, params.levels + 1):
@@ -473,4 +511,4 @@ def generate(params: Params, rng: random.Random, registry: Registry) -> Dungeon:
     # Levels no way reached stay out of the document.
     for depth in [d for d, lv in state.levels.items() if not lv.areas]:
         del state.levels[depth]
-    return state.snapshot()
+    return state

@@ -620,7 +620,9 @@ class Zufallslabyrinth:
         if occ.inside(new, 1):
             # an area right ahead: open into it from the cells we have
             owners = {occ.owner(c) for c in new} - {None} - allowed
-            here = cross_section(walker.center, walker.heading, walker.width)
+            # (after a 45-deg start the cross-section at the new heading is not all ours)
+            here = [c for c in cross_section(walker.center, walker.heading, walker.width)
+                    if c in walker.area.cells]
             join = self._join_at(level, walker, here, {o for o in owners if o})
             if join is not None:
                 self._join(state, level, walker, *join)
