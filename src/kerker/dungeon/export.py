@@ -83,7 +83,11 @@ def content_json(content: Content, lang: str) -> dict[str, Any]:
                 "hidden": _text(content.hidden, lang),
                 "gm_only": content.hidden is not None}
     if content.kind in ("trap", "trick"):
-        return {"kind": content.kind, "text": text, "gm_only": True}
+        out: dict[str, Any] = {"kind": content.kind, "text": text, "gm_only": True}
+        details = _details(content.result, lang) if content.result is not None else []
+        if details:
+            out["details"] = details
+        return out
     if content.kind == "water":
         magic = None
         if content.magic is not None:
@@ -95,6 +99,19 @@ def content_json(content: Content, lang: str) -> dict[str, Any]:
         if way in ("stairs", "trapdoor", "shaft"):
             return {"kind": content.kind, "text": text, "way": way}
     return {"kind": content.kind, "text": text}
+
+
+def _details(result: TableResult, lang: str) -> list[str]:
+    """What a trap's follow-up rolls say ("Effetti del gas: ..."), one line each, the same
+    line rolled several times once with its count ("... (×3)")."""
+    found: list[str] = []
+    for child in result.children():
+        found += [line.strip() for line in lines(child, lang)
+                  if not line.strip().startswith("·")]
+    counts: dict[str, int] = {}
+    for line in found:
+        counts[line] = counts.get(line, 0) + 1
+    return [line if n == 1 else f"{line} (×{n})" for line, n in counts.items()]
 
 
 def feature_json(feature: Feature, lang: str) -> dict[str, Any]:

@@ -212,7 +212,9 @@ def area_keys(doc: Doc, *, depth: int = 1, lang: str = "de", view: str = "gm") -
         for content in area.get("contents") or ():
             if content.get("kind") == "trap":
                 if gm:
-                    key.traps.append(str(content.get("text") or _("Trap")))
+                    details = [str(d) for d in content.get("details") or ()]
+                    key.traps.append(" → ".join([str(content.get("text") or _("Trap")),
+                                                 *details]))
                 continue
             line = _content(content, gm, _)
             if line is not None:

@@ -132,7 +132,7 @@ class ScatolaBianca(Zufallslabyrinth):
         occ = level.occ
         sink = Sink()
         width = int(state.roll(T + "larghezza-corridoio", level, sink).values["width_ft"])
-        origin = (occ.width // 2, occ.height - 3)
+        origin = (occ.width // 2, occ.height - 2)  # the stairs come in from the edge
         area = state.new_area(level, "corridor", "corridor", set(), "n")
         area.absorb(sink)
         area.width_ft = width
@@ -151,7 +151,7 @@ class ScatolaBianca(Zufallslabyrinth):
         the foot of the sheet with the stairs from the surface in its south wall, then its
         exits and contents by A.5 (contents skipped with ``empty_entrance``)."""
         occ = level.occ
-        origin = (occ.width // 2, occ.height - 3)
+        origin = (occ.width // 2, occ.height - 2)  # the stairs come in from the edge
         sink = Sink()
         if state.params.entrance == "room":
             kind, table = "room", "forma-stanza"
@@ -234,6 +234,11 @@ class ScatolaBianca(Zufallslabyrinth):
             return None
         conn.to = area.id
         self._trim(level, conn)
+        # A passage parallel to the way you came goes 5 ft out first, so that rock stays
+        # between the two (else it would run along the other and open into it).
+        if self._how(conn.side, heading)[1] == 2 and self._try_step(
+                state, level, walker) == "joined":
+            return area
         if heading != conn.side and not self._turn(state, level, walker, *self._how(
                 conn.side, heading)):
             state.bend("turned_other_way")
@@ -513,7 +518,7 @@ class ScatolaBianca(Zufallslabyrinth):
             if treasure is not None:
                 area.contents.append(Content("treasure", treasure))
             trap = find(res, "trappole-e-tranelli")
-            if trap is not None:
+            if trap is not None and effective(trap).values.get("kind") != "nothing":
                 area.contents.append(Content("trap", effective(trap)))
                 self._room_trap(state, level, area, trap)
             if v.get("special") and bool(res.context.get("specials", False)):
@@ -673,13 +678,40 @@ class ScatolaBianca(Zufallslabyrinth):
         elif kind == "crossing":
             ways = [("ahead", 0), ("left", 2), ("right", 2)]
         elif kind == "x_junction":
-            ways = [("left", 1), ("right", 1), ("left", 3), ("right", 3)]
+            ways = [("left", 1), ("right", 1)]
             if v.get("fifth_if_orthogonal") and not is_diagonal(walker.heading):
                 ways.insert(0, ("ahead", 0))
+            self._back_arms(state, level, walker, width)
         else:
             ways = [("ahead", 0), (side, eighths)]
         return self._open_ways(state, level, walker, ways, width,
                                {"width": width, "first_ft": 30})
+
+    def _back_arms(self, state: DungeonState, level: LevelState, walker: Walker,
+                   width: int) -> None:
+        """The two arms of an X that leave backwards (135 deg left and right): each opens
+        in its side wall a little behind the forward arm on that wall, so that the two do
+        not share an opening; an arm with no wall left there is a dead end."""
+        made = []
+        dx, dy = VECTORS[walker.heading]
+        for where in ("left", "right"):
+            wall = self._lateral(walker, where)
+            (ax, ay), (wx, wy) = along(wall), VECTORS[wall]
+            back = -1 if dx * ax + dy * ay > 0 else 1
+            edge = self._edge(walker, wall)
+            at = (edge[0] + 2 * back * ax, edge[1] + 2 * back * ay)
+            span = [at, (at[0] + ax, at[1] + ay)][:min(2, width)]
+            while span and not all(c in walker.area.cells and level.occ.owner(
+                    (c[0] + wx, c[1] + wy)) is None for c in span):
+                span.pop()
+            if not span:
+                state.bend("dead_end")
+                continue
+            heading = turn(walker.heading, -3 if where == "left" else 3)
+            made.append(state.connect(level, walker.area.id, None, "opening", at, wall,
+                                      width=len(span), mode="corridor", heading=heading,
+                                      info={"width": width, "first_ft": 30}))
+        state.push_in_order(level, made)
 
     def _chamber(self, state: DungeonState, level: LevelState, walker: Walker,
                  row: TableResult) -> None:
@@ -778,7 +810,8 @@ class ScatolaBianca(Zufallslabyrinth):
         v = row.values
         if v.get("kind") == "elevator_room":
             return self._elevator(state, level, walker, trap, advance)
-        walker.area.contents.append(Content("trap", effective(trap)))
+        if v.get("kind") != "nothing":  # "Niente": only the roll log says it
+            walker.area.contents.append(Content("trap", effective(trap)))
         if v.get("kind") == "hidden_door":
             door = find(row, "porte")
             if door is not None:
