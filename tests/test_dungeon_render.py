@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from kerker.dungeon.render_key import render_html, render_md
-from kerker.dungeon.render_svg import render_png, render_svg
+from kerker.dungeon.render_svg import PNG_SCALE, render_png, render_svg
 from kerker.errors import OptionError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "dungeon"
@@ -356,6 +356,12 @@ def test_unknown_view_or_level_is_refused(small: dict[str, Any]) -> None:
 def test_png_signature(small: dict[str, Any]) -> None:
     png = render_png(small, view="player", lang="en", scale=1.0)
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_png_is_drawn_at_png_scale(small: dict[str, Any]) -> None:
+    svg_width = int(_root(small).get("width") or 0)
+    png = render_png(small, lang="en")
+    assert int.from_bytes(png[16:20], "big") == int(svg_width * PNG_SCALE)
 
 
 def test_large_level_is_fast(large: dict[str, Any]) -> None:
