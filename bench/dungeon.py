@@ -1,5 +1,6 @@
-"""Dungeon benchmark (issue 4): time per level of about 60 areas with and without the SVG
-render, a 5-level dungeon with all outputs, peak memory; side by side with the PyPI packages
+"""Dungeon benchmark (issues 4 and 5): time per level of about 60 areas with and without the
+SVG render, a 5-level dungeon with all outputs, peak memory -- for the Zufallslabyrinth and
+La Scatola Bianca (``--rules scatola-bianca``); side by side with the PyPI packages
 ``dungeongen`` (its default map: layout + SVG) and ``dungy`` when they are installed
 (``pip install -e .[bench]``). Run: ``python bench/dungeon.py [--runs N | --quick]``.
 The 5-level figure writes what ``kerker dungeon --out`` writes: every level in both views.
@@ -25,6 +26,11 @@ from kerker.dungeon.render_ascii import render_ascii
 from kerker.tables.registry import load_registry
 
 REGISTRY = load_registry([])
+LANG = {"zufallslabyrinth": "de", "scatola-bianca": "it"}
+"""Each rule set in the language it was printed in (the CLI's default)."""
+FULL = 55
+"""A Scatola Bianca level "of about 60 areas" has at least this many (its walk often ends
+sooner: those levels are timed apart, from the seeds that reach it)."""
 
 
 def _has(name: str) -> bool:
@@ -44,9 +50,71 @@ def timed(fn: Callable[[int], Any], runs: int) -> tuple[float, float]:
     return statistics.median(times), min(times)
 
 
-def level_60(seed: int) -> dict[str, Any]:
-    params = Params(seed=seed, size=(40, 50), max_areas=60)
-    return to_document(generate(params, random.Random(seed), REGISTRY), "de")
+def level_60(seed: int, rules: str = "zufallslabyrinth", min_areas: int = 10
+             ) -> dict[str, Any]:
+    """One level on a 40 x 50 sheet with at most 60 areas, as a document."""
+    params = Params(rules=rules, seed=seed, size=(40, 50), max_areas=60, min_areas=min_areas)
+    return to_document(generate(params, random.Random(seed), REGISTRY), LANG[rules])
+
+
+def full_seeds(rules: str, count: int) -> list[int]:
+    """The first ``count`` seeds whose raw first level (no roll again) has ``FULL`` areas."""
+    found: list[int] = []
+    seed = 0
+    while len(found) < count and seed < 100 * count:
+        if len(level_60(seed, rules, 0)["levels"][0]["areas"]) >= FULL:
+            found.append(seed)
+        seed += 1
+    return found
+
+
+def timed_seeds(fn: Callable[[int], Any], seeds: list[int]) -> tuple[float, float]:
+    """Median and best seconds per call over ``seeds``."""
+    times = []
+    for seed in seeds:
+        t = time.perf_counter()
+        fn(seed)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), min(times)
+
+
+def rule_set(rules: str, runs: int, has_svg: bool) -> None:
+    """One rule set's figures: levels as the CLI makes them (seeds 0, 1, ...), and levels of
+    about 60 areas (the seeds whose raw first level reaches ``FULL`` areas)."""
+    name = {"zufallslabyrinth": "Zufallslabyrinth", "scatola-bianca": "Scatola Bianca"}[rules]
+    lang = LANG[rules]
+    docs = [level_60(s, rules) for s in range(runs)]
+    areas = [len(d["levels"][0]["areas"]) for d in docs]
+    again = [d["stats"]["bent"].get("level_rerolled", 0) for d in docs]
+    print(f"kerker {name} level (40x50 squares, --max-areas 60, --min-areas 10): "
+          f"{statistics.mean(areas):.1f} areas on average, {statistics.mean(again):.2f} "
+          f"rolls again")
+    med, best = timed(lambda s: level_60(s, rules), runs)
+    print(f"  generate + JSON document:        {med * 1000:8.1f} ms median, "
+          f"{best * 1000:.1f} ms best")
+    if has_svg:
+        from kerker.dungeon.render_svg import render_svg
+
+        med, best = timed(lambda s: render_svg(level_60(s, rules), view="gm", lang=lang),
+                          runs)
+        print(f"  + SVG (GM view):                 {med * 1000:8.1f} ms median, "
+              f"{best * 1000:.1f} ms best")
+    else:
+        print("  SVG renderer not installed yet: skipped")
+    seeds = full_seeds(rules, runs)
+    full = [len(level_60(s, rules, 0)["levels"][0]["areas"]) for s in seeds]
+    print(f"kerker {name} level of ~60 areas ({len(seeds)} seeds with >= {FULL}, "
+          f"mean {statistics.mean(full):.1f}):")
+    med, best = timed_seeds(lambda s: level_60(s, rules, 0), seeds)
+    print(f"  generate + JSON document:        {med * 1000:8.1f} ms median, "
+          f"{best * 1000:.1f} ms best")
+    if has_svg:
+        from kerker.dungeon.render_svg import render_svg
+
+        med, best = timed_seeds(
+            lambda s: render_svg(level_60(s, rules, 0), view="gm", lang=lang), seeds)
+        print(f"  + SVG (GM view):                 {med * 1000:8.1f} ms median, "
+              f"{best * 1000:.1f} ms best")
 
 
 def main() -> None:
@@ -55,25 +123,14 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="3 runs (a quick look)")
     args = parser.parse_args()
     runs = 3 if args.quick else args.runs
-    areas = [len(level_60(s)["levels"][0]["areas"]) for s in range(runs)]
-    print(f"kerker level (40x50 squares, --max-areas 60): {statistics.mean(areas):.1f} "
-          f"areas on average")
-    med, best = timed(level_60, runs)
-    print(f"  generate + JSON document:        {med * 1000:8.1f} ms median, "
-          f"{best * 1000:.1f} ms best")
     has_svg = _has("kerker.dungeon.render_svg")
-    if has_svg:
-        from kerker.dungeon.render_svg import render_svg
+    for rules in ("zufallslabyrinth", "scatola-bianca"):
+        rule_set(rules, runs, has_svg)
 
-        med, best = timed(lambda s: render_svg(level_60(s), view="gm"), runs)
-        print(f"  + SVG (GM view):                 {med * 1000:8.1f} ms median, "
-              f"{best * 1000:.1f} ms best")
-    else:
-        print("  SVG renderer not installed yet: skipped")
-
-    def five_levels(seed: int) -> None:
-        params = Params(seed=seed, levels=5)
-        doc = to_document(generate(params, random.Random(seed), REGISTRY), "de")
+    def five_levels(seed: int, rules: str = "zufallslabyrinth") -> None:
+        params = Params(rules=rules, seed=seed, levels=5)
+        lang = LANG[rules]
+        doc = to_document(generate(params, random.Random(seed), REGISTRY), lang)
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp)
             (out / "d.json").write_text(dumps_document(doc), encoding="utf-8")
@@ -86,17 +143,21 @@ def main() -> None:
                     depth = int(level["depth"])
                     for view in ("gm", "player"):
                         (out / f"d{depth}-{view}.svg").write_text(
-                            render_svg(doc, depth=depth, view=view), encoding="utf-8")
+                            render_svg(doc, depth=depth, view=view, lang=lang),
+                            encoding="utf-8")
                         (out / f"d{depth}-{view}.png").write_bytes(
-                            render_png(doc, depth=depth, view=view))
+                            render_png(doc, depth=depth, view=view, lang=lang))
             if _has("kerker.dungeon.render_key"):
                 from kerker.dungeon.render_key import render_html, render_md
 
-                (out / "d.md").write_text(render_md(doc), encoding="utf-8")
-                (out / "d.html").write_text(render_html(doc), encoding="utf-8")
+                (out / "d.md").write_text(render_md(doc, lang=lang), encoding="utf-8")
+                (out / "d.html").write_text(render_html(doc, lang=lang), encoding="utf-8")
 
     med, best = timed(five_levels, max(3, runs // 4))
     print(f"kerker 5 levels, all outputs:      {med * 1000:8.1f} ms median, "
+          f"{best * 1000:.1f} ms best")
+    med, best = timed(lambda s: five_levels(s, "scatola-bianca"), max(3, runs // 4))
+    print(f"  the same, Scatola Bianca:        {med * 1000:8.1f} ms median, "
           f"{best * 1000:.1f} ms best")
     tracemalloc.start()
     five_levels(1)
