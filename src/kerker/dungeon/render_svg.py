@@ -181,10 +181,17 @@ def _grid(floor: Sequence[Sequence[Point]]) -> str:
     """The 10-ft grid lines (every second cell edge) inside the floor polygons."""
     parts: list[str] = []
     for y, spans in scan(floor, 4).items():
-        parts.extend(f"M{_num(a * HALF)} {y * HALF}H{_num(b * HALF)}" for a, b in spans)
+        parts.extend(f"M{_px(a)} {y * HALF}H{_px(b)}" for a, b in spans)
     for x, spans in scan(floor, 4, vertical=True).items():
-        parts.extend(f"M{x * HALF} {_num(a * HALF)}V{_num(b * HALF)}" for a, b in spans)
+        parts.extend(f"M{x * HALF} {_px(a)}V{_px(b)}" for a, b in spans)
     return "".join(parts)
+
+
+def _px(half: float) -> str:
+    """Half cells as pixels, formatted like :func:`_num` (whole numbers fast)."""
+    value = half * HALF
+    whole = int(value)
+    return str(whole) if whole == value else _num(value)
 
 
 def _always(_cell: Cell) -> bool:
@@ -203,11 +210,12 @@ def _floor(owner: Mapping[Cell, str], inner: tuple[set[Cell], set[Cell]], rounde
               if owner.get((x - 1, y - 1), owner.get((x, y - 1)))
               != owner.get((x, y), owner.get((x - 1, y)))}
     hor, ver = inner
+    hor, ver = set(hor), set(ver)
     for conn in connections:
         if conn.get("kind") not in ("trapdoor", "shaft"):
             h, v = _pierced(conn)
-            hor = hor | h
-            ver = ver | v
+            hor |= h
+            ver |= v
     for x, y in hor:
         pinned.update(((x, y), (x + 1, y)))
     for x, y in ver:
