@@ -334,6 +334,32 @@ def test_grid_numbers_and_water_lie_on_the_floor(generated: list[dict[str, Any]]
             assert _inside(floor, x + 0.5, y + 0.5), (doc["seed"], area["id"])
 
 
+def test_smoothed_outlines_never_cross(generated: list[dict[str, Any]]) -> None:
+    """No edge of the floor outline crosses another, nor the rock band's outer edge."""
+    for doc, level in _levels(generated):
+        root = _root_of(doc, level)
+        segs = _segments(_path(root, "floor")) + _segments(_path(root, "rock"))
+        buckets: dict[tuple[int, int], list[int]] = {}
+        for i, (x1, y1, x2, y2) in enumerate(segs):
+            for bx in range(int(min(x1, x2)) // 4, int(max(x1, x2)) // 4 + 1):
+                for by in range(int(min(y1, y2)) // 4, int(max(y1, y2)) // 4 + 1):
+                    buckets.setdefault((bx, by), []).append(i)
+        for ids in buckets.values():
+            for k, i in enumerate(ids):
+                for j in ids[k + 1:]:
+                    assert not _crossing(segs[i], segs[j]), (doc["seed"], segs[i], segs[j])
+
+
+def _crossing(s: Seg, t: Seg) -> bool:
+    """Whether two segments cross properly (touching ends do not count)."""
+    def side(ax: float, ay: float, bx: float, by: float, cx: float, cy: float) -> int:
+        v = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+        return (v > 1e-9) - (v < -1e-9)
+
+    return (side(*s, t[0], t[1]) * side(*s, t[2], t[3]) < 0
+            and side(*t, s[0], s[1]) * side(*t, s[2], s[3]) < 0)
+
+
 def _root_of(doc: dict[str, Any], level: dict[str, Any], view: str = "gm") -> ET.Element:
     return ET.fromstring(render_svg(doc, depth=level["depth"], view=view))
 
