@@ -37,8 +37,10 @@ def test_bad_svg_is_a_render_error() -> None:
 def test_parallel_pngs_equal_serial_ones() -> None:
     from kerker.render.png import svgs_to_pngs
 
-    svgs = [SVG, SVG.replace("Ebene 1", "Ebene 2"), SVG.replace("Ebene 1", "Ebene 3")]
+    svgs = [SVG, SVG.replace("Ebene 1", "Ebene 2"), SVG.replace("Ebene 1", "Ebene 3"),
+            SVG.replace("Ebene 1", "Ebene 10 (a longer picture, drawn first)")]
     serial = svgs_to_pngs(svgs, scale=1.5, workers=1)
-    assert svgs_to_pngs(svgs, scale=1.5, workers=2) == serial
+    assert svgs_to_pngs(svgs, scale=1.5, workers=2) == serial  # in the order given
+    assert len(set(serial)) == len(svgs)
     assert serial[0] == svg_to_png(SVG, scale=1.5)
     assert svgs_to_pngs([], workers=2) == []

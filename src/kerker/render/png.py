@@ -103,5 +103,11 @@ def svgs_to_pngs(svgs: list[str], *, scale: float = 1.0, workers: int | None = N
 
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     context = multiprocessing.get_context(method)
+    # Largest pictures first, so no process is left with a big one at the end.
+    order = sorted(range(len(jobs)), key=lambda i: (-len(jobs[i][0]), i))
     with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
-        return list(pool.map(_one, jobs))
+        drawn = list(pool.map(_one, [jobs[i] for i in order]))
+    out: list[bytes] = [b""] * len(jobs)
+    for i, png in zip(order, drawn, strict=True):
+        out[i] = png
+    return out
