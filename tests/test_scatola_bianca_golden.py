@@ -89,3 +89,25 @@ def test_cli_refuses_caves(args: list[str]) -> None:
     assert result.exit_code == 2
     assert "--caves" in result.output and "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1, result.output
+
+
+def test_ascii_marks_elevators_for_the_game_master_only() -> None:
+    """An elevator room's way down is ``E`` in the GM preview (beside the room's number when
+    it lies under it) and absent from the players' preview; ``caves`` is in the options of
+    a dungeon made by the library, not only by the CLI."""
+    from kerker.dungeon.export import to_document
+    from kerker.dungeon.render_ascii import render_level
+
+    found = 0
+    for seed in range(40):
+        dungeon = generate(Params(rules="scatola-bianca", seed=seed), random.Random(seed),
+                           load_registry([]))
+        doc = to_document(dungeon, "en")
+        assert doc["options"]["caves"] == "depth"
+        level = doc["levels"][0]
+        if not any(c["kind"] == "elevator" for c in level["connections"]):
+            continue
+        found += 1
+        assert "E" in render_level(level, "gm")
+        assert "E" not in render_level(level, "player")
+    assert found

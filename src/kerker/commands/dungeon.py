@@ -139,11 +139,6 @@ def dungeon_command(
     used_seed, rng = make_rng(seed)
     params = replace(params, seed=used_seed)
     dungeon = generate(params, rng, registry)
-    # The document records every option the procedure read (``caves`` for Scatola Bianca).
-    recorded = dict(dungeon.options)
-    extra = tuple(o for o in params.procedure_options() if o[0] not in recorded)
-    if extra:
-        dungeon = replace(dungeon, options=(*dungeon.options, *extra))
     doc = to_document(dungeon, code)
 
     if out is not None:

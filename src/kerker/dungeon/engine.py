@@ -391,7 +391,7 @@ class DungeonState:
         p = self.params
         options = (("levels", p.levels), ("size", list(p.size)), ("max_areas", p.max_areas),
                    ("min_areas", p.min_areas),
-                   ("entrance", p.entrance))
+                   ("entrance", p.entrance), *p.procedure_options())
         return Dungeon(p.rules, p.seed, options, tuple(levels),
                        tuple(sorted(self.bent.items())))
 

@@ -3,14 +3,16 @@ document (docs/dungeon-json.md).
 
 ``.`` floor, ``#`` wall, ``+`` door, ``S`` secret door (GM view; wall for players), ``>``
 one-way door, ``'`` archway or opening, ``<``/``v`` stairs up/down, ``T`` trapdoor, ``O``
-shaft, ``~`` water, ``o`` well, ``=`` bridge, area numbers at their label cells.
+shaft, ``E`` an elevator room's way (what is GM-only is left out for players), ``~``
+water, ``o`` well, ``=`` bridge, area numbers at their label cells (a way under a number
+moves beside it).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-WAYS = {"trapdoor": "T", "shaft": "O"}
+WAYS = {"trapdoor": "T", "shaft": "O", "elevator": "E"}
 DOORS = {"door": "+", "one_way_door": ">", "archway": "'", "opening": "'"}
 FEATURES = {"water": "~", "pool": "~", "lake": "~", "river": "~", "stream": "~",
             "chasm": ":", "bridge": "=", "well": "o"}
@@ -38,9 +40,12 @@ def render_level(level: dict[str, Any], view: str = "gm") -> str:
                 ring.update((x + dx, y + dy) for x, y in cells)
     grid: dict[tuple[int, int], str] = dict.fromkeys(ring - cells, "#")
     grid.update(floor)
+    ways: list[tuple[tuple[int, int], str]] = []
     for conn in level["connections"]:
         x, y = conn["at"]
         kind = conn["kind"]
+        if view != "gm" and conn.get("gm_only") and kind != "secret_door":
+            continue
         if kind == "secret_door":
             mark = "S" if view == "gm" else "#"
             side = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}.get(conn["side"])
@@ -52,7 +57,7 @@ def render_level(level: dict[str, Any], view: str = "gm") -> str:
         else:
             mark = WAYS.get(kind, "")
         if mark:
-            grid[(x, y)] = mark
+            ways.append(((x, y), mark))
             continue
         side = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}.get(conn["side"])
         if side is None:
@@ -62,10 +67,23 @@ def render_level(level: dict[str, Any], view: str = "gm") -> str:
             grid[across] = DOORS.get(kind, "+")
         else:
             grid[(x, y)] = DOORS.get(kind, "+")
+    labels: set[tuple[int, int]] = set()
     for area in level["areas"]:
         x, y = area["label_at"]
         for i, ch in enumerate(str(area["number"])):
             grid[(x + i, y)] = ch
+            labels.add((x + i, y))
+    # Stairs, trapdoors, shafts and elevators after the numbers: one that lies under a
+    # number moves to the nearest free floor cell beside it.
+    for (x, y), mark in ways:
+        spot = (x, y)
+        if spot in labels:
+            spot = next((c for c in ((x, y + 1), (x, y - 1), (x - 1, y), (x + 1, y),
+                                     (x - 1, y + 1), (x + 1, y + 1), (x - 1, y - 1),
+                                     (x + 1, y - 1))
+                         if c not in labels and floor.get(c) == "."), spot)
+        if spot not in labels:
+            grid[spot] = mark
     xs = [c[0] for c in grid]
     ys = [c[1] for c in grid]
     x0, y0 = min(xs), min(ys)
