@@ -28,7 +28,7 @@ def check_cells(doc: Doc) -> None:
 
 def check_connections(doc: Doc, level_links: Collection[str]) -> None:
     """Every connection starts on a cell of its area and ends on its target across its
-    wall; links to other levels are of ``level_links`` kinds; open exits face rock."""
+    wall (a wide one on every cell of its width); links to other levels are of ``level_links`` kinds; open exits face rock."""
     all_ids = {a["id"] for lv in doc["levels"] for a in lv["areas"]}
     for level in doc["levels"]:
         owner = {tuple(c): a["id"] for a in level["areas"] for c in a["cells"]}
@@ -46,6 +46,14 @@ def check_connections(doc: Doc, level_links: Collection[str]) -> None:
                 assert conn["id"] in level["unexplored"]
             else:
                 assert owner.get(across) == conn["to"], (doc["seed"], conn)
+                if conn["side"] in ("n", "e", "s", "w"):
+                    # a wide door or opening lies whole on the wall the two areas share
+                    ax, ay = (0, 1) if conn["side"] in ("e", "w") else (1, 0)
+                    for i in range(1, conn["width"] or 1):
+                        cell = (conn["at"][0] + ax * i, conn["at"][1] + ay * i)
+                        assert owner.get(cell) == conn["from"], (doc["seed"], conn)
+                        assert owner.get((cell[0] + dx, cell[1] + dy)) == conn["to"], (
+                            doc["seed"], conn)
 
 
 def reachable(doc: Doc, *, secret: bool = True) -> set[str]:

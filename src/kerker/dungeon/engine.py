@@ -379,6 +379,8 @@ class DungeonState:
         """The frozen dungeon as it stands (open exits settled first)."""
         for st in self.levels.values():
             self.settle(st)
+            for conn in st.conns.values():
+                _fit_span(st, conn)
         levels = []
         for depth in sorted(self.levels):
             st = self.levels[depth]
@@ -394,6 +396,38 @@ class DungeonState:
                    ("entrance", p.entrance), *p.procedure_options())
         return Dungeon(p.rules, p.seed, options, tuple(levels),
                        tuple(sorted(self.bent.items())))
+
+
+def _fit_span(level: LevelState, conn: ConnBuilder) -> None:
+    """Make a connection of more than one cell open only where its area meets the area it
+    leads to: the cells from ``at`` along its wall (+x on a north or south wall, +y on an
+    east or west one) must be its area's, the cells across its wall the target's. Shifted
+    back along the wall if that fits whole, else narrowed to the cells that fit."""
+    if conn.width <= 1 or conn.to is None or conn.mode == "level" or conn.side not in (
+            "n", "e", "s", "w"):
+        return
+    along = (0, 1) if conn.side in ("e", "w") else (1, 0)
+    owners = level.occ.owners
+
+    def fits(x: int, y: int) -> bool:
+        return (owners.get((x, y)) == conn.from_
+                and owners.get(step((x, y), conn.side)) == conn.to)
+
+    def run(x: int, y: int) -> int:
+        n = 0
+        while n < conn.width and fits(x + along[0] * n, y + along[1] * n):
+            n += 1
+        return n
+
+    x, y = conn.at
+    if run(x, y) == conn.width:
+        return
+    for back in range(1, conn.width):
+        sx, sy = x - along[0] * back, y - along[1] * back
+        if run(sx, sy) == conn.width:
+            conn.at = (sx, sy)
+            return
+    conn.width = max(1, run(x, y))
 
 
 def _freeze_area(a: AreaBuilder) -> Area:
