@@ -13,9 +13,12 @@ incoming and a point on its outgoing side:
   of its steps; half a cell of the straight walls on both ends goes into the diagonal.
 - **round and slanted areas** (``general``): every corner next to a short side (at most
   ``short`` cells) is cut, a short side from its middle, a long one half a cell from the
-  corner, so circles, ovals, hexagons and caves follow their shape.
-- **pinned** vertices never move and are never merged away: a wall that carries a door, the
-  end of a wall between two areas, a point where two cells touch only at a corner.
+  corner; then the points of those cuts that lie within a quarter cell of a longer straight
+  line are dropped. So circles, ovals, hexagons, triangles, trapezoids and caves follow their
+  shape (a hexagon's slanted side is one line).
+- **pinned** points never move and stay vertices: whatever the caller pins (the maps pin the
+  ends of every wall a connection sits on, the ends of walls between two areas and the
+  points where cells of two areas touch only at a corner).
 
 Coordinates are returned in half cells (integers): a lattice point ``(x, y)`` is
 ``(2x, 2y)``. Loops keep the floor on their right (screen coordinates, y down): outer loops run
