@@ -13,27 +13,24 @@ from typing import Any
 
 import kerker
 from kerker.dungeon.model import Area, Connection, Content, Dungeon, Feature, Level, RollEntry
+from kerker.errors import N_
 from kerker.geometry.grid import bounds
+from kerker.i18n import translator
 from kerker.tables.engine import AmountResult, RowPick, TableResult
 from kerker.tables.model import Table
 from kerker.tables.render import fill_text, lines, row_text
 
 FORMAT_VERSION = 1
 
-TITLES: dict[str, dict[str, str]] = {
-    "entrance": {"de": "Eingangsbereich", "it": "Area d'ingresso", "en": "Entrance"},
-    "room": {"de": "Raum", "it": "Stanza", "en": "Room"},
-    "hall": {"de": "Halle", "it": "Sala", "en": "Hall"},
-    "chamber": {"de": "Kammer", "it": "Camera", "en": "Chamber"},
-    "elevator": {"de": "Aufzugsraum", "it": "Ascensore", "en": "Elevator room"},
-    "cave": {"de": "Höhle", "it": "Caverna", "en": "Cave"},
-    "corridor": {"de": "Gang", "it": "Corridoio", "en": "Corridor"},
-    "special": {"de": "Besonderer Raum", "it": "Stanza speciale", "en": "Special room"},
+AREA_KINDS: dict[str, str] = {
+    "entrance": N_("Entrance"), "room": N_("Room"), "hall": N_("Hall"), "cave": N_("Cave"),
+    "corridor": N_("Corridor"), "special": N_("Special room"), "chamber": N_("Chamber"),
+    "elevator": N_("Elevator room"),
 }
-"""Area kinds as the key names them (UI words; to move into the catalogs)."""
+"""Area kinds as the key and the document's ``title`` name them (through the catalogs)."""
 
-WANDERING = {"de": "Umherstreifend: ", "it": "Errante: ", "en": "Wandering: "}
-WELL = {"de": "Brunnen", "it": "Pozzo", "en": "Well"}
+WANDERING = N_("Wandering: ")
+WELL = N_("Well")
 
 
 def _num(value: float, lang: str) -> str:
@@ -70,7 +67,7 @@ def content_json(content: Content, lang: str) -> dict[str, Any]:
     text = _text(content.result, lang) or ""
     if content.kind == "monster":
         if content.note == "wandering":
-            text = WANDERING.get(lang, WANDERING["en"]) + text
+            text = translator(lang)(WANDERING) + text
         return {"kind": "monster", "text": text,
                 "table": content.result.table.id if content.result else None,
                 "gm_only": False}
@@ -117,7 +114,7 @@ def _details(result: TableResult, lang: str) -> list[str]:
 def feature_json(feature: Feature, lang: str) -> dict[str, Any]:
     """One entry of an area's ``features``."""
     if feature.kind == "well":
-        text = WELL.get(lang, WELL["en"])
+        text = translator(lang)(WELL)
     elif feature.result is not None:
         text = " ".join(line.strip().lstrip("· ") for line in lines(feature.result, lang))
     else:
@@ -253,7 +250,6 @@ def stair_doors(dungeon: Dungeon) -> dict[str, bool]:
 
 def area_json(area: Area, lang: str, labels: RollLabels | None = None) -> dict[str, Any]:
     """One area of a level; ``labels`` adds the transcript labels to its roll log."""
-    titles = TITLES[area.kind]
     return {
         "id": area.id,
         "number": area.number,
@@ -263,7 +259,7 @@ def area_json(area: Area, lang: str, labels: RollLabels | None = None) -> dict[s
         "bounds": list(bounds(area.cells)),
         "label_at": list(area.label_at),
         "size": _size(area, lang),
-        "title": titles.get(lang, titles["en"]),
+        "title": translator(lang)(AREA_KINDS[area.kind]),
         "contents": [content_json(c, lang) for c in area.contents],
         "features": [feature_json(f, lang) for f in area.features],
         "rolls": (labels.entries(area, lang) if labels is not None

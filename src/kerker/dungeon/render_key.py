@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
+from kerker.dungeon.export import AREA_KINDS
 from kerker.dungeon.render_svg import (
     Doc,
     _check_view,
@@ -55,11 +56,6 @@ _SURFACE = {
     "trapdoor": N_("Trapdoor up to the surface"),
     "shaft": N_("Shaft up to the surface"),
     "elevator": N_("Elevator up to the surface"),
-}
-_AREA_KIND = {
-    "entrance": N_("Entrance"), "room": N_("Room"), "hall": N_("Hall"), "cave": N_("Cave"),
-    "corridor": N_("Corridor"), "special": N_("Special room"), "chamber": N_("Chamber"),
-    "elevator": N_("Elevator room"),
 }
 _CONTENT_KIND = {
     "monster": N_("Monster"), "treasure": N_("Treasure"), "trap": N_("Trap"),
@@ -203,7 +199,7 @@ def area_keys(doc: Doc, *, depth: int = 1, lang: str = "de", view: str = "gm") -
             kind = "room"  # a trick: the players see a room
         title = str(area.get("title") or "") if same_lang and kind == area.get("kind") else ""
         if not title:
-            title = _(_AREA_KIND[kind]) if kind in _AREA_KIND else kind
+            title = _(AREA_KINDS[kind]) if kind in AREA_KINDS else kind
         key = AreaKey(anchor=f"area-{area.get('number')}",
                       heading=f"{area.get('number')}. {title}", size=_size(area, _, lang),
                       corridor=kind == "corridor")
