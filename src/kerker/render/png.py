@@ -85,6 +85,14 @@ def _one(job: tuple[str, float]) -> bytes:
     return svg_to_png(svg, scale=scale, width=width, height=height)
 
 
+def _cpus() -> int:
+    """The processors this process may run on (not all of the machine's, in a container)."""
+    import os
+
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity else os.cpu_count() or 1
+
+
 def svgs_to_pngs(svgs: list[str], *, scale: float = 1.0, workers: int | None = None) -> list[bytes]:
     """PNG of each SVG, in order; several pictures are drawn in parallel processes.
 
@@ -92,10 +100,8 @@ def svgs_to_pngs(svgs: list[str], *, scale: float = 1.0, workers: int | None = N
     The result is the same as drawing them one by one (each picture is a pure function of
     its SVG). Refuses like :func:`svg_to_png`.
     """
-    import os
-
     jobs = [(svg, scale) for svg in svgs]
-    count = min(len(jobs), workers or os.cpu_count() or 1)
+    count = min(len(jobs), workers or _cpus())
     if count <= 1:
         return [_one(job) for job in jobs]
     import multiprocessing
