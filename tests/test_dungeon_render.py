@@ -195,6 +195,35 @@ def test_round_room_follows_its_shape() -> None:
     assert any(p == (10.0, 16.0) for p in ring) and any(p == (11.0, 16.0) for p in ring)
 
 
+def test_elevator_room_and_a_door_that_closes_the_stairs() -> None:
+    """La Scatola Bianca: an elevator room is a platform with its way (GM only, never an
+    unexplored '?'); stairs whose door shuts the way back show that door."""
+    room = {(x, y) for x in range(4, 8) for y in range(4, 8)}
+    corridor = {(x, 5) for x in range(8, 14)} | {(x, 6) for x in range(8, 14)}
+    doc = _level_doc(
+        [{"cells": room, "kind": "elevator"},
+         {"cells": corridor, "kind": "corridor", "shape": "corridor"}],
+        [{"from": "a1", "to": "a2", "kind": "opening", "at": [7, 5], "side": "e", "width": 2},
+         {"from": "a1", "kind": "elevator", "at": [5, 5], "side": "w", "to_level": 3,
+          "direction": "down", "gm_only": True},
+         {"from": "a2", "kind": "stairs", "at": [13, 5], "side": "e", "width": 2,
+          "to_level": 2, "direction": "down", "door_closes": True}])
+    doc["levels"][0]["unexplored"] = ["c1", "c2"]
+    gm = _root(doc)
+    classes = _classes(gm)
+    assert "elevator" in classes and "elevator" in _legend(gm)
+    assert "↓ 3" in _texts(gm) and "↓ 2" in _texts(gm)
+    assert "unexplored" not in classes  # ways to other levels are no unexplored exits
+    assert "door_closes" in classes and "door" in _legend(gm)
+    player = _root(doc, "player")
+    assert "elevator" not in _classes(player) and "elevator" not in _legend(player)
+    assert "↓ 3" not in _texts(player)
+    # The lower end of such stairs: the door across the stairs, on the wall.
+    up = copy.deepcopy(doc)
+    up["levels"][0]["connections"][2]["direction"] = "up"
+    assert "door_closes" in _classes(_root(up))
+
+
 def test_opening_into_rock_keeps_its_wall(small: dict[str, Any]) -> None:
     """A door wider than the area behind it opens only where a floor is on both sides."""
     doc = copy.deepcopy(small)

@@ -75,6 +75,8 @@ _DIRS: dict[str, Cell] = {"n": (0, -1), "ne": (1, -1), "e": (1, 0), "se": (1, 1)
 # onto the map for a connection on this side.
 _ANGLE = {"s": 0, "sw": 45, "w": 90, "nw": 135, "n": 180, "ne": 225, "e": 270, "se": 315}
 _OPEN_WALL = {"door", "one_way_door", "archway", "opening", "stairs"}
+_LEVEL_WAYS = ("stairs", "trapdoor", "shaft", "elevator")
+_INSIDE_WAYS = ("trapdoor", "shaft", "elevator")  # in the floor: no wall of theirs
 _WATER = ("water", "pool", "lake")
 ROUNDED_SHAPES = frozenset({"circle", "oval", "octagon", "hexagon", "triangle", "trapezoid",
                             "cave"})
@@ -212,7 +214,7 @@ def _floor(owner: Mapping[Cell, str], inner: tuple[set[Cell], set[Cell]], rounde
     hor, ver = inner
     hor, ver = set(hor), set(ver)
     for conn in connections:
-        if conn.get("kind") not in ("trapdoor", "shaft"):
+        if conn.get("kind") not in _INSIDE_WAYS:
             h, v = _pierced(conn)
             hor |= h
             ver |= v
@@ -380,10 +382,29 @@ def _g(cx: float, cy: float, angle: int, inner: str, cls: str = "") -> str:
     return f'<g{klass} transform="translate({_num(cx)} {_num(cy)}){rot}">{inner}</g>'
 
 
-def _door(length: float) -> str:
+def _door(length: float, y: float = 0.0) -> str:
+    """A door leaf across a wall piece of ``length`` (centred ``y`` out of the wall)."""
     w = max(8.0, min(length * 0.62, length - 5))
-    return (f'<rect x="{_num(-w / 2)}" y="-3.5" width="{_num(w)}" height="7" fill="{FLOOR}" '
-            f'stroke="{INK}" stroke-width="1.6"/>')
+    return (f'<rect x="{_num(-w / 2)}" y="{_num(y - 3.5)}" width="{_num(w)}" height="7" '
+            f'fill="{FLOOR}" stroke="{INK}" stroke-width="1.6"/>')
+
+
+def _platform(cells: set[Cell]) -> str:
+    """An elevator room's floor: a dashed frame a little inside the room's bounds."""
+    xs = [x for x, _ in cells]
+    ys = [y for _, y in cells]
+    x0, y0 = min(xs) * CELL + 5, min(ys) * CELL + 5
+    return _platform_box(x0, y0, (max(xs) + 1) * CELL - 5 - x0, (max(ys) + 1) * CELL - 5 - y0)
+
+
+def _platform_box(x0: float, y0: float, w: float, h: float) -> str:
+    """A dashed frame with dotted diagonals: a floor that moves (elevator)."""
+    x1, y1 = x0 + w, y0 + h
+    return (f'<rect x="{_num(x0)}" y="{_num(y0)}" width="{_num(w)}" height="{_num(h)}" '
+            f'fill="none" stroke="{EXIT}" stroke-width="1.6" stroke-dasharray="6 3"/>'
+            f'<path d="M{_num(x0)} {_num(y0)}L{_num(x1)} {_num(y1)}M{_num(x1)} {_num(y0)}'
+            f'L{_num(x0)} {_num(y1)}" stroke="{EXIT}" stroke-width="0.8" '
+            'stroke-dasharray="2 3" fill="none"/>')
 
 
 def _jambs(length: float) -> str:
@@ -887,10 +908,29 @@ class _Map:
             free = self._free_depth(conn)
             depth = free * CELL if free else -CELL
             out.append(_g(cx, cy, angle, _stairs(length, down, depth), cls))
+            if conn.get("door_closes"):
+                # A door shuts the way back up: across the stairs at their lower end, a
+                # small door at the foot of the stairs at their upper end.
+                self.used.add("door")
+                door = (_door(length) if not down else
+                        _door(length * 0.7, y=depth - 3.5 if depth > 0 else 0.0))
+                out.append(_g(cx, cy, angle, door, "conn door_closes"))
             if conn.get("to_level") is not None or conn.get("direction"):
                 dist = depth + 11 if free else 11
                 mx, my = _out_point(cx, cy, str(conn.get("side") or "n"), dist)
                 marks.append(_label(mx, my, level_mark(conn), 13, cls="level-mark"))
+        elif kind == "elevator":
+            # The whole room goes up or down: its floor drawn as a platform (a dashed frame
+            # inside the room) with the way's arrow and level beside the room's number.
+            self.used.add("elevator")
+            cells = self.cells.get(str(conn.get("from")), set())
+            if cells:
+                out.append(_g(0, 0, 0, _platform(cells), cls))
+                ax, ay = (int(v) for v in conn.get("at") or (0, 0))
+                spot = (ax + 1, ay + 1) if (ax + 1, ay + 1) in cells else (ax, ay)
+                mark = level_mark(conn)
+                marks.append(_label((spot[0] + 0.5) * CELL, (spot[1] + 0.5) * CELL + 4, mark,
+                                    13, colour=EXIT, cls="level-mark"))
         elif kind in ("trapdoor", "shaft"):
             self.used.add(kind)
             span = _span(conn)
@@ -901,7 +941,7 @@ class _Map:
             mark = level_mark(conn)
             marks.append(_label(tx + size / 2 + 3 + text_width(mark, 12) / 2, ty, mark, 12,
                                 cls="level-mark"))
-        if unexplored and kind not in ("stairs", "trapdoor", "shaft"):
+        if unexplored and kind not in _LEVEL_WAYS:
             self.used.add("unexplored")
             out.append(_g(cx, cy, angle, _unexplored(), "unexplored"))
             mx, my = _out_point(cx, cy, str(conn.get("side") or "n"), CELL + 19)
@@ -954,6 +994,7 @@ def _legend_items(used: set[str], gm: bool) -> list[tuple[str, str]]:
         ("stairs_up", N_("stairs up (to level; 0: the surface)")),
         ("trapdoor", N_("trapdoor (to level)")),
         ("shaft", N_("shaft (to level)")),
+        ("elevator", N_("Elevator")),
         ("unexplored", N_("unexplored exit")),
         ("water", N_("water")),
         ("river", N_("river")),
@@ -996,6 +1037,10 @@ def _legend_symbol(key: str, x: float, cy: float) -> str:
         return _g(mid, cy, 0, _trapdoor(CELL + 4))
     if key == "shaft":
         return _g(mid, cy, 0, _shaft(CELL + 4))
+    if key == "elevator":
+        return (f'<rect x="{_num(x + 3)}" y="{_num(cy - 10)}" width="28" height="20" '
+                f'fill="{FLOOR}" stroke="{INK}" stroke-width="1.6"/>'
+                + _platform_box(x + 7, cy - 6, 20, 12))
     if key == "unexplored":
         return (wall.replace(f"H{_num(x + 33)}", f"H{_num(x + 8)}")
                 + _g(x + 6, cy, 270, _unexplored())
