@@ -9,6 +9,7 @@ A thin shell around :mod:`kerker.dungeon`: options -> :func:`~kerker.dungeon.eng
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
@@ -70,6 +71,25 @@ def short_key(doc: dict[str, Any]) -> str:
                 out.append(f"{level['depth']}.{area['number']:>3} {area['title']}: "
                            + "; ".join(things))
     return "\n".join(out)
+
+
+Drawing = tuple[Path, int, str, str]
+"""A map drawn: file name without suffix, depth, view, SVG."""
+
+
+def _drawings(doc: dict[str, Any], out: Path, seed: int, lang: str,
+              render: Callable[..., str]) -> list[Drawing]:
+    """Every level's SVG, GM and player view, with the file name (no suffix) it goes to;
+    drawn once for svg, png and the HTML key (the PNG is the SVG rasterized)."""
+    drawings: list[Drawing] = []
+    for level in doc["levels"]:
+        depth = level["depth"]
+        # Level 1 keeps the short name; deeper levels say which they are.
+        name = f"dungeon-{seed}" + ("" if depth == 1 else f"-level{depth}")
+        for view, suffix in (("gm", ""), ("player", "-player")):
+            drawings.append((out / f"{name}{suffix}", depth, view,
+                             render(doc, depth=depth, view=view, lang=lang)))
+    return drawings
 
 
 @friendly
@@ -145,7 +165,16 @@ def dungeon_command(
         stem = out / f"dungeon-{used_seed}"
         written: list[Path] = []
         skipped: list[str] = []
-        drawings: list[tuple[Path, str]] = []
+        drawings: list[Drawing] = []
+        pending: Callable[[], list[bytes]] | None = None
+        # The PNGs are drawn in other processes while the rest is written ("png" last).
+        chosen = sorted(chosen, key=lambda f: f == "png")
+        if "png" in chosen and _has("kerker.dungeon.render_svg"):
+            import kerker.dungeon.render_svg as svg_mod
+            from kerker.render.png import start_pngs
+
+            drawings = _drawings(doc, out, used_seed, code, svg_mod.render_svg)
+            pending = start_pngs([d[3] for d in drawings], scale=svg_mod.PNG_SCALE)
         for fmt in chosen:
             files: list[tuple[Path, str | bytes]] = []
             if fmt == "json":
@@ -159,30 +188,26 @@ def dungeon_command(
                 import kerker.dungeon.render_svg as svg
 
                 if not drawings:
-                    # Drawn once for both formats; the PNG is the SVG rasterized.
-                    for level in doc["levels"]:
-                        depth = level["depth"]
-                        # Level 1 keeps the short name; deeper levels say which they are.
-                        name = f"dungeon-{used_seed}" + ("" if depth == 1 else f"-level{depth}")
-                        for view, suffix in (("gm", ""), ("player", "-player")):
-                            drawings.append((out / f"{name}{suffix}", svg.render_svg(
-                                doc, depth=depth, view=view, lang=code)))
+                    drawings = _drawings(doc, out, used_seed, code, svg.render_svg)
                 if fmt == "svg":
-                    files = [(Path(f"{base}.svg"), text) for base, text in drawings]
-                else:
-                    from kerker.render.png import svgs_to_pngs
-
-                    pngs = svgs_to_pngs([text for _base, text in drawings], scale=svg.PNG_SCALE)
-                    files = [(Path(f"{base}.png"), png) for (base, _text), png in
-                             zip(drawings, pngs, strict=True)]
+                    files = [(Path(f"{d[0]}.svg"), d[3]) for d in drawings]
+                elif pending is not None:
+                    files = [(Path(f"{d[0]}.png"), png) for d, png in
+                             zip(drawings, pending(), strict=True)]
             else:
                 if not _has("kerker.dungeon.render_key"):
                     skipped.append(fmt)
                     continue
                 import kerker.dungeon.render_key as key_mod
 
-                render_key = key_mod.render_md if fmt == "md" else key_mod.render_html
-                files = [(stem.with_suffix(f".{fmt}"), render_key(doc, lang=code))]
+                if fmt == "md":
+                    files = [(stem.with_suffix(".md"), key_mod.render_md(doc, lang=code))]
+                else:
+                    # the page inlines the GM maps already drawn for svg/png
+                    maps = {depth: text for _base, depth, view, text in drawings
+                            if view == "gm"}
+                    files = [(stem.with_suffix(".html"),
+                              key_mod.render_html(doc, lang=code, maps=maps or None))]
             for path, data in files:
                 write_output(path, data)
                 written.append(path)

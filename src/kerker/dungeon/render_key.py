@@ -307,8 +307,10 @@ a{color:inherit}
 
 
 def render_html(doc: Doc, *, lang: str = "de", view: str = "gm",
-                depth: int | None = None) -> str:
-    """A self-contained printable page: per level its map (inline SVG), then its key."""
+                depth: int | None = None, maps: Mapping[int, str] | None = None) -> str:
+    """A self-contained printable page: per level its map (inline SVG), then its key.
+    ``maps`` may hold the levels' SVGs of this view and language already drawn (by depth);
+    the others are drawn here."""
     _ = translator(lang)
     body: list[str] = []
     first_title = ""
@@ -317,7 +319,7 @@ def render_html(doc: Doc, *, lang: str = "de", view: str = "gm",
         first_title = first_title or title
         body.append(f'<h1 id="level-{d}">{escape(title)}</h1>')
         body.append(f'<p class="meta">{escape(" · ".join(lines))}</p>')
-        svg = render_svg(doc, depth=d, view=view, lang=lang)
+        svg = (maps or {}).get(d) or render_svg(doc, depth=d, view=view, lang=lang)
         body.append(f'<div class="map">{svg}</div>')
         body.append('<div class="key">')
         for key in area_keys(doc, depth=d, lang=lang, view=view):

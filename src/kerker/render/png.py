@@ -7,6 +7,7 @@ never the system's fonts: the same SVG gives the same PNG on every machine.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import import_module
 from pathlib import Path
@@ -93,17 +94,19 @@ def _cpus() -> int:
     return len(affinity(0)) if affinity else os.cpu_count() or 1
 
 
-def svgs_to_pngs(svgs: list[str], *, scale: float = 1.0, workers: int | None = None) -> list[bytes]:
-    """PNG of each SVG, in order; several pictures are drawn in parallel processes.
+def start_pngs(svgs: list[str], *, scale: float = 1.0,
+               workers: int | None = None) -> Callable[[], list[bytes]]:
+    """Begin drawing the PNG of each SVG in parallel processes and return a function that
+    waits for them and gives them in order, so the caller can do other work meanwhile.
 
     resvg holds Python's global lock while it draws, so threads do not help; processes do.
     The result is the same as drawing them one by one (each picture is a pure function of
-    its SVG). Refuses like :func:`svg_to_png`.
+    its SVG). The returned function refuses like :func:`svg_to_png`.
     """
     jobs = [(svg, scale) for svg in svgs]
     count = min(len(jobs), workers or _cpus())
     if count <= 1:
-        return [_one(job) for job in jobs]
+        return lambda: [_one(job) for job in jobs]
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -111,9 +114,21 @@ def svgs_to_pngs(svgs: list[str], *, scale: float = 1.0, workers: int | None = N
     context = multiprocessing.get_context(method)
     # Largest pictures first, so no process is left with a big one at the end.
     order = sorted(range(len(jobs)), key=lambda i: (-len(jobs[i][0]), i))
-    with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
-        drawn = list(pool.map(_one, [jobs[i] for i in order]))
-    out: list[bytes] = [b""] * len(jobs)
-    for i, png in zip(order, drawn, strict=True):
-        out[i] = png
-    return out
+    pool = ProcessPoolExecutor(max_workers=count, mp_context=context)
+    futures = [pool.submit(_one, jobs[i]) for i in order]
+
+    def collect() -> list[bytes]:
+        try:
+            out: list[bytes] = [b""] * len(jobs)
+            for i, future in zip(order, futures, strict=True):
+                out[i] = future.result()
+            return out
+        finally:
+            pool.shutdown(cancel_futures=True)
+
+    return collect
+
+
+def svgs_to_pngs(svgs: list[str], *, scale: float = 1.0, workers: int | None = None) -> list[bytes]:
+    """PNG of each SVG, in order, drawn in parallel processes (:func:`start_pngs`)."""
+    return start_pngs(svgs, scale=scale, workers=workers)()
