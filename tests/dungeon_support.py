@@ -28,11 +28,12 @@ def check_cells(doc: Doc) -> None:
 
 def check_connections(doc: Doc, level_links: Collection[str]) -> None:
     """Every connection starts on a cell of its area and ends on its target across its
-    wall (a wide one on every cell of its width); links to other levels are of ``level_links`` kinds; open exits face rock."""
+    wall (a wide one on every cell of its width, no wall edge opened twice); links to other levels are of ``level_links`` kinds; open exits face rock."""
     all_ids = {a["id"] for lv in doc["levels"] for a in lv["areas"]}
     for level in doc["levels"]:
         owner = {tuple(c): a["id"] for a in level["areas"] for c in a["cells"]}
         ids = {a["id"] for a in level["areas"]}
+        opened: set[frozenset[tuple[int, int]]] = set()
         for conn in level["connections"]:
             assert conn["from"] in ids
             assert owner[tuple(conn["at"])] == conn["from"], (doc["seed"], conn)
@@ -49,11 +50,15 @@ def check_connections(doc: Doc, level_links: Collection[str]) -> None:
                 if conn["side"] in ("n", "e", "s", "w"):
                     # a wide door or opening lies whole on the wall the two areas share
                     ax, ay = (0, 1) if conn["side"] in ("e", "w") else (1, 0)
-                    for i in range(1, conn["width"] or 1):
+                    for i in range(conn["width"] or 1):
                         cell = (conn["at"][0] + ax * i, conn["at"][1] + ay * i)
                         assert owner.get(cell) == conn["from"], (doc["seed"], conn)
                         assert owner.get((cell[0] + dx, cell[1] + dy)) == conn["to"], (
                             doc["seed"], conn)
+                        # one way through a wall edge, drawn and keyed once
+                        edge = frozenset((cell, (cell[0] + dx, cell[1] + dy)))
+                        assert edge not in opened, (doc["seed"], conn)
+                        opened.add(edge)
 
 
 def reachable(doc: Doc, *, secret: bool = True) -> set[str]:

@@ -23,7 +23,7 @@ from kerker.tables.registry import load_registry
 from kerker.tables.tree import table_tree
 
 REGISTRY = load_registry([])
-SEEDS = range(200)
+SEEDS = range(300)
 T = "zufallslabyrinth/"
 SIZE = re.compile(r"size_(\d+)x(\d+)$")
 
@@ -230,15 +230,15 @@ def test_min_areas_is_checked() -> None:
 
 
 def test_secret_door_checks_and_level_size(docs: list[dict[str, Any]]) -> None:
-    """Rooms with 0 exits and rolled dead ends check every wall section near an area with
-    25 %; levels close themselves mostly (docs/dungeon.md "Areas per level")."""
+    """Rooms with 0 exits and rolled dead ends check every wall section near an area (not
+    one they already open into) with 25 %; levels close themselves mostly (docs/dungeon.md "Areas per level")."""
     checks = [e for a in _areas(docs) for e in a["rolls"]
               if e["dice"] == "W%" and e["table"] in (T + "anzahl_ausgaenge", T + "gaenge")]
-    assert len(checks) > 800
+    assert len(checks) > 500
     hits = sum(1 for e in checks if e["key"] == "secret_door")
     n = len(checks)
     assert abs(hits - 0.25 * n) < 4 * (n * 0.25 * 0.75) ** 0.5, (hits, n)
-    zero_exit = 0
+    zero_exit = checked = 0
     for area in _areas(docs):
         rolls = area["rolls"]
         for i, e in enumerate(rolls):
@@ -247,9 +247,12 @@ def test_secret_door_checks_and_level_size(docs: list[dict[str, Any]]) -> None:
                 if str(e["key"]).startswith("none") and not (
                         later and later[0]["table"] == T + "position_ausgaenge"):
                     zero_exit += 1
-                    assert later and later[0]["dice"] == "W%", area["id"]  # checked
+                    # checked, unless the only area near is the one it was entered from
+                    checked += bool(later and later[0]["dice"] == "W%")
                 break
+    print(f"rooms with 0 exits {zero_exit}, checked {checked}")
     assert zero_exit > 300
+    assert checked > 0.3 * zero_exit
     counts = [len(lv["areas"]) for d in docs for lv in d["levels"]]
     mean = sum(counts) / len(counts)
     at_budget = sum(1 for c in counts if c >= 60) / len(counts)

@@ -381,6 +381,7 @@ class DungeonState:
             self.settle(st)
             for conn in st.conns.values():
                 _fit_span(st, conn)
+            _drop_doubles(st)
         levels = []
         for depth in sorted(self.levels):
             st = self.levels[depth]
@@ -428,6 +429,34 @@ def _fit_span(level: LevelState, conn: ConnBuilder) -> None:
             conn.at = (sx, sy)
             return
     conn.width = max(1, run(x, y))
+
+
+def _edges(conn: ConnBuilder) -> set[tuple[Cell, Cell]]:
+    """The wall edges (cell in its area, cell across) a same-level link opens."""
+    if conn.to is None or conn.mode == "level" or conn.side not in ("n", "e", "s", "w"):
+        return set()
+    along = (0, 1) if conn.side in ("e", "w") else (1, 0)
+    x, y = conn.at
+    cells = [(x + along[0] * i, y + along[1] * i) for i in range(max(1, conn.width))]
+    return {(c, step(c, conn.side)) for c in cells}
+
+
+def _drop_doubles(level: LevelState) -> None:
+    """Remove a link through a wall edge another link between the same two areas already
+    opens (two exits that both joined the same area through the same wall, a secret door
+    where a door is): one way through a wall is drawn and keyed once. Open ways are kept
+    before secret ones, earlier before later. (An edge has two cells, so links sharing one
+    always join the same two areas.)"""
+    seen: set[tuple[Cell, Cell]] = set()
+    order = sorted(level.conns.values(), key=lambda c: c.kind == "secret_door")
+    for conn in order:
+        edges = _edges(conn)
+        if not edges:
+            continue
+        if edges & seen:
+            del level.conns[conn.id]
+            continue
+        seen |= edges | {(b, a) for a, b in edges}
 
 
 def _freeze_area(a: AreaBuilder) -> Area:

@@ -367,6 +367,10 @@ class Zufallslabyrinth:
         ``chance`` % of a secret door into it; the gap becomes a niche of the area."""
         if chance <= 0:
             return
+        # An area this one already opens into is no "existing area" to find a secret door
+        # to (it would only lead back the way one came).
+        linked = {c.to if c.from_ == area.id else c.from_ for c in level.conns.values()
+                  if area.id in (c.from_, c.to)}
         for side in ("n", "e", "s", "w"):
             best: tuple[int, Cell, str] | None = None
             for cell in sorted(area.cells):
@@ -377,7 +381,8 @@ class Zufallslabyrinth:
                     owner = level.occ.owner(probe)
                     if owner is None:
                         continue
-                    if owner != area.id and (best is None or dist < best[0]):
+                    if owner != area.id and owner not in linked and (
+                            best is None or dist < best[0]):
                         best = (dist, cell, owner)
                     break
             if best is None:
