@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 
 from kerker.geometry.grid import CELLS_PER_SQUARE, Cell
 from kerker.geometry.occupancy import Occupancy
-from kerker.geometry.shapes import Local, by_name, cave, entry_columns, place, rect
+from kerker.geometry.shapes import Local, by_name, cave, entry_columns, place, placed, rect
 
 MAX_REROLLS = 2
 MAX_OFFSETS = 6
@@ -99,9 +99,8 @@ def try_place(occ: Occupancy, spec: SizeSpec, origin: Cell, heading: str, allowe
     for variant in (spec, spec.turned()) if spec.w != spec.h else (spec,):
         local = variant.local(rng)
         for u0 in entry_columns(local)[:MAX_OFFSETS]:
-            cells = place(local, origin, heading, u0)
-            if occ.fits(cells, allowed):
-                return cells
+            if occ.fits(placed(local, origin, heading, u0), allowed):
+                return place(local, origin, heading, u0)
     return None
 
 

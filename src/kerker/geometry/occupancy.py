@@ -61,15 +61,13 @@ class Occupancy:
     def fits(self, cells: Iterable[Cell], allowed: Iterable[str] = (), margin: int = 1) -> bool:
         """Inside the bounds (``margin`` cells of rock at the edge), owned by nobody (not even
         ``allowed``), and not touching any area but ``allowed``."""
-        cells = list(cells)
-        if not self.inside(cells, margin):
-            return False
         owners = self.owners
         ok = set(allowed)
-        # Stop at the first cell that is taken or touches another area (most trial
-        # placements fail, and fail early).
+        lo, hx, hy = margin, self.width - margin, self.height - margin
+        # One pass, stopping at the first cell that is off the sheet, taken or touching
+        # another area (most trial placements fail, and fail early).
         for x, y in cells:
-            if (x, y) in owners:
+            if not (lo <= x < hx and lo <= y < hy) or (x, y) in owners:
                 return False
             for near in ((x - 1, y - 1), (x, y - 1), (x + 1, y - 1), (x - 1, y),
                          (x + 1, y), (x - 1, y + 1), (x, y + 1), (x + 1, y + 1)):

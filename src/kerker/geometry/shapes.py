@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from functools import lru_cache
 
 from kerker.geometry.grid import CELLS_PER_SQUARE, VECTORS, Cell, is_diagonal, step, turn
 
@@ -23,6 +24,7 @@ Local = frozenset[Cell]
 SHAPES = ("rect", "circle", "hexagon", "octagon", "oval", "trapezoid", "triangle", "cave")
 
 
+@lru_cache(maxsize=1024)
 def rect(w_squares: int, h_squares: int) -> Local:
     """A rectangle of ``w`` x ``h`` squares."""
     w, h = w_squares * CELLS_PER_SQUARE, h_squares * CELLS_PER_SQUARE
@@ -132,6 +134,7 @@ def cave(w_squares: int, h_squares: int, rng: random.Random) -> Local:
     return frozenset(cells)
 
 
+@lru_cache(maxsize=1024)
 def by_name(shape: str, area_squares: int) -> Local:
     """A regular shape by its name (not ``rect`` or ``cave``, which need more)."""
     makers: dict[str, Callable[[int], Local]] = {
@@ -144,20 +147,27 @@ def by_name(shape: str, area_squares: int) -> Local:
 def place(local: Local, origin: Cell, heading: str, u0: int) -> frozenset[Cell]:
     """Turn ``local`` to ``heading`` (a cardinal: where ``v`` grows) and move it so that local
     ``(u0, 0)`` lands on ``origin``."""
+    return frozenset(placed(local, origin, heading, u0))
+
+
+def placed(local: Local, origin: Cell, heading: str, u0: int) -> Iterator[Cell]:
+    """The cells of :func:`place` one by one (to test a placement without building it)."""
     fx, fy = VECTORS[heading]
     ax, ay = VECTORS[turn(heading, 2)]
-    ox, oy = origin
-    return frozenset((ox + (u - u0) * ax + v * fx, oy + (u - u0) * ay + v * fy)
-                     for u, v in local)
+    bx = origin[0] - u0 * ax
+    by = origin[1] - u0 * ay
+    for u, v in local:
+        yield bx + u * ax + v * fx, by + u * ay + v * fy
 
 
-def entry_columns(local: Local) -> list[int]:
+@lru_cache(maxsize=1024)
+def entry_columns(local: Local) -> tuple[int, ...]:
     """Columns ``u`` of row 0, the middle one first (where a door can lead in)."""
     us = sorted(u for u, v in local if v == 0)
     if not us:
-        return []
+        return ()
     mid = (us[0] + us[-1]) / 2
-    return sorted(us, key=lambda u: (abs(u - mid), u))
+    return tuple(sorted(us, key=lambda u: (abs(u - mid), u)))
 
 
 def section_offsets(width: int) -> range:
