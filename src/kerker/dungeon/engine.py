@@ -385,7 +385,9 @@ class DungeonState:
         levels = []
         for depth in sorted(self.levels):
             st = self.levels[depth]
-            areas = tuple(_freeze_area(a) for a in st.areas.values())
+            # area numbers stay off the cells of stairs, trapdoors, shafts and elevators
+            ways = {c.at for c in st.conns.values() if c.mode == "level"}
+            areas = tuple(_freeze_area(a, ways) for a in st.areas.values())
             conns = tuple(_freeze_conn(c) for c in st.conns.values())
             open_ids = tuple(c.id for c in st.conns.values() if c.to is None and (
                 c.mode in ("exit", "corridor") or (c.to_level or 0) >= 1))
@@ -459,18 +461,30 @@ def _drop_doubles(level: LevelState) -> None:
         seen |= edges | {(b, a) for a, b in edges}
 
 
-def _freeze_area(a: AreaBuilder) -> Area:
+def _freeze_area(a: AreaBuilder, ways: set[Cell] | frozenset[Cell] = frozenset()) -> Area:
     cells = sort_cells(a.cells)
-    return Area(a.id, a.number, a.kind, a.shape, cells, _label_cell(cells),
+    return Area(a.id, a.number, a.kind, a.shape, cells, _label_cell(cells, ways),
                 tuple(a.contents), tuple(a.features), tuple(a.rolls), tuple(a.results),
                 a.width_ft)
 
 
-def _label_cell(cells: tuple[Cell, ...]) -> Cell:
-    """The cell nearest the middle of the area's cells (always one of them)."""
+def _label_cell(cells: tuple[Cell, ...], ways: set[Cell] | frozenset[Cell] = frozenset()
+                ) -> Cell:
+    """Where the area's number goes: the cell nearest the middle of the area (always one of
+    its cells), preferring cells with floor all round them (off the walls, which a map may
+    draw slanted) and away from the cells of ways to other levels."""
     mx = sum(c[0] for c in cells) / len(cells)
     my = sum(c[1] for c in cells) / len(cells)
-    return min(cells, key=lambda c: ((c[0] - mx) ** 2 + (c[1] - my) ** 2, c[1], c[0]))
+    own = set(cells)
+
+    def clear(c: Cell, reach: int) -> bool:
+        x, y = c
+        return all((x + dx, y + dy) in own and (x + dx, y + dy) not in ways
+                   for dx in range(-reach, reach + 1) for dy in range(-reach, reach + 1))
+
+    pool = ([c for c in cells if clear(c, 1)] or [c for c in cells if c not in ways]
+            or list(cells))
+    return min(pool, key=lambda c: ((c[0] - mx) ** 2 + (c[1] - my) ** 2, c[1], c[0]))
 
 
 def _freeze_conn(c: ConnBuilder) -> Connection:
