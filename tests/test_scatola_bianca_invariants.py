@@ -121,16 +121,22 @@ def test_transcript_in_the_key() -> None:
     assert "Tiro " not in render_md(doc, lang="it", view="player")
 
 
-def test_zufallslabyrinth_rolls_keep_their_look() -> None:
-    """Its headings number no table: no labels, no stair doors, the old roll lines."""
+def test_zufallslabyrinth_rolls_read_as_a_transcript_too() -> None:
+    """Its headings number no table: its entries are labelled with the table's title in
+    the document's language, with the row's text; the secret-door checks say what they
+    found; no stair doors, no caves option."""
     params = Params(seed=5, size=(24, 30), max_areas=20)
     doc = to_document(generate(params, random.Random(5), REGISTRY), "de")
     rolls = [r for lv in doc["levels"] for a in lv["areas"] for r in a["rolls"]]
-    assert rolls and not any("label" in r or "text" in r for r in rolls)
+    assert rolls and all(r["label"] and r["text"] for r in rolls)
+    assert {r["label"] for r in rolls if r["table"] == "zufallslabyrinth/innenausstattung"} == {
+        "Innenausstattung"}
     assert not any("door_closes" in c for lv in doc["levels"] for c in lv["connections"])
     assert "caves" not in doc["options"]
     text = render_md(doc, lang="de")
-    assert "Wurf " not in text and "innenausstattung: W" in text
+    assert "Wurf Innenausstattung (W20): " in text and "innenausstattung: W" not in text
+    english = to_document(generate(params, random.Random(5), REGISTRY), "en")
+    assert "Roll Contents (W20): " in render_md(english, lang="en")
 
 
 def test_every_kind_occurs(docs: list[dict[str, Any]]) -> None:

@@ -17,7 +17,7 @@ from kerker.errors import N_
 from kerker.geometry.grid import bounds
 from kerker.i18n import translator
 from kerker.tables.engine import AmountResult, RowPick, TableResult
-from kerker.tables.model import Table
+from kerker.tables.model import Table, pick_text
 from kerker.tables.render import fill_text, lines, row_text
 
 FORMAT_VERSION = 1
@@ -157,11 +157,11 @@ def _pick_text(node: TableResult, pick: RowPick, lang: str) -> str:
 class RollLabels:
     """Labels and row texts for the roll log (the solo-play transcript).
 
-    A rule set that numbers its tables in their source headings ("Tabella A.1: Tiri
-    periodici") gets a ``label`` on every roll entry of its tables: the number ("A.1"), or
-    the heading itself where it prints none; and the ``text`` of the row rolled. Rule sets
-    whose headings number nothing (the Zufallslabyrinth's steps) keep their entries as they
-    were. Tables are known from the results the dungeon keeps.
+    Every roll entry gets a ``label`` and the ``text`` of the row rolled. A rule set that
+    numbers its tables in their source headings ("Tabella A.1: Tiri periodici") labels them
+    with the number ("A.1"), or the heading itself where it prints none; the others (the
+    Zufallslabyrinth's steps) with the table's title in the document's language. Tables are
+    known from the results the dungeon keeps.
     """
 
     def __init__(self, dungeon: Dungeon) -> None:
@@ -174,17 +174,21 @@ class RollLabels:
         self.numbered = {t.rule_set for t in self.tables.values()
                          if heading_number(t.heading) is not None}
 
-    def label(self, table_id: str) -> str | None:
-        """The entry label of ``table_id``, or None (not a numbering rule set)."""
+    def label(self, table_id: str, lang: str = "en") -> str | None:
+        """The entry label of ``table_id``: its number where its rule set numbers its
+        tables, else its title in ``lang``; None for a table the dungeon kept no result of."""
         table = self.tables.get(table_id)
-        if table is None or table.rule_set not in self.numbered:
+        if table is None:
             return None
+        if table.rule_set not in self.numbered:
+            title = pick_text(table.title, lang)
+            return (title if isinstance(title, str) else title[0]) or None
         return heading_number(table.heading) or table.heading
 
     def entries(self, area: Area, lang: str) -> list[dict[str, Any]]:
         """The area's roll log as document entries."""
         texts: dict[tuple[str, str, int, str], deque[str]] = {}
-        if any(self.label(r.table) is not None for r in area.rolls):
+        if any(self.label(r.table, lang) is not None for r in area.rolls):
             for result in _results(area):
                 for node in _nodes(result):
                     picks = [node.pick] if node.sub is None else [node.pick, node.sub]
@@ -194,13 +198,23 @@ class RollLabels:
         out = []
         for r in area.rolls:
             entry = _roll_json(r)
-            label = self.label(r.table)
+            label = self.label(r.table, lang)
             if label is not None:
                 entry["label"] = label
                 queue = texts.get((r.table, r.dice, r.roll, r.row))
-                entry["text"] = queue.popleft() if queue else None
+                entry["text"] = queue.popleft() if queue else _check_text(r, lang)
             out.append(entry)
         return out
+
+
+_CHECKS = {"secret_door": N_("A secret door in this wall section ({row} on {dice})."),
+           "none": N_("No secret door in this wall section ({row} on {dice}).")}
+"""Texts of the procedure's own checks logged under a table (the 25 % secret-door rule)."""
+
+
+def _check_text(r: RollEntry, lang: str) -> str | None:
+    text = _CHECKS.get(str(r.key)) if r.key and r.dice == "W%" else None
+    return translator(lang)(text).format(row=r.row, dice=r.dice) if text else None
 
 
 def _results(area: Area) -> Iterator[TableResult]:
