@@ -475,15 +475,13 @@ def _label_cell(cells: tuple[Cell, ...], ways: set[Cell] | frozenset[Cell] = fro
     draw slanted) and away from the cells of ways to other levels."""
     mx = sum(c[0] for c in cells) / len(cells)
     my = sum(c[1] for c in cells) / len(cells)
-    own = set(cells)
-
-    def clear(c: Cell, reach: int) -> bool:
-        x, y = c
-        return all((x + dx, y + dy) in own and (x + dx, y + dy) not in ways
-                   for dx in range(-reach, reach + 1) for dy in range(-reach, reach + 1))
-
-    pool = ([c for c in cells if clear(c, 1)] or [c for c in cells if c not in ways]
-            or list(cells))
+    free = set(cells) - set(ways)
+    inner = set(free)
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            if dx or dy:
+                inner &= {(x - dx, y - dy) for x, y in free}
+    pool = inner or free or set(cells)
     return min(pool, key=lambda c: ((c[0] - mx) ** 2 + (c[1] - my) ** 2, c[1], c[0]))
 
 
