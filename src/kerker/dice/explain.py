@@ -68,6 +68,11 @@ def _symbol(symbol: str) -> str:
 def explain(roll: Roll) -> str:
     """``<expression> -> <dice shown> = <total>`` in one line."""
     source = " ".join(roll.expr.source.split())
+    record = roll.record
+    if (type(record) is DiceRecord and record.count_record is None and record.throws is None
+            and record.kept is None and record.hits is None):
+        # the common plain throw ("W20 -> [15] = 15"), as render_record would show it
+        return f"{source} -> [{', '.join(map(str, record.values))}] = {roll.total}"
     if not _has_dice(roll.record):
         return f"{source} = {roll.total}"
     shown = render_record(roll.record)
