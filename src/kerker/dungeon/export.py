@@ -39,13 +39,20 @@ def _num(value: float, lang: str) -> str:
 
 
 def _size(area: Area, lang: str) -> dict[str, Any]:
-    x0, y0, x1, y1 = bounds(area.cells)
-    w, h = x1 - x0 + 1, y1 - y0 + 1
     squares = len(area.cells) / 4
+    if area.kind == "corridor" and area.width_ft:
+        # a corridor: its width × its length (its floor over its width, to 5 ft), not the
+        # box around its bends
+        width = area.width_ft
+        length = max(width, 5 * round(len(area.cells) * 25 / width / 5))
+        feet = (width, length)
+    else:
+        x0, y0, x1, y1 = bounds(area.cells)
+        feet = ((x1 - x0 + 1) * 5, (y1 - y0 + 1) * 5)
     return {
         "squares": int(squares) if squares == int(squares) else squares,
-        "feet": f"{w * 5} × {h * 5} ft",
-        "metres": f"{_num(w * 1.5, lang)} × {_num(h * 1.5, lang)} m",
+        "feet": f"{feet[0]} × {feet[1]} ft",
+        "metres": f"{_num(feet[0] * 0.3, lang)} × {_num(feet[1] * 0.3, lang)} m",
     }
 
 
