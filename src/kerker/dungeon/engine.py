@@ -401,15 +401,23 @@ class DungeonState:
                        tuple(sorted(self.bent.items())))
 
 
+def _along_wall(conn: ConnBuilder) -> tuple[int, int] | None:
+    """The step from ``at`` along the wall a same-level link opens (+x on a north or south
+    wall, +y on an east or west one); None for an open exit, a way to another level or a
+    link that lies on no straight wall."""
+    if conn.to is None or conn.mode == "level" or conn.side not in ("n", "e", "s", "w"):
+        return None
+    return (0, 1) if conn.side in ("e", "w") else (1, 0)
+
+
 def _fit_span(level: LevelState, conn: ConnBuilder) -> None:
     """Make a connection of more than one cell open only where its area meets the area it
-    leads to: the cells from ``at`` along its wall (+x on a north or south wall, +y on an
-    east or west one) must be its area's, the cells across its wall the target's. Shifted
-    back along the wall if that fits whole, else narrowed to the cells that fit."""
-    if conn.width <= 1 or conn.to is None or conn.mode == "level" or conn.side not in (
-            "n", "e", "s", "w"):
+    leads to: the cells from ``at`` along its wall (:func:`_along_wall`) must be its area's,
+    the cells across its wall the target's. Shifted back along the wall if that fits whole,
+    else narrowed to the cells that fit."""
+    along = _along_wall(conn)
+    if along is None or conn.width <= 1:
         return
-    along = (0, 1) if conn.side in ("e", "w") else (1, 0)
     owners = level.occ.owners
 
     def fits(x: int, y: int) -> bool:
@@ -435,9 +443,9 @@ def _fit_span(level: LevelState, conn: ConnBuilder) -> None:
 
 def _edges(conn: ConnBuilder) -> set[tuple[Cell, Cell]]:
     """The wall edges (cell in its area, cell across) a same-level link opens."""
-    if conn.to is None or conn.mode == "level" or conn.side not in ("n", "e", "s", "w"):
+    along = _along_wall(conn)
+    if along is None:
         return set()
-    along = (0, 1) if conn.side in ("e", "w") else (1, 0)
     x, y = conn.at
     cells = [(x + along[0] * i, y + along[1] * i) for i in range(max(1, conn.width))]
     return {(c, step(c, conn.side)) for c in cells}
