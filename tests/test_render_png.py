@@ -1,10 +1,18 @@
-"""PNG rendering: resvg with kerker's own fonts, same bytes for the same SVG."""
+"""PNG rendering: libvips with kerker's own fonts, same bytes for the same SVG."""
 
 from __future__ import annotations
 
 import pytest
 
-from kerker.render.png import SVG_FONT_SERIF, RenderError, font_files, svg_to_png
+from kerker.render.png import (
+    SVG_FONT_SANS,
+    SVG_FONT_SERIF,
+    PngBatch,
+    RenderError,
+    font_files,
+    fontconfig_file,
+    svg_to_png,
+)
 
 SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40">'
@@ -44,3 +52,56 @@ def test_parallel_pngs_equal_serial_ones() -> None:
     assert len(set(serial)) == len(svgs)
     assert serial[0] == svg_to_png(SVG, scale=1.5)
     assert svgs_to_pngs([], workers=2) == []
+
+
+def _pixels(png: bytes) -> tuple[int, int, bytes]:
+    import pyvips
+
+    image = pyvips.Image.pngload_buffer(png)
+    return image.width, image.height, bytes(image.write_to_memory())
+
+
+def test_text_is_drawn_in_kerkers_fonts() -> None:
+    # fontconfig falls back silently; a wrong configuration would draw both families in
+    # the same fallback face (or draw nothing on a machine without fonts).
+    serif = svg_to_png(SVG, scale=2)
+    sans = svg_to_png(SVG.replace(SVG_FONT_SERIF, SVG_FONT_SANS), scale=2)
+    blank = svg_to_png(SVG.replace("Ebene 1", ""), scale=2)
+    assert len({serif, sans, blank}) == 3
+    width, height, pixels = _pixels(serif)
+    dark = sum(1 for value in pixels[::3] if value < 128)
+    assert 200 < dark < width * height // 4  # ink, but not a filled box
+    text = fontconfig_file().read_text(encoding="utf-8")
+    assert "font_source_serif_pro" in text and "font_source_sans_pro" in text
+
+
+def test_batch_draws_in_the_order_added_and_reports_failures() -> None:
+    with PngBatch(scale=1.0, workers=2) as batch:
+        first = batch.add(SVG)
+        second = batch.add(SVG.replace("Ebene 1", "Ebene 2"))
+        assert (first, second) == (0, 1)
+        one, two = batch.results()
+    assert one == svg_to_png(SVG) and two != one
+    broken = PngBatch(workers=2)
+    broken.add(SVG)
+    broken.add("<svg")
+    with pytest.raises(RenderError):
+        broken.results()
+
+
+def test_the_size_cap_is_read_from_the_svg_itself() -> None:
+    huge = SVG.replace('width="120" height="40"', 'width="20000" height="20000"')
+    with pytest.raises(RenderError, match="pixels"):
+        svg_to_png(huge)
+
+
+def test_pictures_are_on_white_with_or_without_a_background_of_their_own() -> None:
+    bare = SVG  # no background: the transparent canvas becomes white
+    painted = SVG.replace('height="40">', 'height="40"><rect width="120" height="40" '
+                                            'fill="#ffffff"/>')
+    for svg in (bare, painted):
+        for scale in (1.0, 1.5):
+            width, height, pixels = _pixels(svg_to_png(svg, scale=scale))
+            assert len(pixels) == width * height * 3  # RGB, no alpha
+            assert pixels[:3] == b"\xff\xff\xff" and pixels[-3:] == b"\xff\xff\xff"
+    assert _pixels(svg_to_png(bare, scale=1.5)) == _pixels(svg_to_png(painted, scale=1.5))

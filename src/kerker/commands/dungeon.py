@@ -12,7 +12,7 @@ import importlib.util
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -20,6 +20,9 @@ from kerker.cli_support import friendly, make_rng, resolve_language, write_outpu
 from kerker.cli_support import parse_formats as _parse_formats
 from kerker.errors import N_, OptionError
 from kerker.i18n import default_language, translator
+
+if TYPE_CHECKING:
+    from kerker.render.png import PngBatch
 
 _h = translator(default_language())
 
@@ -78,17 +81,21 @@ Drawing = tuple[Path, int, str, str]
 
 
 def _drawings(doc: dict[str, Any], out: Path, seed: int, lang: str,
-              render: Callable[..., str]) -> list[Drawing]:
+              render: Callable[..., str], drawn: Callable[[str], object] | None = None
+              ) -> list[Drawing]:
     """Every level's SVG, GM and player view, with the file name (no suffix) it goes to;
-    drawn once for svg, png and the HTML key (the PNG is the SVG rasterized)."""
+    drawn once for svg, png and the HTML key (the PNG is the SVG rasterized). ``drawn`` is
+    told of each SVG as soon as it is made."""
     drawings: list[Drawing] = []
     for level in doc["levels"]:
         depth = level["depth"]
         # Level 1 keeps the short name; deeper levels say which they are.
         name = f"dungeon-{seed}" + ("" if depth == 1 else f"-level{depth}")
         for view, suffix in (("gm", ""), ("player", "-player")):
-            drawings.append((out / f"{name}{suffix}", depth, view,
-                             render(doc, depth=depth, view=view, lang=lang)))
+            svg = render(doc, depth=depth, view=view, lang=lang)
+            if drawn is not None:
+                drawn(svg)
+            drawings.append((out / f"{name}{suffix}", depth, view, svg))
     return drawings
 
 
@@ -166,51 +173,54 @@ def dungeon_command(
         written: list[Path] = []
         skipped: list[str] = []
         drawings: list[Drawing] = []
-        pending: Callable[[], list[bytes]] | None = None
-        # The PNGs are drawn in other processes while the rest is written ("png" last).
-        chosen = sorted(chosen, key=lambda f: f == "png")
-        if "png" in chosen and _has("kerker.dungeon.render_svg"):
+        has_svg = _has("kerker.dungeon.render_svg")
+        batch: PngBatch | None = None
+        if has_svg and ("svg" in chosen or "png" in chosen):
             import kerker.dungeon.render_svg as svg_mod
-            from kerker.render.png import start_pngs
 
-            drawings = _drawings(doc, out, used_seed, code, svg_mod.render_svg)
-            pending = start_pngs([d[3] for d in drawings], scale=svg_mod.PNG_SCALE)
-        for fmt in chosen:
-            files: list[tuple[Path, str | bytes]] = []
-            if fmt == "json":
-                files = [(stem.with_suffix(".json"), dumps_document(doc))]
-            elif fmt == "ascii":
-                files = [(stem.with_suffix(".txt"), render_ascii(doc))]
-            elif fmt in ("svg", "png"):
-                if not _has("kerker.dungeon.render_svg"):
+            if "png" in chosen:
+                from kerker.render.png import PngBatch
+
+                # Each map's PNG is drawn in other threads as soon as its SVG exists, while
+                # the next maps and the other files are made here ("png" is written last).
+                batch = PngBatch(scale=svg_mod.PNG_SCALE)
+            drawings = _drawings(doc, out, used_seed, code, svg_mod.render_svg,
+                                 batch.add if batch is not None else None)
+        try:
+            for fmt in sorted(chosen, key=lambda f: f == "png"):
+                files: list[tuple[Path, str | bytes]] = []
+                if fmt in ("svg", "png") and not has_svg:
                     skipped.append(fmt)
                     continue
-                import kerker.dungeon.render_svg as svg
-
-                if not drawings:
-                    drawings = _drawings(doc, out, used_seed, code, svg.render_svg)
-                if fmt == "svg":
+                if fmt == "json":
+                    files = [(stem.with_suffix(".json"), dumps_document(doc))]
+                elif fmt == "ascii":
+                    files = [(stem.with_suffix(".txt"), render_ascii(doc))]
+                elif fmt == "svg":
                     files = [(Path(f"{d[0]}.svg"), d[3]) for d in drawings]
-                elif pending is not None:
+                elif fmt == "png" and batch is not None:
                     files = [(Path(f"{d[0]}.png"), png) for d, png in
-                             zip(drawings, pending(), strict=True)]
-            else:
-                if not _has("kerker.dungeon.render_key"):
-                    skipped.append(fmt)
-                    continue
-                import kerker.dungeon.render_key as key_mod
+                             zip(drawings, batch.results(), strict=True)]
+                elif fmt in ("md", "html"):
+                    if not _has("kerker.dungeon.render_key"):
+                        skipped.append(fmt)
+                        continue
+                    import kerker.dungeon.render_key as key_mod
 
-                if fmt == "md":
-                    files = [(stem.with_suffix(".md"), key_mod.render_md(doc, lang=code))]
-                else:
-                    # the page inlines the GM maps already drawn for svg/png
-                    maps = {depth: text for _base, depth, view, text in drawings
-                            if view == "gm"}
-                    files = [(stem.with_suffix(".html"),
-                              key_mod.render_html(doc, lang=code, maps=maps or None))]
-            for path, data in files:
-                write_output(path, data)
-                written.append(path)
+                    if fmt == "md":
+                        files = [(stem.with_suffix(".md"), key_mod.render_md(doc, lang=code))]
+                    else:
+                        # the page inlines the GM maps already drawn for svg/png
+                        maps = {depth: text for _base, depth, view, text in drawings
+                                if view == "gm"}
+                        files = [(stem.with_suffix(".html"),
+                                  key_mod.render_html(doc, lang=code, maps=maps or None))]
+                for path, data in files:
+                    write_output(path, data)
+                    written.append(path)
+        finally:
+            if batch is not None:
+                batch.close()
         if json_out:
             print(dumps_document(doc), end="")
             return

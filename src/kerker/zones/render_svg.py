@@ -386,7 +386,7 @@ PNG_SCALE = 2.0
 
 def render_png(zmap: ZoneMap, *, view: str = "gm", lang: str = "en",
                scale: float = PNG_SCALE) -> bytes:
-    """The SVG of :func:`render_svg` drawn as PNG by resvg with kerker's own fonts.
+    """The SVG of :func:`render_svg` drawn as PNG by libvips with kerker's own fonts.
 
     Same map, view, language and scale -> the same bytes. Refuses pictures over
     :data:`kerker.render.png.MAX_PIXELS` with a :class:`~kerker.render.png.RenderError`.
