@@ -332,6 +332,7 @@ def to_document(dungeon: Dungeon, lang: str) -> dict[str, Any]:
 
 
 _SCALARS = (int, float, str, bool, type(None))
+_encode_str = json.encoder.encode_basestring
 
 
 def _is_flat(value: list[Any]) -> bool:
@@ -345,9 +346,108 @@ def dumps_document(doc: dict[str, Any]) -> str:
     """A document as JSON text: two-space indent, flat lists (``[x, y]``, cell lists) on one
     line, a final newline.
 
-    The cell lists are most of a document; they are written by the C encoder and spliced in,
-    so the indented (pure-Python) encoder only walks the rest.
+    Written by :func:`_write` (plain dicts, lists and JSON scalars); anything else goes
+    through :func:`_dumps_json`, the same bytes by way of the json module.
     """
+    try:
+        return _write(doc, "", {}) + "\n"
+    except _Unusual:
+        return _dumps_json(doc)
+
+
+class _Unusual(Exception):
+    """A value :func:`_write` leaves to the json module (a tuple, a subclass, a proxy)."""
+
+
+def _float(value: float) -> str:
+    if value != value or value in (float("inf"), float("-inf")):
+        return json.dumps(value)
+    return float.__repr__(value)
+
+
+_SCALAR_TEXT: dict[type, Any] = {
+    str: _encode_str, int: int.__repr__, float: _float, type(None): lambda _v: "null",
+    bool: lambda v: "true" if v else "false",
+}
+"""JSON text of a scalar by its exact type (what ``json.dumps`` writes for it)."""
+
+
+def _flat_text(value: list[Any]) -> str | None:
+    """A flat list (:func:`_is_flat`) on one line as ``json.dumps`` writes it, else None."""
+    parts = []
+    scalar = _SCALAR_TEXT
+    for item in value:
+        kind = type(item)
+        if kind is list:
+            if len(item) == 2 and type(item[0]) is int and type(item[1]) is int:
+                parts.append(f"[{item[0]}, {item[1]}]")  # a cell: most of a document
+                continue
+            inner = []
+            for n in item:
+                text = scalar.get(type(n))
+                if text is None:
+                    if isinstance(n, (*_SCALARS, list, tuple, dict)):
+                        return None
+                    raise _Unusual
+                inner.append(text(n))
+            parts.append("[" + ", ".join(inner) + "]")
+            continue
+        text = scalar.get(kind)
+        if text is None:
+            if isinstance(item, (*_SCALARS, list, tuple, dict)):
+                return None
+            raise _Unusual
+        parts.append(text(item))
+    return "[" + ", ".join(parts) + "]"
+
+
+def _write(value: Any, pad: str, keys: dict[str, str]) -> str:
+    """``value`` as :func:`dumps_document` writes it at indent ``pad`` (``keys``: the text
+    of each dict key seen, ``"name": ``); raises :class:`_Unusual` for anything but plain
+    dicts, lists and exact JSON scalars."""
+    kind = type(value)
+    if kind is dict:
+        if not value:
+            return "{}"
+        inner = pad + "  "
+        parts = []
+        scalar = _SCALAR_TEXT
+        for key, item in value.items():
+            head = keys.get(key)
+            if head is None:
+                if type(key) is not str:
+                    raise _Unusual
+                head = keys[key] = _encode_str(key) + ": "
+            kind = type(item)
+            if kind is str:
+                parts.append(head + _encode_str(item))
+            elif kind is int:
+                parts.append(head + int.__repr__(item))
+            else:
+                text = scalar.get(kind)
+                parts.append(head + (text(item) if text is not None
+                                     else _write(item, inner, keys)))
+        return "{\n" + inner + (",\n" + inner).join(parts) + "\n" + pad + "}"
+    if kind is list:
+        flat = _flat_text(value)
+        if flat is not None:
+            return flat
+        inner = pad + "  "
+        scalar = _SCALAR_TEXT
+        parts = []
+        for item in value:
+            text = scalar.get(type(item))
+            parts.append(text(item) if text is not None else _write(item, inner, keys))
+        return "[\n" + inner + (",\n" + inner).join(parts) + "\n" + pad + "]"
+    text = _SCALAR_TEXT.get(kind)
+    if text is None:
+        raise _Unusual
+    return str(text(value))
+
+
+def _dumps_json(doc: dict[str, Any]) -> str:
+    """:func:`dumps_document` by way of the json module (flat lists by the C encoder,
+    spliced into the indented text)."""
     cells: list[str] = []
 
     def strip(value: Any) -> Any:
