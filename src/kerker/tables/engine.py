@@ -9,6 +9,7 @@ user's table that refers to itself -- finishes.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -17,7 +18,7 @@ from typing import Any
 from kerker.dice import Roll, parse, roll
 from kerker.errors import N_
 from kerker.limits import DEFAULT_LIMITS, Limits
-from kerker.tables.expr import Context, evaluate, fill
+from kerker.tables.expr import evaluate, fill
 from kerker.tables.model import (
     AgainFx,
     AmountFx,
@@ -124,16 +125,20 @@ class TableResult:
     def children(self) -> list[TableResult]:
         """Follow-up results, in order (inside chance checks too)."""
         found: list[TableResult] = []
-
-        def walk(effects: tuple[EffectResult, ...]) -> None:
-            for effect in effects:
-                if isinstance(effect, TableResult):
-                    found.append(effect)
-                elif isinstance(effect, ChanceResult):
-                    walk(effect.effects)
-
-        walk(self.effects)
+        for effect in self.effects:
+            if type(effect) is TableResult:
+                found.append(effect)
+            elif type(effect) is ChanceResult:
+                _chance_children(effect, found)
         return found
+
+
+def _chance_children(check: ChanceResult, found: list[TableResult]) -> None:
+    for effect in check.effects:
+        if type(effect) is TableResult:
+            found.append(effect)
+        elif type(effect) is ChanceResult:
+            _chance_children(effect, found)
 
 
 EffectResult = TableResult | AmountResult | ChanceResult | NoteResult
@@ -156,25 +161,53 @@ class _Walk:
             )
 
 
-def _context(table: Table, given: Mapping[str, int | bool]) -> dict[str, int | bool]:
-    ctx: dict[str, int | bool] = {"level": 1}
-    ctx.update(table.params)
-    ctx.update(given)
-    return ctx
+class _RowIndex:
+    """Lookups over one tuple of rows, made once: the weighted die (``d<sum>``), the running
+    weights, and the first row covering each total between the lowest and highest bound."""
+
+    __slots__ = ("dice", "lookup", "rows", "running")
+
+    running: list[int] | None
+
+    def __init__(self, rows: tuple[Row, ...]) -> None:
+        self.rows = rows
+        running: list[int] = []
+        total = 0
+        for row in rows:
+            total += row.weight or 0
+            running.append(total)
+        self.dice = f"d{total}"
+        # bisect needs the running weights in order (no negative weight)
+        self.running = running if running == sorted(running) else None
+        self.lookup: dict[int, int] = {}
+        bounds = [b for row in rows if row.lo is not None
+                  for b in (row.lo, row.hi if row.hi is not None else row.lo)]
+        if bounds and max(bounds) - min(bounds) <= 4096:
+            for t in range(min(bounds), max(bounds) + 1):
+                for index, row in enumerate(rows):
+                    if row.covers(t):
+                        self.lookup[t] = index
+                        break
 
 
-def _holds(condition: str | None, ctx: Context) -> bool:
-    return condition is None or bool(evaluate(condition, ctx))
+_INDEXES: dict[int, _RowIndex] = {}
+"""Row indexes by ``id`` of their rows (the index holds the rows, so the id stays theirs)."""
+
+
+def _row_index(rows: tuple[Row, ...]) -> _RowIndex:
+    found = _INDEXES.get(id(rows))
+    if found is None or found.rows is not rows:
+        if len(_INDEXES) > 4096:
+            _INDEXES.clear()
+        found = _INDEXES[id(rows)] = _RowIndex(rows)
+    return found
 
 
 def _pick(walk: _Walk, table: Table, rows: tuple[Row, ...], dice: str | None,
           modifier_expr: str | None, reroll_if: str | None, ctx: dict[str, int | bool]) -> RowPick:
     """Throw the die for ``rows`` (honouring modifier and reroll rules) and find the row."""
-    if dice is None:
-        weights = [row.weight or 0 for row in rows]
-        expression = f"d{sum(weights)}"
-    else:
-        expression = fill(dice, ctx)
+    index = _row_index(rows)
+    expression = index.dice if dice is None else fill(dice, ctx)
     expr = parse(expression, walk.limits)
     modifier = int(evaluate(modifier_expr, ctx)) if modifier_expr else 0
     rerolled: list[int] = []
@@ -191,14 +224,25 @@ def _pick(walk: _Walk, table: Table, rows: tuple[Row, ...], dice: str | None,
             id=table.id, rule=reroll_if, n=walk.limits.max_rerolls + 1,
         )
     if dice is None:
-        running = 0
-        for index, row in enumerate(rows):
-            running += row.weight or 0
-            if result.total <= running:
-                return RowPick(expression, result, 0, result.total, tuple(rerolled), row, index)
-    for index, row in enumerate(rows):
+        if index.running is not None:
+            at = bisect_left(index.running, result.total)
+            if at < len(rows):
+                return RowPick(expression, result, 0, result.total, tuple(rerolled), rows[at],
+                               at)
+        else:
+            running = 0
+            for at, row in enumerate(rows):
+                running += row.weight or 0
+                if result.total <= running:
+                    return RowPick(expression, result, 0, result.total, tuple(rerolled), row,
+                                   at)
+    at_total = index.lookup.get(total)
+    if at_total is not None:
+        return RowPick(expression, result, modifier, total, tuple(rerolled), rows[at_total],
+                       at_total)
+    for at, row in enumerate(rows):
         if row.covers(total):
-            return RowPick(expression, result, modifier, total, tuple(rerolled), row, index)
+            return RowPick(expression, result, modifier, total, tuple(rerolled), row, at)
     if table.gaps == "reroll":
         # Declared gaps: roll again (the same caps apply).
         return _pick(walk, table, rows, dice, modifier_expr,
@@ -226,10 +270,12 @@ def _effects(walk: _Walk, table: Table, effects: tuple[Effect, ...], ctx: dict[s
     again_result: TableResult | None = None
     again_add: dict[str, int] = {}
     for effect in effects:
-        if not _holds(effect.when, ctx):
+        if effect.when is not None and not evaluate(effect.when, ctx):
             continue
         if isinstance(effect, RollFx):
-            times = roll(fill(effect.times, ctx), walk.rng, walk.limits).total
+            # "1" (nearly every follow-up) rolls no die: no need to roll it
+            times = 1 if effect.times == "1" else roll(fill(effect.times, ctx), walk.rng,
+                                                         walk.limits).total
             if times > MAX_TIMES:
                 raise TableError(N_("{id}: more than {max} follow-up rolls"), id=table.id,
                                  max=MAX_TIMES)
@@ -275,27 +321,38 @@ def _roll(walk: _Walk, table: Table, given: Mapping[str, int | bool], depth: int
     if table.kind == "lookup":
         raise TableError(N_("{id} is a lookup table; it is read, not rolled"), id=table.id)
     walk.step(table)
-    ctx = _context(table, given)
+    ctx: dict[str, int | bool] = {"level": 1, **table.params, **given}
     modifier = table.modifier
     if extra_modifier:
         modifier = f"({modifier}) + ({extra_modifier})" if modifier else extra_modifier
     pick = _pick(walk, table, table.rows, table.dice, modifier, reroll_if, ctx)
     walk.log.append(_log_entry(table, pick))
-    ctx_row = {**ctx, "result": pick.total}
+    row = pick.row
     sub: RowPick | None = None
-    effects, again, add = _effects(walk, table, pick.row.effects, ctx_row, depth, again_depth)
-    if pick.row.then is not None:
-        sub = _pick(walk, table, pick.row.then.rows, pick.row.then.dice, None, None, ctx)
+    again: TableResult | None = None
+    if row.effects:
+        effects, again, add = _effects(walk, table, row.effects, {**ctx, "result": pick.total},
+                                       depth, again_depth)
+    else:
+        effects, add = [], {}
+    if row.then is not None:
+        sub = _pick(walk, table, row.then.rows, row.then.dice, None, None, ctx)
         walk.log.append(_log_entry(table, sub))
-        more, again2, add2 = _effects(walk, table, sub.row.effects,
-                                      {**ctx, "result": sub.total}, depth, again_depth)
-        effects += more
-        if again2 is not None:
-            again, add = again2, add2
-    values: dict[str, int | str | bool] = dict(pick.row.value)
+        if sub.row.effects:
+            more, again2, add2 = _effects(walk, table, sub.row.effects,
+                                          {**ctx, "result": sub.total}, depth, again_depth)
+            effects += more
+            if again2 is not None:
+                again, add = again2, add2
+    if sub is None and not effects and again is None:
+        # Nothing rolled beyond the row: its own (read-only) values are the result's.
+        return TableResult(table, pick, sub, (), row.value, MappingProxyType(ctx), None,
+                           row.value)
+    values: dict[str, int | str | bool] = dict(row.value)
     if sub is not None:
         values.update(sub.row.value)
-    values.update(chance_values(effects))
+    if effects:
+        values.update(chance_values(effects))
     if again is not None:
         values.update(again.values)
         for name, plus in add.items():
@@ -303,8 +360,13 @@ def _roll(walk: _Walk, table: Table, given: Mapping[str, int | bool], depth: int
             values[name] = (before if isinstance(before, int) else 0) + plus
     # Amounts rolled by this row become values too (``exits: 3``, ``w_ft: 270``), so a
     # procedure reads every number of a result in one place.
+    amounts = {e.name: e.value for e in effects if type(e) is AmountResult}
+    if not amounts:
+        base = MappingProxyType(values)
+        return TableResult(table, pick, sub, tuple(effects), base, MappingProxyType(ctx), again,
+                           base)
     without_amounts = MappingProxyType(dict(values))
-    values.update({e.name: e.value for e in effects if isinstance(e, AmountResult)})
+    values.update(amounts)
     return TableResult(table, pick, sub, tuple(effects), MappingProxyType(values),
                        MappingProxyType(ctx), again, without_amounts)
 
