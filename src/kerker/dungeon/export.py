@@ -143,16 +143,24 @@ def heading_number(heading: str) -> str | None:
     return found.group(1) if found else None
 
 
-def _nodes(result: TableResult) -> Iterator[TableResult]:
+def _nodes(result: TableResult) -> list[TableResult]:
     """A result and every follow-up and repetition, pre-order."""
-    yield result
-    for child in result.children():
-        yield from _nodes(child)
-    if result.again is not None:
-        yield from _nodes(result.again)
+    out: list[TableResult] = []
+    stack = [result]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        # pushed in reverse: the children come off first, in order, the repetition last
+        if node.again is not None:
+            stack.append(node.again)
+        stack.extend(reversed(node.children()))
+    return out
 
 
 def _pick_text(node: TableResult, pick: RowPick, lang: str) -> str:
+    chosen = pick_text(pick.row.text, lang)
+    if type(chosen) is str and "{" not in chosen:
+        return chosen  # nothing to fill in (most rows): what fill_text would return
     names: dict[str, Any] = dict(node.context)
     names.update(node.values)
     names.update(node.amounts())
@@ -180,36 +188,53 @@ class RollLabels:
                         self.tables.setdefault(node.table.id, node.table)
         self.numbered = {t.rule_set for t in self.tables.values()
                          if heading_number(t.heading) is not None}
+        self._labels: dict[tuple[str, str], str | None] = {}
 
     def label(self, table_id: str, lang: str = "en") -> str | None:
         """The entry label of ``table_id``: its number where its rule set numbers its
         tables, else its title in ``lang``; None for a table the dungeon kept no result of."""
+        key = (table_id, lang)
+        if key in self._labels:
+            return self._labels[key]
         table = self.tables.get(table_id)
+        found: str | None
         if table is None:
-            return None
-        if table.rule_set not in self.numbered:
+            found = None
+        elif table.rule_set not in self.numbered:
             title = pick_text(table.title, lang)
-            return (title if isinstance(title, str) else title[0]) or None
-        return heading_number(table.heading) or table.heading
+            found = (title if isinstance(title, str) else title[0]) or None
+        else:
+            found = heading_number(table.heading) or table.heading
+        self._labels[key] = found
+        return found
 
     def entries(self, area: Area, lang: str) -> list[dict[str, Any]]:
         """The area's roll log as document entries."""
-        texts: dict[tuple[str, str, int, str], deque[str]] = {}
-        if any(self.label(r.table, lang) is not None for r in area.rolls):
+        labels = [self.label(r.table, lang) for r in area.rolls]
+        # (table, dice, roll, row) -> the picks of the area's results, in order; their texts
+        # are filled in when an entry takes them
+        picks: dict[tuple[str, str, int, str], deque[tuple[TableResult, RowPick]]] = {}
+        if any(label is not None for label in labels):
             for result in _results(area):
                 for node in _nodes(result):
-                    picks = [node.pick] if node.sub is None else [node.pick, node.sub]
-                    for pick in picks:
-                        key = (node.table.id, pick.dice, pick.total, pick.row.label())
-                        texts.setdefault(key, deque()).append(_pick_text(node, pick, lang))
+                    table_id = node.table.id
+                    for pick in (node.pick,) if node.sub is None else (node.pick, node.sub):
+                        key = (table_id, pick.dice, pick.total, pick.row.label())
+                        queue = picks.get(key)
+                        if queue is None:
+                            queue = picks[key] = deque()
+                        queue.append((node, pick))
         out = []
-        for r in area.rolls:
+        for r, label in zip(area.rolls, labels, strict=True):
             entry = _roll_json(r)
-            label = self.label(r.table, lang)
             if label is not None:
                 entry["label"] = label
-                queue = texts.get((r.table, r.dice, r.roll, r.row))
-                entry["text"] = queue.popleft() if queue else _check_text(r, lang)
+                queue = picks.get((r.table, r.dice, r.roll, r.row))
+                if queue:
+                    node, pick = queue.popleft()
+                    entry["text"] = _pick_text(node, pick, lang)
+                else:
+                    entry["text"] = _check_text(r, lang)
             out.append(entry)
         return out
 
@@ -276,7 +301,7 @@ def area_json(area: Area, lang: str, labels: RollLabels | None = None) -> dict[s
         "number": area.number,
         "kind": area.kind,
         "shape": area.shape,
-        "cells": [list(c) for c in area.cells],
+        "cells": list(map(list, area.cells)),
         "bounds": list(bounds(area.cells)),
         "label_at": list(area.label_at),
         "size": _size(area, lang),

@@ -22,9 +22,12 @@ def pick_text(text: TextMap | None, lang: str, fallback: str = "en") -> str | tu
     """The text in ``lang``, else in the fallback, else in any language; "" when none."""
     if not text:
         return ""
-    for code in (lang, fallback, *text.keys()):
-        if code in text:
-            return text[code]
+    if lang in text:
+        return text[lang]
+    if fallback in text:
+        return text[fallback]
+    for code in text:
+        return text[code]
     return ""
 
 
