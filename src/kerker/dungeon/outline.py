@@ -28,12 +28,125 @@ clockwise, holes anticlockwise. Everything is deterministic.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Sequence
+from operator import itemgetter
 
 Cell = tuple[int, int]
 Point = tuple[int, int]
 
 # Directions in screen coordinates (y down), clockwise.
 _E, _S, _W, _N = (1, 0), (0, 1), (-1, 0), (0, -1)
+
+
+class Outline:
+    """The outline of a cell set, traced once: its loops (see :func:`loops`), their corners
+    and their smoothed polygons (see :func:`smooth`).
+
+    ``grow`` traces the cells plus every cell that touches one (diagonally too).
+    """
+
+    def __init__(self, cells: Collection[Cell], *, grow: bool = False) -> None:
+        # Points and cells are ints while tracing, ``x * m + y - lo`` (a cell is coded as its
+        # top left point): int sums and hashes are much faster than tuples, the codes sort
+        # like the (x, y) tuples and are dense, so the hash tables see no collisions.
+        ys = list(map(itemgetter(1), cells)) or [0]
+        lo = min(ys) - 2
+        m = max(ys) - lo + 4
+        self._m, self._lo = m, lo
+        codes = {x * m + y - lo for x, y in cells}
+        if grow:  # C-level set algebra: one row of cells up and down, then left and right
+            codes = codes.union(map((1).__add__, codes), map((-1).__add__, codes))
+            codes = codes.union(map(m.__add__, codes), map((-m).__add__, codes))
+        self._loops, self._pinch = self._trace(codes)
+
+    @property
+    def pinches(self) -> set[Point]:
+        """The points where two cells touch only at a corner (twice on the outline)."""
+        return set(self._points(self._pinch))
+
+    def loops(self) -> list[list[Point]]:
+        """The loops of lattice points, one point per unit step (see :func:`loops`)."""
+        return [self._points(loop) for loop in self._loops]
+
+    def corners(self, keep: Collection[Point] = ()) -> list[list[Point]]:
+        """Each loop's corners (see :func:`corners`), plus the points in ``keep``."""
+        m, lo = self._m, self._lo
+        kept = {x * m + y - lo for x, y in keep}
+        out = []
+        for loop in self._loops:
+            before = loop[-1:] + loop[:-1]
+            after = loop[1:] + loop[:1]
+            out.append(self._points([q for p, q, r in zip(before, loop, after, strict=True)
+                                     if q - p != r - q or q in kept]))
+        return out
+
+    def smooth(self, pinned: Collection[Point] = (),
+               general: Callable[[Cell], bool] | None = None, short: int = 2
+               ) -> list[list[Point]]:
+        """Each loop smoothed like :func:`smooth` does it."""
+        return [_smooth(cs, pinned, general, short) for cs in self.corners(pinned)]
+
+    def _points(self, codes: Iterable[int]) -> list[Point]:
+        m, lo = self._m, self._lo
+        return [(c // m, c % m + lo) for c in codes]
+
+    def _trace(self, s: set[int]) -> tuple[list[list[int]], dict[int, tuple[int, int]]]:
+        """The loops (as codes) and the pinch points with their two steps out."""
+        m = self._m
+        # Cells with no neighbour above, right, below, left.
+        top = s.difference(map((1).__add__, s))
+        right = s.difference(map((-m).__add__, s))
+        bottom = s.difference(map((-1).__add__, s))
+        left = s.difference(map(m.__add__, s))
+        # The unit steps: along the top of a cell (x, y) -> (x+1, y), down its right side
+        # from (x+1, y), along its bottom from (x+1, y+1) west, up its left from (x, y+1).
+        right = set(map(m.__add__, right))
+        bottom = set(map((m + 1).__add__, bottom))
+        left = set(map((1).__add__, left))
+        succ = dict(zip(top, map(m.__add__, top), strict=True))
+        succ.update(zip(right, map((1).__add__, right), strict=True))
+        succ.update(zip(bottom, map((-m).__add__, bottom), strict=True))
+        succ.update(zip(left, map((-1).__add__, left), strict=True))
+        # Two cells touching only at a corner: two steps out of that point.
+        pinch = {p: (p + m, p - m) for p in top & bottom}
+        pinch.update((p, (p + 1, p - 1)) for p in right & left)
+        turn_left = {m: -1, 1: m, -m: 1, -1: -m}  # a step -> the step after a left turn
+        seen: set[int] = set()  # points whose single step out is taken
+        taken: set[tuple[int, int]] = set()  # steps out of pinch points taken
+        out: list[list[int]] = []
+        for start in sorted(succ):
+            if start in pinch:
+                firsts: Sequence[int] = sorted(pinch[start])
+            elif start in seen:
+                continue
+            else:
+                firsts = (succ[start],)
+            for first in firsts:
+                if start in pinch:
+                    if (start, first) in taken:
+                        continue
+                    taken.add((start, first))
+                else:
+                    seen.add(start)
+                loop = [start]
+                p, q = start, first
+                while True:
+                    if q in pinch:
+                        # Turn left: cells that touch at a corner stay in one loop.
+                        want = q + turn_left[q - p]
+                        one, two = pinch[q]
+                        r = one if one == want else two
+                        if (q, r) in taken:
+                            break
+                        taken.add((q, r))
+                    else:
+                        if q in seen:
+                            break
+                        seen.add(q)
+                        r = succ[q]
+                    loop.append(q)
+                    p, q = q, r
+                out.append(loop)
+        return out, pinch
 
 
 def loops(cells: Collection[Cell]) -> tuple[list[list[Point]], set[Point]]:
@@ -44,49 +157,8 @@ def loops(cells: Collection[Cell]) -> tuple[list[list[Point]], set[Point]]:
 
     Loops keep the cells on their right and come in a fixed order (by their smallest edge).
     """
-    s = cells if isinstance(cells, (set, frozenset, dict)) else set(cells)
-    edges = ([((x, y), (x + 1, y)) for x, y in s if (x, y - 1) not in s]
-             + [((x + 1, y), (x + 1, y + 1)) for x, y in s if (x + 1, y) not in s]
-             + [((x + 1, y + 1), (x, y + 1)) for x, y in s if (x, y + 1) not in s]
-             + [((x, y + 1), (x, y)) for x, y in s if (x - 1, y) not in s])
-    succ: dict[Point, Point] = {}
-    pinch: dict[Point, tuple[Point, Point]] = {}  # points with two steps out
-    for a, b in edges:
-        if a in succ:
-            pinch[a] = (succ[a], b)
-        else:
-            succ[a] = b
-    seen: set[Point] = set()  # points whose single step out is taken
-    taken: set[tuple[Point, Point]] = set()  # steps out of pinch points taken
-    out: list[list[Point]] = []
-    for start in sorted(succ):
-        for first in sorted(pinch[start]) if start in pinch else (succ[start],):
-            if (start, first) in taken or (start not in pinch and start in seen):
-                continue
-            if start in pinch:
-                taken.add((start, first))
-            else:
-                seen.add(start)
-            loop = [start]
-            p, q = start, first
-            while True:
-                if q in pinch:
-                    # Turn left: cells that touch at a corner stay in one loop.
-                    want = (q[0] + (q[1] - p[1]), q[1] - (q[0] - p[0]))
-                    one, two = pinch[q]
-                    r = one if one == want else two
-                    if (q, r) in taken:
-                        break
-                    taken.add((q, r))
-                else:
-                    if q in seen:
-                        break
-                    seen.add(q)
-                    r = succ[q]
-                loop.append(q)
-                p, q = q, r
-            out.append(loop)
-    return out, set(pinch)
+    traced = Outline(cells)
+    return traced.loops(), traced.pinches
 
 
 def corners(loop: Sequence[Point], keep: Callable[[Point], bool] = lambda _p: False
@@ -114,7 +186,12 @@ def smooth(loop: Sequence[Point], pinned: Collection[Point] = (),
     only 45° staircases are cut. Returns the polygon in half cells, without collinear points
     (except pinned ones).
     """
-    cs = corners(loop, lambda p: p in pinned)
+    return _smooth(corners(loop, lambda p: p in pinned), pinned, general, short)
+
+
+def _smooth(cs: Sequence[Point], pinned: Collection[Point],
+            general: Callable[[Cell], bool] | None, short: int) -> list[Point]:
+    """:func:`smooth` from the loop's corners (the pinned points among them)."""
     n = len(cs)
     if n < 4:
         return [(2 * x, 2 * y) for x, y in cs]
@@ -300,4 +377,4 @@ def scan(polygons: Iterable[Sequence[Point]], step: int, vertical: bool = False
     return out
 
 
-__all__ = ["corners", "loops", "scan", "smooth"]
+__all__ = ["Outline", "corners", "loops", "scan", "smooth"]

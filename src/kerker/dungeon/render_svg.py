@@ -620,12 +620,12 @@ def _has_trap(area: Mapping[str, Any]) -> bool:
 
 
 class _Map:
-    """Collects the pieces of one map (and the legend keys it uses)."""
+    """The pieces of one level's map: what both views share is drawn once (the geometry,
+    the features, every connection's symbol, the area numbers); :meth:`draw` puts one
+    view together (and says which legend keys it uses)."""
 
-    def __init__(self, level: Mapping[str, Any], gm: bool) -> None:
+    def __init__(self, level: Mapping[str, Any]) -> None:
         self.level = level
-        self.gm = gm
-        self.used: set[str] = set()
         self.areas: list[Mapping[str, Any]] = list(level.get("areas") or ())
         self.cells: dict[str, set[Cell]] = {
             str(a["id"]): _cells(a.get("cells") or ()) for a in self.areas}
@@ -639,12 +639,18 @@ class _Map:
             if area.get("shape") in ROUNDED_SHAPES:
                 self.rounded |= cells
         self._taken: set[Cell] = set(self.owner)
-        self.conns: list[Mapping[str, Any]] = [
-            c for c in (level.get("connections") or ())
-            if gm or not c.get("gm_only")]
+        self.all_conns: list[Mapping[str, Any]] = list(level.get("connections") or ())
         self.depth = int(level.get("depth", 1))
         self.inner = _inner_edges(self.owner)
-        self.floor = _floor(self.owner, self.inner, self.rounded, level.get("connections") or ())
+        self.floor = _floor(self.owner, self.inner, self.rounded, self.all_conns)
+        self._shared: list[str] | None = None
+        self._shared_used: set[str] = set()
+        self._conn_parts: list[tuple[list[str], list[str], set[str]]] | None = None
+        self._walls: dict[tuple[int, ...], str] = {}
+
+    def conns(self, gm: bool) -> list[int]:
+        """The indices of the connections a view shows."""
+        return [i for i, c in enumerate(self.all_conns) if gm or not c.get("gm_only")]
 
     def bounds(self) -> tuple[int, int, int, int]:
         """Cell bounds drawn: the used cells plus rock, aligned to the 10-ft grid."""
@@ -667,7 +673,46 @@ class _Map:
         y1 += y1 % 2
         return x0, y0, x1, y1
 
-    def draw(self, x0: int, y0: int, x1: int, y1: int) -> list[str]:
+    def draw(self, gm: bool, x0: int, y0: int, x1: int, y1: int) -> tuple[list[str], set[str]]:
+        """The map's elements for one view, and the legend keys they use."""
+        if self._shared is None:
+            self._shared = self._draw_shared(x0, y0, x1, y1)
+        used = set(self._shared_used)
+        out = list(self._shared)
+        shown = self.conns(gm)
+        # Walls: the smoothed outline of all floors, and every edge between two areas;
+        # doors, archways, openings and stairs cut them.
+        out.append(self._walls_for(tuple(i for i in shown
+                                         if self.all_conns[i].get("kind") in _OPEN_WALL)))
+        # Connections.
+        if self._conn_parts is None:
+            self._conn_parts = [self.connection(conn) for conn in self.all_conns]
+        marks: list[str] = []
+        for i in shown:
+            drawn, marked, keys = self._conn_parts[i]
+            out.extend(drawn)
+            marks.extend(marked)
+            used |= keys
+        # Area numbers (and trap marks for the game master).
+        for area in self.areas:
+            at = area.get("label_at") or (area.get("cells") or [[0, 0]])[0]
+            cx, cy = (int(at[0]) + 0.5) * CELL, (int(at[1]) + 0.5) * CELL
+            corridor = area.get("kind") == "corridor"
+            out.append(_label(cx, cy, str(area.get("number", "")), 12 if corridor else 16,
+                              cls="number", family=SVG_FONT_SERIF))
+            if area.get("id") == self.level.get("entrance"):
+                used.add("entrance")
+                wide = len(str(area.get("number", ""))) * 5 + 10
+                out.append(_entrance_mark(cx - wide, cy - 5))
+            if gm and _has_trap(area):
+                used.add("trap")
+                wide = len(str(area.get("number", ""))) * 5 + 10
+                out.append(_trap_mark(cx + wide, cy - 5))
+        out.extend(marks)
+        return out, used
+
+    def _draw_shared(self, x0: int, y0: int, x1: int, y1: int) -> list[str]:
+        """Rock, floors, grid and features: the same in every view."""
         out: list[str] = []
         floor = self.floor
         floor_d = _poly_d(floor)
@@ -691,7 +736,7 @@ class _Map:
         clip_floor = False
         for area in self.areas:
             for feature in area.get("features") or ():
-                drawn = self.feature(feature)
+                drawn = self.feature(feature, self._shared_used)
                 cells = _cells(feature.get("cells") or ())
                 if drawn and cells <= self._taken and _at_outline(cells, self._taken):
                     clip_floor = True
@@ -708,47 +753,33 @@ class _Map:
                        f'height="{(y1 - y0) * CELL}"/></clipPath>')
             features = [f'<g clip-path="url(#map-clip-{self.depth})">', *features, "</g>"]
         out.extend(features)
-        # Walls: the smoothed outline of all floors, and every edge between two areas;
-        # doors, archways, openings and stairs cut them.
+        return out
+
+    def _walls_for(self, opening: tuple[int, ...]) -> str:
+        """The walls path with the cuts of the connections ``opening`` (indices)."""
+        if opening in self._walls:
+            return self._walls[opening]
         hor: set[Cell] = set()
         ver: set[Cell] = set()
         owner = self.owner
-        for conn in self.conns:
-            if conn.get("kind") in _OPEN_WALL:
-                h, v = _pierced(conn)
-                if conn.get("to") in self.cells:
-                    # Into an area of this level: only where a floor lies on both sides.
-                    h = {(x, y) for x, y in h if (x, y - 1) in owner and (x, y) in owner}
-                    v = {(x, y) for x, y in v if (x - 1, y) in owner and (x, y) in owner}
-                hor |= h
-                ver |= v
+        for i in opening:
+            conn = self.all_conns[i]
+            h, v = _pierced(conn)
+            if conn.get("to") in self.cells:
+                # Into an area of this level: only where a floor lies on both sides.
+                h = {(x, y) for x, y in h if (x, y - 1) in owner and (x, y) in owner}
+                v = {(x, y) for x, y in v if (x - 1, y) in owner and (x, y) in owner}
+            hor |= h
+            ver |= v
         inner_h, inner_v = self.inner
-        out.append(f'<path class="walls" d="{_walls_d(floor, hor, ver)}'
-                   f'{_runs(inner_h - hor, inner_v - ver)}" fill="none" stroke="{INK}" '
-                   'stroke-width="3.2" stroke-linecap="square"/>')
-        # Connections.
-        marks: list[str] = []
-        for conn in self.conns:
-            out.extend(self.connection(conn, marks))
-        # Area numbers (and trap marks for the game master).
-        for area in self.areas:
-            at = area.get("label_at") or (area.get("cells") or [[0, 0]])[0]
-            cx, cy = (int(at[0]) + 0.5) * CELL, (int(at[1]) + 0.5) * CELL
-            corridor = area.get("kind") == "corridor"
-            out.append(_label(cx, cy, str(area.get("number", "")), 12 if corridor else 16,
-                              cls="number", family=SVG_FONT_SERIF))
-            if area.get("id") == self.level.get("entrance"):
-                self.used.add("entrance")
-                wide = len(str(area.get("number", ""))) * 5 + 10
-                out.append(_entrance_mark(cx - wide, cy - 5))
-            if self.gm and _has_trap(area):
-                self.used.add("trap")
-                wide = len(str(area.get("number", ""))) * 5 + 10
-                out.append(_trap_mark(cx + wide, cy - 5))
-        out.extend(marks)
-        return out
+        walls = (f'<path class="walls" d="{_walls_d(self.floor, hor, ver)}'
+                 f'{_runs(inner_h - hor, inner_v - ver)}" fill="none" stroke="{INK}" '
+                 'stroke-width="3.2" stroke-linecap="square"/>')
+        self._walls[opening] = walls
+        return walls
 
-    def feature(self, feature: Mapping[str, Any]) -> list[str]:
+    def feature(self, feature: Mapping[str, Any], used: set[str]) -> list[str]:
+        """A feature's drawing (adds the legend keys it uses to ``used``)."""
         kind = str(feature.get("kind", ""))
         cells = _cells(feature.get("cells") or ())
         if not cells:
@@ -757,14 +788,14 @@ class _Map:
         along_ew = direction in ("e", "w")
         d = _fill(cells)
         if kind in _WATER:
-            self.used.add("water")
+            used.add("water")
             colour = WATER_DEEP if kind == "lake" else WATER
             blob = _blob_d(cells)
             return [f'<path class="{kind}" d="{blob}" fill="{colour}" stroke="{WATER_LINE}" '
                     'stroke-width="1.4"/>',
                     f'<path d="{blob}" fill="url(#ripples)"/>']
         if kind in ("river", "stream"):
-            self.used.add(kind)
+            used.add(kind)
             flow = "flow-ew" if along_ew else "flow-ns"
             colour = RIVER if kind == "river" else WATER
             return [f'<path class="{kind}" d="{d}" fill="{colour}"/>',
@@ -772,25 +803,25 @@ class _Map:
                     f'<path d="{self._banks(cells, along_ew)}" stroke="{WATER_LINE}" '
                     'stroke-width="1.6" fill="none"/>']
         if kind == "chasm":
-            self.used.add("chasm")
+            used.add("chasm")
             return [f'<path class="chasm" d="{d}" fill="{CHASM}"/>',
                     f'<path d="{d}" fill="url(#depth)"/>',
                     f'<path d="{self._banks(cells, along_ew)}" stroke="{INK}" '
                     'stroke-width="2" fill="none" stroke-dasharray="5 2 2 2"/>']
         if kind == "bridge":
-            self.used.add("bridge")
+            used.add("bridge")
             return [self._bridge(cells, direction)]
         if kind == "columns":
-            self.used.add("columns")
+            used.add("columns")
             dots = "".join(f'<circle cx="{_num((x + 0.5) * CELL)}" cy="{_num((y + 0.5) * CELL)}" '
                            f'r="{_num(CELL * 0.3)}"/>' for x, y in sorted(cells))
             return [f'<g class="columns" fill="{INK}">{dots}</g>']
         if kind == "gallery":
-            self.used.add("gallery")
+            used.add("gallery")
             return [f'<path class="gallery" d="{_runs(*_edges(cells))}" stroke="{INK}" '
                     'stroke-width="1.4" stroke-dasharray="4 3" fill="none"/>']
         if kind == "well":
-            self.used.add("well")
+            used.add("well")
             cx, cy = _centre(cells)
             return [f'<g class="well" transform="translate({_num(cx)} {_num(cy)})">'
                     f'<circle r="{_num(CELL * 0.62)}" fill="{FLOOR}" stroke="{INK}" '
@@ -798,11 +829,11 @@ class _Map:
                     f'<circle r="{_num(CELL * 0.38)}" fill="{WATER_DEEP}" stroke="{INK}" '
                     'stroke-width="1"/></g>']
         if kind == "boat":
-            self.used.add("boat")
+            used.add("boat")
             cx, cy = _centre(cells)
             return [_g(cx, cy, 0 if along_ew else 90, _boat(), "boat")]
         if kind == "rubble":
-            self.used.add("rubble")
+            used.add("rubble")
             stones = []
             for x, y in sorted(cells):
                 for k in range(3):
@@ -814,7 +845,7 @@ class _Map:
             return [f'<g class="rubble" fill="#8a8175" stroke="{INK}" stroke-width="0.6">'
                     f'{"".join(stones)}</g>']
         if kind == "stairs":
-            self.used.add("stairs")
+            used.add("stairs")
             lines = []
             for x, y in sorted(cells):
                 for k in range(1, 4):
@@ -877,41 +908,45 @@ class _Map:
                 f'<path d="{planks}" stroke="{WOOD_LINE}" stroke-width="0.8" fill="none"/>'
                 f'<path d="{rails}" stroke="{INK}" stroke-width="2" fill="none"/></g>')
 
-    def connection(self, conn: Mapping[str, Any], marks: list[str]) -> list[str]:
+    def connection(self, conn: Mapping[str, Any]) -> tuple[list[str], list[str], set[str]]:
+        """A connection's symbol, its marks (drawn over the area numbers) and its legend
+        keys: the same in every view that shows it."""
         kind = str(conn.get("kind", "door"))
         cx, cy, angle, length = _frame(conn)
         unexplored = is_unexplored(conn, self.level)
         out: list[str] = []
+        marks: list[str] = []
+        used: set[str] = set()
         cls = f"conn {kind}"
         if kind == "door":
-            self.used.add("door")
+            used.add("door")
             out.append(_g(cx, cy, angle, _door(length), cls))
         elif kind == "one_way_door":
-            self.used.add("one_way_door")
+            used.add("one_way_door")
             outward = conn.get("one_way") != "to_from"
             out.append(_g(cx, cy, angle, _one_way(length, outward), cls))
         elif kind == "secret_door":
-            self.used.add("secret_door")  # only reached in the GM view
+            used.add("secret_door")  # only reached in the GM view
             out.append(_g(cx, cy, angle, f'<path d="M{_num(-length / 2 + 1)} 0h'
                           f'{_num(length - 2)}" stroke="{RED}" stroke-width="1.2" '
                           'stroke-dasharray="2 1.5"/>', cls))
             marks.append(_secret_mark(cx, cy))
         elif kind == "archway":
-            self.used.add("archway")
+            used.add("archway")
             out.append(_g(cx, cy, angle, _archway(length), cls))
         elif kind == "opening":
-            self.used.add("opening")
+            used.add("opening")
             out.append(_g(cx, cy, angle, _jambs(length), cls))
         elif kind == "stairs":
             down = conn.get("direction") != "up"
-            self.used.add("stairs_down" if down else "stairs_up")
+            used.add("stairs_down" if down else "stairs_up")
             free = self._free_depth(conn)
             depth = free * CELL if free else -CELL
             out.append(_g(cx, cy, angle, _stairs(length, down, depth), cls))
             if conn.get("door_closes"):
                 # A door shuts the way back up: across the stairs at their lower end, a
                 # small door at the foot of the stairs at their upper end.
-                self.used.add("door")
+                used.add("door")
                 door = (_door(length) if not down else
                         _door(length * 0.7, y=depth - 3.5 if depth > 0 else 0.0))
                 out.append(_g(cx, cy, angle, door, "conn door_closes"))
@@ -922,7 +957,7 @@ class _Map:
         elif kind == "elevator":
             # The whole room goes up or down: its floor drawn as a platform (a dashed frame
             # inside the room) with the way's arrow and level beside the room's number.
-            self.used.add("elevator")
+            used.add("elevator")
             cells = self.cells.get(str(conn.get("from")), set())
             if cells:
                 out.append(_g(0, 0, 0, _platform(cells), cls))
@@ -932,7 +967,7 @@ class _Map:
                 marks.append(_label((spot[0] + 0.5) * CELL, (spot[1] + 0.5) * CELL + 4, mark,
                                     13, colour=EXIT, cls="level-mark"))
         elif kind in ("trapdoor", "shaft"):
-            self.used.add(kind)
+            used.add(kind)
             span = _span(conn)
             tx, ty = _centre(set(span))
             size = CELL * (1.0 if len(span) == 1 else 1.6)
@@ -942,11 +977,11 @@ class _Map:
             marks.append(_label(tx + size / 2 + 3 + text_width(mark, 12) / 2, ty, mark, 12,
                                 cls="level-mark"))
         if unexplored and kind not in _LEVEL_WAYS:
-            self.used.add("unexplored")
+            used.add("unexplored")
             out.append(_g(cx, cy, angle, _unexplored(), "unexplored"))
             mx, my = _out_point(cx, cy, str(conn.get("side") or "n"), CELL + 19)
             marks.append(_label(mx, my, "?", 15, colour=EXIT, cls="unexplored-mark"))
-        return out
+        return out, marks, used
 
 
 def _steps(start: float, stop: float, step: float) -> list[float]:
@@ -1166,17 +1201,34 @@ def render_svg(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str = "de") 
     :class:`OptionError`. Same document, depth, view and language -> the same bytes.
     """
     _check_view(view)
-    _ = translator(lang)
-    gm = view == "gm"
     level = _level(doc, depth)
-    drawing = _Map(level, gm)
+    return _svg(doc, depth, level, _Map(level), view == "gm", lang)
+
+
+def render_views(doc: Doc, *, depth: int = 1, lang: str = "de",
+                 views: Sequence[str] = VIEWS) -> dict[str, str]:
+    """Level ``depth`` of ``doc`` in each of ``views``: ``{view: svg}``, each the same bytes
+    as :func:`render_svg` gives for that view, faster than one call per view (what every
+    view shares is drawn once). Refuses an unknown view or level with :class:`OptionError`.
+    """
+    for view in views:
+        _check_view(view)
+    level = _level(doc, depth)
+    drawing = _Map(level)
+    return {view: _svg(doc, depth, level, drawing, view == "gm", lang) for view in views}
+
+
+def _svg(doc: Doc, depth: int, level: Mapping[str, Any], drawing: _Map, gm: bool,
+         lang: str) -> str:
+    """One view of a level as an SVG document."""
+    _ = translator(lang)
     x0, y0, x1, y1 = drawing.bounds()
     map_w = (x1 - x0) * CELL
     map_h = (y1 - y0) * CELL
     width = max(map_w + 2 * MARGIN, MIN_WIDTH)
     ox = (width - map_w) // 2
     oy = TITLE_H
-    body = drawing.draw(x0, y0, x1, y1)
+    body, used = drawing.draw(gm, x0, y0, x1, y1)
 
     title = title_text(doc, depth, lang)
     areas = len(drawing.areas)
@@ -1199,7 +1251,7 @@ def render_svg(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str = "de") 
     top = oy + map_h + 34
     scale = _scale_bar(MARGIN + 8, top, lang)
     top += 36
-    legend, legend_h = _legend(drawing.used, gm, lang, width, top)
+    legend, legend_h = _legend(used, gm, lang, width, top)
     total_h = top + legend_h + MARGIN - 8
     svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{total_h}" '
            f'viewBox="0 0 {width} {total_h}">',
@@ -1238,5 +1290,5 @@ def render_png(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str = "de",
 
 
 __all__ = ["PNG_SCALE", "VIEWS", "is_unexplored", "level_mark", "render_png", "render_svg",
-           "rules_name", "title_text"]
+           "render_views", "rules_name", "title_text"]
 
