@@ -27,8 +27,9 @@ clockwise, holes anticlockwise. Everything is deterministic.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
-from operator import itemgetter
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from itertools import accumulate, count
+from operator import add, itemgetter
 
 Cell = tuple[int, int]
 Point = tuple[int, int]
@@ -45,18 +46,25 @@ class Outline:
     """
 
     def __init__(self, cells: Collection[Cell], *, grow: bool = False) -> None:
-        # Points and cells are ints while tracing, ``x * m + y - lo`` (a cell is coded as its
-        # top left point): int sums and hashes are much faster than tuples, the codes sort
-        # like the (x, y) tuples and are dense, so the hash tables see no collisions.
+        # Points and cells are ints while tracing, ``(x - x0) * m + y - y0`` (a cell is
+        # coded as its top left point): they sort like the (x, y) tuples, sums replace tuple
+        # arithmetic, and the set algebra of neighbours runs on one big int with a byte per
+        # code (C-level bit operations instead of a Python loop per cell). The codes leave
+        # two empty rows and columns around the cells (room to grow and for the points).
+        xs = list(map(itemgetter(0), cells)) or [0]
         ys = list(map(itemgetter(1), cells)) or [0]
-        lo = min(ys) - 2
-        m = max(ys) - lo + 4
-        self._m, self._lo = m, lo
-        codes = {x * m + y - lo for x, y in cells}
-        if grow:  # C-level set algebra: one row of cells up and down, then left and right
-            codes = codes.union(map((1).__add__, codes), map((-1).__add__, codes))
-            codes = codes.union(map(m.__add__, codes), map((-m).__add__, codes))
-        self._loops, self._pinch = self._trace(codes)
+        x0, y0 = min(xs) - 2, min(ys) - 2
+        m = max(ys) - y0 + 3
+        self._m, self._x0, self._y0 = m, x0, y0
+        size = (max(xs) - x0 + 3) * m
+        grid = bytearray(size)
+        for x, y in cells:
+            grid[(x - x0) * m + y - y0] = 1
+        bits = int.from_bytes(grid, "little")
+        if grow:  # a cell up and down, then left and right
+            bits |= bits << 8 | bits >> 8
+            bits |= bits << 8 * m | bits >> 8 * m
+        self._loops, self._pinch = self._trace(bits, size)
 
     @property
     def pinches(self) -> set[Point]:
@@ -69,8 +77,8 @@ class Outline:
 
     def corners(self, keep: Collection[Point] = ()) -> list[list[Point]]:
         """Each loop's corners (see :func:`corners`), plus the points in ``keep``."""
-        m, lo = self._m, self._lo
-        kept = {x * m + y - lo for x, y in keep}
+        m, x0, y0 = self._m, self._x0, self._y0
+        kept = {(x - x0) * m + y - y0 for x, y in keep}
         out = []
         for loop in self._loops:
             before = loop[-1:] + loop[:-1]
@@ -86,29 +94,36 @@ class Outline:
         return [_smooth(cs, pinned, general, short) for cs in self.corners(pinned)]
 
     def _points(self, codes: Iterable[int]) -> list[Point]:
-        m, lo = self._m, self._lo
-        return [(c // m, c % m + lo) for c in codes]
+        m, x0, y0 = self._m, self._x0, self._y0
+        return [(c // m + x0, c % m + y0) for c in codes]
 
-    def _trace(self, s: set[int]) -> tuple[list[list[int]], dict[int, tuple[int, int]]]:
-        """The loops (as codes) and the pinch points with their two steps out."""
+    def _trace(self, bits: int, size: int
+               ) -> tuple[list[list[int]], dict[int, tuple[int, int]]]:
+        """The loops (as codes) of the cells ``bits`` (a byte 1 per cell code, ``size``
+        bytes) and the pinch points with their two steps out."""
         m = self._m
-        # Cells with no neighbour above, right, below, left.
-        top = s.difference(map((1).__add__, s))
-        right = s.difference(map((-m).__add__, s))
-        bottom = s.difference(map((-1).__add__, s))
-        left = s.difference(map(m.__add__, s))
-        # The unit steps: along the top of a cell (x, y) -> (x+1, y), down its right side
-        # from (x+1, y), along its bottom from (x+1, y+1) west, up its left from (x, y+1).
-        right = set(map(m.__add__, right))
-        bottom = set(map((m + 1).__add__, bottom))
-        left = set(map((1).__add__, left))
-        succ = dict(zip(top, map(m.__add__, top), strict=True))
-        succ.update(zip(right, map((1).__add__, right), strict=True))
-        succ.update(zip(bottom, map((-m).__add__, bottom), strict=True))
-        succ.update(zip(left, map((-1).__add__, left), strict=True))
+        up, across = 8, 8 * m  # shifts: one code (one row) and one column
+        # The unit steps: along the top of a cell (x, y) east from (x, y), down its right
+        # side from (x+1, y), along its bottom west from (x+1, y+1), up its left side from
+        # (x, y+1): the start points of each, as one byte per code.
+        top = bits & ~(bits << up)
+        right = (bits & ~(bits >> across)) << across
+        bottom = (bits & ~(bits >> up)) << (across + up)
+        left = (bits & ~(bits << across)) << up
+
+        def codes(mask: int, shift: int = 0) -> Iterator[int]:
+            """The codes (plus ``shift``) whose byte is set: the k-th is after k ones and
+            the zeros before it (C-level, no Python step per code)."""
+            zeros = mask.to_bytes(size, "little").split(b"\x01")
+            return map(add, accumulate(map(len, zeros[:-1])), count(shift))
+
+        succ = dict(zip(codes(top), codes(top, m), strict=True))
+        succ.update(zip(codes(right), codes(right, 1), strict=True))
+        succ.update(zip(codes(bottom), codes(bottom, -m), strict=True))
+        succ.update(zip(codes(left), codes(left, -1), strict=True))
         # Two cells touching only at a corner: two steps out of that point.
-        pinch = {p: (p + m, p - m) for p in top & bottom}
-        pinch.update((p, (p + 1, p - 1)) for p in right & left)
+        pinch = {p: (p + m, p - m) for p in codes(top & bottom)}
+        pinch.update((p, (p + 1, p - 1)) for p in codes(right & left))
         turn_left = {m: -1, 1: m, -m: 1, -1: -m}  # a step -> the step after a left turn
         seen: set[int] = set()  # points whose single step out is taken
         taken: set[tuple[int, int]] = set()  # steps out of pinch points taken
@@ -195,36 +210,41 @@ def _smooth(cs: Sequence[Point], pinned: Collection[Point],
     n = len(cs)
     if n < 4:
         return [(2 * x, 2 * y) for x, y in cs]
+    after = [*cs[1:], cs[0]]
     dirs: list[Point] = []
     lengths: list[int] = []
-    for i in range(n):
-        (ax, ay), (bx, by) = cs[i], cs[(i + 1) % n]
+    for (ax, ay), (bx, by) in zip(cs, after, strict=True):
         length = abs(bx - ax) + abs(by - ay)
         dirs.append(((bx - ax) // length, (by - ay) // length))
         lengths.append(length)
     # turn[i]: at corner i, from side i-1 into side i: 1 right, -1 left, 0 straight on.
     turn = []
-    for i in range(n):
-        (px, py), (qx, qy) = dirs[i - 1], dirs[i]
+    for (px, py), (qx, qy) in zip([dirs[-1], *dirs[:-1]], dirs, strict=True):
         cross = px * qy - py * qx
         turn.append((cross > 0) - (cross < 0))
-    free = [turn[i] != 0 and cs[i] not in pinned for i in range(n)]
-    gen = [general is not None and general(_inside(cs[i], dirs[i])) for i in range(n)]
+    free = [t != 0 and p not in pinned for t, p in zip(turn, cs, strict=True)]
+    if general is None:
+        gen = [False] * n
+    else:
+        gen = [general(_inside(p, d)) for p, d in zip(cs, dirs, strict=True)]
     cut = [False] * n
     # 45° staircases: unit sides whose two corners turn opposite ways, at least 3 in a row.
-    good = [lengths[i] == 1 and free[i] and free[(i + 1) % n]
-            and turn[(i + 1) % n] == -turn[i] for i in range(n)]
-    for first, count in _runs(good):
-        if count >= 3:
-            for k in range(count + 1):
-                cut[(first + k) % n] = True
-    for i in range(n):
-        if free[i] and gen[i - 1] and gen[i] and min(lengths[i - 1], lengths[i]) <= short:
-            cut[i] = True
-
-    def depth(side: int) -> int:
-        """How far (half cells) a cut goes into a side: its middle when it is short."""
-        return lengths[side] if gen[side] and lengths[side] <= short else 1
+    free_after = [*free[1:], free[0]]
+    turn_after = [*turn[1:], turn[0]]
+    good = [length == 1 and f and g and t == -u for length, f, g, t, u
+            in zip(lengths, free, free_after, turn_after, turn, strict=True)]
+    if any(good):
+        for first, count in _runs(good):
+            if count >= 3:
+                for k in range(count + 1):
+                    cut[(first + k) % n] = True
+    if general is not None:
+        for i in range(n):
+            if free[i] and gen[i - 1] and gen[i] and min(lengths[i - 1], lengths[i]) <= short:
+                cut[i] = True
+    # How far (half cells) a cut goes into a side: its middle when it is short.
+    depth = [length if g and length <= short else 1
+             for length, g in zip(lengths, gen, strict=True)]
 
     points: list[Point] = []
     keep: set[Point] = set()  # pinned: stay vertices
@@ -237,7 +257,7 @@ def _smooth(cs: Sequence[Point], pinned: Collection[Point],
                 keep.add((2 * x, 2 * y))
             continue
         (px, py), (qx, qy) = dirs[i - 1], dirs[i]
-        din, dout = depth(i - 1), depth(i)
+        din, dout = depth[i - 1], depth[i]
         ends = ((2 * x - px * din, 2 * y - py * din), (2 * x + qx * dout, 2 * y + qy * dout))
         points.extend(ends)
         if gen[i]:
@@ -290,16 +310,16 @@ def _simplify(points: Sequence[Point], hard: Collection[Point]) -> list[Point]:
     while changed and len(pts) > 3:
         changed = False
         out: list[Point] = []
-        n = len(pts)
-        for i in range(n):
-            p = pts[i]
-            if p not in hard:
-                ax, ay = out[-1] if out else pts[i - 1]
-                bx, by = pts[(i + 1) % n]
-                if (p[0] - ax) * (by - p[1]) == (p[1] - ay) * (bx - p[0]):
-                    changed = True
-                    continue
+        ax, ay = pts[-1]  # the point before: the last one kept (until then the one before)
+        for p, (bx, by) in zip(pts, [*pts[1:], pts[0]], strict=True):
+            px, py = p
+            if (px - ax) * (by - py) == (py - ay) * (bx - px) and p not in hard:
+                changed = True
+                if not out:
+                    ax, ay = px, py
+                continue
             out.append(p)
+            ax, ay = px, py
         pts = out
     return pts
 
@@ -320,13 +340,26 @@ def _straighten(pts: list[Point], soft: Collection[Point], tolerance: float = 1.
     pts = pts[first:] + pts[:first]
     fixed = fixed[first:] + fixed[:first]
     limit = tolerance * tolerance
+    ring = [*pts, pts[0]]  # ring[j] == pts[j % n] for j <= n
     out = [pts[0]]
     i = 0
     while i < n:
         best = i + 1
         j = i + 1
-        while j <= n and (j == i + 1 or _long(pts[i], pts[j % n])) and all(
-                _dist2(pts[m], pts[i], pts[j % n]) <= limit for m in range(i + 1, j)):
+        ax, ay = pts[i]
+        while j <= n:
+            if j > i + 1:
+                bx, by = ring[j]
+                dx, dy = bx - ax, by - ay
+                d2 = dx * dx + dy * dy
+                if d2 < 16:  # the new side would be shorter than two cells
+                    break
+                # Every skipped point within the tolerance of the new side: its squared
+                # distance cross² / d2 at most ``limit`` (d2 > 0 here).
+                bound = limit * d2
+                if any(((px - ax) * dy - (py - ay) * dx) ** 2 > bound
+                       for px, py in pts[i + 1:j]):
+                    break
             best = j
             if fixed[j % n]:
                 break
@@ -335,18 +368,6 @@ def _straighten(pts: list[Point], soft: Collection[Point], tolerance: float = 1.
             out.append(pts[best])
         i = best
     return out
-
-
-def _long(a: Point, b: Point) -> bool:
-    """Whether a side is at least two cells long (shorter ones keep their points)."""
-    return (b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2 >= 16
-
-
-def _dist2(p: Point, a: Point, b: Point) -> float:
-    """Squared distance of ``p`` from the line through ``a`` and ``b``."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    cross = (p[0] - a[0]) * dy - (p[1] - a[1]) * dx
-    return cross * cross / (dx * dx + dy * dy or 1)
 
 
 def scan(polygons: Iterable[Sequence[Point]], step: int, vertical: bool = False

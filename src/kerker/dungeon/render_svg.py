@@ -34,7 +34,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
-from kerker.dungeon.outline import Point, corners, loops, scan, smooth
+from kerker.dungeon.outline import Outline, Point, scan
 from kerker.errors import N_, OptionError
 from kerker.i18n import translator
 from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
@@ -206,9 +206,9 @@ def _floor(owner: Mapping[Cell, str], inner: tuple[set[Cell], set[Cell]], rounde
     slanted areas follow their shape), as polygons in half cells. Never moved: the walls a
     connection sits on (in every view, so the player's map shows no trace of a secret
     door) and the ends of walls between two areas."""
-    traced, pinches = loops(owner)
+    traced = Outline(owner)
     # Where cells of two areas touch at a corner, the point stays (they do not connect).
-    pinned = {(x, y) for x, y in pinches
+    pinned = {(x, y) for x, y in traced.pinches
               if owner.get((x - 1, y - 1), owner.get((x, y - 1)))
               != owner.get((x, y), owner.get((x - 1, y)))}
     hor, ver = inner
@@ -222,24 +222,21 @@ def _floor(owner: Mapping[Cell, str], inner: tuple[set[Cell], set[Cell]], rounde
         pinned.update(((x, y), (x + 1, y)))
     for x, y in ver:
         pinned.update(((x, y), (x, y + 1)))
-    return [smooth(loop, pinned, rounded.__contains__) for loop in traced]
+    return traced.smooth(pinned, rounded.__contains__)
 
 
 def _ring(floor: set[Cell]) -> str:
     """Path data of the rock band's outer edge: the smoothed outline of the floor and the
     rock cells that touch it (diagonally too)."""
-    rock = floor | _band(floor)
-    traced, _pinches = loops(rock)
-    return _poly_d(smooth(loop, (), _always, short=2) for loop in traced)
+    return _poly_d(Outline(floor, grow=True).smooth((), _always, short=2))
 
 
 def _blob_d(cells: set[Cell]) -> str:
     """A cell set (water) as a rounded blob: its outline with every corner drawn as a curve
     from the middle of one side to the middle of the next (a lone cell becomes a round)."""
-    traced, _pinches = loops(cells)
     parts: list[str] = []
-    for loop in traced:
-        points = [(2 * x, 2 * y) for x, y in corners(loop)]
+    for loop in Outline(cells).corners():
+        points = [(2 * x, 2 * y) for x, y in loop]
         n = len(points)
         mids = [((points[i][0] + points[(i + 1) % n][0]) * HALF / 2,
                  (points[i][1] + points[(i + 1) % n][1]) * HALF / 2) for i in range(n)]
