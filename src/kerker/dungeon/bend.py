@@ -61,7 +61,7 @@ class SizeSpec:
 
     def turned(self) -> SizeSpec:
         """Width and depth swapped."""
-        return replace(self, w=self.h, h=self.w, w2=self.h2, h2=self.w2)
+        return SizeSpec(self.shape, self.h, self.w, self.area, self.h2, self.w2)
 
     def smaller(self) -> SizeSpec | None:
         """One step smaller, or None at one square."""
@@ -69,8 +69,9 @@ class SizeSpec:
             return None
         if self.shape == "rect":
             if self.w >= self.h:
-                return replace(self, w=self.w - 1, area=(self.w - 1) * self.h)
-            return replace(self, h=self.h - 1, area=self.w * (self.h - 1))
+                return SizeSpec("rect", self.w - 1, self.h, (self.w - 1) * self.h, self.w2,
+                                self.h2)
+            return SizeSpec("rect", self.w, self.h - 1, self.w * (self.h - 1), self.w2, self.h2)
         if self.shape == "cave":
             w, h = max(1, self.w * 4 // 5), max(1, self.h * 4 // 5)
             if (w, h) == (self.w, self.h):
@@ -96,8 +97,8 @@ def clamp(spec: SizeSpec, occ: Occupancy) -> SizeSpec:
 def try_place(occ: Occupancy, spec: SizeSpec, origin: Cell, heading: str, allowed: set[str],
               rng: random.Random) -> frozenset[Cell] | None:
     """The cells of ``spec`` behind ``origin``, as rolled or turned, if they fit."""
-    for variant in (spec, spec.turned()) if spec.w != spec.h else (spec,):
-        local = variant.local(rng)
+    for turned in (False, True) if spec.w != spec.h else (False,):
+        local = (spec.turned() if turned else spec).local(rng)
         for u0 in entry_columns(local)[:MAX_OFFSETS]:
             if occ.fits(placed(local, origin, heading, u0), allowed):
                 return place(local, origin, heading, u0)

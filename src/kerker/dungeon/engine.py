@@ -483,12 +483,11 @@ def _label_cell(cells: tuple[Cell, ...], ways: set[Cell] | frozenset[Cell] = fro
     draw slanted) and away from the cells of ways to other levels."""
     mx = sum(c[0] for c in cells) / len(cells)
     my = sum(c[1] for c in cells) / len(cells)
-    free = set(cells) - set(ways)
-    inner = set(free)
-    for dx in (-1, 0, 1):
-        for dy in (-1, 0, 1):
-            if dx or dy:
-                inner &= {(x - dx, y - dy) for x, y in free}
+    free = set(cells).difference(ways)
+    # floor all round = the 3 x 3 box eroded in two passes: a row of three, then a column
+    # of three such cells
+    across = {(x, y) for x, y in free if (x - 1, y) in free and (x + 1, y) in free}
+    inner = {(x, y) for x, y in across if (x, y - 1) in across and (x, y + 1) in across}
     pool = inner or free or set(cells)
     return min(pool, key=lambda c: ((c[0] - mx) ** 2 + (c[1] - my) ** 2, c[1], c[0]))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from operator import itemgetter
 from typing import Any
 
 from kerker.dice import roll as roll_dice
@@ -284,19 +285,32 @@ class Zufallslabyrinth:
     def _wall_cells(self, state: DungeonState, level: LevelState, area: AreaBuilder,
                     side: str) -> list[Cell]:
         """Cells of ``area`` on its ``side`` wall with free rock beyond, not beside a door."""
-        used = {c.at for c in level.conns.values() if c.from_ == area.id or c.to == area.id}
-        used |= {step(c.at, c.side) for c in level.conns.values() if c.to == area.id}
+        used: set[Cell] = set()
+        for c in level.conns.values():
+            if c.to == area.id:
+                used.add(c.at)
+                used.add(step(c.at, c.side))
+            elif c.from_ == area.id:
+                used.add(c.at)
         occ = level.occ
+        owners = occ.owners
+        cells = area.cells
+        dx, dy = VECTORS[side]
+        hx, hy = occ.width - 1, occ.height - 1
         out = []
-        for cell in sorted(area.cells, key=lambda c: (c[1], c[0])):
-            across = step(cell, side)
-            if across in area.cells or not occ.inside([across], 1):
+        # (tested in any order, sorted after: the same cells in the same order)
+        for cell in cells:
+            x, y = cell
+            across = (x + dx, y + dy)
+            if across in cells or not (1 <= across[0] < hx and 1 <= across[1] < hy):
                 continue
-            if any(step(cell, d) in used for d in ("n", "e", "s", "w")) or cell in used:
+            if cell in used or (x, y - 1) in used or (x + 1, y) in used or (
+                    x, y + 1) in used or (x - 1, y) in used:
                 continue
-            if occ.owner(across) is not None:
+            if across in owners:
                 continue
             out.append(cell)
+        out.sort(key=itemgetter(1, 0))  # by (y, x)
         return out
 
     def _exit_cell(self, state: DungeonState, level: LevelState, area: AreaBuilder,
@@ -371,14 +385,17 @@ class Zufallslabyrinth:
         # to (it would only lead back the way one came).
         linked = {c.to if c.from_ == area.id else c.from_ for c in level.conns.values()
                   if area.id in (c.from_, c.to)}
+        cells = sorted(area.cells)
+        owners = level.occ.owners
         for side in ("n", "e", "s", "w"):
             best: tuple[int, Cell, str] | None = None
-            for cell in sorted(area.cells):
-                if step(cell, side) in area.cells:
+            dx, dy = VECTORS[side]
+            for cell in cells:
+                x, y = cell
+                if (x + dx, y + dy) in area.cells:
                     continue
                 for dist in range(1, NEAR + 1):
-                    probe = step(cell, side, dist)
-                    owner = level.occ.owner(probe)
+                    owner = owners.get((x + dist * dx, y + dist * dy))
                     if owner is None:
                         continue
                     if owner != area.id and owner not in linked and (
@@ -398,6 +415,7 @@ class Zufallslabyrinth:
             if gap and not level.occ.free(gap):
                 continue
             state.grow(level, area, gap)
+            cells = sorted(area.cells)  # the niche is the area's: later walls see it
             at = gap[-1] if gap else cell
             state.connect(level, area.id, owner, "secret_door", at, side, width=1,
                           gm_only=True, mode="exit")

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 Cell = tuple[int, int]
 
 CELLS_PER_SQUARE = 2
@@ -58,9 +60,13 @@ def neighbours8(cell: Cell) -> list[Cell]:
     return [(x + dx, y + dy) for dx, dy in VECTORS.values()]
 
 
+_YX = itemgetter(1, 0)
+"""A cell's sort key (y, x)."""
+
+
 def sort_cells(cells: set[Cell] | frozenset[Cell]) -> tuple[Cell, ...]:
     """Cells sorted by (y, x), the order of the JSON document."""
-    return tuple(sorted(cells, key=lambda c: (c[1], c[0])))
+    return tuple(sorted(cells, key=_YX))
 
 
 def bounds(cells: set[Cell] | frozenset[Cell] | tuple[Cell, ...]) -> tuple[int, int, int, int]:

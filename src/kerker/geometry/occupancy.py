@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kerker.geometry.grid import Cell, neighbours8
+from kerker.geometry.grid import Cell
 
 
 class Occupancy:
@@ -29,7 +29,10 @@ class Occupancy:
     def inside(self, cells: Iterable[Cell], margin: int = 0) -> bool:
         """Every cell at least ``margin`` cells inside the bounds."""
         w, h = self.width - margin, self.height - margin
-        return all(margin <= x < w and margin <= y < h for x, y in cells)
+        for x, y in cells:
+            if not (margin <= x < w and margin <= y < h):
+                return False
+        return True
 
     def owner(self, cell: Cell) -> str | None:
         """The area id that owns ``cell``, or None."""
@@ -38,7 +41,10 @@ class Occupancy:
     def free(self, cells: Iterable[Cell]) -> bool:
         """No cell is owned."""
         owners = self.owners
-        return not any(c in owners for c in cells)
+        for cell in cells:
+            if cell in owners:
+                return False
+        return True
 
     def blockers(self, cells: Iterable[Cell], allowed: Iterable[str] = (),
                  clearance: bool = True) -> set[str]:
@@ -52,7 +58,9 @@ class Occupancy:
             if who is not None and who not in ok:
                 found.add(who)
             if clearance:
-                for near in neighbours8(cell):
+                x, y = cell
+                for near in ((x, y - 1), (x + 1, y - 1), (x + 1, y), (x + 1, y + 1),
+                             (x, y + 1), (x - 1, y + 1), (x - 1, y), (x - 1, y - 1)):
                     who = owners.get(near)
                     if who is not None and who not in ok:
                         found.add(who)
