@@ -163,7 +163,8 @@ Node = Num | Dice | BinOp | Neg | Call | Group
 class Expr:
     """A parsed expression: the root node and the text it came from.
 
-    ``cache`` holds what the roller compiled from it (per limits); it takes no part in
+    ``cache`` holds what the roller compiled from it (per limits) and the normalised text
+    :func:`~kerker.dice.explain.explain` shows; it takes no part in
     equality or hashing.
     """
 

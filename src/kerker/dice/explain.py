@@ -65,9 +65,17 @@ def _symbol(symbol: str) -> str:
     return symbol
 
 
+_SOURCE = "explain:source"
+"""Key of the normalised source text in an :class:`~kerker.dice.ast.Expr`'s cache."""
+
+
 def explain(roll: Roll) -> str:
     """``<expression> -> <dice shown> = <total>`` in one line."""
-    source = " ".join(roll.expr.source.split())
+    cache = roll.expr.cache
+    source = cache.get(_SOURCE)
+    if source is None:
+        source = cache[_SOURCE] = " ".join(roll.expr.source.split())
+    assert isinstance(source, str)
     record = roll.record
     if (type(record) is DiceRecord and record.count_record is None and record.throws is None
             and record.kept is None and record.hits is None):

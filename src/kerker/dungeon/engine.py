@@ -22,6 +22,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from kerker.dice.explain import explain
 from kerker.dungeon.model import (
     Area,
     Connection,
@@ -34,7 +35,7 @@ from kerker.dungeon.model import (
 from kerker.errors import N_, OptionError
 from kerker.geometry.grid import CELLS_PER_SQUARE, Cell, sort_cells, step
 from kerker.geometry.occupancy import Occupancy
-from kerker.tables.engine import TableResult, roll_table
+from kerker.tables.engine import TableResult, roll_table_picks
 from kerker.tables.registry import Registry
 
 DEFAULT_SIZE = (30, 40)
@@ -274,9 +275,11 @@ class DungeonState:
         ``sink``'s rolls (an area, or a :class:`Sink` until the area exists)."""
         ctx: dict[str, int | bool] = {"level": level.depth}
         ctx.update(context)
-        result, log = roll_table(self.registry, table, level.rng, context=ctx)
+        result, picks = roll_table_picks(self.registry, table, level.rng, context=ctx)
         if sink is not None:
-            sink.rolls.extend(RollEntry.from_log(e) for e in log)
+            # the entries roll_table would log (RollEntry.from_log), made without the dicts
+            sink.rolls.extend(RollEntry(t.id, p.dice, p.total, p.row.label(), p.row.key,
+                                        explain(p.roll)) for t, p in picks)
             sink.results.append(result)
         return result
 

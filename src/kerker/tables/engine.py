@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from kerker.dice import Roll, parse, roll
+from kerker.dice.explain import explain
 from kerker.errors import N_
 from kerker.limits import DEFAULT_LIMITS, Limits
 from kerker.tables.expr import evaluate, fill
@@ -150,7 +151,8 @@ class _Walk:
     rng: random.Random
     limits: Limits
     steps: int = 0
-    log: list[dict[str, Any]] = field(default_factory=list)
+    picks: list[tuple[Table, RowPick]] = field(default_factory=list)
+    """The dice thrown, in order (made into log entries at the end)."""
 
     def step(self, table: Table) -> None:
         self.steps += 1
@@ -326,7 +328,7 @@ def _roll(walk: _Walk, table: Table, given: Mapping[str, int | bool], depth: int
     if extra_modifier:
         modifier = f"({modifier}) + ({extra_modifier})" if modifier else extra_modifier
     pick = _pick(walk, table, table.rows, table.dice, modifier, reroll_if, ctx)
-    walk.log.append(_log_entry(table, pick))
+    walk.picks.append((table, pick))
     row = pick.row
     sub: RowPick | None = None
     again: TableResult | None = None
@@ -337,7 +339,7 @@ def _roll(walk: _Walk, table: Table, given: Mapping[str, int | bool], depth: int
         effects, add = [], {}
     if row.then is not None:
         sub = _pick(walk, table, row.then.rows, row.then.dice, None, None, ctx)
-        walk.log.append(_log_entry(table, sub))
+        walk.picks.append((table, sub))
         if sub.row.effects:
             more, again2, add2 = _effects(walk, table, sub.row.effects,
                                           {**ctx, "result": sub.total}, depth, again_depth)
@@ -387,7 +389,7 @@ def _log_entry(table: Table, pick: RowPick) -> dict[str, Any]:
         "table": table.id,
         "dice": pick.dice,
         "roll": pick.total,
-        "explain": pick.roll.explain(),
+        "explain": explain(pick.roll),
         "row": pick.row.label(),
         "key": pick.row.key,
     }
@@ -403,7 +405,17 @@ def roll_table(registry: Registry, table_id: str, rng: random.Random, *,
     lookup tables and runaway follow-ups, :class:`~kerker.errors.KerkerError` subclasses for
     bad data; never anything else.
     """
+    result, picks = roll_table_picks(registry, table_id, rng, context=context, limits=limits)
+    return result, [_log_entry(table, pick) for table, pick in picks]
+
+
+def roll_table_picks(registry: Registry, table_id: str, rng: random.Random, *,
+                     context: Mapping[str, int | bool] | None = None,
+                     limits: Limits = DEFAULT_LIMITS
+                     ) -> tuple[TableResult, list[tuple[Table, RowPick]]]:
+    """:func:`roll_table` with the log as ``(table, pick)`` per die, in order (for a caller
+    that keeps its own log entries: no dicts made)."""
     table = registry.get(table_id)
     walk = _Walk(registry, rng, limits)
     result = _roll(walk, table, dict(context or {}), 0, 0, None, None)
-    return result, walk.log
+    return result, walk.picks
