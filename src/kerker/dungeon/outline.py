@@ -204,44 +204,62 @@ def smooth(loop: Sequence[Point], pinned: Collection[Point] = (),
     return _smooth(corners(loop, lambda p: p in pinned), pinned, general, short)
 
 
+def everywhere(_cell: Cell) -> bool:
+    """``general`` for :func:`smooth` and :meth:`Outline.smooth`: every cell is round."""
+    return True
+
+
+# Side directions as 0..3 (east, south, west, north: clockwise on screen), their unit
+# vectors, the offset of the cell on a side's right from its start, and turns: (d2 - d1) % 4
+# of 1 is a right turn, 3 a left one, 0 none.
+_UNIT = (_E, _S, _W, _N)
+_INSIDE = ((0, 0), (-1, 0), (-1, -1), (0, -1))
+_TURN = (0, 1, 0, -1)
+
+
 def _smooth(cs: Sequence[Point], pinned: Collection[Point],
             general: Callable[[Cell], bool] | None, short: int) -> list[Point]:
     """:func:`smooth` from the loop's corners (the pinned points among them)."""
     n = len(cs)
     if n < 4:
         return [(2 * x, 2 * y) for x, y in cs]
-    after = [*cs[1:], cs[0]]
-    dirs: list[Point] = []
+    # Side i runs from corner i to corner i+1: its direction and length.
+    dirs: list[int] = []
     lengths: list[int] = []
-    for (ax, ay), (bx, by) in zip(cs, after, strict=True):
-        length = abs(bx - ax) + abs(by - ay)
-        dirs.append(((bx - ax) // length, (by - ay) // length))
-        lengths.append(length)
+    for (ax, ay), (bx, by) in zip(cs, [*cs[1:], cs[0]], strict=True):
+        if ax == bx:
+            dirs.append(1 if by > ay else 3)
+            lengths.append(abs(by - ay))
+        else:
+            dirs.append(0 if bx > ax else 2)
+            lengths.append(abs(bx - ax))
+    dirs_before = [dirs[-1], *dirs[:-1]]
+    lengths_before = [lengths[-1], *lengths[:-1]]
     # turn[i]: at corner i, from side i-1 into side i: 1 right, -1 left, 0 straight on.
-    turn = []
-    for (px, py), (qx, qy) in zip([dirs[-1], *dirs[:-1]], dirs, strict=True):
-        cross = px * qy - py * qx
-        turn.append((cross > 0) - (cross < 0))
+    turn = [_TURN[(d - c) & 3] for c, d in zip(dirs_before, dirs, strict=True)]
     free = [t != 0 and p not in pinned for t, p in zip(turn, cs, strict=True)]
     if general is None:
         gen = [False] * n
+    elif general is everywhere:
+        gen = [True] * n
     else:
-        gen = [general(_inside(p, d)) for p, d in zip(cs, dirs, strict=True)]
-    cut = [False] * n
+        gen = [general((x + ox, y + oy)) for (x, y), (ox, oy)
+               in zip(cs, map(_INSIDE.__getitem__, dirs), strict=True)]
+    # Round and slanted areas: every free corner next to a short side.
+    if general is None:
+        cut = [False] * n
+    else:
+        cut = [f and g0 and g1 and (l0 <= short or l1 <= short) for f, g0, g1, l0, l1
+               in zip(free, [gen[-1], *gen[:-1]], gen, lengths_before, lengths, strict=True)]
     # 45° staircases: unit sides whose two corners turn opposite ways, at least 3 in a row.
-    free_after = [*free[1:], free[0]]
-    turn_after = [*turn[1:], turn[0]]
     good = [length == 1 and f and g and t == -u for length, f, g, t, u
-            in zip(lengths, free, free_after, turn_after, turn, strict=True)]
+            in zip(lengths, free, [*free[1:], free[0]], [*turn[1:], turn[0]], turn,
+                   strict=True)]
     if any(good):
         for first, count in _runs(good):
             if count >= 3:
                 for k in range(count + 1):
                     cut[(first + k) % n] = True
-    if general is not None:
-        for i in range(n):
-            if free[i] and gen[i - 1] and gen[i] and min(lengths[i - 1], lengths[i]) <= short:
-                cut[i] = True
     # How far (half cells) a cut goes into a side: its middle when it is short.
     depth = [length if g and length <= short else 1
              for length, g in zip(lengths, gen, strict=True)]
@@ -249,14 +267,14 @@ def _smooth(cs: Sequence[Point], pinned: Collection[Point],
     points: list[Point] = []
     keep: set[Point] = set()  # pinned: stay vertices
     soft: set[Point] = set()  # ends of cuts in round areas: may go into a longer line
-    for i in range(n):
-        x, y = cs[i]
+    for i, (x, y) in enumerate(cs):
         if not cut[i]:
             points.append((2 * x, 2 * y))
-            if cs[i] in pinned:
+            if not free[i] and (x, y) in pinned:
                 keep.add((2 * x, 2 * y))
             continue
-        (px, py), (qx, qy) = dirs[i - 1], dirs[i]
+        px, py = _UNIT[dirs_before[i]]
+        qx, qy = _UNIT[dirs[i]]
         din, dout = depth[i - 1], depth[i]
         ends = ((2 * x - px * din, 2 * y - py * din), (2 * x + qx * dout, 2 * y + qy * dout))
         points.extend(ends)
@@ -264,18 +282,6 @@ def _smooth(cs: Sequence[Point], pinned: Collection[Point],
             soft.update(ends)
     pts = _simplify(points, keep)
     return _straighten(pts, soft) if soft else pts
-
-
-def _inside(corner: Point, d: Point) -> Cell:
-    """The cell on the right of the unit step from ``corner`` heading ``d``."""
-    x, y = corner
-    if d == _E:
-        return (x, y)
-    if d == _S:
-        return (x - 1, y)
-    if d == _W:
-        return (x - 1, y - 1)
-    return (x, y - 1)
 
 
 def _runs(flags: Sequence[bool]) -> list[tuple[int, int]]:
@@ -398,4 +404,4 @@ def scan(polygons: Iterable[Sequence[Point]], step: int, vertical: bool = False
     return out
 
 
-__all__ = ["Outline", "corners", "loops", "scan", "smooth"]
+__all__ = ["Outline", "corners", "everywhere", "loops", "scan", "smooth"]

@@ -31,10 +31,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from functools import cache, lru_cache
+from operator import itemgetter
 from typing import Any
 from xml.sax.saxutils import escape
 
-from kerker.dungeon.outline import Outline, Point, scan
+from kerker.dungeon.outline import Outline, Point, everywhere, scan
 from kerker.errors import N_, OptionError
 from kerker.i18n import translator
 from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
@@ -83,6 +85,7 @@ ROUNDED_SHAPES = frozenset({"circle", "oval", "octagon", "hexagon", "triangle", 
 """Area shapes whose outline follows the shape (every short step cut), not only 45° runs."""
 
 
+@lru_cache(maxsize=4096)  # the same few hundred values recur in every map
 def _num(value: float) -> str:
     """Fixed formatting: at most two decimals, no trailing zeros, no "-0"."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
@@ -196,16 +199,12 @@ def _px(half: float) -> str:
     return str(whole) if whole == value else _num(value)
 
 
-def _always(_cell: Cell) -> bool:
-    return True
-
-
 def _floor(owner: Mapping[Cell, str], inner: tuple[set[Cell], set[Cell]], rounded: set[Cell],
-           connections: Iterable[Mapping[str, Any]]) -> list[list[Point]]:
+           cuts: Iterable[tuple[set[Cell], set[Cell]]]) -> list[list[Point]]:
     """The outline of all floors, smoothed (45° staircases become diagonals, round and
     slanted areas follow their shape), as polygons in half cells. Never moved: the walls a
-    connection sits on (in every view, so the player's map shows no trace of a secret
-    door) and the ends of walls between two areas."""
+    connection sits on (``cuts``: their edges, in every view, so the player's map shows no
+    trace of a secret door) and the ends of walls between two areas."""
     traced = Outline(owner)
     # Where cells of two areas touch at a corner, the point stays (they do not connect).
     pinned = {(x, y) for x, y in traced.pinches
@@ -213,22 +212,20 @@ def _floor(owner: Mapping[Cell, str], inner: tuple[set[Cell], set[Cell]], rounde
               != owner.get((x, y), owner.get((x - 1, y)))}
     hor, ver = inner
     hor, ver = set(hor), set(ver)
-    for conn in connections:
-        if conn.get("kind") not in _INSIDE_WAYS:
-            h, v = _pierced(conn)
-            hor |= h
-            ver |= v
-    for x, y in hor:
-        pinned.update(((x, y), (x + 1, y)))
-    for x, y in ver:
-        pinned.update(((x, y), (x, y + 1)))
+    for h, v in cuts:
+        hor |= h
+        ver |= v
+    pinned |= hor
+    pinned.update([(x + 1, y) for x, y in hor])
+    pinned |= ver
+    pinned.update([(x, y + 1) for x, y in ver])
     return traced.smooth(pinned, rounded.__contains__)
 
 
 def _ring(floor: set[Cell]) -> str:
     """Path data of the rock band's outer edge: the smoothed outline of the floor and the
     rock cells that touch it (diagonally too)."""
-    return _poly_d(Outline(floor, grow=True).smooth((), _always, short=2))
+    return _poly_d(Outline(floor, grow=True).smooth((), everywhere, short=2))
 
 
 def _blob_d(cells: set[Cell]) -> str:
@@ -266,10 +263,14 @@ def _inner_edges(owner: Mapping[Cell, str]) -> tuple[set[Cell], set[Cell]]:
 def _walls_d(polys: Sequence[Sequence[Point]], hor: set[Cell], ver: set[Cell]) -> str:
     """The floor polygons as wall path data, without the unit edges in ``hor``/``ver``
     (walls a connection opens; their ends are pinned, so they are edges of the polygons)."""
+    # The unit edges as polygon sides (half cells), both ways round.
+    gaps = {((2 * x, 2 * y), (2 * x + 2, 2 * y)) for x, y in hor}
+    gaps |= {((2 * x, 2 * y), (2 * x, 2 * y + 2)) for x, y in ver}
+    gaps |= {(b, a) for a, b in gaps}
     parts: list[str] = []
     for poly in polys:
         n = len(poly)
-        cut = [_unit_edge(poly[i], poly[(i + 1) % n], hor, ver) for i in range(n)]
+        cut = list(map(gaps.__contains__, zip(poly, [*poly[1:], poly[0]], strict=True)))
         if not any(cut):
             parts.append(_line_d(poly) + "Z")
             continue
@@ -288,18 +289,6 @@ def _walls_d(polys: Sequence[Sequence[Point]], hor: set[Cell], ver: set[Cell]) -
         if run:
             parts.append(_line_d(run))
     return "".join(parts)
-
-
-def _unit_edge(a: Point, b: Point, hor: set[Cell], ver: set[Cell]) -> bool:
-    """Whether a polygon edge (half cells) is one of the unit cell edges ``hor``/``ver``."""
-    (ax, ay), (bx, by) = a, b
-    if ax % 2 or ay % 2 or bx % 2 or by % 2:
-        return False
-    if ay == by and abs(ax - bx) == 2:
-        return (min(ax, bx) // 2, ay // 2) in hor
-    if ax == bx and abs(ay - by) == 2:
-        return (ax // 2, min(ay, by) // 2) in ver
-    return False
 
 
 def _at_outline(cells: Iterable[Cell], floor: Collection[Cell]) -> bool:
@@ -532,12 +521,7 @@ def _hatch_strokes(gx: float, gy: float, k: int) -> list[tuple[float, float, flo
     return out
 
 
-def _band(floor: set[Cell]) -> set[Cell]:
-    """The rock band: the cells that are not floor but touch one (diagonals included)."""
-    wide = {(x + dx, y) for x, y in floor for dx in (-1, 0, 1)}
-    return {(x, y + dy) for x, y in wide for dy in (-1, 0, 1)} - floor
-
-
+@cache  # the same text in every map
 def _defs() -> str:
     c2 = 2 * CELL
     tile = _HATCH_TILE
@@ -639,7 +623,10 @@ class _Map:
         self.all_conns: list[Mapping[str, Any]] = list(level.get("connections") or ())
         self.depth = int(level.get("depth", 1))
         self.inner = _inner_edges(self.owner)
-        self.floor = _floor(self.owner, self.inner, self.rounded, self.all_conns)
+        self.pierced = [_pierced(conn) for conn in self.all_conns]
+        self.floor = _floor(self.owner, self.inner, self.rounded,
+                            [cut for conn, cut in zip(self.all_conns, self.pierced, strict=True)
+                             if conn.get("kind") not in _INSIDE_WAYS])
         self._shared: list[str] | None = None
         self._shared_used: set[str] = set()
         self._conn_parts: list[tuple[list[str], list[str], set[str]]] | None = None
@@ -651,12 +638,8 @@ class _Map:
 
     def bounds(self) -> tuple[int, int, int, int]:
         """Cell bounds drawn: the used cells plus rock, aligned to the 10-ft grid."""
-        xs: list[int] = []
-        ys: list[int] = []
-        for cells in self.cells.values():
-            for x, y in cells:
-                xs.append(x)
-                ys.append(y)
+        xs = list(map(itemgetter(0), self.owner))  # every area's cells
+        ys = list(map(itemgetter(1), self.owner))
         if not xs:
             return 0, 0, max(2, int(self.level.get("width", 2))), \
                 max(2, int(self.level.get("height", 2)))
@@ -761,7 +744,7 @@ class _Map:
         owner = self.owner
         for i in opening:
             conn = self.all_conns[i]
-            h, v = _pierced(conn)
+            h, v = self.pierced[i]
             if conn.get("to") in self.cells:
                 # Into an area of this level: only where a floor lies on both sides.
                 h = {(x, y) for x, y in h if (x, y - 1) in owner and (x, y) in owner}
