@@ -27,6 +27,7 @@ clockwise, holes anticlockwise. Everything is deterministic.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from itertools import accumulate, count
 from operator import add, itemgetter
@@ -40,31 +41,38 @@ _E, _S, _W, _N = (1, 0), (0, 1), (-1, 0), (0, -1)
 
 class Outline:
     """The outline of a cell set, traced once: its loops (see :func:`loops`), their corners
-    and their smoothed polygons (see :func:`smooth`).
+    and their smoothed polygons (see :func:`smooth`)."""
 
-    ``grow`` traces the cells plus every cell that touches one (diagonally too).
-    """
-
-    def __init__(self, cells: Collection[Cell], *, grow: bool = False) -> None:
+    def __init__(self, cells: Collection[Cell]) -> None:
         # Points and cells are ints while tracing, ``(x - x0) * m + y - y0`` (a cell is
         # coded as its top left point): they sort like the (x, y) tuples, sums replace tuple
         # arithmetic, and the set algebra of neighbours runs on one big int with a byte per
         # code (C-level bit operations instead of a Python loop per cell). The codes leave
-        # two empty rows and columns around the cells (room to grow and for the points).
+        # two empty rows and columns around the cells (room to grow once and for the points).
         xs = list(map(itemgetter(0), cells)) or [0]
         ys = list(map(itemgetter(1), cells)) or [0]
         x0, y0 = min(xs) - 2, min(ys) - 2
         m = max(ys) - y0 + 3
         self._m, self._x0, self._y0 = m, x0, y0
-        size = (max(xs) - x0 + 3) * m
-        grid = bytearray(size)
+        self._size = (max(xs) - x0 + 3) * m
+        self._room = 1  # how often the cells may still grow within the codes
+        grid = bytearray(self._size)
         for x, y in cells:
             grid[(x - x0) * m + y - y0] = 1
-        bits = int.from_bytes(grid, "little")
-        if grow:  # a cell up and down, then left and right
-            bits |= bits << 8 | bits >> 8
-            bits |= bits << 8 * m | bits >> 8 * m
-        self._loops, self._pinch = self._trace(bits, size)
+        self._bits = int.from_bytes(grid, "little")
+        self._loops, self._pinch = self._trace()
+
+    def grown(self) -> Outline:
+        """The outline of the cells plus every cell that touches one (diagonally too)."""
+        if not self._room:
+            return Outline(self._points(self._codes(self._bits))).grown()
+        out = copy.copy(self)
+        bits, column = self._bits, 8 * self._m
+        bits |= bits << 8 | bits >> 8  # a cell up and down
+        out._bits = bits | bits << column | bits >> column  # then left and right
+        out._room -= 1
+        out._loops, out._pinch = out._trace()
+        return out
 
     @property
     def pinches(self) -> set[Point]:
@@ -97,11 +105,15 @@ class Outline:
         m, x0, y0 = self._m, self._x0, self._y0
         return [(c // m + x0, c % m + y0) for c in codes]
 
-    def _trace(self, bits: int, size: int
-               ) -> tuple[list[list[int]], dict[int, tuple[int, int]]]:
-        """The loops (as codes) of the cells ``bits`` (a byte 1 per cell code, ``size``
-        bytes) and the pinch points with their two steps out."""
-        m = self._m
+    def _codes(self, mask: int, shift: int = 0) -> Iterator[int]:
+        """The codes (plus ``shift``) whose byte in ``mask`` is set: the k-th is after k
+        ones and the zeros before it (C-level, no Python step per code)."""
+        zeros = mask.to_bytes(self._size, "little").split(b"\x01")
+        return map(add, accumulate(map(len, zeros[:-1])), count(shift))
+
+    def _trace(self) -> tuple[list[list[int]], dict[int, tuple[int, int]]]:
+        """The loops (as codes) and the pinch points with their two steps out."""
+        bits, m, codes = self._bits, self._m, self._codes
         up, across = 8, 8 * m  # shifts: one code (one row) and one column
         # The unit steps: along the top of a cell (x, y) east from (x, y), down its right
         # side from (x+1, y), along its bottom west from (x+1, y+1), up its left side from
@@ -110,12 +122,6 @@ class Outline:
         right = (bits & ~(bits >> across)) << across
         bottom = (bits & ~(bits >> up)) << (across + up)
         left = (bits & ~(bits << across)) << up
-
-        def codes(mask: int, shift: int = 0) -> Iterator[int]:
-            """The codes (plus ``shift``) whose byte is set: the k-th is after k ones and
-            the zeros before it (C-level, no Python step per code)."""
-            zeros = mask.to_bytes(size, "little").split(b"\x01")
-            return map(add, accumulate(map(len, zeros[:-1])), count(shift))
 
         succ = dict(zip(codes(top), codes(top, m), strict=True))
         succ.update(zip(codes(right), codes(right, 1), strict=True))

@@ -199,13 +199,14 @@ def _px(half: float) -> str:
     return str(whole) if whole == value else _num(value)
 
 
-def _floor(owner: Mapping[Cell, str], inner: tuple[set[Cell], set[Cell]], rounded: set[Cell],
-           cuts: Iterable[tuple[set[Cell], set[Cell]]]) -> list[list[Point]]:
-    """The outline of all floors, smoothed (45° staircases become diagonals, round and
-    slanted areas follow their shape), as polygons in half cells. Never moved: the walls a
-    connection sits on (``cuts``: their edges, in every view, so the player's map shows no
-    trace of a secret door) and the ends of walls between two areas."""
-    traced = Outline(owner)
+def _floor(traced: Outline, owner: Mapping[Cell, str], inner: tuple[set[Cell], set[Cell]],
+           rounded: set[Cell], cuts: Iterable[tuple[set[Cell], set[Cell]]]
+           ) -> list[list[Point]]:
+    """The outline of all floors (``traced``: of the cells of ``owner``), smoothed (45°
+    staircases become diagonals, round and slanted areas follow their shape), as polygons in
+    half cells. Never moved: the walls a connection sits on (``cuts``: their edges, in every
+    view, so the player's map shows no trace of a secret door) and the ends of walls between
+    two areas."""
     # Where cells of two areas touch at a corner, the point stays (they do not connect).
     pinned = {(x, y) for x, y in traced.pinches
               if owner.get((x - 1, y - 1), owner.get((x, y - 1)))
@@ -222,10 +223,10 @@ def _floor(owner: Mapping[Cell, str], inner: tuple[set[Cell], set[Cell]], rounde
     return traced.smooth(pinned, rounded.__contains__)
 
 
-def _ring(floor: set[Cell]) -> str:
+def _ring(floor: Outline) -> str:
     """Path data of the rock band's outer edge: the smoothed outline of the floor and the
     rock cells that touch it (diagonally too)."""
-    return _poly_d(Outline(floor, grow=True).smooth((), everywhere, short=2))
+    return _poly_d(floor.grown().smooth((), everywhere, short=2))
 
 
 def _blob_d(cells: set[Cell]) -> str:
@@ -624,7 +625,8 @@ class _Map:
         self.depth = int(level.get("depth", 1))
         self.inner = _inner_edges(self.owner)
         self.pierced = [_pierced(conn) for conn in self.all_conns]
-        self.floor = _floor(self.owner, self.inner, self.rounded,
+        self.outline = Outline(self.owner)
+        self.floor = _floor(self.outline, self.owner, self.inner, self.rounded,
                             [cut for conn, cut in zip(self.all_conns, self.pierced, strict=True)
                              if conn.get("kind") not in _INSIDE_WAYS])
         self._shared: list[str] | None = None
@@ -699,7 +701,7 @@ class _Map:
         # Rock hatching: a ring from the smoothed outline of the rock cells that touch a
         # floor (diagonally too) in to the floor's outline, one pattern fill (even-odd, no
         # clip path: resvg draws it fast).
-        ring = _ring(set(self.owner))
+        ring = _ring(self.outline)
         if ring:
             out.append(f'<path class="rock" d="{ring}{floor_d}" fill="url(#hatch)" '
                        'fill-rule="evenodd"/>')
