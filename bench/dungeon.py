@@ -3,7 +3,8 @@ SVG render, a 5-level dungeon with all outputs, peak memory -- for the Zufallsla
 La Scatola Bianca (``--rules scatola-bianca``); side by side with the PyPI packages
 ``dungeongen`` (its default map: layout + SVG) and ``dungy`` when they are installed
 (``pip install -e .[bench]``). Run: ``python bench/dungeon.py [--runs N | --quick]``.
-The 5-level figure writes what ``kerker dungeon --out`` writes: every level in both views.
+The 5-level figures write what ``kerker dungeon --out`` writes: every level in both views,
+in process (after start-up) and through the CLI (start-up included).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import argparse
 import importlib.util
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -127,31 +129,16 @@ def main() -> None:
     for rules in ("zufallslabyrinth", "scatola-bianca"):
         rule_set(rules, runs, has_svg)
 
+    from kerker.commands.dungeon import FORMATS, write_files
+
     def five_levels(seed: int, rules: str = "zufallslabyrinth") -> None:
+        # What ``kerker dungeon --levels 5 --out DIR`` does after start-up: every format,
+        # every level in both views, PNGs drawn in threads while the rest is written.
         params = Params(rules=rules, seed=seed, levels=5)
         lang = LANG[rules]
         doc = to_document(generate(params, random.Random(seed), REGISTRY), lang)
         with tempfile.TemporaryDirectory() as tmp:
-            out = Path(tmp)
-            (out / "d.json").write_text(dumps_document(doc), encoding="utf-8")
-            (out / "d.txt").write_text(render_ascii(doc), encoding="utf-8")
-            if has_svg:
-                from kerker.dungeon.render_svg import render_png, render_svg
-
-                # Every level, both views, as ``kerker dungeon --out`` writes them.
-                for level in doc["levels"]:
-                    depth = int(level["depth"])
-                    for view in ("gm", "player"):
-                        (out / f"d{depth}-{view}.svg").write_text(
-                            render_svg(doc, depth=depth, view=view, lang=lang),
-                            encoding="utf-8")
-                        (out / f"d{depth}-{view}.png").write_bytes(
-                            render_png(doc, depth=depth, view=view, lang=lang))
-            if _has("kerker.dungeon.render_key"):
-                from kerker.dungeon.render_key import render_html, render_md
-
-                (out / "d.md").write_text(render_md(doc, lang=lang), encoding="utf-8")
-                (out / "d.html").write_text(render_html(doc, lang=lang), encoding="utf-8")
+            write_files(doc, Path(tmp), seed, lang, list(FORMATS))
 
     med, best = timed(five_levels, max(3, runs // 4))
     print(f"kerker 5 levels, all outputs:      {med * 1000:8.1f} ms median, "
@@ -159,6 +146,23 @@ def main() -> None:
     med, best = timed(lambda s: five_levels(s, "scatola-bianca"), max(3, runs // 4))
     print(f"  the same, Scatola Bianca:        {med * 1000:8.1f} ms median, "
           f"{best * 1000:.1f} ms best")
+    def cli(seed: int) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            subprocess.run([sys.executable, "-m", "kerker", "dungeon", "--seed", str(seed),
+                            "--levels", "5", "--out", tmp], check=True,
+                           stdout=subprocess.DEVNULL)
+
+    med, best = timed(cli, max(3, runs // 4))
+    print(f"  the CLI, start-up included:      {med * 1000:8.1f} ms median, "
+          f"{best * 1000:.1f} ms best  (kerker dungeon --levels 5 --out DIR)")
+    for seed in (7,):
+        times = []
+        for _ in range(3):
+            t = time.perf_counter()
+            cli(seed)
+            times.append(time.perf_counter() - t)
+        print(f"  the CLI, seed {seed}:                {statistics.median(times) * 1000:8.1f} "
+              f"ms median of 3")
     tracemalloc.start()
     five_levels(1)
     _cur, peak = tracemalloc.get_traced_memory()

@@ -8,7 +8,6 @@ A thin shell around :mod:`kerker.dungeon`: options -> :func:`~kerker.dungeon.eng
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -57,13 +56,6 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 
-def _has(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        return False
-
-
 def short_key(doc: dict[str, Any]) -> str:
     """One line per area with contents, per level: number, title, what is in it."""
     out = []
@@ -81,22 +73,80 @@ Drawing = tuple[Path, int, str, str]
 
 
 def _drawings(doc: dict[str, Any], out: Path, seed: int, lang: str,
-              render: Callable[..., str], drawn: Callable[[str], object] | None = None
-              ) -> list[Drawing]:
+              drawn: Callable[[str], object] | None = None) -> list[Drawing]:
     """Every level's SVG, GM and player view, with the file name (no suffix) it goes to;
     drawn once for svg, png and the HTML key (the PNG is the SVG rasterized). ``drawn`` is
-    told of each SVG as soon as it is made."""
+    told of each SVG as soon as its level is drawn."""
+    from kerker.dungeon.render_svg import render_views
+
     drawings: list[Drawing] = []
     for level in doc["levels"]:
         depth = level["depth"]
         # Level 1 keeps the short name; deeper levels say which they are.
         name = f"dungeon-{seed}" + ("" if depth == 1 else f"-level{depth}")
+        views = render_views(doc, depth=depth, lang=lang, views=("gm", "player"))
         for view, suffix in (("gm", ""), ("player", "-player")):
-            svg = render(doc, depth=depth, view=view, lang=lang)
             if drawn is not None:
-                drawn(svg)
-            drawings.append((out / f"{name}{suffix}", depth, view, svg))
+                drawn(views[view])
+            drawings.append((out / f"{name}{suffix}", depth, view, views[view]))
     return drawings
+
+
+def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: list[str],
+                batch: PngBatch | None = None) -> list[Path]:
+    """Write the files of ``formats`` (see :data:`FORMATS`) for the dungeon document ``doc``
+    to the folder ``out``; returns the paths written, PNGs last.
+
+    Each map's PNG is drawn in ``batch``'s threads (one is made if ``formats`` has "png"
+    and none is given) as soon as its SVG exists, while the next maps and the other files
+    are made here. Refuses what :func:`~kerker.cli_support.write_output` and
+    :func:`~kerker.render.png.svg_to_png` refuse.
+    """
+    from kerker.dungeon.export import dumps_document
+    from kerker.dungeon.render_ascii import render_ascii
+
+    stem = out / f"dungeon-{seed}"
+    own = batch is None and "png" in formats
+    if own:
+        from kerker.dungeon.render_svg import PNG_SCALE
+        from kerker.render.png import PngBatch
+
+        batch = PngBatch(scale=PNG_SCALE)
+    written: list[Path] = []
+    try:
+        drawings: list[Drawing] = []
+        if "svg" in formats or "png" in formats:
+            drawings = _drawings(doc, out, seed, lang,
+                                 batch.add if batch is not None and "png" in formats else None)
+        for fmt in sorted(formats, key=lambda f: f == "png"):
+            files: list[tuple[Path, str | bytes]] = []
+            if fmt == "json":
+                files = [(stem.with_suffix(".json"), dumps_document(doc))]
+            elif fmt == "ascii":
+                files = [(stem.with_suffix(".txt"), render_ascii(doc))]
+            elif fmt == "svg":
+                files = [(Path(f"{d[0]}.svg"), d[3]) for d in drawings]
+            elif fmt == "png" and batch is not None:
+                files = [(Path(f"{d[0]}.png"), png) for d, png in
+                         zip(drawings, batch.results(), strict=True)]
+            elif fmt == "md":
+                from kerker.dungeon.render_key import render_md
+
+                files = [(stem.with_suffix(".md"), render_md(doc, lang=lang))]
+            elif fmt == "html":
+                from kerker.dungeon.render_key import render_html
+
+                # the page inlines the GM maps already drawn for svg/png
+                maps = {depth: text for _base, depth, view, text in drawings if view == "gm"}
+                files = [(stem.with_suffix(".html"),
+                          render_html(doc, lang=lang, maps=maps or None))]
+            for path, data in files:
+                write_output(path, data)
+                written.append(path)
+    finally:
+        if own and batch is not None:
+            batch.close()
+    return written
 
 
 @friendly
@@ -165,69 +215,28 @@ def dungeon_command(
     _ = translator(code)
     used_seed, rng = make_rng(seed)
     params = replace(params, seed=used_seed)
-    dungeon = generate(params, rng, registry)
-    doc = to_document(dungeon, code)
+    batch: PngBatch | None = None
+    if out is not None and "png" in chosen:
+        from kerker.dungeon.render_svg import PNG_SCALE
+        from kerker.render.png import PngBatch
+
+        # The PNG threads load the renderer while the dungeon is rolled.
+        batch = PngBatch(scale=PNG_SCALE, warm=True)
+    try:
+        dungeon = generate(params, rng, registry)
+        doc = to_document(dungeon, code)
+        if out is not None:
+            written = write_files(doc, out, used_seed, code, chosen, batch)
+    finally:
+        if batch is not None:
+            batch.close()
 
     if out is not None:
-        stem = out / f"dungeon-{used_seed}"
-        written: list[Path] = []
-        skipped: list[str] = []
-        drawings: list[Drawing] = []
-        has_svg = _has("kerker.dungeon.render_svg")
-        batch: PngBatch | None = None
-        if has_svg and ("svg" in chosen or "png" in chosen):
-            import kerker.dungeon.render_svg as svg_mod
-
-            if "png" in chosen:
-                from kerker.render.png import PngBatch
-
-                # Each map's PNG is drawn in other threads as soon as its SVG exists, while
-                # the next maps and the other files are made here ("png" is written last).
-                batch = PngBatch(scale=svg_mod.PNG_SCALE)
-            drawings = _drawings(doc, out, used_seed, code, svg_mod.render_svg,
-                                 batch.add if batch is not None else None)
-        try:
-            for fmt in sorted(chosen, key=lambda f: f == "png"):
-                files: list[tuple[Path, str | bytes]] = []
-                if fmt in ("svg", "png") and not has_svg:
-                    skipped.append(fmt)
-                    continue
-                if fmt == "json":
-                    files = [(stem.with_suffix(".json"), dumps_document(doc))]
-                elif fmt == "ascii":
-                    files = [(stem.with_suffix(".txt"), render_ascii(doc))]
-                elif fmt == "svg":
-                    files = [(Path(f"{d[0]}.svg"), d[3]) for d in drawings]
-                elif fmt == "png" and batch is not None:
-                    files = [(Path(f"{d[0]}.png"), png) for d, png in
-                             zip(drawings, batch.results(), strict=True)]
-                elif fmt in ("md", "html"):
-                    if not _has("kerker.dungeon.render_key"):
-                        skipped.append(fmt)
-                        continue
-                    import kerker.dungeon.render_key as key_mod
-
-                    if fmt == "md":
-                        files = [(stem.with_suffix(".md"), key_mod.render_md(doc, lang=code))]
-                    else:
-                        # the page inlines the GM maps already drawn for svg/png
-                        maps = {depth: text for _base, depth, view, text in drawings
-                                if view == "gm"}
-                        files = [(stem.with_suffix(".html"),
-                                  key_mod.render_html(doc, lang=code, maps=maps or None))]
-                for path, data in files:
-                    write_output(path, data)
-                    written.append(path)
-        finally:
-            if batch is not None:
-                batch.close()
         if json_out:
             print(dumps_document(doc), end="")
             return
         for path in written:
             print(_("written: {path}").format(path=path))
-        for fmt in skipped:
-            print(_("skipped {format}: its renderer is not installed yet").format(format=fmt))
         print(_("Seed {seed}: run again with --seed {seed} for the same map.").format(
             seed=used_seed))
         return
