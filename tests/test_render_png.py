@@ -75,18 +75,46 @@ def test_text_is_drawn_in_kerkers_fonts() -> None:
     assert "font_source_serif_pro" in text and "font_source_sans_pro" in text
 
 
-def test_batch_draws_in_the_order_added_and_reports_failures() -> None:
-    with PngBatch(scale=1.0, workers=2) as batch:
+@pytest.mark.parametrize("processes", [False, True])
+def test_batch_draws_in_the_order_added_and_reports_failures(processes: bool) -> None:
+    # Processes only where forking is safe (libvips not yet loaded here): else threads.
+    with PngBatch(scale=1.0, workers=2, processes=processes, warm=True) as batch:
         first = batch.add(SVG)
         second = batch.add(SVG.replace("Ebene 1", "Ebene 2"))
         assert (first, second) == (0, 1)
         one, two = batch.results()
     assert one == svg_to_png(SVG) and two != one
-    broken = PngBatch(workers=2)
+    broken = PngBatch(workers=2, processes=processes)
     broken.add(SVG)
+    broken.add(SVG.replace('width="120" height="40"', 'width="20000" height="20000"'))
+    with pytest.raises(RenderError, match="more than 40000000 pixels"):
+        broken.results()
+    broken = PngBatch(workers=2, processes=processes)
     broken.add("<svg")
     with pytest.raises(RenderError):
         broken.results()
+
+
+def test_a_process_batch_draws_what_threads_draw() -> None:
+    import subprocess
+    import sys
+
+    # A fresh interpreter, where libvips is not loaded yet: the batch forks its workers.
+    code = (
+        "import sys\n"
+        "from kerker.render.png import PngBatch, svg_to_png\n"
+        f"svgs = [{SVG!r}, {SVG.replace('Ebene 1', 'Ebene 7')!r}]\n"
+        "batch = PngBatch(scale=1.5, workers=2, warm=True)\n"
+        "assert batch.processes\n"
+        "for svg in svgs: batch.add(svg)\n"
+        "pngs = batch.results()\n"
+        "assert pngs == [svg_to_png(svg, scale=1.5) for svg in svgs]\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
 
 
 def test_the_size_cap_is_read_from_the_svg_itself() -> None:
