@@ -60,7 +60,7 @@ class Outline:
         for x, y in cells:
             grid[(x - x0) * m + y - y0] = 1
         self._bits = int.from_bytes(grid, "little")
-        self._loops, self._pinch = self._trace()
+        self._steps()
 
     def grown(self) -> Outline:
         """The outline of the cells plus every cell that touches one (diagonally too)."""
@@ -71,24 +71,27 @@ class Outline:
         bits |= bits << 8 | bits >> 8  # a cell up and down
         out._bits = bits | bits << column | bits >> column  # then left and right
         out._room -= 1
-        out._loops, out._pinch = out._trace()
+        out._steps()
         return out
 
     @property
     def pinches(self) -> set[Point]:
         """The points where two cells touch only at a corner (twice on the outline)."""
-        return set(self._points(self._pinch))
+        top, right, bottom, left = self._masks
+        return set(self._points(self._codes(top & bottom | right & left)))
 
     def loops(self) -> list[list[Point]]:
         """The loops of lattice points, one point per unit step (see :func:`loops`)."""
-        return [self._points(loop) for loop in self._loops]
+        return [self._points(loop) for loop in self._loops()]
 
     def corners(self, keep: Collection[Point] = ()) -> list[list[Point]]:
         """Each loop's corners (see :func:`corners`), plus the points in ``keep``."""
         m, x0, y0 = self._m, self._x0, self._y0
         kept = {(x - x0) * m + y - y0 for x, y in keep}
+        if not self._pinched:
+            return [self._points(loop) for loop in self._corners(kept)]
         out = []
-        for loop in self._loops:
+        for loop in self._loops():
             before = loop[-1:] + loop[:-1]
             after = loop[1:] + loop[:1]
             out.append(self._points([q for p, q, r in zip(before, loop, after, strict=True)
@@ -111,9 +114,11 @@ class Outline:
         zeros = mask.to_bytes(self._size, "little").split(b"\x01")
         return map(add, accumulate(map(len, zeros[:-1])), count(shift))
 
-    def _trace(self) -> tuple[list[list[int]], dict[int, tuple[int, int]]]:
-        """The loops (as codes) and the pinch points with their two steps out."""
-        bits, m, codes = self._bits, self._m, self._codes
+    def _steps(self) -> None:
+        """The steps along the outline: one byte per point code saying which way it goes
+        on (bit 0 east, 1 south, 2 west, 3 north; two bits where cells touch only at a
+        corner), and the points where a loop may start."""
+        bits, m = self._bits, self._m
         up, across = 8, 8 * m  # shifts: one code (one row) and one column
         # The unit steps: along the top of a cell (x, y) east from (x, y), down its right
         # side from (x+1, y), along its bottom west from (x+1, y+1), up its left side from
@@ -122,11 +127,54 @@ class Outline:
         right = (bits & ~(bits >> across)) << across
         bottom = (bits & ~(bits >> up)) << (across + up)
         left = (bits & ~(bits << across)) << up
+        self._masks = (top, right, bottom, left)
+        self._pinched = bool(top & bottom or right & left)
+        self._ways = (top | right << 1 | bottom << 2 | left << 3).to_bytes(self._size, "little")
+        # A loop's smallest point has the cell below right of it and none of the other
+        # three (outer loops) or the other way round (holes).
+        below_right, above_right = bits, bits << up
+        below_left, above_left = bits << across, bits << (across + up)
+        self._starts = (below_right & ~(above_right | below_left | above_left)
+                        | above_right & below_left & above_left & ~below_right)
+        self._traced: list[list[int]] | None = None
 
-        succ = dict(zip(codes(top), codes(top, m), strict=True))
-        succ.update(zip(codes(right), codes(right, 1), strict=True))
-        succ.update(zip(codes(bottom), codes(bottom, -m), strict=True))
-        succ.update(zip(codes(left), codes(left, -1), strict=True))
+    def _corners(self, kept: set[int]) -> list[list[int]]:
+        """The corners of the loops (codes), plus the points in ``kept``, when no cells
+        touch only at a corner: each point has one way on (a byte lookup a step)."""
+        m, ways = self._m, self._ways
+        step_of = [0] * 9
+        step_of[1], step_of[2], step_of[4], step_of[8] = m, 1, -m, -1
+        seen: set[int] = set()  # corners of the loops walked
+        out = []
+        for start in self._codes(self._starts):
+            if start in seen:
+                continue
+            first = step_of[ways[start]]
+            step = first
+            q = start + first
+            loop = []
+            while q != start:
+                way = step_of[ways[q]]
+                if way != step or q in kept:
+                    loop.append(q)
+                step = way
+                q += way
+            if first != step or start in kept:
+                loop.insert(0, start)
+            seen.update(loop)
+            out.append(loop)
+        return out
+
+    def _loops(self) -> list[list[int]]:
+        """The loops (as codes), one point per unit step."""
+        if self._traced is not None:
+            return self._traced
+        m, codes = self._m, self._codes
+        top, right, bottom, left = self._masks
+        succ = {p: p + m for p in codes(top)}
+        succ.update({p: p + 1 for p in codes(right)})
+        succ.update({p: p - m for p in codes(bottom)})
+        succ.update({p: p - 1 for p in codes(left)})
         # Two cells touching only at a corner: two steps out of that point.
         pinch = {p: (p + m, p - m) for p in codes(top & bottom)}
         pinch.update((p, (p + 1, p - 1)) for p in codes(right & left))
@@ -167,7 +215,8 @@ class Outline:
                     loop.append(q)
                     p, q = q, r
                 out.append(loop)
-        return out, pinch
+        self._traced = out
+        return out
 
 
 def loops(cells: Collection[Cell]) -> tuple[list[list[Point]], set[Point]]:
