@@ -13,7 +13,7 @@ from collections.abc import Callable
 from itertools import compress
 
 from kerker.dice.ast import BinOp, Call, Dice, Die, Expr, Group, Neg, Node, Num
-from kerker.dice.parser import check_term_limits
+from kerker.dice.parser import check_term_limits, parse
 from kerker.dice.records import (
     BinRecord,
     CallRecord,
@@ -378,9 +378,10 @@ def roll(expr: Expr | str, rng: random.Random, limits: Limits = DEFAULT_LIMITS) 
     ``limits`` (dice per roll, dice per term) and for a divisor that came up 0.
     """
     if isinstance(expr, str):
-        from kerker.dice.parser import parse
-
         expr = parse(expr, limits)
-    run = _compiled(expr, limits)
+    run: _Run | None = expr.cache.get(  # type: ignore[assignment]
+        None if limits is DEFAULT_LIMITS else limits)
+    if run is None:
+        run = _compiled(expr, limits)
     budget = _Budget(limits.max_dice_per_roll, expr.source)
     return Roll(expr, run(rng, budget))

@@ -68,6 +68,10 @@ def available_procedures() -> tuple[str, ...]:
     return tuple(found)
 
 
+_FOUND: set[str] = set()
+"""Rule sets :func:`available_procedures` has listed in this process."""
+
+
 class DungeonError(OptionError):
     """Options a dungeon cannot be made with."""
 
@@ -95,10 +99,12 @@ class Params:
 
     def checked(self) -> Params:
         """Self, or a :class:`DungeonError` naming the option out of bounds."""
-        procedures = available_procedures()
-        if self.rules not in procedures:
-            raise DungeonError(N_("unknown rules {rules!r}; choose one of {choices}"),
-                               rules=self.rules, choices=", ".join(procedures))
+        if self.rules not in _FOUND:  # a rule set once found stays found (no folder scan)
+            procedures = available_procedures()
+            if self.rules not in procedures:
+                raise DungeonError(N_("unknown rules {rules!r}; choose one of {choices}"),
+                                   rules=self.rules, choices=", ".join(procedures))
+            _FOUND.add(self.rules)
         if not 1 <= self.levels <= MAX_LEVELS:
             raise DungeonError(N_("--levels must be between 1 and {max}"), max=MAX_LEVELS)
         w, h = self.size
@@ -148,6 +154,10 @@ class AreaBuilder:
     width_ft: int | None = None
     closed: bool = False
     """Exits have doors (a room) rather than open passages (a hall)."""
+    edges: dict[str, tuple[int, list[Cell]]] = field(default_factory=dict, repr=False,
+                                                     compare=False)
+    """Side -> (cells at the time, the cells with no cell of the area beyond that side, by
+    (y, x)): kept while the area has that many cells (cells are only ever added)."""
 
     def absorb(self, sink: Sink) -> None:
         """Take over rolls made before the area existed."""

@@ -181,14 +181,23 @@ class RollLabels:
 
     def __init__(self, dungeon: Dungeon) -> None:
         self.tables: dict[str, Table] = {}
+        self._area_nodes: dict[int, tuple[Area, list[TableResult]]] = {}
         for level in dungeon.levels:
             for area in level.areas:
-                for result in _results(area):
-                    for node in _nodes(result):
-                        self.tables.setdefault(node.table.id, node.table)
+                for node in self._nodes_of(area):
+                    self.tables.setdefault(node.table.id, node.table)
         self.numbered = {t.rule_set for t in self.tables.values()
                          if heading_number(t.heading) is not None}
         self._labels: dict[tuple[str, str], str | None] = {}
+
+    def _nodes_of(self, area: Area) -> list[TableResult]:
+        """Every node of the area's results (:func:`_results`, :func:`_nodes`), walked once
+        (by ``id``; the entry keeps the area, so the id stays its own)."""
+        found = self._area_nodes.get(id(area))
+        if found is None or found[0] is not area:
+            nodes = [node for result in _results(area) for node in _nodes(result)]
+            found = self._area_nodes[id(area)] = (area, nodes)
+        return found[1]
 
     def label(self, table_id: str, lang: str = "en") -> str | None:
         """The entry label of ``table_id``: its number where its rule set numbers its
@@ -215,15 +224,14 @@ class RollLabels:
         # are filled in when an entry takes them
         picks: dict[tuple[str, str, int, str], deque[tuple[TableResult, RowPick]]] = {}
         if any(label is not None for label in labels):
-            for result in _results(area):
-                for node in _nodes(result):
-                    table_id = node.table.id
-                    for pick in (node.pick,) if node.sub is None else (node.pick, node.sub):
-                        key = (table_id, pick.dice, pick.total, pick.row.label())
-                        queue = picks.get(key)
-                        if queue is None:
-                            queue = picks[key] = deque()
-                        queue.append((node, pick))
+            for node in self._nodes_of(area):
+                table_id = node.table.id
+                for pick in (node.pick,) if node.sub is None else (node.pick, node.sub):
+                    key = (table_id, pick.dice, pick.total, pick.row.label())
+                    queue = picks.get(key)
+                    if queue is None:
+                        queue = picks[key] = deque()
+                    queue.append((node, pick))
         out = []
         for r, label in zip(area.rolls, labels, strict=True):
             entry = _roll_json(r)

@@ -52,18 +52,46 @@ ARRIVAL_KIND = {"stairs": "stairs", "trapdoor": "trapdoor", "shaft": "shaft",
                 "cave_mouth": "opening", "gate": "door", "tunnel": "opening"}
 
 
+_NAMES: dict[str, str] = {}
+"""Table id -> the name after its last slash."""
+
+
 def _name(result: TableResult) -> str:
-    return result.table.id.rsplit("/", 1)[-1]
+    table_id = result.table.id
+    name = _NAMES.get(table_id)
+    if name is None:
+        name = _NAMES[table_id] = table_id.rsplit("/", 1)[-1]
+    return name
+
+
+def _edge(area: AreaBuilder, side: str) -> list[Cell]:
+    """The cells of ``area`` with no cell of it beyond ``side``, by (y, x); kept on the area
+    until it grows (:attr:`AreaBuilder.edges`)."""
+    size = len(area.cells)
+    kept = area.edges.get(side)
+    if kept is None or kept[0] != size:
+        dx, dy = VECTORS[side]
+        cells = area.cells
+        edge = sorted((c for c in cells if (c[0] + dx, c[1] + dy) not in cells),
+                      key=itemgetter(1, 0))
+        kept = area.edges[side] = (size, edge)
+    return kept[1]
 
 
 def walk(result: TableResult) -> Iterator[TableResult]:
     """The result and its follow-ups, pre-order; repetitions (``again``) are not yielded
     (their values are merged into the result) but their follow-ups are."""
-    yield result
+    found: list[TableResult] = []
+    _walk_into(result, found)
+    return iter(found)
+
+
+def _walk_into(result: TableResult, found: list[TableResult]) -> None:
+    found.append(result)
     node: TableResult | None = result
     while node is not None:
         for child in node.children():
-            yield from walk(child)
+            _walk_into(child, found)
         node = node.again
 
 
@@ -294,15 +322,13 @@ class Zufallslabyrinth:
                 used.add(c.at)
         occ = level.occ
         owners = occ.owners
-        cells = area.cells
         dx, dy = VECTORS[side]
         hx, hy = occ.width - 1, occ.height - 1
         out = []
-        # (tested in any order, sorted after: the same cells in the same order)
-        for cell in cells:
+        for cell in _edge(area, side):
             x, y = cell
             across = (x + dx, y + dy)
-            if across in cells or not (1 <= across[0] < hx and 1 <= across[1] < hy):
+            if not (1 <= across[0] < hx and 1 <= across[1] < hy):
                 continue
             if cell in used or (x, y - 1) in used or (x + 1, y) in used or (
                     x, y + 1) in used or (x - 1, y) in used:
@@ -310,7 +336,6 @@ class Zufallslabyrinth:
             if across in owners:
                 continue
             out.append(cell)
-        out.sort(key=itemgetter(1, 0))  # by (y, x)
         return out
 
     def _exit_cell(self, state: DungeonState, level: LevelState, area: AreaBuilder,
@@ -385,15 +410,12 @@ class Zufallslabyrinth:
         # to (it would only lead back the way one came).
         linked = {c.to if c.from_ == area.id else c.from_ for c in level.conns.values()
                   if area.id in (c.from_, c.to)}
-        cells = sorted(area.cells)
         owners = level.occ.owners
         for side in ("n", "e", "s", "w"):
             best: tuple[int, Cell, str] | None = None
             dx, dy = VECTORS[side]
-            for cell in cells:
+            for cell in sorted(_edge(area, side)):  # the wall's cells, by (x, y)
                 x, y = cell
-                if (x + dx, y + dy) in area.cells:
-                    continue
                 for dist in range(1, NEAR + 1):
                     owner = owners.get((x + dist * dx, y + dist * dy))
                     if owner is None:
@@ -415,7 +437,6 @@ class Zufallslabyrinth:
             if gap and not level.occ.free(gap):
                 continue
             state.grow(level, area, gap)
-            cells = sorted(area.cells)  # the niche is the area's: later walls see it
             at = gap[-1] if gap else cell
             state.connect(level, area.id, owner, "secret_door", at, side, width=1,
                           gm_only=True, mode="exit")

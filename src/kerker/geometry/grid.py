@@ -23,9 +23,15 @@ VECTORS: dict[str, Cell] = {
 }
 
 
+_INDEX = {d: i for i, d in enumerate(DIRECTIONS)}
+
+
 def turn(direction: str, eighths: int) -> str:
     """``direction`` turned clockwise by ``eighths`` x 45 deg (negative: counter-clockwise)."""
-    return DIRECTIONS[(DIRECTIONS.index(direction) + eighths) % 8]
+    index = _INDEX.get(direction)
+    if index is None:
+        index = DIRECTIONS.index(direction)  # not a direction: the ValueError of index()
+    return DIRECTIONS[(index + eighths) % 8]
 
 
 def opposite(direction: str) -> str:
