@@ -494,8 +494,9 @@ def _label_cell(cells: tuple[Cell, ...], ways: set[Cell] | frozenset[Cell] = fro
     """Where the area's number goes: the cell nearest the middle of the area (always one of
     its cells), preferring cells with floor all round them (off the walls, which a map may
     draw slanted) and away from the cells of ways to other levels."""
-    mx = sum(c[0] for c in cells) / len(cells)
-    my = sum(c[1] for c in cells) / len(cells)
+    xs, ys = zip(*cells, strict=True)
+    mx = sum(xs) / len(cells)
+    my = sum(ys) / len(cells)
     free = set(cells).difference(ways)
     # floor all round = the 3 x 3 box eroded in two passes: a row of three, then a column
     # of three such cells

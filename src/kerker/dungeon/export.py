@@ -38,7 +38,8 @@ def _num(value: float, lang: str) -> str:
     return text.replace(".", ",") if lang in ("de", "it") else text
 
 
-def _size(area: Area, lang: str) -> dict[str, Any]:
+def _size(area: Area, lang: str, box: tuple[int, int, int, int] | None = None
+          ) -> dict[str, Any]:
     squares = len(area.cells) / 4
     if area.kind == "corridor" and area.width_ft:
         # a corridor: its width × its length (its floor over its width, to 5 ft), not the
@@ -47,7 +48,7 @@ def _size(area: Area, lang: str) -> dict[str, Any]:
         length = max(width, 5 * round(len(area.cells) * 25 / width / 5))
         feet = (width, length)
     else:
-        x0, y0, x1, y1 = bounds(area.cells)
+        x0, y0, x1, y1 = box or bounds(area.cells)
         feet = ((x1 - x0 + 1) * 5, (y1 - y0 + 1) * 5)
     return {
         "squares": int(squares) if squares == int(squares) else squares,
@@ -304,15 +305,16 @@ def stair_doors(dungeon: Dungeon) -> dict[str, bool]:
 
 def area_json(area: Area, lang: str, labels: RollLabels | None = None) -> dict[str, Any]:
     """One area of a level; ``labels`` adds the transcript labels to its roll log."""
+    box = bounds(area.cells)
     return {
         "id": area.id,
         "number": area.number,
         "kind": area.kind,
         "shape": area.shape,
         "cells": list(map(list, area.cells)),
-        "bounds": list(bounds(area.cells)),
+        "bounds": list(box),
         "label_at": list(area.label_at),
-        "size": _size(area, lang),
+        "size": _size(area, lang, box),
         "title": translator(lang)(AREA_KINDS[area.kind]),
         "contents": [content_json(c, lang) for c in area.contents],
         "features": [feature_json(f, lang) for f in area.features],

@@ -209,7 +209,7 @@ def _pick(walk: _Walk, table: Table, rows: tuple[Row, ...], dice: str | None,
           modifier_expr: str | None, reroll_if: str | None, ctx: dict[str, int | bool]) -> RowPick:
     """Throw the die for ``rows`` (honouring modifier and reroll rules) and find the row."""
     index = _row_index(rows)
-    expression = index.dice if dice is None else fill(dice, ctx)
+    expression = index.dice if dice is None else fill(dice, ctx) if "{" in dice else dice
     expr = parse(expression, walk.limits)
     modifier = int(evaluate(modifier_expr, ctx)) if modifier_expr else 0
     rerolled: list[int] = []
@@ -320,7 +320,7 @@ def _roll(walk: _Walk, table: Table, given: Mapping[str, int | bool], depth: int
             N_("{id}: follow-up rolls nested deeper than {max}; does a table refer to itself?"),
             id=table.id, max=MAX_DEPTH,
         )
-    if table.kind == "lookup":
+    if table.dice is None and table.kind == "lookup":
         raise TableError(N_("{id} is a lookup table; it is read, not rolled"), id=table.id)
     walk.step(table)
     ctx: dict[str, int | bool] = {"level": 1, **table.params, **given}
