@@ -1,6 +1,7 @@
 """render_views: every view of a level drawn from one shared geometry, byte for byte what
 render_svg draws for that view (both rule sets, several seeds and levels, both languages the
-rule sets were printed in, and the hand-made fixture with every symbol)."""
+rule sets were printed in, and the hand-made fixture with every symbol); and the shortcuts
+of the shared outline (kerker.dungeon.outline.Outline) give what the per-loop functions give."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 
 from kerker.dungeon.engine import Params, generate
 from kerker.dungeon.export import to_document
+from kerker.dungeon.outline import Outline, corners, everywhere, loops, smooth
 from kerker.dungeon.render_svg import VIEWS, render_svg, render_views
 from kerker.errors import OptionError
 from kerker.tables.registry import load_registry
@@ -62,3 +64,23 @@ def test_render_views_draws_the_views_asked_for(registry: Any) -> None:
         render_views(doc, views=("gm", "nobody"))
     with pytest.raises(OptionError):
         render_views(doc, depth=99)
+
+
+def test_outline_shortcuts_match_the_loop_functions() -> None:
+    rng = random.Random(5)
+    for _ in range(300):
+        width, height, fill = rng.randint(1, 9), rng.randint(1, 9), rng.random()
+        cells = {(x - 3, y + 2) for x in range(width) for y in range(height)
+                 if rng.random() < fill}
+        traced = Outline(cells)
+        loop_list, pinches = loops(cells)
+        assert traced.pinches == pinches
+        pinned = {p for loop in loop_list for p in loop if rng.random() < 0.1}
+        assert traced.corners(pinned) == [corners(loop, pinned.__contains__)
+                                          for loop in loop_list]
+        assert traced.smooth(pinned, cells.__contains__) == [
+            smooth(loop, pinned, cells.__contains__) for loop in loop_list]
+        assert traced.smooth(pinned, everywhere, 3) == [
+            smooth(loop, pinned, lambda _cell: True, 3) for loop in loop_list]
+        grown = {(x + dx, y + dy) for x, y in cells for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+        assert traced.grown().loops() == loops(grown)[0]

@@ -3,7 +3,8 @@
 The dungeon model is cells on a 5-ft grid, so a 45° corridor or a round room is a staircase of
 cells. The maps draw the real shape instead: :func:`loops` traces the outline of a cell set as
 closed loops of lattice points, :func:`smooth` turns staircases into slanted walls, and
-:func:`scan` clips grid lines to the smoothed outline. The cells themselves never change.
+:func:`scan` clips grid lines to the smoothed outline (:class:`Outline` does the first two
+for a whole cell set at once, faster). The cells themselves never change.
 
 Smoothing cuts corners of a loop; a cut corner is replaced by a chord between a point on its
 incoming and a point on its outgoing side:
@@ -41,7 +42,11 @@ _E, _S, _W, _N = (1, 0), (0, 1), (-1, 0), (0, -1)
 
 class Outline:
     """The outline of a cell set, traced once: its loops (see :func:`loops`), their corners
-    and their smoothed polygons (see :func:`smooth`)."""
+    and their smoothed polygons (see :func:`smooth`), the same as those functions give.
+
+    Works on a grid of one byte per lattice point of the cells' bounding box: meant for
+    maps (a few thousand cells close together), not for cells scattered far apart.
+    """
 
     def __init__(self, cells: Collection[Cell]) -> None:
         # Points and cells are ints while tracing, ``(x - x0) * m + y - y0`` (a cell is

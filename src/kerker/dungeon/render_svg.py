@@ -655,10 +655,10 @@ class _Map:
         y1 += y1 % 2
         return x0, y0, x1, y1
 
-    def draw(self, gm: bool, x0: int, y0: int, x1: int, y1: int) -> tuple[list[str], set[str]]:
+    def draw(self, gm: bool) -> tuple[list[str], set[str]]:
         """The map's elements for one view, and the legend keys they use."""
         if self._shared is None:
-            self._shared = self._draw_shared(x0, y0, x1, y1)
+            self._shared = self._draw_shared(*self.bounds())
         used = set(self._shared_used)
         out = list(self._shared)
         shown = self.conns(gm)
@@ -1210,7 +1210,7 @@ def _svg(doc: Doc, depth: int, level: Mapping[str, Any], drawing: _Map, gm: bool
     width = max(map_w + 2 * MARGIN, MIN_WIDTH)
     ox = (width - map_w) // 2
     oy = TITLE_H
-    body, used = drawing.draw(gm, x0, y0, x1, y1)
+    body, used = drawing.draw(gm)
 
     title = title_text(doc, depth, lang)
     areas = len(drawing.areas)
