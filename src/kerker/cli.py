@@ -39,4 +39,11 @@ app.add_typer(prowl_app, name="prowl")
 
 def main() -> None:
     """Entry point of the ``kerker`` console script."""
+    import gc
+
+    # A short-lived command that makes many small objects and no garbage cycles worth
+    # hunting: what is loaded so far is never collected, and collections run less often
+    # (measured: 9% off a 5-level dungeon's files without PNG).
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
     app(prog_name="kerker")

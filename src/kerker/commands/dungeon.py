@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 _h = translator(default_language())
 
 FORMATS = ("svg", "png", "json", "md", "html", "ascii")
+PNG_SCALE_MIN, PNG_SCALE_MAX = 0.5, 4.0
+"""Bounds of ``--png-scale`` (4 gives a default sheet of about 3 800 x 5 500 pixels)."""
 
 DUNGEON_HELP = N_(
     "Roll a dungeon by a rule set's procedure: the Zufallslabyrinth (seed 000, the default) "
@@ -93,12 +95,14 @@ def _drawings(doc: dict[str, Any], out: Path, seed: int, lang: str,
 
 
 def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: list[str],
-                batch: PngBatch | None = None) -> list[Path]:
+                batch: PngBatch | None = None, png_scale: float | None = None) -> list[Path]:
     """Write the files of ``formats`` (see :data:`FORMATS`) for the dungeon document ``doc``
     to the folder ``out``; returns the paths written, PNGs last.
 
-    Each map's PNG is drawn in ``batch``'s threads (one is made if ``formats`` has "png"
-    and none is given) as soon as its SVG exists, while the next maps and the other files
+    Each map's PNG (``png_scale`` pixels per SVG unit, default
+    :data:`~kerker.dungeon.render_svg.PNG_SCALE`) is drawn by ``batch`` (one is made if
+    ``formats`` has "png" and none is given; a given batch keeps its own scale) as soon as
+    its SVG exists, while the next maps and the other files
     are made here. Refuses what :func:`~kerker.cli_support.write_output` and
     :func:`~kerker.render.png.svg_to_png` refuse.
     """
@@ -111,7 +115,7 @@ def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: l
         from kerker.dungeon.render_svg import PNG_SCALE
         from kerker.render.png import PngBatch
 
-        batch = PngBatch(scale=PNG_SCALE)
+        batch = PngBatch(scale=png_scale or PNG_SCALE)
     written: list[Path] = []
     try:
         drawings: list[Drawing] = []
@@ -191,6 +195,12 @@ def dungeon_command(
         typer.Option("--format", metavar="LIST", help=_h(N_(
             "Files to write with --out: svg,png,json,md,html,ascii (default: all)."))),
     ] = None,
+    png_scale: Annotated[
+        float | None,
+        typer.Option("--png-scale", metavar="FACTOR", help=_h(N_(
+            "Pixels of the PNG maps per SVG unit, 0.5 to 4 (default 1.5, about 42 px per "
+            "10-ft square; 1 draws faster, 2 or more for print and virtual tabletops)."))),
+    ] = None,
     tables: Annotated[
         list[Path] | None,
         typer.Option("--tables", help=_h(N_("A folder (or file) of your own tables; repeatable. "
@@ -215,13 +225,18 @@ def dungeon_command(
     _ = translator(code)
     used_seed, rng = make_rng(seed)
     params = replace(params, seed=used_seed)
+    if png_scale is not None and not (PNG_SCALE_MIN <= png_scale <= PNG_SCALE_MAX):
+        raise OptionError(N_("--png-scale takes a factor from {low} to {high}, not {value}"),
+                          low=PNG_SCALE_MIN, high=PNG_SCALE_MAX, value=png_scale)
+    if png_scale is not None and (out is None or "png" not in chosen):
+        raise OptionError(N_("--png-scale needs --out DIR and the png format"))
     batch: PngBatch | None = None
     if out is not None and "png" in chosen:
         from kerker.dungeon.render_svg import PNG_SCALE
         from kerker.render.png import PngBatch
 
-        # The PNG threads load the renderer while the dungeon is rolled.
-        batch = PngBatch(scale=PNG_SCALE, warm=True)
+        # The PNG workers load the renderer while the dungeon is rolled.
+        batch = PngBatch(scale=png_scale or PNG_SCALE, warm=True)
     try:
         dungeon = generate(params, rng, registry)
         doc = to_document(dungeon, code)

@@ -33,11 +33,15 @@ def render_level(level: dict[str, Any], view: str = "gm") -> str:
         return ""
     # Walls: the cells next to a floor (diagonals included) that are not floor themselves.
     cells = floor.keys()
-    ring: set[tuple[int, int]] = set()
-    for dx in (-1, 0, 1):
-        for dy in (-1, 0, 1):
-            if dx or dy:
-                ring.update((x + dx, y + dy) for x, y in cells)
+    # Grow the floor by one row, then by one column (the eight neighbours in two passes).
+    tall = set(cells)
+    for x, y in cells:
+        tall.add((x, y - 1))
+        tall.add((x, y + 1))
+    ring = set(tall)
+    for x, y in tall:
+        ring.add((x - 1, y))
+        ring.add((x + 1, y))
     grid: dict[tuple[int, int], str] = dict.fromkeys(ring - cells, "#")
     grid.update(floor)
     ways: list[tuple[tuple[int, int], str]] = []
@@ -87,7 +91,8 @@ def render_level(level: dict[str, Any], view: str = "gm") -> str:
     xs = [c[0] for c in grid]
     ys = [c[1] for c in grid]
     x0, y0 = min(xs), min(ys)
-    canvas = [[" "] * (max(xs) - x0 + 1) for _y in range(max(ys) - y0 + 1)]
+    width = max(xs) - x0 + 1
+    canvas = [[" "] * width for _y in range(max(ys) - y0 + 1)]
     for (x, y), ch in grid.items():
         canvas[y - y0][x - x0] = ch
     return "\n".join("".join(row).rstrip() for row in canvas)

@@ -29,12 +29,12 @@ east or south (``_span``); a stair to another level is drawn in the rock beyond 
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from functools import cache, lru_cache
 from operator import itemgetter
 from typing import Any
-from xml.sax.saxutils import escape
 
 from kerker.dungeon.outline import Outline, Point, everywhere, scan
 from kerker.errors import N_, OptionError
@@ -83,6 +83,12 @@ _WATER = ("water", "pool", "lake")
 ROUNDED_SHAPES = frozenset({"circle", "oval", "octagon", "hexagon", "triangle", "trapezoid",
                             "cave"})
 """Area shapes whose outline follows the shape (every short step cut), not only 45° runs."""
+
+
+def _escape(text: str) -> str:
+    """``text`` for an XML text node (``&``, ``<``, ``>``; what xml.sax.saxutils.escape does,
+    without importing urllib on the way)."""
+    return html.escape(text, quote=False)
 
 
 @lru_cache(maxsize=4096)  # the same few hundred values recur in every map
@@ -493,7 +499,7 @@ def _label(cx: float, cy: float, text: str, size: float, colour: str = INK,
     return (f'<text{klass} x="{_num(cx)}" y="{_num(cy + size * 0.35)}" font-family="{family}" '
             f'font-size="{_num(size)}" font-weight="{weight}" text-anchor="middle" '
             f'fill="{colour}" stroke="{FLOOR}" stroke-width="3" stroke-linejoin="round" '
-            f'paint-order="stroke">{escape(text)}</text>')
+            f'paint-order="stroke">{_escape(text)}</text>')
 
 
 # --------------------------------------------------------------------------------------
@@ -1124,7 +1130,7 @@ def _legend(used: set[str], gm: bool, lang: str, width: int, top: int) -> tuple[
         cy = y + 11
         out.append(f'<g class="legend-item" data-key="{key}">{_legend_symbol(key, x, cy)}'
                    f'<text x="{_num(x + 42)}" y="{_num(cy + 5)}" font-family="{SVG_FONT_SANS}" '
-                   f'font-size="14" fill="{INK}">{escape(label)}</text></g>')
+                   f'font-size="14" fill="{INK}">{_escape(label)}</text></g>')
         x += need
     if out:
         y += row_h
@@ -1147,7 +1153,7 @@ def _scale_bar(x: float, y: float, lang: str) -> str:
         parts.append(f'<text x="{_num(x + i * seg)}" y="{_num(y + 19)}" '
                      f'font-family="{SVG_FONT_SANS}" font-size="11" text-anchor="middle" '
                      f'fill="{MUTED}">{m}</text>')
-    feet, metres = escape(_("ft")), escape(_("m"))
+    feet, metres = _escape(_("ft")), _escape(_("m"))
     parts.append(f'<text x="{_num(x + 3 * seg + 10)}" y="{_num(y + 4)}" '
                  f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{MUTED}">'
                  f'{feet}</text>')
@@ -1157,7 +1163,7 @@ def _scale_bar(x: float, y: float, lang: str) -> str:
     label = _("1 square = 10 ft / 3 m")
     parts.append(f'<text x="{_num(x + 3 * seg + 48)}" y="{_num(y + 11)}" '
                  f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{MUTED}">'
-                 f'{escape(label)}</text>')
+                 f'{_escape(label)}</text>')
     return f'<g class="scale">{"".join(parts)}</g>'
 
 
@@ -1222,9 +1228,9 @@ def _svg(doc: Doc, depth: int, level: Mapping[str, Any], drawing: _Map, gm: bool
            _("game master's map") if gm else _("players' map")]
     head: list[str] = [
         f'<text class="title" x="{MARGIN}" y="34" font-family="{SVG_FONT_SERIF}" '
-        f'font-size="24" font-weight="bold" fill="{INK}">{escape(title)}</text>',
+        f'font-size="24" font-weight="bold" fill="{INK}">{_escape(title)}</text>',
         f'<text x="{MARGIN}" y="57" font-family="{SVG_FONT_SANS}" font-size="14" '
-        f'fill="{MUTED}">{escape(" · ".join(sub))}</text>',
+        f'fill="{MUTED}">{_escape(" · ".join(sub))}</text>',
         _compass(width - MARGIN - 10, 36),
     ]
     tx, ty = ox - x0 * CELL, oy - y0 * CELL
@@ -1237,7 +1243,7 @@ def _svg(doc: Doc, depth: int, level: Mapping[str, Any], drawing: _Map, gm: bool
     total_h = top + legend_h + MARGIN - 8
     svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{total_h}" '
            f'viewBox="0 0 {width} {total_h}">',
-           f"<title>{escape(title)}</title>",
+           f"<title>{_escape(title)}</title>",
            _defs(),
            f'<rect width="{width}" height="{total_h}" fill="{FLOOR}"/>',
            f'<rect x="{ox}" y="{oy}" width="{map_w}" height="{map_h}" fill="{PAPER}"/>',

@@ -13,9 +13,9 @@ Pure function of the prowl and the language: the same prowl gives the same bytes
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
 
 from kerker.i18n import translator
 from kerker.prowl.model import (
@@ -52,6 +52,12 @@ TRAPTYPE_COLOUR = "#1f5f8b"
 LOOT_COLOUR = "#b7870b"
 FILLS = ("#e6e6e6", "#d4ebcf", "#fbe2a6", "#f3b7af")
 STROKES = ("#8c8c8c", "#4f8a45", "#b8860b", "#b03a2e")
+
+
+def _escape(text: str) -> str:
+    """``text`` for an XML text node (``&``, ``<``, ``>``; what xml.sax.saxutils.escape does,
+    without importing urllib on the way)."""
+    return html.escape(text, quote=False)
 
 
 def text_width(text: str, size: float) -> float:
@@ -222,7 +228,7 @@ def _door_mark(x: float, y: float, conn: Connection) -> list[str]:
 
 def _id_tag(x: float, y: float, text: str, anchor: str = "middle") -> str:
     return (f'<text x="{_n(x)}" y="{_n(y)}" text-anchor="{anchor}" font-family="{SVG_FONT_SANS}" '
-            f'font-size="10" fill="{MUTED}">{escape(text)}</text>')
+            f'font-size="10" fill="{MUTED}">{_escape(text)}</text>')
 
 
 def _creature(x: float, y: float, colour: str) -> str:
@@ -412,16 +418,16 @@ def render_svg(p: Prowl, lang: str) -> str:
            _("fine-tuning budget {budget}, {left} left").format(
                budget=p.tuning.budget, left=p.tuning.left)]
     body.append(f'<text x="{MARGIN}" y="36" font-family="{SVG_FONT_SERIF}" font-size="24" '
-                f'font-weight="bold" fill="{INK}">{escape(title)}</text>')
+                f'font-weight="bold" fill="{INK}">{_escape(title)}</text>')
     body.append(f'<text x="{MARGIN}" y="58" font-family="{SVG_FONT_SANS}" font-size="14" '
-                f'fill="{MUTED}">{escape(" · ".join(sub))}</text>')
+                f'fill="{MUTED}">{_escape(" · ".join(sub))}</text>')
     depth_label_y = TITLE_H + 8
     for d in sorted(cols):
         x = col_x[d] + BOX_W / 2
         body.append(_id_tag(x, depth_label_y, _("depth {n}").format(n=d)))
     outside = _("outside")
     body.append(f'<text x="{MARGIN}" y="{depth_label_y}" font-family="{SVG_FONT_SANS}" '
-                f'font-size="10" fill="{MUTED}">{escape(outside)}</text>')
+                f'font-size="10" fill="{MUTED}">{_escape(outside)}</text>')
 
     # Connections, bus by bus: a white halo first, so where a line crosses another bus
     # the one below shows a gap (a crossing, not a junction).
@@ -476,7 +482,7 @@ def render_svg(p: Prowl, lang: str) -> str:
         rows = _room_lines(p, room.id)
         if not rows and sec > 0:
             body.append(f'<text x="{_n(box.x + 8)}" y="{_n(y + 1)}" font-family="{SVG_FONT_SANS}" '
-                        f'font-size="12" fill="{MUTED}">{escape(none_here)}</text>')
+                        f'font-size="12" fill="{MUTED}">{_escape(none_here)}</text>')
         for row in rows:
             x = box.x + 12
             for c in row:
@@ -499,7 +505,7 @@ def render_svg(p: Prowl, lang: str) -> str:
             if marks:
                 text += f" ({marks})"
             body.append(f'<text x="{_n(box.x + 22)}" y="{_n(ly)}" font-family="{SVG_FONT_SANS}" '
-                        f'font-size="12" fill="#5c4400">{escape(text)}</text>')
+                        f'font-size="12" fill="#5c4400">{_escape(text)}</text>')
     # Doors and their ids on top.
     for conn in p.connections:
         x, y = doors_at[conn.id]
@@ -550,7 +556,7 @@ def _legend(p: Prowl, lang: str, x: float, y: float) -> tuple[list[str], float, 
     out: list[str] = []
     heading = _("Legend")
     out.append(f'<text x="{_n(x)}" y="{_n(y + 12)}" font-family="{SVG_FONT_SERIF}" font-size="15" '
-               f'font-weight="bold" fill="{INK}">{escape(heading)}</text>')
+               f'font-weight="bold" fill="{INK}">{_escape(heading)}</text>')
     names = [_("no security"), _("low security"), _("medium security"), _("high security")]
 
     def swatch(sec: int) -> Mark:
@@ -595,7 +601,7 @@ def _legend(p: Prowl, lang: str, x: float, y: float) -> tuple[list[str], float, 
             out += mark(cx, row_y)
             out.append(f'<text x="{_n(cx + 36)}" y="{_n(row_y + 4)}" '
                        f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{INK}">'
-                       f"{escape(label)}</text>")
+                       f"{_escape(label)}</text>")
             cx += 36 + text_width(label, 12) + 26
         widest = max(widest, cx - x)
         row_y += 30

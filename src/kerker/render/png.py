@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import html
 import os
 import re
 import tempfile
@@ -26,7 +27,6 @@ from importlib import import_module
 from pathlib import Path
 from types import ModuleType
 from typing import Any
-from xml.sax.saxutils import escape
 
 from kerker.errors import N_, KerkerError
 
@@ -89,8 +89,8 @@ def fontconfig_file() -> Path:
         cache = root / "fontconfig"
         text = ('<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">\n'
                 "<fontconfig>\n"
-                + "".join(f"  <dir>{escape(d)}</dir>\n" for d in folders)
-                + f"  <cachedir>{escape(str(cache))}</cachedir>\n</fontconfig>\n")
+                + "".join(f"  <dir>{html.escape(d, quote=False)}</dir>\n" for d in folders)
+                + f"  <cachedir>{html.escape(str(cache), quote=False)}</cachedir>\n</fontconfig>\n")
         name = "fonts-" + hashlib.sha256(text.encode()).hexdigest()[:12] + ".conf"
         path = root / name
         try:

@@ -1,0 +1,88 @@
+"""``kerker dungeon --out``: every file of every level, the PNG scale, and the refusals."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from kerker.commands.dungeon import FORMATS, dungeon_command, write_files
+from kerker.dungeon.render_svg import PNG_SCALE
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer()
+    app.command()(dungeon_command)
+    return app
+
+
+def _png_width(data: bytes) -> int:
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    return int.from_bytes(data[16:20], "big")
+
+
+def _svg_width(text: str) -> int:
+    found = re.search(r'<svg[^>]*\bwidth="(\d+)"', text)
+    assert found is not None
+    return int(found.group(1))
+
+
+# Seed 1 reaches a second level with these options (checked below, not assumed).
+ARGS = ["--seed", "1", "--levels", "2", "--size", "20x24", "--max-areas", "20", "--lang", "en"]
+
+
+def test_every_level_in_both_views_and_every_format(tmp_path: Path) -> None:
+    r = CliRunner().invoke(_app(), [*ARGS, "--out", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    doc = json.loads((tmp_path / "dungeon-1.json").read_text(encoding="utf-8"))
+    depths = [level["depth"] for level in doc["levels"]]
+    assert depths == [1, 2]
+    for depth in depths:
+        name = "dungeon-1" + ("" if depth == 1 else f"-level{depth}")
+        gm_svg = (tmp_path / f"{name}.svg").read_text(encoding="utf-8")
+        player_svg = (tmp_path / f"{name}-player.svg").read_text(encoding="utf-8")
+        gm_png = (tmp_path / f"{name}.png").read_bytes()
+        player_png = (tmp_path / f"{name}-player.png").read_bytes()
+        assert gm_svg != player_svg and gm_png != player_png
+        assert _png_width(gm_png) == round(_svg_width(gm_svg) * PNG_SCALE)
+    for suffix in (".md", ".html", ".txt"):
+        assert (tmp_path / f"dungeon-1{suffix}").stat().st_size > 0
+    written = [line for line in r.output.splitlines() if line.startswith("written:")]
+    assert len(written) == 4 * 2 + 4  # svg+png x 2 views x 2 levels, json, md, html, txt
+    assert written[-1].endswith(".png")  # pictures last: drawn while the rest is written
+
+
+def test_png_scale_and_the_library_writer_agree_with_the_cli(tmp_path: Path) -> None:
+    cli_dir, lib_dir = tmp_path / "cli", tmp_path / "lib"
+    r = CliRunner().invoke(_app(), [*ARGS, "--out", str(cli_dir), "--png-scale", "1",
+                                    "--format", "png,svg,json"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads((cli_dir / "dungeon-1.json").read_text(encoding="utf-8"))
+    svg = (cli_dir / "dungeon-1.svg").read_text(encoding="utf-8")
+    assert _png_width((cli_dir / "dungeon-1.png").read_bytes()) == _svg_width(svg)
+    paths = write_files(doc, lib_dir, 1, "en", ["svg", "png", "json"], png_scale=1.0)
+    assert [p.suffix for p in paths][-4:] == [".png"] * 4
+    for path in paths:
+        assert path.read_bytes() == (cli_dir / path.name).read_bytes(), path.name
+    assert set(FORMATS) == {"svg", "png", "json", "md", "html", "ascii"}
+
+
+@pytest.mark.parametrize("args", [["--png-scale", "0.1"], ["--png-scale", "5"],
+                                  ["--png-scale", "nan"], ["--png-scale", "big"]])
+def test_png_scale_is_refused_outside_its_range(tmp_path: Path, args: list[str]) -> None:
+    r = CliRunner().invoke(_app(), ["--seed", "1", "--out", str(tmp_path), *args])
+    assert r.exit_code == 2
+    assert "Traceback" not in r.output
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("args", [["--png-scale", "2"],
+                                  ["--png-scale", "2", "--out", "x", "--format", "json"]])
+def test_png_scale_needs_png_files(args: list[str]) -> None:
+    r = CliRunner().invoke(_app(), ["--seed", "1", *args])
+    assert r.exit_code == 2
+    assert "--png-scale" in r.output
