@@ -86,3 +86,26 @@ def test_png_scale_needs_png_files(args: list[str]) -> None:
     r = CliRunner().invoke(_app(), ["--seed", "1", *args])
     assert r.exit_code == 2
     assert "--png-scale" in r.output
+
+
+def test_the_cli_says_when_fewer_levels_came_out_than_were_asked_for(tmp_path: Path) -> None:
+    import random
+
+    from kerker.dungeon.engine import Params, generate
+    from kerker.tables.registry import load_registry
+
+    registry = load_registry([])
+    # Find (not assume) a seed whose dungeon stops at level 1, and one that reaches 2.
+    made = {seed: len(generate(Params(seed=seed, levels=2), random.Random(seed),
+                               registry).levels) for seed in range(12)}
+    short = next(seed for seed, n in made.items() if n == 1)
+    full = next(seed for seed, n in made.items() if n == 2)
+    r = CliRunner().invoke(_app(), ["--seed", str(short), "--levels", "2", "--lang", "en"])
+    assert r.exit_code == 0, r.output
+    assert "Levels: 1 of 2; no way leads to the others." in r.output
+    r = CliRunner().invoke(_app(), ["--seed", str(full), "--levels", "2", "--lang", "en",
+                                    "--out", str(tmp_path), "--format", "json"])
+    assert r.exit_code == 0, r.output
+    assert "no way leads" not in r.output
+    r = CliRunner().invoke(_app(), ["--seed", str(short), "--levels", "2", "--json"])
+    assert json.loads(r.output)["seed"] == short  # --json prints the document alone

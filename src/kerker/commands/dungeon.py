@@ -246,12 +246,19 @@ def dungeon_command(
         if batch is not None:
             batch.close()
 
+    made = len(doc["levels"])
+    # The procedure reaches a level only by a way down (or up) from another: say so when
+    # fewer levels came out than were asked for, rather than leave the GM guessing.
+    fewer = (_("Levels: {made} of {asked}; no way leads to the others.").format(
+        made=made, asked=params.levels) if made < params.levels else "")
     if out is not None:
         if json_out:
             print(dumps_document(doc), end="")
             return
         for path in written:
             print(_("written: {path}").format(path=path))
+        if fewer:
+            print(fewer)
         print(_("Seed {seed}: run again with --seed {seed} for the same map.").format(
             seed=used_seed))
         return
@@ -263,5 +270,7 @@ def dungeon_command(
     if key:
         print(key)
         print()
+    if fewer:
+        print(fewer)
     print(_("Seed {seed}: run again with --seed {seed} for the same map.").format(
         seed=used_seed))
