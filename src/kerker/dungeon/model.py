@@ -4,15 +4,15 @@ the exporter writes them in the reader's language (docs/dungeon-json.md)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from kerker.geometry.grid import Cell
 from kerker.tables.engine import TableResult
 
 
-@dataclass(frozen=True, slots=True)
-class RollEntry:
-    """One die thrown on a table (the area's roll log)."""
+class RollEntry(NamedTuple):
+    """One die thrown on a table (the area's roll log); a named tuple (a level makes hundreds:
+    ~0.4 us each against ~1.6 us for a frozen dataclass)."""
 
     table: str
     dice: str
