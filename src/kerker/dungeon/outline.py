@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from itertools import accumulate, count
+from itertools import accumulate, count, repeat
 from operator import add, itemgetter
 
 Cell = tuple[int, int]
@@ -269,12 +269,9 @@ def everywhere(_cell: Cell) -> bool:
     return True
 
 
-# Side directions as 0..3 (east, south, west, north: clockwise on screen), their unit
-# vectors, the offset of the cell on a side's right from its start, and turns: (d2 - d1) % 4
-# of 1 is a right turn, 3 a left one, 0 none.
-_UNIT = (_E, _S, _W, _N)
-_INSIDE = ((0, 0), (-1, 0), (-1, -1), (0, -1))
-_TURN = (0, 1, 0, -1)
+# Unit vectors of a side's direction -> the offset of the cell on its right from its start
+# (screen coordinates, y down: the floor lies right of a loop's sides).
+_INSIDE = {(1, 0): (0, 0), (0, 1): (-1, 0), (-1, 0): (-1, -1), (0, -1): (0, -1)}
 
 
 def _smooth(cs: Sequence[Point], pinned: Collection[Point],
@@ -283,62 +280,73 @@ def _smooth(cs: Sequence[Point], pinned: Collection[Point],
     n = len(cs)
     if n < 4:
         return [(2 * x, 2 * y) for x, y in cs]
-    # Side i runs from corner i to corner i+1: its direction and length.
-    dirs: list[int] = []
-    lengths: list[int] = []
-    for (ax, ay), (bx, by) in zip(cs, [*cs[1:], cs[0]], strict=True):
-        if ax == bx:
-            dirs.append(1 if by > ay else 3)
-            lengths.append(abs(by - ay))
-        else:
-            dirs.append(0 if bx > ax else 2)
-            lengths.append(abs(bx - ax))
-    dirs_before = [dirs[-1], *dirs[:-1]]
+    # Side i runs from corner i to corner i+1: its length and unit vector (one of the two
+    # coordinates differs, so a floor division by the length gives -1, 0 or 1).
+    vectors = [(bx - ax, by - ay) for (ax, ay), (bx, by) in zip(cs, [*cs[1:], cs[0]],
+                                                                     strict=True)]
+    lengths = [abs(dx + dy) for dx, dy in vectors]
+    units = [(dx // length, dy // length) for (dx, dy), length in zip(vectors, lengths,
+                                                                         strict=True)]
+    units_before = [units[-1], *units[:-1]]
     lengths_before = [lengths[-1], *lengths[:-1]]
-    # turn[i]: at corner i, from side i-1 into side i: 1 right, -1 left, 0 straight on.
-    turn = [_TURN[(d - c) & 3] for c, d in zip(dirs_before, dirs, strict=True)]
-    free = [t != 0 and p not in pinned for t, p in zip(turn, cs, strict=True)]
-    if general is None:
-        gen = [False] * n
-    elif general is everywhere:
-        gen = [True] * n
+    # turn[i]: at corner i, from side i-1 into side i: 1 right, -1 left, 0 straight on (the
+    # cross product of the two unit vectors, y down).
+    turn = [px * qy - py * qx for (px, py), (qx, qy) in zip(units_before, units,
+                                                             strict=True)]
+    if pinned:
+        free = [t != 0 and p not in pinned for t, p in zip(turn, cs, strict=True)]
     else:
-        gen = [general((x + ox, y + oy)) for (x, y), (ox, oy)
-               in zip(cs, map(_INSIDE.__getitem__, dirs), strict=True)]
-    # Round and slanted areas: every free corner next to a short side.
+        free = [t != 0 for t in turn]
     if general is None:
+        gen = None
         cut = [False] * n
     else:
+        if general is everywhere:
+            gen = [True] * n
+            gen_before = gen
+        else:
+            inside = _INSIDE
+            gen = [general((x + ox, y + oy)) for (x, y), (ox, oy)
+                   in zip(cs, map(inside.__getitem__, units), strict=True)]
+            gen_before = [gen[-1], *gen[:-1]]
+        # Round and slanted areas: every free corner next to a short side.
         cut = [f and g0 and g1 and (l0 <= short or l1 <= short) for f, g0, g1, l0, l1
-               in zip(free, [gen[-1], *gen[:-1]], gen, lengths_before, lengths, strict=True)]
-    # 45° staircases: unit sides whose two corners turn opposite ways, at least 3 in a row.
-    good = [length == 1 and f and g and t == -u for length, f, g, t, u
-            in zip(lengths, free, [*free[1:], free[0]], [*turn[1:], turn[0]], turn,
-                   strict=True)]
-    if any(good):
-        for first, count in _runs(good):
-            if count >= 3:
-                for k in range(count + 1):
-                    cut[(first + k) % n] = True
+               in zip(free, gen_before, gen, lengths_before, lengths, strict=True)]
+    # 45° staircases: unit sides whose two corners turn opposite ways, at least 3 in a row
+    # (every such corner is cut already when every side is round and short is at least 1).
+    if general is not everywhere or short < 1:
+        good = [length == 1 and f and g and t == -u for length, f, g, t, u
+                in zip(lengths, free, [*free[1:], free[0]], [*turn[1:], turn[0]], turn,
+                       strict=True)]
+        if True in good:
+            for first, count in _runs(good):
+                if count >= 3:
+                    for k in range(count + 1):
+                        cut[(first + k) % n] = True
     # How far (half cells) a cut goes into a side: its middle when it is short.
-    depth = [length if g and length <= short else 1
-             for length, g in zip(lengths, gen, strict=True)]
+    if gen is None:
+        depth = [1] * n
+    else:
+        depth = [length if g and length <= short else 1 for length, g in zip(lengths, gen,
+                                                                             strict=True)]
+    depth_before = [depth[-1], *depth[:-1]]
 
     points: list[Point] = []
     keep: set[Point] = set()  # pinned: stay vertices
     soft: set[Point] = set()  # ends of cuts in round areas: may go into a longer line
-    for i, (x, y) in enumerate(cs):
-        if not cut[i]:
+    for (x, y), c, (px, py), (qx, qy), din, dout, f, g in zip(
+            cs, cut, units_before, units, depth_before, depth, free, gen or repeat(False, n),
+            strict=True):
+        if not c:
             points.append((2 * x, 2 * y))
-            if not free[i] and (x, y) in pinned:
+            if not f and pinned and (x, y) in pinned:
                 keep.add((2 * x, 2 * y))
             continue
-        px, py = _UNIT[dirs_before[i]]
-        qx, qy = _UNIT[dirs[i]]
-        din, dout = depth[i - 1], depth[i]
-        ends = ((2 * x - px * din, 2 * y - py * din), (2 * x + qx * dout, 2 * y + qy * dout))
+        x += x
+        y += y
+        ends = ((x - px * din, y - py * din), (x + qx * dout, y + qy * dout))
         points.extend(ends)
-        if gen[i]:
+        if g:
             soft.update(ends)
     pts = _simplify(points, keep)
     return _straighten(pts, soft) if soft else pts
@@ -366,10 +374,7 @@ def _runs(flags: Sequence[bool]) -> list[tuple[int, int]]:
 
 def _simplify(points: Sequence[Point], hard: Collection[Point]) -> list[Point]:
     """Without repeated and collinear points (hard points stay)."""
-    pts: list[Point] = []
-    for p in points:
-        if not pts or pts[-1] != p:
-            pts.append(p)
+    pts = [p for p, q in zip(points, [None, *points[:-1]], strict=True) if p != q]
     while len(pts) > 1 and pts[0] == pts[-1]:
         pts.pop()
     changed = True
