@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import TypeVar
 
-from kerker.dungeon.outline import corners, loops, scan, smooth
+from kerker.dungeon.outline import Outline, corners, loops, scan, smooth
 
 Cell = tuple[int, int]
 T = TypeVar("T")
@@ -130,3 +130,25 @@ def test_outlines_do_not_depend_on_the_order_of_cells() -> None:
     two, _ = loops(dict.fromkeys(shuffled))
     assert one == two
     assert [smooth(loop) for loop in one] == [smooth(loop) for loop in two]
+
+
+def _naive_borders(parts: list[set[Cell]]) -> tuple[set[Cell], set[Cell]]:
+    owner = {cell: k for k, part in enumerate(parts) for cell in part}
+    hor = {(x, y) for (x, y), k in owner.items() if owner.get((x, y - 1), k) != k}
+    ver = {(x, y) for (x, y), k in owner.items() if owner.get((x - 1, y), k) != k}
+    return hor, ver
+
+
+def test_borders_are_the_edges_between_two_parts() -> None:
+    rng = random.Random(5)
+    for count in (1, 2, 5, 40, 300):  # over 255 parts: looked up cell by cell
+        parts = [{(rng.randrange(-9, 30), rng.randrange(-4, 20))
+                  for _ in range(rng.randrange(1, 9))} for _ in range(count)]
+        union = set().union(*parts)
+        traced = Outline(*parts)
+        assert traced.borders() == _naive_borders(parts)
+        assert traced.loops() == Outline(union).loops()  # the outline of the union
+        assert traced.grown().loops() == Outline(union).grown().loops()
+    left, right = {(0, 0), (0, 1)}, {(1, 0), (1, 1), (0, 1)}  # (0, 1): the last part's
+    assert Outline(left, right).borders() == ({(0, 1)}, {(1, 0)})
+    assert Outline(left | right).borders() == (set(), set())

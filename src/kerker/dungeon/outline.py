@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from itertools import accumulate, count, repeat
+from itertools import accumulate, chain, count
 from operator import add, itemgetter
 
 Cell = tuple[int, int]
@@ -48,23 +48,31 @@ class Outline:
     maps (a few thousand cells close together), not for cells scattered far apart.
     """
 
-    def __init__(self, cells: Collection[Cell]) -> None:
+    def __init__(self, *parts: Collection[Cell]) -> None:
+        """The outline of the union of ``parts``, cell sets (a map's areas, say: a cell in
+        several belongs to the last); :meth:`borders` gives the edges between two parts."""
         # Points and cells are ints while tracing, ``(x - x0) * m + y - y0`` (a cell is
         # coded as its top left point): they sort like the (x, y) tuples, sums replace tuple
         # arithmetic, and the set algebra of neighbours runs on one big int with a byte per
         # code (C-level bit operations instead of a Python loop per cell). The codes leave
         # two empty rows and columns around the cells (room to grow once and for the points).
-        xs = list(map(itemgetter(0), cells)) or [0]
-        ys = list(map(itemgetter(1), cells)) or [0]
+        xs = list(chain.from_iterable(map(itemgetter(0), part) for part in parts)) or [0]
+        ys = list(chain.from_iterable(map(itemgetter(1), part) for part in parts)) or [0]
         x0, y0 = min(xs) - 2, min(ys) - 2
         m = max(ys) - y0 + 3
         self._m, self._x0, self._y0 = m, x0, y0
         self._size = (max(xs) - x0 + 3) * m
         self._room = 1  # how often the cells may still grow within the codes
+        # Each cell's byte is the number of its part (1 when they would not fit a byte).
+        labelled = 1 < len(parts) < 256
         grid = bytearray(self._size)
-        for x, y in cells:
-            grid[(x - x0) * m + y - y0] = 1
-        self._bits = int.from_bytes(grid, "little")
+        for k, part in enumerate(parts, 1):
+            label = k if labelled else 1
+            for x, y in part:
+                grid[(x - x0) * m + y - y0] = label
+        self._parts = parts
+        self._labels = int.from_bytes(grid, "little") if labelled else None
+        self._bits = int.from_bytes(grid.translate(_NONZERO) if labelled else grid, "little")
         self._steps()
 
     def grown(self) -> Outline:
@@ -76,6 +84,7 @@ class Outline:
         bits |= bits << 8 | bits >> 8  # a cell up and down
         out._bits = bits | bits << column | bits >> column  # then left and right
         out._room -= 1
+        out._parts, out._labels = (), None
         out._steps()
         return out
 
@@ -84,6 +93,20 @@ class Outline:
         """The points where two cells touch only at a corner (twice on the outline)."""
         top, right, bottom, left = self._masks
         return set(self._points(self._codes(top & bottom | right & left)))
+
+    def borders(self) -> tuple[set[Cell], set[Cell]]:
+        """The unit edges between cells of two different parts: horizontal ones ``(x, y)``
+        from (x, y) to (x+1, y), between cells (x, y-1) and (x, y); vertical ones ``(x, y)``
+        from (x, y) to (x, y+1), between cells (x-1, y) and (x, y). None for a grown
+        outline."""
+        if self._labels is None:
+            return _borders(self._parts)
+        cells, labels, size = self._bits, self._labels, self._size
+        out = []
+        for shift in (8, 8 * self._m):  # the cell above, the cell to the left
+            mask = cells & cells << shift & _nonzero(labels ^ labels << shift, size)
+            out.append(set(self._points(self._codes(mask))))
+        return out[0], out[1]
 
     def loops(self) -> list[list[Point]]:
         """The loops of lattice points, one point per unit step (see :func:`loops`)."""
@@ -224,6 +247,32 @@ class Outline:
         return out
 
 
+_NONZERO = bytes([0] + [1] * 255)  # bytes.translate table: 1 for every byte but 0
+
+
+def _nonzero(value: int, size: int) -> int:
+    """A byte 1 where ``value`` (its lowest ``size`` bytes) has a byte other than 0."""
+    low = value & ((1 << 8 * size) - 1)
+    return int.from_bytes(low.to_bytes(size, "little").translate(_NONZERO), "little")
+
+
+def _borders(parts: Sequence[Collection[Cell]]) -> tuple[set[Cell], set[Cell]]:
+    """:meth:`Outline.borders` by looking up each cell's neighbours (for over 255 parts)."""
+    owner: dict[Cell, int] = {}
+    for k, part in enumerate(parts):
+        owner.update(dict.fromkeys(part, k))
+    hor: set[Cell] = set()
+    ver: set[Cell] = set()
+    for (x, y), k in owner.items():
+        above = owner.get((x, y - 1))
+        if above is not None and above != k:
+            hor.add((x, y))
+        left = owner.get((x - 1, y))
+        if left is not None and left != k:
+            ver.add((x, y))
+    return hor, ver
+
+
 def loops(cells: Collection[Cell]) -> tuple[list[list[Point]], set[Point]]:
     """The outline of ``cells`` as closed loops of lattice points (one per unit step, the
     first point not repeated at the end), and the pinch points where two cells of the set
@@ -269,9 +318,12 @@ def everywhere(_cell: Cell) -> bool:
     return True
 
 
-# Unit vectors of a side's direction -> the offset of the cell on its right from its start
-# (screen coordinates, y down: the floor lies right of a loop's sides).
-_INSIDE = {(1, 0): (0, 0), (0, 1): (-1, 0), (-1, 0): (-1, -1), (0, -1): (0, -1)}
+# Side directions as 0..3 (east, south, west, north: clockwise on screen), their unit
+# vectors, the offset of the cell on a side's right from its start, and turns: (d2 - d1) % 4
+# of 1 is a right turn, 3 a left one, 0 none.
+_UNIT = (_E, _S, _W, _N)
+_INSIDE = ((0, 0), (-1, 0), (-1, -1), (0, -1))
+_TURN = (0, 1, 0, -1)
 
 
 def _smooth(cs: Sequence[Point], pinned: Collection[Point],
@@ -280,39 +332,35 @@ def _smooth(cs: Sequence[Point], pinned: Collection[Point],
     n = len(cs)
     if n < 4:
         return [(2 * x, 2 * y) for x, y in cs]
-    # Side i runs from corner i to corner i+1: its length and unit vector (one of the two
-    # coordinates differs, so a floor division by the length gives -1, 0 or 1).
-    vectors = [(bx - ax, by - ay) for (ax, ay), (bx, by) in zip(cs, [*cs[1:], cs[0]],
-                                                                     strict=True)]
-    lengths = [abs(dx + dy) for dx, dy in vectors]
-    units = [(dx // length, dy // length) for (dx, dy), length in zip(vectors, lengths,
-                                                                         strict=True)]
-    units_before = [units[-1], *units[:-1]]
+    # Side i runs from corner i to corner i+1: its direction and length.
+    dirs: list[int] = []
+    lengths: list[int] = []
+    for (ax, ay), (bx, by) in zip(cs, [*cs[1:], cs[0]], strict=True):
+        if ax == bx:
+            dirs.append(1 if by > ay else 3)
+            lengths.append(abs(by - ay))
+        else:
+            dirs.append(0 if bx > ax else 2)
+            lengths.append(abs(bx - ax))
+    dirs_before = [dirs[-1], *dirs[:-1]]
     lengths_before = [lengths[-1], *lengths[:-1]]
-    # turn[i]: at corner i, from side i-1 into side i: 1 right, -1 left, 0 straight on (the
-    # cross product of the two unit vectors, y down).
-    turn = [px * qy - py * qx for (px, py), (qx, qy) in zip(units_before, units,
-                                                             strict=True)]
-    if pinned:
-        free = [t != 0 and p not in pinned for t, p in zip(turn, cs, strict=True)]
-    else:
-        free = [t != 0 for t in turn]
+    # turn[i]: at corner i, from side i-1 into side i: 1 right, -1 left, 0 straight on.
+    turn = [_TURN[(d - c) & 3] for c, d in zip(dirs_before, dirs, strict=True)]
+    free = [t != 0 and p not in pinned for t, p in zip(turn, cs, strict=True)]
     if general is None:
-        gen = None
+        gen = [False] * n
+    elif general is everywhere:
+        gen = [True] * n
+    else:
+        gen = [general((x + ox, y + oy)) for (x, y), (ox, oy)
+               in zip(cs, map(_INSIDE.__getitem__, dirs), strict=True)]
+    # Round and slanted areas: every free corner next to a short side.
+    if general is None:
         cut = [False] * n
     else:
-        if general is everywhere:
-            gen = [True] * n
-            gen_before = gen
-        else:
-            inside = _INSIDE
-            gen = [general((x + ox, y + oy)) for (x, y), (ox, oy)
-                   in zip(cs, map(inside.__getitem__, units), strict=True)]
-            gen_before = [gen[-1], *gen[:-1]]
-        # Round and slanted areas: every free corner next to a short side.
         cut = [f and g0 and g1 and (l0 <= short or l1 <= short) for f, g0, g1, l0, l1
-               in zip(free, gen_before, gen, lengths_before, lengths, strict=True)]
-    # 45° staircases: unit sides whose two corners turn opposite ways, at least 3 in a row
+               in zip(free, [gen[-1], *gen[:-1]], gen, lengths_before, lengths, strict=True)]
+    # 45° staircases: unit sides whose two corners turn opposite ways, at least 3 in a row.
     # (every such corner is cut already when every side is round and short is at least 1).
     if general is not everywhere or short < 1:
         good = [length == 1 and f and g and t == -u for length, f, g, t, u
@@ -324,29 +372,24 @@ def _smooth(cs: Sequence[Point], pinned: Collection[Point],
                     for k in range(count + 1):
                         cut[(first + k) % n] = True
     # How far (half cells) a cut goes into a side: its middle when it is short.
-    if gen is None:
-        depth = [1] * n
-    else:
-        depth = [length if g and length <= short else 1 for length, g in zip(lengths, gen,
-                                                                             strict=True)]
-    depth_before = [depth[-1], *depth[:-1]]
+    depth = [length if g and length <= short else 1
+             for length, g in zip(lengths, gen, strict=True)]
 
     points: list[Point] = []
     keep: set[Point] = set()  # pinned: stay vertices
     soft: set[Point] = set()  # ends of cuts in round areas: may go into a longer line
-    for (x, y), c, (px, py), (qx, qy), din, dout, f, g in zip(
-            cs, cut, units_before, units, depth_before, depth, free, gen or repeat(False, n),
-            strict=True):
-        if not c:
+    for i, (x, y) in enumerate(cs):
+        if not cut[i]:
             points.append((2 * x, 2 * y))
-            if not f and pinned and (x, y) in pinned:
+            if not free[i] and (x, y) in pinned:
                 keep.add((2 * x, 2 * y))
             continue
-        x += x
-        y += y
-        ends = ((x - px * din, y - py * din), (x + qx * dout, y + qy * dout))
+        px, py = _UNIT[dirs_before[i]]
+        qx, qy = _UNIT[dirs[i]]
+        din, dout = depth[i - 1], depth[i]
+        ends = ((2 * x - px * din, 2 * y - py * din), (2 * x + qx * dout, 2 * y + qy * dout))
         points.extend(ends)
-        if g:
+        if gen[i]:
             soft.update(ends)
     pts = _simplify(points, keep)
     return _straighten(pts, soft) if soft else pts

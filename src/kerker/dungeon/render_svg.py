@@ -629,9 +629,13 @@ class _Map:
         self._taken: set[Cell] = set(self.owner)
         self.all_conns: list[Mapping[str, Any]] = list(level.get("connections") or ())
         self.depth = int(level.get("depth", 1))
-        self.inner = _inner_edges(self.owner)
+        if len(self.cells) == len(self.areas):  # one part per area (ids are unique)
+            self.outline = Outline(*self.cells.values())
+            self.inner = self.outline.borders()
+        else:
+            self.outline = Outline(self.owner)
+            self.inner = _inner_edges(self.owner)
         self.pierced = [_pierced(conn) for conn in self.all_conns]
-        self.outline = Outline(self.owner)
         self.floor = _floor(self.outline, self.owner, self.inner, self.rounded,
                             [cut for conn, cut in zip(self.all_conns, self.pierced, strict=True)
                              if conn.get("kind") not in _INSIDE_WAYS])
