@@ -198,6 +198,14 @@ def _draw(svg: str, scale: float, width: int, height: int) -> bytes | tuple[str,
         return exc.template, exc.params
 
 
+def _worker_start() -> None:
+    """A worker leaves Ctrl-C to the process that started it (which stops the batch), so
+    that an interrupted command prints no trace of every worker."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _fork_is_safe() -> bool:
     """Whether this process may fork workers: it has the ``fork`` start method, libvips is
     not loaded here (forking after libvips has drawn can hang the child) and no other
@@ -237,7 +245,8 @@ class PngBatch:
             import multiprocessing
 
             self._pool = ProcessPoolExecutor(max_workers=count,
-                                             mp_context=multiprocessing.get_context("fork"))
+                                             mp_context=multiprocessing.get_context("fork"),
+                                             initializer=_worker_start)
         else:
             self._pool = ThreadPoolExecutor(max_workers=count, thread_name_prefix="kerker-png")
         self.processes = processes
