@@ -133,3 +133,27 @@ def test_pictures_are_on_white_with_or_without_a_background_of_their_own() -> No
             assert len(pixels) == width * height * 3  # RGB, no alpha
             assert pixels[:3] == b"\xff\xff\xff" and pixels[-3:] == b"\xff\xff\xff"
     assert _pixels(svg_to_png(bare, scale=1.5)) == _pixels(svg_to_png(painted, scale=1.5))
+
+
+def test_a_dead_worker_is_a_render_error_not_a_trace() -> None:
+    import subprocess
+    import sys
+
+    # A fresh interpreter, so the batch forks workers; one of them is killed mid-batch.
+    code = (
+        "import os, signal\n"
+        "from kerker.errors import KerkerError\n"
+        "from kerker.render.png import PngBatch\n"
+        "batch = PngBatch(workers=1)\n"
+        "assert batch.processes\n"
+        "pid = batch._pool.submit(os.getpid).result()\n"
+        "os.kill(pid, signal.SIGKILL)\n"
+        f"batch.add({SVG!r})\n"
+        "try:\n"
+        "    batch.results()\n"
+        "except KerkerError as err:\n"
+        "    print('refused:', err)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert "refused: the PNG renderer stopped unexpectedly" in done.stdout, done.stderr

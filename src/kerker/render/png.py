@@ -22,6 +22,8 @@ import tempfile
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures.thread import BrokenThreadPool
 from functools import lru_cache
 from importlib import import_module
 from pathlib import Path
@@ -269,7 +271,11 @@ class PngBatch:
         try:
             out: list[bytes] = []
             for future in self._futures:
-                result = future.result()
+                try:
+                    result = future.result()
+                except (BrokenProcessPool, BrokenThreadPool):
+                    # a worker died (killed, or the renderer crashed): one line, not a trace
+                    raise RenderError(N_("the PNG renderer stopped unexpectedly")) from None
                 if isinstance(result, tuple):
                     raise RenderError(result[0], **result[1])
                 out.append(result)
