@@ -209,13 +209,15 @@ def _worker_start() -> None:
 
 
 def _fork_is_safe() -> bool:
-    """Whether this process may fork workers: it has the ``fork`` start method, libvips is
-    not loaded here (forking after libvips has drawn can hang the child) and no other
-    thread runs (a forked child gets a copy of every lock, held or not)."""
+    """Whether this process may fork workers: Linux, libvips not loaded here (forking
+    after libvips has drawn can hang the child) and no other thread runs (a forked child
+    gets a copy of every lock, held or not)."""
     import multiprocessing
     import sys
 
-    return ("fork" in multiprocessing.get_all_start_methods() and _VIPS is None
+    # Linux only: macOS lists fork too, but its system libraries are not fork-safe.
+    return (sys.platform.startswith("linux")
+            and "fork" in multiprocessing.get_all_start_methods() and _VIPS is None
             and "pyvips" not in sys.modules and threading.active_count() == 1)
 
 
