@@ -117,8 +117,10 @@ def text_width(text: str, size: float) -> float:
 # Cells, edges and runs
 
 
-def _cells(raw: Iterable[Sequence[int]]) -> set[Cell]:
-    return {(int(c[0]), int(c[1])) for c in raw}
+def _cells(raw: Sequence[Sequence[int]]) -> set[Cell]:
+    # Columns by C-level maps: faster than a comprehension over the cells.
+    return set(zip(map(int, map(itemgetter(0), raw)), map(int, map(itemgetter(1), raw)),
+                   strict=True))
 
 
 def _edges(cells: set[Cell]) -> tuple[set[Cell], set[Cell]]:
@@ -198,6 +200,7 @@ def _grid(floor: Sequence[Sequence[Point]]) -> str:
     return "".join(parts)
 
 
+@lru_cache(maxsize=4096)  # the grid's ends recur (a cache hit is a C call)
 def _px(half: float) -> str:
     """Half cells as pixels, formatted like :func:`_num` (whole numbers fast)."""
     value = half * HALF
@@ -317,17 +320,22 @@ def _fill(cells: Iterable[Cell]) -> str:
 
 def _span(conn: Mapping[str, Any]) -> list[Cell]:
     """The cells of ``from`` a connection sits in: ``at`` and its neighbours along the wall."""
-    ax, ay = (int(v) for v in conn.get("at") or (0, 0))
-    side = str(conn.get("side") or "n")
+    ax, ay = map(int, conn.get("at") or (0, 0))
     width = max(1, int(conn.get("width") or 1))
-    dx, dy = _DIRS.get(side, (0, -1))
+    if width == 1:
+        return [(ax, ay)]
+    sx, sy = _ALONG.get(str(conn.get("side") or "n"), (1, 0))
+    return [(ax + i * sx, ay + i * sy) for i in range(width)]
+
+
+def _along(dx: int, dy: int) -> Cell:
+    """The step from cell to cell along a wall on side ``(dx, dy)``."""
     if dx and dy:  # a 45° wall: the staircase of cells runs along the wall's diagonal
-        step = (1, 1) if dx == dy * -1 else (1, -1)
-    elif dx:
-        step = (0, 1)
-    else:
-        step = (1, 0)
-    return [(ax + i * step[0], ay + i * step[1]) for i in range(width)]
+        return (1, 1) if dx == dy * -1 else (1, -1)
+    return (0, 1) if dx else (1, 0)
+
+
+_ALONG = {side: _along(dx, dy) for side, (dx, dy) in _DIRS.items()}
 
 
 def _pierced(conn: Mapping[str, Any]) -> tuple[set[Cell], set[Cell]]:
