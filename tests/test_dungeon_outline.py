@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import TypeVar
 
-from kerker.dungeon.outline import Outline, corners, loops, scan, smooth
+from kerker.dungeon.outline import Outline, corners, everywhere, loops, scan, smooth
 
 Cell = tuple[int, int]
 T = TypeVar("T")
@@ -152,3 +152,15 @@ def test_borders_are_the_edges_between_two_parts() -> None:
     left, right = {(0, 0), (0, 1)}, {(1, 0), (1, 1), (0, 1)}  # (0, 1): the last part's
     assert Outline(left, right).borders() == ({(0, 1)}, {(1, 0)})
     assert Outline(left | right).borders() == (set(), set())
+
+
+def test_everywhere_round_takes_a_shortcut_with_the_same_result() -> None:
+    rng = random.Random(11)
+    for _ in range(60):
+        cells = {(rng.randrange(12), rng.randrange(12)) for _ in range(rng.randrange(1, 70))}
+        for traced in (Outline(cells), Outline(cells).grown()):
+            for loop in traced.loops():
+                for short in (1, 2, 3):
+                    assert (smooth(loop, general=everywhere, short=short)
+                            == smooth(loop, general=lambda _cell: True, short=short))
+            assert traced.smooth((), everywhere) == traced.smooth((), lambda _cell: True)

@@ -332,6 +332,8 @@ def _smooth(cs: Sequence[Point], pinned: Collection[Point],
     n = len(cs)
     if n < 4:
         return [(2 * x, 2 * y) for x, y in cs]
+    if general is everywhere and not pinned:
+        return _smooth_round(cs, short)
     # Side i runs from corner i to corner i+1: its direction and length.
     dirs: list[int] = []
     lengths: list[int] = []
@@ -393,6 +395,35 @@ def _smooth(cs: Sequence[Point], pinned: Collection[Point],
             soft.update(ends)
     pts = _simplify(points, keep)
     return _straighten(pts, soft) if soft else pts
+
+
+def _smooth_round(cs: Sequence[Point], short: int) -> list[Point]:
+    """:func:`_smooth` when every side is round and nothing is pinned (so every corner
+    turns): every corner next to a side of at most ``short`` cells is cut, 45° staircases
+    among them, and the ends of the cuts are soft. One pass, no lists per corner."""
+    points: list[Point] = []
+    ends: list[Point] = []
+    ax, ay = cs[-1]
+    bx, by = cs[0]
+    before = abs(bx - ax + by - ay)  # the length of the side into corner (bx, by)
+    for cx, cy in [*cs[1:], cs[0]]:
+        after = abs(cx - bx + cy - by)
+        if before > short and after > short:
+            points.append((bx + bx, by + by))
+        else:
+            # A short side is cut in its middle (half cells: the sum of its ends), a long
+            # one half a cell (a unit vector: the difference over the length) from the corner.
+            start = ((ax + bx, ay + by) if before <= short else
+                     (bx + bx - (bx - ax) // before, by + by - (by - ay) // before))
+            end = ((bx + cx, by + cy) if after <= short else
+                   (bx + bx + (cx - bx) // after, by + by + (cy - by) // after))
+            points.append(start)
+            points.append(end)
+            ends.append(start)
+            ends.append(end)
+        ax, ay, bx, by, before = bx, by, cx, cy, after
+    pts = _simplify(points, ())
+    return _straighten(pts, set(ends)) if ends else pts
 
 
 def _runs(flags: Sequence[bool]) -> list[tuple[int, int]]:
