@@ -164,3 +164,23 @@ def test_everywhere_round_takes_a_shortcut_with_the_same_result() -> None:
                     assert (smooth(loop, general=everywhere, short=short)
                             == smooth(loop, general=lambda _cell: True, short=short))
             assert traced.smooth((), everywhere) == traced.smooth((), lambda _cell: True)
+
+
+def test_corners_where_cells_touch_at_a_corner_match_the_traced_loops() -> None:
+    rng = random.Random(7)
+    pinched = 0
+    for _ in range(300):
+        size = rng.choice([3, 5, 8])
+        cells = {(rng.randrange(size), rng.randrange(size))
+                 for _ in range(rng.randrange(1, size * size))}
+        for traced in (Outline(cells), Outline(cells).grown()):
+            traced_loops = traced.loops()
+            points = sorted({p for loop in traced_loops for p in loop})
+            keep = set(rng.sample(points, min(3, len(points))))
+            pinched += bool(traced.pinches)
+            assert traced.corners(keep) == [corners(loop, keep.__contains__)
+                                             for loop in traced_loops]
+    assert pinched > 100
+    # A loop starting at a pinch point: four cells round an empty one, touching at corners.
+    plus = {(1, 0), (0, 1), (2, 1), (1, 2)}
+    assert Outline(plus).corners() == [corners(loop) for loop in Outline(plus).loops()]

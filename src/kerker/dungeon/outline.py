@@ -116,15 +116,8 @@ class Outline:
         """Each loop's corners (see :func:`corners`), plus the points in ``keep``."""
         m, x0, y0 = self._m, self._x0, self._y0
         kept = {(x - x0) * m + y - y0 for x, y in keep}
-        if not self._pinched:
-            return [self._points(loop) for loop in self._corners(kept)]
-        out = []
-        for loop in self._loops():
-            before = loop[-1:] + loop[:-1]
-            after = loop[1:] + loop[:1]
-            out.append(self._points([q for p, q, r in zip(before, loop, after, strict=True)
-                                     if q - p != r - q or q in kept]))
-        return out
+        walked = self._corners_pinched(kept) if self._pinched else self._corners(kept)
+        return [self._points(loop) for loop in walked]
 
     def smooth(self, pinned: Collection[Point] = (),
                general: Callable[[Cell], bool] | None = None, short: int = 2
@@ -191,6 +184,60 @@ class Outline:
                 loop.insert(0, start)
             seen.update(loop)
             out.append(loop)
+        return out
+
+    def _corners_pinched(self, kept: set[int]) -> list[list[int]]:
+        """:meth:`_corners` where cells touch only at a corner: the same walk, turning left
+        at such a pinch point (as :meth:`_loops` does). A loop may start at a pinch point
+        (its smallest point): one for each way out not walked yet, the smaller one first."""
+        m, ways = self._m, self._ways
+        top, right, bottom, left = self._masks
+        step_of = [0] * 16
+        step_of[1], step_of[2], step_of[4], step_of[8] = m, 1, -m, -1
+        # A pinch point's byte: 5 (east and west out: in from the south goes on east, from
+        # the north west) or 10 (south and north: in from the west goes south, from the east
+        # north); the ways out of a loop's start there in the order of their next points.
+        firsts_of: dict[int, tuple[int, ...]] = {5: (-m, m), 10: (-1, 1)}
+        seen: set[int] = set()  # corners of the loops walked
+        taken: set[tuple[int, int]] = set()  # (pinch point, way out) walked
+        out = []
+        for start in sorted(chain(self._codes(self._starts), self._codes(top & bottom
+                                                                         | right & left))):
+            code = ways[start]
+            firsts: tuple[int, ...]
+            if code in firsts_of:
+                firsts = firsts_of[code]
+            elif start in seen:
+                continue
+            else:
+                firsts = (step_of[code],)
+            for first in firsts:
+                if (start, first) in taken:
+                    continue
+                taken.add((start, first))
+                step = first
+                q = start + first
+                loop = []
+                while True:
+                    code = ways[q]
+                    if code == 5:
+                        way = step * m
+                    elif code == 10:
+                        way = -step // m
+                    else:
+                        way = step_of[code]
+                    if q == start and way == first:
+                        break
+                    if code == 5 or code == 10:
+                        taken.add((q, way))
+                    if way != step or q in kept:
+                        loop.append(q)
+                    step = way
+                    q += way
+                if first != step or start in kept:
+                    loop.insert(0, start)
+                seen.update(loop)
+                out.append(loop)
         return out
 
     def _loops(self) -> list[list[int]]:
@@ -521,19 +568,23 @@ def scan(polygons: Iterable[Sequence[Point]], step: int, vertical: bool = False
     polygons (even-odd), as ``{k * step: [(from, to), ...]}``; all in half cells."""
     cuts: dict[int, list[float]] = {}
     for poly in polygons:
-        n = len(poly)
-        for i in range(n):
-            ax, ay = poly[i]
-            bx, by = poly[(i + 1) % n]
-            if vertical:
-                ax, ay, bx, by = ay, ax, by, bx
-            if ay == by:
-                continue
-            lo, hi = (ay, by) if ay < by else (by, ay)
-            line = -(-lo // step) * step
-            while line < hi:
-                cuts.setdefault(line, []).append(ax + (line - ay) * (bx - ax) / (by - ay))
-                line += step
+        if vertical:
+            poly = [(y, x) for x, y in poly]
+        if not poly:
+            continue
+        ax, ay = poly[-1]
+        for bx, by in poly:  # the side from (ax, ay) to (bx, by)
+            if ay < by:
+                line = -(-ay // step) * step
+                while line < by:
+                    cuts.setdefault(line, []).append(ax + (line - ay) * (bx - ax) / (by - ay))
+                    line += step
+            elif ay > by:
+                line = -(-by // step) * step
+                while line < ay:
+                    cuts.setdefault(line, []).append(ax + (line - ay) * (bx - ax) / (by - ay))
+                    line += step
+            ax, ay = bx, by
     out: dict[int, list[tuple[float, float]]] = {}
     for line in sorted(cuts):
         xs = sorted(cuts[line])
