@@ -163,8 +163,9 @@ Node = Num | Dice | BinOp | Neg | Call | Group
 class Expr:
     """A parsed expression: the root node and the text it came from.
 
-    ``cache`` holds what the roller compiled from it (per limits) and the normalised text
-    :func:`~kerker.dice.explain.explain` shows; it takes no part in
+    ``cache`` holds what the roller compiled from it (per limits), the normalised text
+    :func:`~kerker.dice.explain.explain` shows and its lines for a single die (by the die's
+    value); it takes no part in
     equality or hashing.
     """
 

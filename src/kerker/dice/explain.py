@@ -79,8 +79,16 @@ def explain(roll: Roll) -> str:
     record = roll.record
     if (type(record) is DiceRecord and record.count_record is None and record.throws is None
             and record.kept is None and record.hits is None):
-        # the common plain throw ("W20 -> [15] = 15"), as render_record would show it
-        return f"{source} -> [{', '.join(map(str, record.values))}] = {roll.total}"
+        # the common plain throw ("W20 -> [15] = 15"), as render_record would show it; a
+        # single die's text is kept in the cache under its values (at most one per face)
+        values = record.values
+        if len(values) == 1:
+            text = cache.get(values)
+            if text is None:
+                text = cache[values] = f"{source} -> [{values[0]}] = {roll.total}"
+            assert isinstance(text, str)
+            return text
+        return f"{source} -> [{', '.join(map(str, values))}] = {roll.total}"
     if not _has_dice(roll.record):
         return f"{source} = {roll.total}"
     shown = render_record(roll.record)

@@ -22,20 +22,30 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from kerker.geometry.grid import CELLS_PER_SQUARE, Cell
 from kerker.geometry.occupancy import Occupancy
-from kerker.geometry.shapes import Local, by_name, cave, entry_columns, place, placed, rect
+from kerker.geometry.shapes import (
+    Local,
+    by_name,
+    cave,
+    entry_columns,
+    footprint,
+    place,
+    placed,
+    rect,
+    shift,
+)
 
 MAX_REROLLS = 2
 MAX_OFFSETS = 6
 
 
-@dataclass(frozen=True, slots=True)
-class SizeSpec:
+class SizeSpec(NamedTuple):
     """An area as rolled: shape, squares along (``w``) and away from (``h``) the door, area;
-    a double cave's second part."""
+    a double cave's second part. A named tuple: a room that does not fit is shrunk one step
+    at a time, a new spec each step (~0.4 us against ~1.5 us for a frozen dataclass)."""
 
     shape: str
     w: int
@@ -78,9 +88,9 @@ class SizeSpec:
                 w, h = max(1, w - 1), max(1, h - 1)
             if (w, h) == (self.w, self.h):
                 return None
-            return replace(self, w=w, h=h, area=w * h, w2=self.w2 * 4 // 5,
-                           h2=self.h2 * 4 // 5)
-        return replace(self, area=max(1, self.area * 3 // 4))
+            return self._replace(w=w, h=h, area=w * h, w2=self.w2 * 4 // 5,
+                                 h2=self.h2 * 4 // 5)
+        return self._replace(area=max(1, self.area * 3 // 4))
 
 
 def clamp(spec: SizeSpec, occ: Occupancy) -> SizeSpec:
@@ -99,8 +109,15 @@ def try_place(occ: Occupancy, spec: SizeSpec, origin: Cell, heading: str, allowe
     """The cells of ``spec`` behind ``origin``, as rolled or turned, if they fit."""
     for turned in (False, True) if spec.w != spec.h else (False,):
         local = (spec.turned() if turned else spec).local(rng)
+        if spec.shape == "cave":  # rolled anew each time: no footprint to keep
+            for u0 in entry_columns(local)[:MAX_OFFSETS]:
+                if occ.fits(placed(local, origin, heading, u0), allowed):
+                    return place(local, origin, heading, u0)
+            continue
+        shape = footprint(local, heading)
         for u0 in entry_columns(local)[:MAX_OFFSETS]:
-            if occ.fits(placed(local, origin, heading, u0), allowed):
+            dx, dy = shift(origin, heading, u0)
+            if occ.fits_footprint(shape, dx, dy, allowed):
                 return place(local, origin, heading, u0)
     return None
 

@@ -288,8 +288,8 @@ class DungeonState:
         result, picks = roll_table_picks(self.registry, table, level.rng, context=ctx)
         if sink is not None:
             # the entries roll_table would log (RollEntry.from_log), made without the dicts
-            sink.rolls.extend(RollEntry(t.id, p.dice, p.total, p.row.label(), p.row.key,
-                                        explain(p.roll)) for t, p in picks)
+            sink.rolls += [RollEntry(t.id, p.dice, p.total, p.label, p.row.key, explain(p.roll))
+                           for t, p in picks]
             sink.results.append(result)
         return result
 

@@ -228,7 +228,7 @@ class RollLabels:
             for node in self._nodes_of(area):
                 table_id = node.table.id
                 for pick in (node.pick,) if node.sub is None else (node.pick, node.sub):
-                    key = (table_id, pick.dice, pick.total, pick.row.label())
+                    key = (table_id, pick.dice, pick.total, pick.label)
                     queue = picks.get(key)
                     if queue is None:
                         queue = picks[key] = deque()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from kerker.geometry.grid import Cell
+from kerker.geometry.shapes import Footprint
 
 
 class Occupancy:
@@ -50,7 +51,7 @@ class Occupancy:
                  clearance: bool = True) -> set[str]:
         """Areas other than ``allowed`` that own one of ``cells`` or (with ``clearance``)
         touch one of them, diagonals included."""
-        ok = set(allowed)
+        ok = allowed if type(allowed) is set else set(allowed)  # (callers pass sets: no copy)
         found: set[str] = set()
         owners = self.owners
         for cell in cells:
@@ -70,7 +71,7 @@ class Occupancy:
         """Inside the bounds (``margin`` cells of rock at the edge), owned by nobody (not even
         ``allowed``), and not touching any area but ``allowed``."""
         owners = self.owners
-        ok = set(allowed)
+        ok = allowed if type(allowed) is set else set(allowed)  # (callers pass sets: no copy)
         lo, hx, hy = margin, self.width - margin, self.height - margin
         # One pass, stopping at the first cell that is off the sheet, taken or touching
         # another area (most trial placements fail, and fail early).
@@ -82,6 +83,37 @@ class Occupancy:
                 who = owners.get(near)
                 if who is not None and who not in ok:
                     return False
+        return True
+
+    def fits_footprint(self, shape: Footprint, dx: int, dy: int, allowed: set[str],
+                       margin: int = 1) -> bool:
+        """:meth:`fits` for ``shape``'s cells shifted by ``(dx, dy)``: its bounds against the
+        edge, its first cells as :meth:`fits` tests them (most trial placements fail there),
+        then each cell once and each cell of its ring once (not every cell's eight
+        neighbours)."""
+        x0, y0, x1, y1 = shape.box
+        if not (margin <= x0 + dx and x1 + dx < self.width - margin
+                and margin <= y0 + dy and y1 + dy < self.height - margin):
+            return False
+        owners = self.owners
+        cells = shape.cells
+        for x, y in cells[:2]:
+            x += dx
+            y += dy
+            if (x, y) in owners:
+                return False
+            for near in ((x - 1, y - 1), (x, y - 1), (x + 1, y - 1), (x - 1, y),
+                         (x + 1, y), (x - 1, y + 1), (x, y + 1), (x + 1, y + 1)):
+                who = owners.get(near)
+                if who is not None and who not in allowed:
+                    return False
+        for x, y in cells:
+            if (x + dx, y + dy) in owners:
+                return False
+        for x, y in shape.ring:
+            who = owners.get((x + dx, y + dy))
+            if who is not None and who not in allowed:
+                return False
         return True
 
     def add(self, area_id: str, cells: Iterable[Cell]) -> None:

@@ -17,6 +17,7 @@ import math
 import random
 from collections.abc import Callable, Iterator
 from functools import lru_cache
+from typing import NamedTuple
 
 from kerker.geometry.grid import CELLS_PER_SQUARE, VECTORS, Cell, is_diagonal, step, turn
 
@@ -150,14 +151,60 @@ def place(local: Local, origin: Cell, heading: str, u0: int) -> frozenset[Cell]:
     return frozenset(placed(local, origin, heading, u0))
 
 
+_FRAMES: dict[str, tuple[Cell, Cell]] = {h: (VECTORS[turn(h, 2)], VECTORS[h]) for h in VECTORS}
+"""Heading -> the steps of local ``u`` and ``v`` on the level."""
+
+
 def placed(local: Local, origin: Cell, heading: str, u0: int) -> Iterator[Cell]:
     """The cells of :func:`place` one by one (to test a placement without building it)."""
-    fx, fy = VECTORS[heading]
-    ax, ay = VECTORS[turn(heading, 2)]
+    (ax, ay), (fx, fy) = _FRAMES[heading]
     bx = origin[0] - u0 * ax
     by = origin[1] - u0 * ay
     for u, v in local:
         yield bx + u * ax + v * fx, by + u * ay + v * fy
+
+
+class Footprint(NamedTuple):
+    """A local shape turned to a heading with local ``(0, 0)`` on ``(0, 0)``: what
+    :meth:`~kerker.geometry.occupancy.Occupancy.fits_footprint` tests, shifted."""
+
+    cells: tuple[Cell, ...]
+    """In the order :func:`placed` gives them."""
+    ring: tuple[Cell, ...]
+    """The cells touching them (diagonals too) that are not theirs."""
+    box: tuple[int, int, int, int]
+    """Their inclusive bounds ``(x0, y0, x1, y1)``."""
+
+
+@lru_cache(maxsize=1024)
+def footprint(local: Local, heading: str) -> Footprint:
+    """``local`` turned to ``heading`` (a cardinal) with local ``(0, 0)`` on ``(0, 0)``; the
+    cells of ``placed(local, origin, heading, u0)`` are its cells shifted by ``origin`` minus
+    ``u0`` steps of local ``u`` (:func:`shift`)."""
+    cells = tuple(placed(local, (0, 0), heading, 0))
+    # a cardinal heading turns (or mirrors) the local frame: the ring turns with it
+    ring = tuple(placed(_ring(local), (0, 0), heading, 0)) if heading in _CARDINAL \
+        else tuple(_ring(frozenset(cells)))
+    xs = [x for x, _ in cells]
+    ys = [y for _, y in cells]
+    return Footprint(cells, ring, (min(xs), min(ys), max(xs), max(ys)))
+
+
+_CARDINAL = frozenset(("n", "e", "s", "w"))
+
+
+@lru_cache(maxsize=256)
+def _ring(cells: frozenset[Cell]) -> frozenset[Cell]:
+    """The cells touching ``cells`` (diagonals too) that are not theirs."""
+    return frozenset({(x + dx, y + dy) for x, y in cells for dx in (-1, 0, 1)
+                      for dy in (-1, 0, 1)}).difference(cells)
+
+
+def shift(origin: Cell, heading: str, u0: int) -> Cell:
+    """Where a :func:`footprint`'s ``(0, 0)`` lies for ``placed(local, origin, heading,
+    u0)``."""
+    ax, ay = _FRAMES[heading][0]
+    return origin[0] - u0 * ax, origin[1] - u0 * ay
 
 
 @lru_cache(maxsize=1024)

@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from kerker.dice import Roll, parse, roll
+from kerker.dice.ast import Expr
 from kerker.dice.explain import explain
 from kerker.errors import N_
 from kerker.limits import DEFAULT_LIMITS, Limits
@@ -89,6 +90,8 @@ class RowPick:
     rerolled: tuple[int, ...]
     row: Row
     index: int
+    label: str
+    """``row.label()``, made once per table (a dungeon's roll log keys its entries by it)."""
 
 
 @dataclass(slots=True)
@@ -159,31 +162,33 @@ class _Walk:
     picks: list[tuple[Table, RowPick]] = field(default_factory=list)
     """The dice thrown, in order (made into log entries at the end)."""
 
-    def step(self, table: Table) -> None:
-        self.steps += 1
-        if self.steps > MAX_STEPS:
-            raise TableError(
-                N_("rolling {id} needed more than {max} rolls; does a table refer to itself?"),
-                id=table.id, max=MAX_STEPS,
-            )
+    def too_many(self, table: Table) -> None:
+        """Refuse a walk of more than :data:`MAX_STEPS` rolls (counted in ``steps``)."""
+        raise TableError(
+            N_("rolling {id} needed more than {max} rolls; does a table refer to itself?"),
+            id=table.id, max=MAX_STEPS,
+        )
 
 
 class _RowIndex:
     """Lookups over one tuple of rows, made once: the weighted die (``d<sum>``), the running
     weights, and the first row covering each total between the lowest and highest bound."""
 
-    __slots__ = ("dice", "lookup", "rows", "running")
+    __slots__ = ("dice", "expr", "labels", "lookup", "rows", "running")
 
     running: list[int] | None
 
     def __init__(self, rows: tuple[Row, ...]) -> None:
         self.rows = rows
+        self.labels = [row.label() for row in rows]
         running: list[int] = []
         total = 0
         for row in rows:
             total += row.weight or 0
             running.append(total)
         self.dice = f"d{total}"
+        self.expr: Expr | None = None
+        """The weighted die parsed under the default limits (on first use)."""
         # bisect needs the running weights in order (no negative weight)
         self.running = running if running == sorted(running) else None
         self.lookup: dict[int, int] = {}
@@ -214,42 +219,59 @@ def _pick(walk: _Walk, table: Table, rows: tuple[Row, ...], dice: str | None,
           modifier_expr: str | None, reroll_if: str | None, ctx: dict[str, int | bool]) -> RowPick:
     """Throw the die for ``rows`` (honouring modifier and reroll rules) and find the row."""
     index = _row_index(rows)
-    expression = index.dice if dice is None else fill(dice, ctx) if "{" in dice else dice
-    expr = parse(expression, walk.limits)
-    modifier = int(evaluate(modifier_expr, ctx)) if modifier_expr else 0
-    rerolled: list[int] = []
-    for _attempt in range(walk.limits.max_rerolls + 1):
-        result = roll(expr, walk.rng, walk.limits)
-        total = result.total + modifier
-        if reroll_if is not None and evaluate(reroll_if, {**ctx, "result": total}):
-            rerolled.append(total)
-            continue
-        break
+    limits = walk.limits
+    if dice is None:
+        expression = index.dice
+        expr = index.expr if limits is DEFAULT_LIMITS else None
+        if expr is None:
+            expr = parse(expression, limits)
+            if limits is DEFAULT_LIMITS:
+                index.expr = expr
     else:
-        raise TableError(
-            N_("{id}: the reroll rule {rule!r} held {n} times in a row"),
-            id=table.id, rule=reroll_if, n=walk.limits.max_rerolls + 1,
-        )
+        expression = fill(dice, ctx) if "{" in dice else dice
+        expr = parse(expression, limits)
+    modifier = int(evaluate(modifier_expr, ctx)) if modifier_expr else 0
+    if reroll_if is None:
+        # no reroll rule (nearly every pick): one throw
+        result = roll(expr, walk.rng, limits)
+        total = result.total + modifier
+        rerolled: tuple[int, ...] = ()
+    else:
+        thrown: list[int] = []
+        for _attempt in range(limits.max_rerolls + 1):
+            result = roll(expr, walk.rng, limits)
+            total = result.total + modifier
+            if evaluate(reroll_if, {**ctx, "result": total}):
+                thrown.append(total)
+                continue
+            break
+        else:
+            raise TableError(
+                N_("{id}: the reroll rule {rule!r} held {n} times in a row"),
+                id=table.id, rule=reroll_if, n=limits.max_rerolls + 1,
+            )
+        rerolled = tuple(thrown)
+    labels = index.labels
     if dice is None:
         if index.running is not None:
             at = bisect_left(index.running, result.total)
             if at < len(rows):
-                return RowPick(expression, result, 0, result.total, tuple(rerolled), rows[at],
-                               at)
+                return RowPick(expression, result, 0, result.total, rerolled, rows[at], at,
+                               labels[at])
         else:
             running = 0
             for at, row in enumerate(rows):
                 running += row.weight or 0
                 if result.total <= running:
-                    return RowPick(expression, result, 0, result.total, tuple(rerolled), row,
-                                   at)
+                    return RowPick(expression, result, 0, result.total, rerolled, row, at,
+                                   labels[at])
     at_total = index.lookup.get(total)
     if at_total is not None:
-        return RowPick(expression, result, modifier, total, tuple(rerolled), rows[at_total],
-                       at_total)
+        return RowPick(expression, result, modifier, total, rerolled, rows[at_total],
+                       at_total, labels[at_total])
     for at, row in enumerate(rows):
         if row.covers(total):
-            return RowPick(expression, result, modifier, total, tuple(rerolled), row, at)
+            return RowPick(expression, result, modifier, total, rerolled, row, at, labels[at])
     if table.gaps == "reroll":
         # Declared gaps: roll again (the same caps apply).
         return _pick(walk, table, rows, dice, modifier_expr,
@@ -327,7 +349,9 @@ def _roll(walk: _Walk, table: Table, given: Mapping[str, int | bool], depth: int
         )
     if table.dice is None and table.kind == "lookup":
         raise TableError(N_("{id} is a lookup table; it is read, not rolled"), id=table.id)
-    walk.step(table)
+    walk.steps += 1
+    if walk.steps > MAX_STEPS:
+        walk.too_many(table)
     ctx: dict[str, int | bool] = {"level": 1, **table.params, **given}
     modifier = table.modifier
     if extra_modifier:
@@ -395,7 +419,7 @@ def _log_entry(table: Table, pick: RowPick) -> dict[str, Any]:
         "dice": pick.dice,
         "roll": pick.total,
         "explain": explain(pick.roll),
-        "row": pick.row.label(),
+        "row": pick.label,
         "key": pick.row.key,
     }
 
