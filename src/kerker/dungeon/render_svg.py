@@ -340,19 +340,11 @@ _ALONG = {side: _along(dx, dy) for side, (dx, dy) in _DIRS.items()}
 
 def _pierced(conn: Mapping[str, Any]) -> tuple[set[Cell], set[Cell]]:
     """The wall edges a connection cuts (horizontal, vertical)."""
-    side = str(conn.get("side") or "n")
-    dx, dy = _DIRS.get(side, (0, -1))
-    hor: set[Cell] = set()
-    ver: set[Cell] = set()
-    for x, y in _span(conn):
-        if dy < 0:
-            hor.add((x, y))
-        elif dy > 0:
-            hor.add((x, y + 1))
-        if dx < 0:
-            ver.add((x, y))
-        elif dx > 0:
-            ver.add((x + 1, y))
+    dx, dy = _DIRS.get(str(conn.get("side") or "n"), (0, -1))
+    span = _span(conn)
+    # A wall above or left of a cell is the cell's own edge, one below or right the next's.
+    hor = set(span if dy < 0 else [(x, y + 1) for x, y in span] if dy > 0 else ())
+    ver = set(span if dx < 0 else [(x + 1, y) for x, y in span] if dx > 0 else ())
     return hor, ver
 
 
@@ -361,14 +353,10 @@ def _frame(conn: Mapping[str, Any]) -> tuple[float, float, int, float]:
     side = str(conn.get("side") or "n")
     dx, dy = _DIRS.get(side, (0, -1))
     span = _span(conn)
-
-    def anchor(cell: Cell) -> tuple[float, float]:
-        x, y = cell
-        px = (x + 0.5 + dx * 0.5) * CELL
-        py = (y + 0.5 + dy * 0.5) * CELL
-        return px, py
-
-    (x1, y1), (x2, y2) = anchor(span[0]), anchor(span[-1])
+    # The middles of the first and the last cell's wall (px).
+    (ax, ay), (bx, by) = span[0], span[-1]
+    x1, y1 = (ax + 0.5 + dx * 0.5) * CELL, (ay + 0.5 + dy * 0.5) * CELL
+    x2, y2 = (bx + 0.5 + dx * 0.5) * CELL, (by + 0.5 + dy * 0.5) * CELL
     length = len(span) * CELL * (1.4142 if dx and dy else 1.0)
     return (x1 + x2) / 2, (y1 + y2) / 2, _ANGLE.get(side, 0), length
 
@@ -651,6 +639,7 @@ class _Map:
         self._shared_used: set[str] = set()
         self._conn_parts: list[tuple[list[str], list[str], set[str]]] | None = None
         self._walls: dict[tuple[int, ...], str] = {}
+        self._bounds: tuple[int, int, int, int] | None = None
 
     def conns(self, gm: bool) -> list[int]:
         """The indices of the connections a view shows."""
@@ -658,6 +647,11 @@ class _Map:
 
     def bounds(self) -> tuple[int, int, int, int]:
         """Cell bounds drawn: the used cells plus rock, aligned to the 10-ft grid."""
+        if self._bounds is None:
+            self._bounds = self._find_bounds()
+        return self._bounds
+
+    def _find_bounds(self) -> tuple[int, int, int, int]:
         xs = list(map(itemgetter(0), self.owner))  # every area's cells
         ys = list(map(itemgetter(1), self.owner))
         if not xs:
@@ -736,8 +730,8 @@ class _Map:
         clip_floor = False
         for area in self.areas:
             for feature in area.get("features") or ():
-                drawn = self.feature(feature, self._shared_used)
                 cells = _cells(feature.get("cells") or ())
+                drawn = self.feature(feature, self._shared_used, cells)
                 if drawn and cells <= self._taken and _at_outline(cells, self._taken):
                     clip_floor = True
                     drawn = [f'<g clip-path="url(#floor-{self.depth})">', *drawn, "</g>"]
@@ -778,10 +772,13 @@ class _Map:
         self._walls[opening] = walls
         return walls
 
-    def feature(self, feature: Mapping[str, Any], used: set[str]) -> list[str]:
-        """A feature's drawing (adds the legend keys it uses to ``used``)."""
+    def feature(self, feature: Mapping[str, Any], used: set[str],
+                cells: set[Cell] | None = None) -> list[str]:
+        """A feature's drawing (adds the legend keys it uses to ``used``); ``cells``: its
+        cells when the caller has them already."""
         kind = str(feature.get("kind", ""))
-        cells = _cells(feature.get("cells") or ())
+        if cells is None:
+            cells = _cells(feature.get("cells") or ())
         if not cells:
             return []
         direction = str(feature.get("dir") or "e")
