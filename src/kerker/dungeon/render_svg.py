@@ -98,6 +98,7 @@ def _num(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
+@lru_cache(maxsize=4096)  # the same labels recur (legend entries, level marks)
 def text_width(text: str, size: float) -> float:
     """A generous estimate of the width of ``text`` in Source Sans Pro at ``size`` px."""
     total = 0.0
@@ -270,19 +271,21 @@ def _inner_edges(owner: Mapping[Cell, str]) -> tuple[set[Cell], set[Cell]]:
     return hor, ver
 
 
-def _walls_d(polys: Sequence[Sequence[Point]], hor: set[Cell], ver: set[Cell]) -> str:
+def _walls_d(polys: Sequence[Sequence[Point]], hor: set[Cell], ver: set[Cell],
+             closed: Sequence[str] | None = None) -> str:
     """The floor polygons as wall path data, without the unit edges in ``hor``/``ver``
-    (walls a connection opens; their ends are pinned, so they are edges of the polygons)."""
+    (walls a connection opens; their ends are pinned, so they are edges of the polygons);
+    ``closed``: each polygon's :func:`_poly_d` when the caller has it already."""
     # The unit edges as polygon sides (half cells), both ways round.
     gaps = {((2 * x, 2 * y), (2 * x + 2, 2 * y)) for x, y in hor}
     gaps |= {((2 * x, 2 * y), (2 * x, 2 * y + 2)) for x, y in ver}
     gaps |= {(b, a) for a, b in gaps}
     parts: list[str] = []
-    for poly in polys:
+    for k, poly in enumerate(polys):
         n = len(poly)
         cut = list(map(gaps.__contains__, zip(poly, [*poly[1:], poly[0]], strict=True)))
         if not any(cut):
-            parts.append(_line_d(poly) + "Z")
+            parts.append(_line_d(poly) + "Z" if closed is None else closed[k])
             continue
         start = cut.index(True) + 1
         run: list[Point] = []
@@ -640,6 +643,7 @@ class _Map:
         self._conn_parts: list[tuple[list[str], list[str], set[str]]] | None = None
         self._walls: dict[tuple[int, ...], str] = {}
         self._bounds: tuple[int, int, int, int] | None = None
+        self._floor_ds: list[str] | None = None  # each floor polygon's path data, once drawn
 
     def conns(self, gm: bool) -> list[int]:
         """The indices of the connections a view shows."""
@@ -709,7 +713,8 @@ class _Map:
         """Rock, floors, grid and features: the same in every view."""
         out: list[str] = []
         floor = self.floor
-        floor_d = _poly_d(floor)
+        self._floor_ds = [_poly_d([poly]) for poly in floor]  # the walls use them too
+        floor_d = "".join(self._floor_ds)
         # Rock hatching: a ring from the smoothed outline of the rock cells that touch a
         # floor (diagonally too) in to the floor's outline, one pattern fill (even-odd, no
         # clip path: resvg draws it fast).
@@ -766,7 +771,7 @@ class _Map:
             hor |= h
             ver |= v
         inner_h, inner_v = self.inner
-        walls = (f'<path class="walls" d="{_walls_d(self.floor, hor, ver)}'
+        walls = (f'<path class="walls" d="{_walls_d(self.floor, hor, ver, self._floor_ds)}'
                  f'{_runs(inner_h - hor, inner_v - ver)}" fill="none" stroke="{INK}" '
                  'stroke-width="3.2" stroke-linecap="square"/>')
         self._walls[opening] = walls
@@ -1013,7 +1018,7 @@ def _boat() -> str:
 # Legend
 
 
-def _legend_items(used: set[str], gm: bool) -> list[tuple[str, str]]:
+def _legend_items(used: Collection[str], gm: bool) -> list[tuple[str, str]]:
     """The legend entries (key, msgid) for the symbols a map uses, in a fixed order."""
     order = [
         ("entrance", N_("entrance")),
@@ -1126,7 +1131,16 @@ def _legend_symbol(key: str, x: float, cy: float) -> str:
     return ""
 
 
-def _legend(used: set[str], gm: bool, lang: str, width: int, top: int) -> tuple[list[str], int]:
+def _legend(used: Collection[str], gm: bool, lang: str, width: int, top: int
+            ) -> tuple[tuple[str, ...], int]:
+    """The legend's entries for the symbols ``used``, in rows from ``top`` within
+    ``width``, and its height."""
+    return _legend_of(frozenset(used), gm, lang, width, top)
+
+
+@lru_cache(maxsize=256)  # maps share their legends (a few sets of symbols, sizes, languages)
+def _legend_of(used: frozenset[str], gm: bool, lang: str, width: int, top: int
+               ) -> tuple[tuple[str, ...], int]:
     _ = translator(lang)
     out: list[str] = []
     x, y = float(MARGIN), float(top)
@@ -1143,9 +1157,10 @@ def _legend(used: set[str], gm: bool, lang: str, width: int, top: int) -> tuple[
         x += need
     if out:
         y += row_h
-    return out, int(y - top)
+    return tuple(out), int(y - top)
 
 
+@lru_cache(maxsize=64)  # the same in every map of a size and language
 def _scale_bar(x: float, y: float, lang: str) -> str:
     """Three 10-ft squares, alternately ink and paper, with feet and metres."""
     _ = translator(lang)
@@ -1176,6 +1191,7 @@ def _scale_bar(x: float, y: float, lang: str) -> str:
     return f'<g class="scale">{"".join(parts)}</g>'
 
 
+@lru_cache(maxsize=64)  # the same in every map of a width
 def _compass(cx: float, cy: float) -> str:
     return (f'<g class="compass" transform="translate({_num(cx)} {_num(cy)})">'
             f'<path d="M0 -15L6 6L0 2L-6 6z" fill="{INK}"/>'
