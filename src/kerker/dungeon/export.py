@@ -190,6 +190,8 @@ class RollLabels:
         self.numbered = {t.rule_set for t in self.tables.values()
                          if heading_number(t.heading) is not None}
         self._labels: dict[tuple[str, str], str | None] = {}
+        self._by_lang: dict[str, dict[str, str | None]] = {}
+        """Language -> table id -> :meth:`label` (one dict lookup per entry)."""
 
     def _nodes_of(self, area: Area) -> list[TableResult]:
         """Every node of the area's results (:func:`_results`, :func:`_nodes`), walked once
@@ -220,7 +222,15 @@ class RollLabels:
 
     def entries(self, area: Area, lang: str) -> list[dict[str, Any]]:
         """The area's roll log as document entries."""
-        labels = [self.label(r.table, lang) for r in area.rolls]
+        known = self._by_lang.get(lang)
+        if known is None:
+            known = self._by_lang[lang] = {}
+        labels = []
+        for r in area.rolls:
+            label = known.get(r.table, _UNKNOWN)
+            if label is _UNKNOWN:
+                label = known[r.table] = self.label(r.table, lang)
+            labels.append(label)
         # (table, dice, roll, row) -> the picks of the area's results, in order; their texts
         # are filled in when an entry takes them
         picks: dict[tuple[str, str, int, str], deque[tuple[TableResult, RowPick]]] = {}
@@ -235,10 +245,10 @@ class RollLabels:
                     queue.append((node, pick))
         out = []
         for r, label in zip(area.rolls, labels, strict=True):
-            entry = _roll_json(r)
+            entry: dict[str, Any] = dict(zip(_ROLL_KEYS, r, strict=True))  # = _roll_json(r)
             if label is not None:
                 entry["label"] = label
-                queue = picks.get((r.table, r.dice, r.roll, r.row))
+                queue = picks.get(r[:4])  # (table, dice, roll, row)
                 if queue:
                     node, pick = queue.popleft()
                     entry["text"] = _pick_text(node, pick, lang)
@@ -265,6 +275,11 @@ def _results(area: Area) -> Iterator[TableResult]:
                        content.magic):
             if result is not None:
                 yield result
+
+
+_ROLL_KEYS = RollEntry._fields
+"""The keys of a roll entry: :class:`RollEntry`'s fields, in their order."""
+_UNKNOWN = object()
 
 
 def _roll_json(r: RollEntry) -> dict[str, Any]:
