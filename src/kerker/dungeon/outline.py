@@ -566,25 +566,39 @@ def scan(polygons: Iterable[Sequence[Point]], step: int, vertical: bool = False
          ) -> dict[int, list[tuple[float, float]]]:
     """Where the lines ``y = k * step`` (``x = ...`` when ``vertical``) run inside the
     polygons (even-odd), as ``{k * step: [(from, to), ...]}``; all in half cells."""
-    cuts: dict[int, list[float]] = {}
+    return scans(polygons, step)[vertical]
+
+
+def scans(polygons: Iterable[Sequence[Point]], step: int
+          ) -> tuple[dict[int, list[tuple[float, float]]], dict[int, list[tuple[float, float]]]]:
+    """:func:`scan` of the lines ``y = k * step`` and of the lines ``x = k * step``, in one
+    pass over the polygons' sides."""
+    rows: dict[int, list[float]] = {}
+    columns: dict[int, list[float]] = {}
     for poly in polygons:
-        if vertical:
-            poly = [(y, x) for x, y in poly]
         if not poly:
             continue
         ax, ay = poly[-1]
         for bx, by in poly:  # the side from (ax, ay) to (bx, by)
-            if ay < by:
-                line = -(-ay // step) * step
-                while line < by:
-                    cuts.setdefault(line, []).append(ax + (line - ay) * (bx - ax) / (by - ay))
+            if ay != by:
+                lo, hi = (ay, by) if ay < by else (by, ay)
+                line = -(-lo // step) * step
+                while line < hi:
+                    rows.setdefault(line, []).append(ax + (line - ay) * (bx - ax) / (by - ay))
                     line += step
-            elif ay > by:
-                line = -(-by // step) * step
-                while line < ay:
-                    cuts.setdefault(line, []).append(ax + (line - ay) * (bx - ax) / (by - ay))
+            if ax != bx:
+                lo, hi = (ax, bx) if ax < bx else (bx, ax)
+                line = -(-lo // step) * step
+                while line < hi:
+                    columns.setdefault(line, []).append(
+                        ay + (line - ax) * (by - ay) / (bx - ax))
                     line += step
             ax, ay = bx, by
+    return _spans(rows), _spans(columns)
+
+
+def _spans(cuts: dict[int, list[float]]) -> dict[int, list[tuple[float, float]]]:
+    """Each line's cuts (sorted) paired into the spans inside (even-odd), lines in order."""
     out: dict[int, list[tuple[float, float]]] = {}
     for line in sorted(cuts):
         xs = sorted(cuts[line])
@@ -594,4 +608,4 @@ def scan(polygons: Iterable[Sequence[Point]], step: int, vertical: bool = False
     return out
 
 
-__all__ = ["Outline", "corners", "everywhere", "loops", "scan", "smooth"]
+__all__ = ["Outline", "corners", "everywhere", "loops", "scan", "scans", "smooth"]

@@ -33,10 +33,11 @@ import html
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from functools import cache, lru_cache
+from itertools import chain
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
-from kerker.dungeon.outline import Outline, Point, everywhere, scan
+from kerker.dungeon.outline import Outline, Point, everywhere, scans
 from kerker.errors import N_, OptionError
 from kerker.i18n import translator
 from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
@@ -119,9 +120,12 @@ def text_width(text: str, size: float) -> float:
 
 
 def _cells(raw: Sequence[Sequence[int]]) -> set[Cell]:
-    # Columns by C-level maps: faster than a comprehension over the cells.
-    return set(zip(map(int, map(itemgetter(0), raw)), map(int, map(itemgetter(1), raw)),
-                   strict=True))
+    # Cells as the document has them (pairs of ints) by C-level maps, no conversion per
+    # coordinate; anything else (floats, bools, longer lists) converted as before.
+    cells = set(map(tuple, raw))
+    if set(map(len, cells)) <= {2} and set(map(type, chain.from_iterable(cells))) <= {int}:
+        return cast(set[Cell], cells)
+    return {(int(c[0]), int(c[1])) for c in raw}
 
 
 def _edges(cells: set[Cell]) -> tuple[set[Cell], set[Cell]]:
@@ -194,9 +198,10 @@ def _line_d(points: Sequence[Point]) -> str:
 def _grid(floor: Sequence[Sequence[Point]]) -> str:
     """The 10-ft grid lines (every second cell edge) inside the floor polygons."""
     parts: list[str] = []
-    for y, spans in scan(floor, 4).items():
+    rows, columns = scans(floor, 4)
+    for y, spans in rows.items():
         parts.extend(f"M{_px(a)} {y * HALF}H{_px(b)}" for a, b in spans)
-    for x, spans in scan(floor, 4, vertical=True).items():
+    for x, spans in columns.items():
         parts.extend(f"M{x * HALF} {_px(a)}V{_px(b)}" for a, b in spans)
     return "".join(parts)
 
