@@ -403,8 +403,9 @@ def _smooth(cs: Sequence[Point], pinned: Collection[Point],
     else:
         gen = [general((x + ox, y + oy)) for (x, y), (ox, oy)
                in zip(cs, map(_INSIDE.__getitem__, dirs), strict=True)]
+    rounded = True in gen  # (most of a map's floors are not round)
     # Round and slanted areas: every free corner next to a short side.
-    if general is None:
+    if not rounded:
         cut = [False] * n
     else:
         cut = [f and g0 and g1 and (l0 <= short or l1 <= short) for f, g0, g1, l0, l1
@@ -421,8 +422,8 @@ def _smooth(cs: Sequence[Point], pinned: Collection[Point],
                     for k in range(count + 1):
                         cut[(first + k) % n] = True
     # How far (half cells) a cut goes into a side: its middle when it is short.
-    depth = [length if g and length <= short else 1
-             for length, g in zip(lengths, gen, strict=True)]
+    depth = ([length if g and length <= short else 1
+              for length, g in zip(lengths, gen, strict=True)] if rounded else [1] * n)
 
     points: list[Point] = []
     keep: set[Point] = set()  # pinned: stay vertices

@@ -39,7 +39,7 @@ from typing import Any, cast
 
 from kerker.dungeon.outline import Outline, Point, everywhere, scans
 from kerker.errors import N_, OptionError
-from kerker.i18n import translator
+from kerker.i18n import Translate, translator
 from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
 
 VIEWS = ("gm", "player")
@@ -90,6 +90,11 @@ def _escape(text: str) -> str:
     """``text`` for an XML text node (``&``, ``<``, ``>``; what xml.sax.saxutils.escape does,
     without importing urllib on the way)."""
     return html.escape(text, quote=False)
+
+
+@lru_cache(maxsize=16)  # a language's catalog read from its file once, not for every map
+def _translator(lang: str) -> Translate:
+    return translator(lang)
 
 
 @lru_cache(maxsize=4096)  # the same few hundred values recur in every map
@@ -1146,7 +1151,7 @@ def _legend(used: Collection[str], gm: bool, lang: str, width: int, top: int
 @lru_cache(maxsize=256)  # maps share their legends (a few sets of symbols, sizes, languages)
 def _legend_of(used: frozenset[str], gm: bool, lang: str, width: int, top: int
                ) -> tuple[tuple[str, ...], int]:
-    _ = translator(lang)
+    _ = _translator(lang)
     out: list[str] = []
     x, y = float(MARGIN), float(top)
     row_h = 28
@@ -1168,7 +1173,7 @@ def _legend_of(used: frozenset[str], gm: bool, lang: str, width: int, top: int
 @lru_cache(maxsize=64)  # the same in every map of a size and language
 def _scale_bar(x: float, y: float, lang: str) -> str:
     """Three 10-ft squares, alternately ink and paper, with feet and metres."""
-    _ = translator(lang)
+    _ = _translator(lang)
     seg = 2 * CELL
     parts = []
     for i in range(3):
@@ -1206,7 +1211,7 @@ def _compass(cx: float, cy: float) -> str:
 
 def title_text(doc: Doc, depth: int, lang: str) -> str:
     """"Zufallslabyrinth – Seed 42 – Ebene 1" in the requested language."""
-    _ = translator(lang)
+    _ = _translator(lang)
     return _("{rules} – seed {seed} – level {depth}").format(
         rules=rules_name(str(doc.get("rules", ""))), seed=doc.get("seed", "?"), depth=depth)
 
@@ -1239,7 +1244,7 @@ def render_views(doc: Doc, *, depth: int = 1, lang: str = "de",
 def _svg(doc: Doc, depth: int, level: Mapping[str, Any], drawing: _Map, gm: bool,
          lang: str) -> str:
     """One view of a level as an SVG document."""
-    _ = translator(lang)
+    _ = _translator(lang)
     x0, y0, x1, y1 = drawing.bounds()
     map_w = (x1 - x0) * CELL
     map_h = (y1 - y0) * CELL
