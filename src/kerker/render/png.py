@@ -18,19 +18,18 @@ import hashlib
 import html
 import os
 import re
-import tempfile
 import threading
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from concurrent.futures.thread import BrokenThreadPool
 from functools import lru_cache
 from importlib import import_module
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kerker.errors import N_, KerkerError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor, Future
 
 FONT_SANS = "Source Sans Pro"
 FONT_SERIF = "Source Serif Pro"
@@ -85,6 +84,8 @@ def fontconfig_file() -> Path:
     file. Falls back to the system's temporary folder when the user's cache is not
     writable; refuses with a :class:`RenderError` when neither is.
     """
+    import tempfile
+
     folders = sorted({str(Path(f).parent) for f in font_files()})
     last: OSError | None = None
     for root in (_cache_root(), Path(tempfile.gettempdir()) / f"kerker-{os.getuid()}"):
@@ -244,6 +245,10 @@ class PngBatch:
             processes = _fork_is_safe()
         elif processes and not _fork_is_safe():
             processes = False
+        # (imported here: every SVG renderer imports this module for its font names, and
+        # only a batch needs the pools)
+        from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
         self._pool: Executor
         if processes:
             import multiprocessing
@@ -271,6 +276,9 @@ class PngBatch:
     def results(self) -> list[bytes]:
         """Wait for every picture; refuses like :func:`svg_to_png` (the first failure)."""
         try:
+            from concurrent.futures.process import BrokenProcessPool
+            from concurrent.futures.thread import BrokenThreadPool
+
             out: list[bytes] = []
             for future in self._futures:
                 try:
