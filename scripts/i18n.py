@@ -3,6 +3,7 @@
     python scripts/i18n.py update    # extract _(), N_(), _h() strings; merge into de/it .po
     python scripts/i18n.py compile   # .po -> .mo (the files the package reads at run time)
     python scripts/i18n.py check     # exit 1 if a message is untranslated or a .mo is stale
+    python scripts/i18n.py merge BASE OURS THEIRS   # git merge driver for the .po files
 
 The .mo files are committed so that ``pip install`` needs no build step; the test suite runs
 the same check as ``check``.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import io
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -28,7 +30,9 @@ KEYWORDS = {"_": None, "N_": None, "_h": None}
 
 def extract() -> Catalog:
     """All marked strings of the package, in a fresh template catalog."""
-    template = Catalog(project="kerker", charset="utf-8")
+    # A fixed creation date: the header stays the same from run to run (no merge conflicts).
+    template = Catalog(project="kerker", charset="utf-8",
+                       creation_date=datetime(2026, 1, 1, tzinfo=UTC))
     method_map = [("**.py", "python")]
     for filename, lineno, message, comments, context in extract_from_dir(
         str(SOURCE), method_map=method_map, keywords=KEYWORDS, strip_comment_tags=True
@@ -59,9 +63,45 @@ def update() -> None:
         path = po_path(lang)
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as fh:
-            write_po(fh, catalog, width=100, omit_header=False, sort_output=False,
+            write_po(fh, catalog, width=100, omit_header=False, sort_output=True,
                      include_lineno=False)
         print(f"{path.relative_to(ROOT)}: {len(catalog)} messages")
+
+
+def _read(path: str, lang: str | None) -> Catalog:
+    with open(path, "rb") as fh:
+        return read_po(fh, locale=lang)
+
+
+def merge(base: str, ours: str, theirs: str) -> int:
+    """A git merge driver: the union of two catalogs' translations, written over ``ours``.
+
+    Where both sides translate one message differently, the side that changed it from the base
+    wins (ours if both did). Sorted output keeps later merges small. Run ``update`` and
+    ``compile`` after the merge to drop messages no longer in the code and refresh the .mo.
+    """
+    mine = _read(ours, None)
+    lang = str(mine.locale) if mine.locale else None
+    other = _read(theirs, lang)
+    try:
+        old = _read(base, lang)
+    except Exception:
+        old = Catalog(locale=lang)
+    for message in other:
+        if not message.id:
+            continue
+        current = mine.get(message.id, message.context)
+        before = old.get(message.id, message.context)
+        if current is None:
+            mine[message.id] = message
+        elif message.string and current.string != message.string:
+            mine_changed = before is None or before.string != current.string
+            if not mine_changed or not current.string:
+                current.string = message.string
+                current.flags = message.flags
+    with open(ours, "wb") as fh:
+        write_po(fh, mine, width=100, omit_header=False, sort_output=True, include_lineno=False)
+    return 0
 
 
 def mo_bytes(catalog: Catalog) -> bytes:
@@ -104,6 +144,8 @@ def main(argv: list[str]) -> int:
     if command == "compile":
         compile_all()
         return 0
+    if command == "merge" and len(argv) == 5:
+        return merge(argv[2], argv[3], argv[4])
     if command == "check":
         issues = problems()
         for issue in issues:
