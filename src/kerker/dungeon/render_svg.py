@@ -1423,6 +1423,6 @@ class TabletopMap:
             "</svg>"]) + "\n"
 
 
-__all__ = ["PNG_SCALE", "VIEWS", "TabletopMap", "is_unexplored", "level_mark", "render_png", "render_svg",
-           "render_views", "rules_name", "title_text"]
+__all__ = ["PNG_SCALE", "VIEWS", "TabletopMap", "is_unexplored", "level_mark", "render_png",
+           "render_svg", "render_views", "rules_name", "title_text"]
 

@@ -56,9 +56,9 @@ def scale_warning(level: LevelWalls, asked: int, used: int, _: Translate) -> str
 
 def picture(level: LevelWalls, ppg: int, *, fmt: str = "png") -> bytes:
     """The level's map as ``fmt`` (png or webp, lossless), ``size x ppg`` pixels exactly:
-    the map of the view the walls were made for without area numbers for the players, with them for the game
-    master. ``ppg`` should come from :func:`fit_ppg`. Refuses an unknown format with
-    :class:`OptionError` and what the renderer refuses."""
+    the map of the view the walls were made for, without area numbers for the players,
+    with them for the game master. ``ppg`` should come from :func:`fit_ppg`. Refuses an
+    unknown format with :class:`OptionError` and what the renderer refuses."""
     from kerker.render.png import png_to_webp, svg_to_png
 
     if fmt not in IMAGE_FORMATS:

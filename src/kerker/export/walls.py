@@ -110,8 +110,8 @@ def level_walls(doc: Mapping[str, Any], depth: int = 1, view: str = "player",
              for line in tmap.wall_lines(sorted({*opening, *secret})) if len(line) > 1]
     doors = _spans(tmap, [i for i in opening if conns[i].get("kind") in DOOR_KINDS], x0, y0)
     hidden = _spans(tmap, secret, x0, y0)
-    return LevelWalls(depth, view, tmap, ((x1 - x0) // CELLS_PER_SQUARE, (y1 - y0) // CELLS_PER_SQUARE),
-                      walls, doors, hidden)
+    size = ((x1 - x0) // CELLS_PER_SQUARE, (y1 - y0) // CELLS_PER_SQUARE)
+    return LevelWalls(depth, view, tmap, size, walls, doors, hidden)
 
 
 def _spans(tmap: TabletopMap, indices: Collection[int], x0: int, y0: int) -> list[Span]:
@@ -124,12 +124,15 @@ def _spans(tmap: TabletopMap, indices: Collection[int], x0: int, y0: int) -> lis
         edges += [((x, y), (x, y + 1)) for x, y in sorted(ver)]
         kind = str(tmap.connections[i].get("kind"))
         for a, b in _runs(edges):
-            out.append(Span(i, kind, ((a[0] - x0) / CELLS_PER_SQUARE, (a[1] - y0) / CELLS_PER_SQUARE),
-                            ((b[0] - x0) / CELLS_PER_SQUARE, (b[1] - y0) / CELLS_PER_SQUARE)))
+            out.append(Span(i, kind, _square(a, x0, y0), _square(b, x0, y0)))
     return out
 
 
 Lattice = tuple[int, int]
+
+
+def _square(point: Lattice, x0: int, y0: int) -> XY:
+    return ((point[0] - x0) / CELLS_PER_SQUARE, (point[1] - y0) / CELLS_PER_SQUARE)
 
 
 def _runs(edges: list[tuple[Lattice, Lattice]]) -> list[tuple[Lattice, Lattice]]:
