@@ -715,7 +715,9 @@ class _Map:
 
     def draw(self, gm: bool, numbers: bool = True) -> tuple[list[str], set[str]]:
         """The map's elements for one view, and the legend keys they use; ``numbers``
-        False leaves out the area numbers and the marks beside them (a tabletop image)."""
+        False leaves out the area numbers and every mark written over the map (target
+        levels of stairs, "?" of unexplored exits, "S" of secret doors): a tabletop's
+        picture, whose notes say those things."""
         if self._shared is None:
             self._shared = self._draw_shared(*self.bounds())
         used = set(self._shared_used)
@@ -749,7 +751,8 @@ class _Map:
                 used.add("trap")
                 wide = len(str(area.get("number", ""))) * 5 + 10
                 out.append(_trap_mark(cx + wide, cy - 5))
-        out.extend(marks)
+        if numbers:
+            out.extend(marks)
         return out, used
 
     def _draw_shared(self, x0: int, y0: int, x1: int, y1: int) -> list[str]:
