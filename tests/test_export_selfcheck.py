@@ -29,11 +29,11 @@ import json
 from math import atan2, cos, sin
 
 import pytest
+from vtt_support import Doc, Grey, leaks, polyline_segments, samples, small_doc
 
 from kerker.export.foundry import export_foundry
 from kerker.export.uvtt import export_uvtt
 from kerker.export.walls import CELLS_PER_SQUARE, GAP_KINDS, level_walls
-from vtt_support import Doc, Grey, leaks, polyline_segments, samples, small_doc
 
 PPG = 28
 INK_MAX = 90

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
+from itertools import pairwise
 from math import ceil, hypot
 from typing import Any
 
@@ -83,7 +84,7 @@ def samples(a: XY, b: XY, step: float) -> Iterator[XY]:
 
 def polyline_segments(lines: Iterable[Sequence[XY]]) -> list[Segment]:
     """The segments of polylines."""
-    return [(a, b) for line in lines for a, b in zip(line, line[1:], strict=False)]
+    return [(a, b) for line in lines for a, b in pairwise(line)]
 
 
 def leaks(segments: Iterable[Segment], seeds: Iterable[XY], width: int, height: int) -> int:
