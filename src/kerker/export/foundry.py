@@ -152,8 +152,9 @@ def _page_html(gm: AreaKey, player: AreaKey | None, _: Translate) -> str:
               items(_("Traps"), gm.traps),
               items(_("Rolls"), gm.rolls)]
     if any(secret):
-        parts.append(f'<section class="secret"><p><strong>{escape(_("Game master only"))}'
-                     f"</strong></p>{''.join(secret)}</section>")
+        label = escape(_("Game master only"))
+        parts.append(f'<section class="secret"><p><strong>{label}</strong></p>'
+                     f"{''.join(secret)}</section>")
     return "".join(parts)
 
 
