@@ -45,6 +45,8 @@ class Grey:
         grey = image.colourspace("b-w").extract_band(0).cast("uchar")
         self.width, self.height = grey.width, grey.height
         self.pixels = bytes(grey.write_to_memory())
+        # the darkest pixel of each 3 x 3 block (a rank filter: one lookup per question)
+        self.min3 = bytes(grey.rank(3, 3, 0).write_to_memory())
         self.rgb = bytes(rgb.write_to_memory())
 
     def at(self, x: int, y: int) -> int:
@@ -70,6 +72,8 @@ class Grey:
         """The darkest pixel within ``radius`` pixels of the point (x, y) (pixel centres
         at half-integers)."""
         cx, cy = int(x), int(y)
+        if radius == 1 and 0 < cx < self.width - 1 and 0 < cy < self.height - 1:
+            return self.min3[cy * self.width + cx]
         return min(self.at(cx + dx, cy + dy) for dx in range(-radius, radius + 1)
                    for dy in range(-radius, radius + 1))
 
@@ -93,7 +97,7 @@ def leaks(segments: Iterable[Segment], seeds: Iterable[XY], width: int, height: 
     (0: the segments close every seed in)."""
     wall = bytearray(width * height)
     for a, b in segments:
-        for x, y in samples(a, b, 0.25):
+        for x, y in samples(a, b, 0.5):  # steps under 1/sqrt(2) px: an 8-connected line
             ix, iy = min(width - 1, max(0, int(x))), min(height - 1, max(0, int(y)))
             wall[iy * width + ix] = 1
     seen = bytearray(width * height)
