@@ -10,7 +10,6 @@ import json
 import random
 import sys
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -18,6 +17,9 @@ import typer
 
 from kerker.errors import N_, DiceError, KerkerError, OptionError
 from kerker.i18n import Translate, check_language, default_language, translator
+from kerker.numfmt import decimal as decimal  # re-exported for the commands
+from kerker.numfmt import frac as frac
+from kerker.numfmt import percent as percent
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -81,25 +83,6 @@ def friendly(func: Callable[P, R]) -> Callable[P, R]:
 def dump_json(data: Any) -> str:
     """Stable JSON for stdout: UTF-8 text, two-space indent, keys in insertion order."""
     return json.dumps(data, ensure_ascii=False, indent=2)
-
-
-def frac(value: Fraction) -> str:
-    """A fraction as ``"n/d"`` (the JSON form of exact probabilities)."""
-    return f"{value.numerator}/{value.denominator}"
-
-
-def percent(value: Fraction | float, lang: str, digits: int = 2) -> str:
-    """``12.50 %`` in English, ``12,50 %`` in German and Italian."""
-    text = f"{float(value) * 100:.{digits}f}"
-    if lang in ("de", "it"):
-        text = text.replace(".", ",")
-    return f"{text} %"
-
-
-def decimal(value: Fraction | float, lang: str, digits: int = 2) -> str:
-    """A number with the language's decimal mark."""
-    text = f"{float(value):.{digits}f}"
-    return text.replace(".", ",") if lang in ("de", "it") else text
 
 
 class WriteError(KerkerError):

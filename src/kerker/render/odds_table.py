@@ -7,7 +7,7 @@ from fractions import Fraction
 from rich.console import Console
 from rich.table import Table
 
-from kerker.cli_support import decimal, percent
+from kerker.numfmt import decimal, percent
 from kerker.dice.exact import Distribution
 from kerker.i18n import translator
 
