@@ -24,6 +24,9 @@ from kerker.numfmt import percent as percent
 P = ParamSpec("P")
 R = TypeVar("R")
 
+TABLES_ENV = "KERKER_TABLES"
+"""Folders of own tables, separated like PATH; read by the command line only."""
+
 MAX_SEED = 2**64 - 1
 EXIT_USER_ERROR = 2
 
@@ -31,6 +34,24 @@ EXIT_USER_ERROR = 2
 def resolve_language(lang: str | None) -> str:
     """``--lang`` if given (validated), else the locale's language, else English."""
     return check_language(lang) if lang else default_language()
+
+
+def table_dirs(tables: Sequence[Path] | None) -> list[Path]:
+    """The ``--tables`` folders, then those of ``KERKER_TABLES`` (the library reads no
+    environment: the commands pass these in)."""
+    import os
+
+    dirs = list(tables or [])
+    env = os.environ.get(TABLES_ENV, "")
+    dirs += [Path(d) for d in env.split(os.pathsep) if d.strip()]
+    return dirs
+
+
+def load_tables(tables: Sequence[Path] | None) -> Any:
+    """The registry of shipped tables plus those of :func:`table_dirs`."""
+    from kerker.tables.registry import load_registry
+
+    return load_registry(table_dirs(tables))
 
 
 def make_rng(seed: int | None) -> tuple[int, random.Random]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from kerker.cli_support import friendly, make_rng, resolve_language, write_output
+from kerker.cli_support import friendly, load_tables, make_rng, resolve_language, write_output
 from kerker.cli_support import parse_formats as _parse_formats
 from kerker.errors import N_, OptionError
 from kerker.i18n import default_language, translator
@@ -211,7 +211,7 @@ def dungeon_command(
     from kerker.dungeon.engine import Params, generate
     from kerker.dungeon.export import dumps_document, to_document
     from kerker.dungeon.render_ascii import render_ascii
-    from kerker.tables.registry import load_registry, rule_set_language
+    from kerker.tables.registry import rule_set_language
 
     chosen = parse_formats(formats) if formats is not None else list(FORMATS)
     if formats is not None and out is None:
@@ -219,7 +219,7 @@ def dungeon_command(
     params = Params(rules=rules, seed=None, levels=levels, size=parse_size(size),
                     max_areas=max_areas, min_areas=min_areas, entrance=entrance,
                     caves=caves).checked()
-    registry = load_registry(tables or [])
+    registry = load_tables(tables)
     # A rule set speaks the language it was printed in unless --lang says otherwise.
     code = resolve_language(lang or rule_set_language(registry, params.rules))
     _ = translator(code)

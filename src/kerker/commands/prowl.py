@@ -12,7 +12,15 @@ from typing import Annotated, Any
 
 import typer
 
-from kerker.cli_support import dump_json, frac, friendly, make_rng, percent, resolve_language
+from kerker.cli_support import (
+    dump_json,
+    frac,
+    friendly,
+    load_tables,
+    make_rng,
+    percent,
+    resolve_language,
+)
 from kerker.errors import N_, OptionError
 from kerker.i18n import default_language, translator
 
@@ -60,9 +68,7 @@ NoPngOption = Annotated[bool, typer.Option("--no-png", help=_h(N_("Write no PNG 
 
 
 def _registry(tables: list[Path] | None) -> Any:
-    from kerker.tables.registry import load_registry
-
-    return load_registry(tables or [])
+    return load_tables(tables)
 
 
 def _odds(reputation: int, registry: Any, code: str, json_out: bool) -> None:

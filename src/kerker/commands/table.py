@@ -10,7 +10,16 @@ from typing import Annotated, Any
 
 import typer
 
-from kerker.cli_support import dump_json, frac, friendly, make_rng, percent, resolve_language
+from kerker.cli_support import (
+    dump_json,
+    frac,
+    friendly,
+    load_tables,
+    make_rng,
+    percent,
+    resolve_language,
+    table_dirs,
+)
 from kerker.errors import N_, OptionError
 from kerker.i18n import default_language, translator
 
@@ -54,9 +63,7 @@ IdArgument = Annotated[str, typer.Argument(metavar="ID", help=_h(N_("Table id, e
 
 
 def _registry(tables: list[Path] | None) -> Any:
-    from kerker.tables.registry import load_registry
-
-    return load_registry(tables or [])
+    return load_tables(tables)
 
 
 def _context(level: int, guarded: bool, sets: list[str] | None) -> dict[str, int | bool]:
@@ -269,10 +276,8 @@ def lint_command(
     lang: LangOption = None,
 ) -> None:
     from kerker.tables.lint import lint_paths
-    from kerker.tables.registry import user_dirs
-
     _ = translator(resolve_language(lang))
-    problems = lint_paths(list(paths or []), registry_paths=user_dirs(tables or []))
+    problems = lint_paths(list(paths or []), registry_paths=table_dirs(tables))
     for problem in problems:
         print(problem.text(_))
     if problems:

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from kerker.cli_support import friendly, make_rng, resolve_language, write_output
+from kerker.cli_support import friendly, load_tables, make_rng, resolve_language, write_output
 from kerker.cli_support import parse_formats as _parse_formats
 from kerker.errors import N_, OptionError
 from kerker.i18n import default_language, translator
@@ -80,14 +80,14 @@ def zones_command(
     ] = None,
 ) -> None:
     """Roll a zone map; see ``ZONES_HELP``."""
-    from kerker.tables.registry import load_registry, rule_set_language
+    from kerker.tables.registry import rule_set_language
     from kerker.zones.export import dumps
     from kerker.zones.generate import ZoneParams, check_theme, generate, parse_size
     from kerker.zones.render_md import render_md
     from kerker.zones.render_svg import render_png, render_svg
     from kerker.zones.render_text import summary
 
-    registry = load_registry(tables or [])
+    registry = load_tables(tables)
     # The rule set speaks the language it was printed in unless --lang says otherwise.
     code = resolve_language(lang or rule_set_language(registry, "zonenkarten"))
     _ = translator(code)
