@@ -29,7 +29,7 @@ prowl = generate(ProwlOptions(4, 3, None, 0, None), random.Random(5), seed=5)
 from kerker.tables.registry import load_registry
 from kerker.tables.tree import table_tree
 tree = table_tree(load_registry(), "zufallslabyrinth/schatz", lang="de", context={"level": 1})
-assert "%" in "\n".join(tree.lines(0, "de"))
+assert "%" in " ".join(tree.lines(0, "de"))
 print(len(names), "modules;", type(prowl).__name__)
 """
 
