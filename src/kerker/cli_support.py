@@ -20,6 +20,7 @@ from kerker.i18n import Translate, check_language, default_language, translator
 from kerker.numfmt import decimal as decimal  # re-exported for the commands
 from kerker.numfmt import frac as frac
 from kerker.numfmt import percent as percent
+from kerker.termio import print_json as print_json
 
 P = ParamSpec("P")
 R = TypeVar("R")

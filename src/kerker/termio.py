@@ -238,13 +238,35 @@ class _StyledStdout:
         return self._stream.fileno()
 
 
+def fit_encoding(text: str, encoding: str) -> str:
+    """``text`` with what ``encoding`` lacks replaced as :func:`readable` does."""
+    try:
+        return text.encode(encoding, HANDLER).decode(encoding)
+    except LookupError:
+        return text
+
+
 def console(**options: Any) -> Any:
     """A Rich console on stdout (no highlighting), for renderables whose user text went
-    through :func:`rich_text`."""
+    through :func:`rich_text`.
+
+    On a stream that is not UTF-8 every string is given its readable replacements before
+    Rich measures it, so ``hoechstens`` still fits its column.
+    """
     from rich.console import Console
+    from rich.text import Text
+
+    stream = _StyledStdout(sys.stdout)
+    encoding = stream.encoding or "utf-8"
+
+    class _Console(Console):
+        def render_str(self, text: str, **kwargs: Any) -> Text:
+            return super().render_str(fit_encoding(text, encoding), **kwargs)
 
     options.setdefault("highlight", False)
-    return Console(file=_StyledStdout(sys.stdout), **options)  # type: ignore[arg-type]
+    if is_utf8(stream):
+        return Console(file=stream, **options)  # type: ignore[arg-type]
+    return _Console(file=stream, **options)  # type: ignore[arg-type]
 
 
 def _error_line(err: KerkerError) -> str:

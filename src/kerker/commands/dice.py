@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from kerker.cli_support import dump_json, friendly, make_rng, resolve_language
+from kerker.cli_support import dump_json, friendly, make_rng, print_json, resolve_language
 from kerker.errors import N_, OptionError
 from kerker.i18n import default_language, translator
 
@@ -100,7 +100,7 @@ def odds_command(
     if json_out:
         data = {"expression": expression}
         data.update(dist.to_json())
-        print(dump_json(data))
+        print_json(dump_json(data))
         return
     from kerker.render.odds_table import print_odds
 

@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from kerker.cli_support import friendly, load_tables, make_rng, resolve_language, write_output
+from kerker.cli_support import (
+    friendly,
+    load_tables,
+    make_rng,
+    print_json,
+    resolve_language,
+    write_output,
+)
 from kerker.cli_support import parse_formats as _parse_formats
 from kerker.errors import N_, OptionError
 from kerker.i18n import default_language, translator
@@ -253,7 +260,7 @@ def dungeon_command(
         made=made, asked=params.levels) if made < params.levels else "")
     if out is not None:
         if json_out:
-            print(dumps_document(doc), end="")
+            print_json(dumps_document(doc))
             return
         for path in written:
             print(_("written: {path}").format(path=path))
@@ -263,7 +270,7 @@ def dungeon_command(
             seed=used_seed))
         return
     if json_out:
-        print(dumps_document(doc), end="")
+        print_json(dumps_document(doc))
         return
     print(render_ascii(doc))
     key = short_key(doc)

@@ -19,6 +19,7 @@ from kerker.cli_support import (
     load_tables,
     make_rng,
     percent,
+    print_json,
     resolve_language,
 )
 from kerker.errors import N_, OptionError
@@ -77,7 +78,7 @@ def _odds(reputation: int, registry: Any, code: str, json_out: bool) -> None:
     _ = translator(code)
     table = structure_odds(reputation, registry)
     if json_out:
-        print(dump_json({
+        print_json(dump_json({
             "reputation": reputation,
             **{key: {"dice": item["dice"],
                      "probabilities": {str(k): frac(v) for k, v in
@@ -155,7 +156,7 @@ def prowl_command(
             for path in written:
                 print(path)
     if json_out:
-        print(dumps(prowl), end="")
+        print_json(dumps(prowl))
     elif out is None:
         print(render_markdown(prowl, code))
 
@@ -193,7 +194,7 @@ def tune_command(
         raise PlanError(N_("{file}: cannot write: {reason}"), file=str(target),
                         reason=exc.strerror or str(exc)) from None
     if json_out:
-        print(text, end="")
+        print_json(text)
         return
     for entry in after.tuning.log[len(before.tuning.log):]:
         print(_("{n}. {op}: cost {cost}, {left} left").format(

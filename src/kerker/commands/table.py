@@ -17,6 +17,7 @@ from kerker.cli_support import (
     load_tables,
     make_rng,
     percent,
+    print_json,
     resolve_language,
     table_dirs,
 )
@@ -109,10 +110,11 @@ def list_command(tables: TablesOption = None, json_out: JsonOption = False,
         for t in registry
     ]
     if json_out:
-        print(dump_json(items))
+        print_json(dump_json(items))
         return
-    from rich.console import Console
     from rich.table import Table as RichTable
+
+    from kerker.termio import console, rich_text
 
     _ = translator(code)
     view = RichTable(title=_("{n} tables").format(n=len(items)), title_justify="left")
@@ -121,9 +123,9 @@ def list_command(tables: TablesOption = None, json_out: JsonOption = False,
     view.add_column(_("dice"), overflow="fold", max_width=14)
     view.add_column(_("source"), min_width=12, ratio=3)
     for item in items:
-        view.add_row(item["id"], str(item["title"]), item["dice"] or "—",
-                     str(item["source"]["heading"]))
-    Console(highlight=False).print(view)
+        view.add_row(rich_text(item["id"]), rich_text(item["title"]),
+                     rich_text(item["dice"] or "—"), rich_text(item["source"]["heading"]))
+    console().print(view)
 
 
 @table_app.command("show", help=_h(N_("Show a table as stored: dice, rows, effects, source.\n\n"
@@ -136,7 +138,7 @@ def show_command(table_id: IdArgument, tables: TablesOption = None, json_out: Js
     code = resolve_language(lang)
     table = _registry(tables).get(table_id)
     if json_out:
-        print(dump_json(show_json(table, code)))
+        print_json(dump_json(show_json(table, code)))
         return
     show_rich(table, code)
 
@@ -171,7 +173,7 @@ def roll_command(
     used_seed, rng = make_rng(seed)
     results = [roll_table(registry, table_id, rng, context=ctx) for _i in range(times)]
     if json_out:
-        print(dump_json({
+        print_json(dump_json({
             "kerker": __version__,
             "seed": used_seed,
             "table": table_id,
@@ -220,7 +222,7 @@ def odds_command(
         _print_tree(registry, table_id, code, ctx, json_out)
         return
     if json_out:
-        print(dump_json({
+        print_json(dump_json({
             "table": table_id,
             "context": ctx,
             "lang": code,
@@ -231,17 +233,19 @@ def odds_command(
             ],
         }))
         return
-    from rich.console import Console
     from rich.table import Table as RichTable
 
+    from kerker.termio import console, rich_text
+
     _ = translator(code)
-    view = RichTable(title=_("Exact odds of {id}").format(id=table_id), title_justify="left")
+    view = RichTable(title=rich_text(_("Exact odds of {id}").format(id=table_id)),
+                     title_justify="left")
     view.add_column(_("probability"), justify="right", no_wrap=True)
     view.add_column(_("fraction"), justify="right", no_wrap=True)
     view.add_column(_("outcome"))
     for outcome, p in outcomes:
-        view.add_row(percent(p, code, 3), frac(p), outcome.describe())
-    Console(highlight=False).print(view)
+        view.add_row(percent(p, code, 3), frac(p), rich_text(outcome.describe()))
+    console().print(view)
 
 
 def _print_tree(registry: Any, table_id: str, code: str, ctx: dict[str, int | bool],
@@ -250,7 +254,7 @@ def _print_tree(registry: Any, table_id: str, code: str, ctx: dict[str, int | bo
 
     tree = table_tree(registry, table_id, lang=code, context=ctx)
     if json_out:
-        print(dump_json({"table": table_id, "context": ctx, "lang": code, "mode": "tree",
+        print_json(dump_json({"table": table_id, "context": ctx, "lang": code, "mode": "tree",
                          "tree": tree.to_json()}))
         return
     import shutil
@@ -300,7 +304,7 @@ def export_command(
     code = resolve_language(lang)
     if fmt != "foundry":
         raise OptionError(N_("unknown export format {fmt!r}; choose foundry"), fmt=fmt)
-    print(export_table(_registry(tables), table_id, fmt, lang=code))
+    print_json(export_table(_registry(tables), table_id, fmt, lang=code) + "\n")
 
 
 @table_app.command("import", help=_h(N_("Turn a pasted book table (CSV: range, text) into a "
@@ -349,4 +353,4 @@ def import_command(
 def schema_command() -> None:
     from kerker.tables.schema import json_schema
 
-    print(dump_json(json_schema()))
+    print_json(dump_json(json_schema()))

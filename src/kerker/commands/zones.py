@@ -12,7 +12,14 @@ from typing import Annotated
 
 import typer
 
-from kerker.cli_support import friendly, load_tables, make_rng, resolve_language, write_output
+from kerker.cli_support import (
+    friendly,
+    load_tables,
+    make_rng,
+    print_json,
+    resolve_language,
+    write_output,
+)
 from kerker.cli_support import parse_formats as _parse_formats
 from kerker.errors import N_, OptionError
 from kerker.i18n import default_language, translator
@@ -124,7 +131,7 @@ def zones_command(
                 write_output(path, data)
                 written.append(path)
         if json_out:
-            print(dumps(zmap, code), end="")
+            print_json(dumps(zmap, code))
             return
         print(summary(zmap, code))
         print()
@@ -135,7 +142,7 @@ def zones_command(
         return
 
     if json_out or (chosen == ["json"] and formats is not None):
-        print(dumps(zmap, code), end="")
+        print_json(dumps(zmap, code))
         return
     if formats is not None:
         print(render_svg(zmap, view="gm", lang=code) if chosen == ["svg"]
