@@ -10,6 +10,7 @@ commands that need them, so ``kerker roll`` starts fast.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Iterator, MutableMapping
 from typing import Any
 
@@ -98,6 +99,24 @@ def _root() -> None:
     """The group itself does nothing; its commands do the work."""
 
 
+PATH_OPTIONS = ("--out", "--tables", "--factions")
+"""Options that take a path: an empty text there is refused (Click would read it as the
+current folder)."""
+
+
+def check_empty_paths(args: list[str]) -> None:
+    """Refuse ``--out ""`` (and ``--out=``) for every option of :data:`PATH_OPTIONS`."""
+    from kerker.errors import N_, OptionError
+
+    for i, arg in enumerate(args):
+        if arg == "--":
+            return
+        name, eq, value = arg.partition("=")
+        if name in PATH_OPTIONS and ((eq and not value.strip()) or (
+                not eq and i + 1 < len(args) and not args[i + 1].strip())):
+            raise OptionError(N_("{option} needs a path, not an empty text"), option=name)
+
+
 def main() -> None:
     """Entry point of the ``kerker`` console script."""
     import gc
@@ -110,4 +129,9 @@ def main() -> None:
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
     guard_streams()
-    run_guarded(lambda: app(prog_name="kerker"))
+
+    def run() -> None:
+        check_empty_paths(sys.argv[1:])
+        app(prog_name="kerker")
+
+    run_guarded(run)

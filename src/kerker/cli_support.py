@@ -16,6 +16,8 @@ from typing import Any, ParamSpec, TypeVar
 import typer
 
 from kerker.errors import N_, DiceError, KerkerError, OptionError
+from kerker.fileio import WriteError as WriteError  # re-exported
+from kerker.fileio import write_atomic
 from kerker.i18n import Translate, check_language, default_language, translator
 from kerker.numfmt import decimal as decimal  # re-exported for the commands
 from kerker.numfmt import frac as frac
@@ -107,12 +109,6 @@ def dump_json(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2)
 
 
-class WriteError(KerkerError):
-    """An output file that cannot be written."""
-
-    code = "write"
-
-
 def parse_formats(text: str, formats: Sequence[str]) -> list[str]:
     """``"svg,json"`` -> ``["svg", "json"]`` in the order of ``formats``; refuses others."""
     wanted = [part.strip().lower() for part in text.split(",") if part.strip()]
@@ -124,16 +120,9 @@ def parse_formats(text: str, formats: Sequence[str]) -> list[str]:
 
 
 def write_output(path: Path, data: str | bytes) -> None:
-    """Write one output file (folders created, text as UTF-8 with \\n line ends).
+    """Write one output file atomically (folders created, text as UTF-8 with \\n line ends):
+    a full disk leaves the old file or none, never a truncated one.
 
     Any failure becomes a :class:`WriteError` naming the file.
     """
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(data, bytes):
-            path.write_bytes(data)
-        else:
-            path.write_text(data, encoding="utf-8", newline="\n")
-    except OSError as exc:
-        raise WriteError(N_("cannot write {path}: {reason}"), path=str(path),
-                         reason=exc.strerror or str(exc)) from None
+    write_atomic(path, data)

@@ -302,7 +302,7 @@ def run_guarded(command: Callable[[], object]) -> None:
         command()
     except SystemExit as stop:
         code = stop.code
-    except OutputError as err:
+    except KerkerError as err:  # raised outside a command (--help, option parsing)
         _say(_error_line(err))
         code = EXIT_USER_ERROR
     except BrokenPipeError:

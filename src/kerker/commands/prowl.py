@@ -175,7 +175,6 @@ def tune_command(
     lang: LangOption = None,
 ) -> None:
     from kerker.prowl.export import dumps, load_plan
-    from kerker.prowl.model import PlanError
     from kerker.prowl.tuning import parse_operations, tune
 
     code = resolve_language(lang)
@@ -185,14 +184,11 @@ def tune_command(
     after = tune(before, ops, _registry(tables))
     text = dumps(after)
     target = out if out is not None else plan
-    try:
-        if out is None:
-            backup = plan.with_name(plan.name + ".bak")
-            backup.write_bytes(plan.read_bytes())
-        target.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise PlanError(N_("{file}: cannot write: {reason}"), file=str(target),
-                        reason=exc.strerror or str(exc)) from None
+    from kerker.fileio import read_bytes, write_atomic
+
+    if out is None:  # the old plan is kept beside; both writes are all or nothing
+        write_atomic(plan.with_name(plan.name + ".bak"), read_bytes(plan))
+    write_atomic(target, text)
     if json_out:
         print_json(text)
         return

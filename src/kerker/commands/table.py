@@ -324,26 +324,18 @@ def import_command(
     out: Annotated[Path | None, typer.Option("--out", help=_h(N_(
         "Write the table file here (default: print it).")))] = None,
 ) -> None:
-    from kerker.errors import RuleDataError
-    from kerker.tables.csvimport import import_csv
+    from kerker.fileio import read_text, write_atomic
+    from kerker.tables.csvimport import MAX_CSV_BYTES, import_csv
 
     text_code = resolve_language(text_lang)
-    try:
-        text = file.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RuleDataError(N_("cannot read the file: {reason}"), file=str(file),
-                            reason=str(exc)) from None
+    text = read_text(file, max_bytes=MAX_CSV_BYTES)
     table_name = name or file.stem.lower().replace(" ", "-")
     yaml_text = import_csv(text, name=table_name, rule_set=rule_set, lang=text_code, dice=dice,
                            source_file=file.name)
     if out is None:
         print(yaml_text, end="")
         return
-    try:
-        out.write_text(yaml_text, encoding="utf-8")
-    except OSError as exc:
-        raise RuleDataError(N_("cannot write the file: {reason}"), file=str(out),
-                            reason=str(exc)) from None
+    write_atomic(out, yaml_text)
 
 
 @table_app.command("schema", help=_h(N_("Print the JSON Schema of table files (for editors).\n\n"

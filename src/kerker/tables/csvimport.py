@@ -39,6 +39,9 @@ from kerker.errors import N_, KerkerError, OptionError, RuleDataError
 
 MAX_ROWS = 1000
 MAX_CHARS = 1_000_000
+MAX_CSV_BYTES = 4 * MAX_CHARS
+"""A CSV file larger than this is refused before it is read (UTF-8: at most 4 bytes a
+character)."""
 SNIFF_RECORDS = 30
 DELIMITERS = ("\t", ";", ",")
 SINGLE_DICE = (2, 3, 4, 6, 8, 10, 12, 20, 30, 100)

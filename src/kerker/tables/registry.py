@@ -121,6 +121,9 @@ def user_paths(dirs: Iterable[Path]) -> list[Path]:
             found.append(d)
         elif d.is_dir():
             found += sorted(p for p in d.rglob("*") if p.suffix in (".yaml", ".yml"))
+        elif d.exists():
+            raise RuleDataError(N_("is not a regular file (a pipe, device or socket); kerker "
+                                   "reads only files"), file=str(d))
         else:
             raise RuleDataError(N_("no such folder or file"), file=str(d))
         if len(found) > MAX_USER_FILES:
