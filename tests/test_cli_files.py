@@ -173,14 +173,14 @@ def test_byte_order_marks_are_read_alike_in_every_file(tmp_path: Path) -> None:
     shown = run("table", "show", "eigen/ding", "--json", "--tables", str(tables))
     assert shown.returncode == 0, shown.stderr
     csv_file = tmp_path / "t.csv"
-    csv_file.write_bytes(bom + "1-3,Gold\n4-6,Silber\n".encode())
+    csv_file.write_bytes(bom + b"1-3,Gold\n4-6,Silber\n")
     assert run("table", "import", str(csv_file)).returncode == 0
     plan = run("prowl", "-r", "2", "-p", "2", "--seed", "3", "--json").stdout
     plan_file = tmp_path / "plan.json"
     plan_file.write_bytes(bom + plan.encode())
     assert run("prowl", "render", str(plan_file)).returncode == 0
     factions = tmp_path / "factions.txt"
-    factions.write_bytes(bom + "+Die Gilde\n+Die Wache\n-Die Schatten\n".encode())
+    factions.write_bytes(bom + b"+Die Gilde\n+Die Wache\n-Die Schatten\n")
     assert run("prowl", "-r", "2", "-p", "2", "--seed", "3", "--factions",
                str(factions)).returncode == 0
     utf16 = tmp_path / "utf16.csv"
@@ -205,7 +205,7 @@ def test_deep_nesting_is_refused_before_parsing(tmp_path: Path) -> None:
 
 def test_json_depth_ignores_brackets_in_strings() -> None:
     fileio.check_json_depth(json.dumps({"text": "[" * 500}), "x.json")
-    with pytest.raises(InputFileError, match="x.json:2: nested"):
+    with pytest.raises(InputFileError, match=r"x\.json:2: nested"):
         fileio.check_json_depth("{\n" + "[" * 65 + "]" * 65 + "}", "x.json")
 
 
