@@ -167,3 +167,52 @@ def test_user_text_cannot_drive_the_terminal_or_rich(args: list[str], workdir: P
         assert "[/]" in out and "[bold]not bold[/bold]" in out
     if args[1] == "list":
         assert "Thing [/]" in out and "[bold]" in out
+
+
+# -- runaway output and huge numbers (in-process: no stream trouble involved) -------------------
+
+
+def _invoke(*args: str) -> tuple[int, str, str]:
+    from typer.testing import CliRunner
+
+    from kerker.cli import app
+
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_roll_times_caps_the_dice_thrown_before_the_work() -> None:
+    code, out, err = _invoke("roll", "1000W6", "--times", "1000", "--json")
+    assert code == 2 and out == ""
+    assert err.strip() == ("kerker: error: 1000W6 --times 1000 throws more than 20000 dice; "
+                           "roll fewer times")
+    code, out, err = _invoke("roll", "101W6", "--times", "1000", "--seed", "1")
+    assert code == 2 and "more than 100000 dice" in err
+    code, out, _ = _invoke("roll", "10W6", "--times", "1000", "--seed", "1")
+    assert code == 0 and len(out.split()) == 1000
+
+
+def test_dice_thrown_counts_rerolls_explosions_and_computed_counts() -> None:
+    import random
+
+    from kerker.commands.dice import dice_thrown
+    from kerker.dice import parse, roll
+
+    rng = random.Random(3)
+    assert dice_thrown(roll(parse("3W6+W4"), rng).record) == 4
+    for _ in range(50):
+        exploding = roll(parse("4W6!"), rng)
+        assert dice_thrown(exploding.record) == 4 + exploding.explain().split("->")[1].count("!")
+        computed = roll(parse("(2W4)W6"), rng)
+        inner = computed.record.count_record  # type: ignore[union-attr]
+        assert dice_thrown(computed.record) == 2 + inner.total
+
+
+def test_odds_of_numbers_beyond_a_float_are_exact() -> None:
+    expression = "*".join(["999999999"] * 35) + "*W6"
+    code, out, err = _invoke("odds", expression, "--lang", "en")
+    assert code == 0, err
+    assert "inf" not in out and "e+" not in out
+    flat = "".join(out.split())  # Rich folds the long numbers over lines
+    factor = 999999999**35  # odd: the mean 3.5 * factor ends in .5
+    assert f"mean{factor * 7 // 2}.50,standarddeviation" in flat

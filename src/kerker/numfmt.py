@@ -63,3 +63,29 @@ def decimal(value: Fraction | float, lang: str, digits: int = 2) -> str:
     """A number with the language's decimal mark."""
     text = fixed(value, digits)
     return text.replace(".", ",") if lang in ("de", "it") else text
+
+
+def root(value: Fraction | int, lang: str, digits: int = 2) -> str:
+    """The square root of a non-negative exact ``value`` (a variance), with the language's
+    decimal mark; exact digits (truncated) where a float would overflow.
+
+    >>> from fractions import Fraction
+    >>> root(Fraction(35, 12), "de")
+    '1,71'
+    >>> root(10**700, "en", 1)[-4:]
+    '00.0'
+    """
+    import math
+    from fractions import Fraction
+
+    exact = Fraction(value)
+    if exact < 0:
+        raise ValueError("root of a negative value")
+    if exact < FLOAT_LIMIT**2:
+        text = f"{math.sqrt(exact):.{digits}f}"
+    else:
+        scaled = math.isqrt(exact.numerator * 10 ** (2 * digits) // exact.denominator)
+        digits_text = str(scaled).rjust(digits + 1, "0")
+        text = (f"{digits_text[:-digits]}.{digits_text[-digits:]}" if digits
+                else digits_text)
+    return text.replace(".", ",") if lang in ("de", "it") else text

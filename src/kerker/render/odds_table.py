@@ -8,7 +8,7 @@ from rich.table import Table
 
 from kerker.dice.exact import Distribution
 from kerker.i18n import translator
-from kerker.numfmt import decimal, percent
+from kerker.numfmt import decimal, percent, root
 from kerker.termio import console as make_console
 from kerker.termio import rich_text
 
@@ -67,7 +67,7 @@ def summary_lines(dist: Distribution, lang: str) -> list[str]:
     _ = translator(lang)
     return [
         _("mean {mean}, standard deviation {sd}").format(
-            mean=decimal(dist.mean, lang), sd=decimal(dist.stdev, lang)
+            mean=decimal(dist.mean, lang), sd=root(dist.variance, lang)
         ),
         _("median {median}; 90 % of results between {lo} and {hi}; range {min} to {max}").format(
             median=dist.percentile(Fraction(1, 2)),
