@@ -253,3 +253,18 @@ def test_dice_in_cells_become_rolled_amounts(tmp_path: Path) -> None:
 def test_no_error_escapes_as_something_else() -> None:
     with pytest.raises(KerkerError):
         read_text(Path("/nonexistent/file.yaml"))
+
+
+def test_lint_says_which_files_it_cannot_read(tmp_path: Path) -> None:
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    os.mkfifo(folder / "pipe.yaml")
+    (folder / "ok.yaml").write_text(TABLE, encoding="utf-8")
+    proc = run("table", "lint", str(folder), "/dev/null")
+    assert proc.returncode == 1
+    assert proc.stdout.splitlines() == [
+        "/dev/null:1:1: is not a regular file (a pipe, device or socket); kerker reads only "
+        "files",
+        f"{folder / 'pipe.yaml'}:1:1: is not a regular file (a pipe, device or socket); "
+        "kerker reads only files",
+    ]

@@ -216,3 +216,15 @@ def test_odds_of_numbers_beyond_a_float_are_exact() -> None:
     flat = "".join(out.split())  # Rich folds the long numbers over lines
     factor = 999999999**35  # odd: the mean 3.5 * factor ends in .5
     assert f"mean{factor * 7 // 2}.50,standarddeviation" in flat
+
+
+@pytest.mark.parametrize("args", [["zones", "--seed", "1", "--size", "3x3"],
+                                  ["prowl", "-r", "2", "-p", "2", "--seed", "1"]],
+                         ids=" ".join)
+def test_zones_and_prowl_speak_the_language_their_help_promises(args: list[str]) -> None:
+    helped = run([args[0], "--help"]).stdout.decode("utf-8")
+    assert "(default: the rule set's language)" in " ".join(helped.split())
+    assert "default: locale" not in " ".join(helped.split())
+    italian = run(args, LANG="it_IT.UTF-8", LC_ALL="it_IT.UTF-8").stdout.decode("utf-8")
+    german = run([*args, "--lang", "de"]).stdout.decode("utf-8")
+    assert italian == german  # the rule set's language (German), whatever the locale

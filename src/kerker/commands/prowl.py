@@ -64,6 +64,12 @@ TablesOption = Annotated[
     typer.Option("--tables", help=_h(N_("A folder (or file) of your own tables; repeatable. "
                                          "Also read from KERKER_TABLES."))),
 ]
+RuleSetLangOption = Annotated[
+    str | None,
+    typer.Option("--lang", help=_h(N_("Language of the output: de, it or en (default: the "
+                                      "rule set's language)."))),
+]
+"""Generation speaks the language the rule set was printed in (German for Mazeprowl)."""
 JsonOption = Annotated[bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))]
 NoPngOption = Annotated[bool, typer.Option("--no-png", help=_h(N_("Write no PNG picture.")))]
 
@@ -126,7 +132,7 @@ def prowl_command(
     no_png: NoPngOption = False,
     tables: TablesOption = None,
     json_out: JsonOption = False,
-    lang: LangOption = None,
+    lang: RuleSetLangOption = None,
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return

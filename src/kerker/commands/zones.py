@@ -64,7 +64,7 @@ def zones_command(
     lang: Annotated[
         str | None,
         typer.Option("--lang", help=_h(N_("Language of the output: de, it or en "
-                                          "(default: locale)."))),
+                                          "(default: the rule set's language)."))),
     ] = None,
     json_out: Annotated[
         bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))
