@@ -268,3 +268,77 @@ def test_lint_says_which_files_it_cannot_read(tmp_path: Path) -> None:
         f"{folder / 'pipe.yaml'}:1:1: is not a regular file (a pipe, device or socket); "
         "kerker reads only files",
     ]
+
+
+# -- long runs: pictures that fit, progress on a terminal ------------------------------------
+
+
+def test_png_fit_finds_the_largest_scale_within_the_pixel_cap() -> None:
+    from kerker.commands.dungeon import png_fit
+    from kerker.render.png import MAX_PIXELS
+
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="3668" height="4872">'
+    fitted = png_fit(svg, 1.5)
+    assert fitted == 1.49
+    assert 3668 * 4872 * fitted**2 <= MAX_PIXELS < 3668 * 4872 * (fitted + 0.01) ** 2
+    assert png_fit(svg, 1.0) == 1.0
+
+
+def test_too_large_pictures_are_fitted_or_refused_before_any_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import random
+
+    from kerker.commands import dungeon as command
+    from kerker.dungeon.engine import Params, generate
+    from kerker.dungeon.export import to_document
+    from kerker.render import png
+    from kerker.tables.registry import load_registry
+
+    params = Params(seed=4, levels=1, max_areas=6).checked()
+    doc = to_document(generate(params, random.Random(4), load_registry()), "en")
+
+    class Batch:
+        def __init__(self) -> None:
+            self.scale = 1.5
+            self.scales: list[float] = []
+
+        def add(self, svg: str, *, width: int = 0, height: int = 0) -> int:
+            self.scales.append(self.scale)
+            return len(self.scales) - 1
+
+        def results(self) -> list[bytes]:
+            return [b"\x89PNG" for _ in self.scales]
+
+    monkeypatch.setattr(png, "MAX_PIXELS", 250_000)
+    batch, notes = Batch(), []  # type: ignore[var-annotated]
+    written = command.write_files(doc, tmp_path / "fit", 4, "en", ["svg", "png"], batch,
+                                  notes=notes)
+    assert len(written) == 4 and all(s < 1.5 for s in batch.scales)
+    assert batch.scale == 1.5
+    assert notes and notes[0].startswith("dungeon-4.png: drawn at scale ")
+    with pytest.raises(KerkerError, match=r"dungeon-4\.png would have more than 250000 "
+                                          r"pixels at --png-scale 1\.5; give at most 0\."):
+        command.write_files(doc, tmp_path / "refused", 4, "en", ["svg", "png"], Batch(),
+                            fit_png=False)
+    assert not (tmp_path / "refused").exists()
+
+
+def test_long_runs_show_progress_on_a_terminal_only(tmp_path: Path) -> None:
+    import pty
+
+    args = [sys.executable, "-m", "kerker", "dungeon", "--seed", "2", "--max-areas", "400",
+            "--lang", "en", "--out", str(tmp_path), "--format", "json"]
+    env = dict(os.environ, PYTHONPATH=str(SRC), LANG="C.UTF-8", LC_ALL="C.UTF-8")
+    master, slave = pty.openpty()
+    proc = subprocess.run(args, stdout=subprocess.PIPE, stderr=slave, env=env, timeout=120,
+                          check=False)
+    os.close(slave)
+    shown = os.read(master, 4096).decode("utf-8")
+    os.close(master)
+    assert proc.returncode == 0
+    assert ("Rolling the dungeon (levels: 1, 30x40 squares, up to 400 areas a level)"
+            in " ".join(shown.split()))
+    assert "Drawing and writing the files" in shown
+    piped = run("dungeon", "--seed", "2", "--max-areas", "400", "--out", str(tmp_path),
+                "--format", "json")
+    assert piped.returncode == 0 and piped.stderr == ""

@@ -104,6 +104,17 @@ def friendly(func: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def progress(text: str) -> None:
+    """A progress line on stderr, only when stderr is a terminal (never in pipes or logs)."""
+    stream = sys.stderr
+    try:
+        if stream.isatty():
+            stream.write(text + "\n")
+            stream.flush()
+    except (OSError, ValueError, KerkerError):
+        pass
+
+
 def dump_json(data: Any) -> str:
     """Stable JSON for stdout: UTF-8 text, two-space indent, keys in insertion order."""
     return json.dumps(data, ensure_ascii=False, indent=2)
