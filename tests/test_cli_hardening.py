@@ -30,7 +30,7 @@ tables:
       - range: [1, 1]
         text: {de: "a", it: "a", en: "clear \\e[2J\\e]0;pwned\\a bell [/] [red]x"}
       - range: [2, 2]
-        text: {de: "b", it: "b", en: "plain [bold]not bold[/bold]"}
+        text: {de: "b", it: "b", en: "plain [bold]not bold[/bold] \\u202eevil\\N"}
 """
 
 
@@ -228,3 +228,12 @@ def test_zones_and_prowl_speak_the_language_their_help_promises(args: list[str])
     italian = run(args, LANG="it_IT.UTF-8", LC_ALL="it_IT.UTF-8").stdout.decode("utf-8")
     german = run([*args, "--lang", "de"]).stdout.decode("utf-8")
     assert italian == german  # the rule set's language (German), whatever the locale
+
+
+def test_json_keeps_control_characters_as_escapes(workdir: Path) -> None:
+    proc = run(["table", "show", "boese/ding", "--json", "--tables", str(workdir / "hostile")])
+    out = proc.stdout.decode("utf-8")
+    assert "\u202e" not in out and "\x85" not in out and "\x1b" not in out
+    texts = [row["texts"]["en"] for row in json.loads(out)["rows"]]
+    assert texts[0].startswith("clear \x1b[2J\x1b]0;pwned")
+    assert texts[1] == "plain [bold]not bold[/bold] \u202eevil\x85"

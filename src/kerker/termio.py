@@ -148,10 +148,19 @@ def ascii_json(text: str) -> str:
 
 def print_json(text: str) -> None:
     """Print JSON text (ending in a newline if it has none): as UTF-8 when stdout takes it,
-    else with ``\\u`` escapes (the same data, never a replacement character)."""
+    else with ``\\u`` escapes (the same data, never a replacement character). Control
+    characters the JSON writer left raw (C1, bidirectional overrides) become ``\\u``
+    escapes too: valid JSON with the same data, harmless on a terminal."""
+    if _CONTROL.search(text):
+        text = _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     if not is_utf8(sys.stdout):
         text = ascii_json(text)
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    text = text if text.endswith("\n") else text + "\n"
+    stream = sys.stdout
+    if isinstance(stream, GuardedText):
+        stream.write_styled(text)  # already safe: escapes, not control characters
+    else:
+        stream.write(text)
 
 
 # -- guarded streams ------------------------------------------------------------------------
