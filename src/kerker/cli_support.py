@@ -16,8 +16,6 @@ from typing import Any, ParamSpec, TypeVar
 import typer
 
 from kerker.errors import N_, DiceError, KerkerError, OptionError
-from kerker.fileio import WriteError as WriteError  # re-exported
-from kerker.fileio import write_atomic
 from kerker.i18n import Translate, check_language, default_language, translator
 from kerker.numfmt import decimal as decimal  # re-exported for the commands
 from kerker.numfmt import frac as frac
@@ -134,6 +132,8 @@ def write_output(path: Path, data: str | bytes) -> None:
     """Write one output file atomically (folders created, text as UTF-8 with \\n line ends):
     a full disk leaves the old file or none, never a truncated one.
 
-    Any failure becomes a :class:`WriteError` naming the file.
+    Any failure becomes a :class:`~kerker.fileio.WriteError` naming the file.
     """
+    from kerker.fileio import write_atomic
+
     write_atomic(path, data)
