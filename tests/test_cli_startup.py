@@ -61,3 +61,24 @@ def test_a_sub_command_group_builds_on_demand() -> None:
     out, modules = loaded("table", "schema")
     assert json.loads(out)["title"]
     assert "kerker.commands.dice" not in modules and "kerker.commands.dungeon" not in modules
+
+
+def test_a_command_registered_the_usual_way_is_kept() -> None:
+    import typer
+    from typer.testing import CliRunner
+
+    from kerker.cli import LazyGroup
+
+    extra = typer.Typer(cls=LazyGroup, add_completion=False)
+
+    @extra.command("hello")
+    def hello() -> None:
+        print("hi")
+
+    @extra.command("other")
+    def other() -> None:
+        print("other")
+
+    assert CliRunner().invoke(extra, ["hello"]).stdout == "hi\n"
+    listed = CliRunner().invoke(extra, ["--help"]).stdout
+    assert "hello" in listed and "roll" in listed

@@ -79,7 +79,10 @@ class LazyGroup(TyperGroup):
 
     def __init__(self, **attrs: Any) -> None:
         super().__init__(**attrs)
-        self.commands = _LazyCommands()
+        lazy = _LazyCommands()
+        for name, command in self.commands.items():  # any registered the usual way
+            lazy[name] = command
+        self.commands = lazy
 
 
 app = typer.Typer(
