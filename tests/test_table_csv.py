@@ -51,9 +51,10 @@ def test_semicolon_file_with_header_reads_well() -> None:
     assert _rows(text) == [
         ((1, 5), {"de": "Leer"}),
         ((6, 10), {"de": "Ein Monster, schlafend; zwei"}),
-        ((11, 19), {"de": "Schatz: 2W10 × 100 KM"}),
+        ((11, 19), {"de": "Schatz: {amount} KM"}),  # the dice became a rolled amount
         ((20, None), {"de": "Etwas Besonderes"}),
     ]
+    assert _table(text)["rows"][2]["effects"] == [{"amount": "2W10 × 100"}]
     data = load_yaml_text(text, "test")
     assert data["source_file"] == "buch.csv" and data["rule_set"] == "custom"
 

@@ -1,26 +1,93 @@
 """The ``kerker`` command line: options -> one library call -> rendered output.
 
 Commands live in :mod:`kerker.commands`; each translates :class:`~kerker.errors.KerkerError`
-into one line on stderr and exit status 2. Heavy imports (Rich, tables) happen inside the
+into one line on stderr and exit status 2. Only the command that runs is imported and built
+(``kerker roll`` never imports the dungeon, zone or table code, nor builds their options);
+``kerker --help`` builds them all to list them. Heavy imports (Rich, tables) happen inside the
 commands that need them, so ``kerker roll`` starts fast.
 """
 
 from __future__ import annotations
 
-import typer
+import importlib
+import sys
+from collections.abc import Iterator, MutableMapping
+from typing import Any
 
-from kerker.commands.check import CHECK_HELP, check_command
-from kerker.commands.dice import ODDS_HELP, ROLL_HELP, odds_command, roll_command
-from kerker.commands.dungeon import DUNGEON_HELP, dungeon_command
-from kerker.commands.prowl import prowl_app
-from kerker.commands.table import table_app
-from kerker.commands.zones import ZONES_HELP, zones_command
+import typer
+from typer.core import TyperGroup
+
 from kerker.i18n import default_language, translator
 
 _h = translator(default_language())
 
+COMMANDS: dict[str, tuple[str, str, str | None]] = {
+    "roll": ("kerker.commands.dice", "roll_command", "ROLL_HELP"),
+    "odds": ("kerker.commands.dice", "odds_command", "ODDS_HELP"),
+    "check": ("kerker.commands.check", "check_command", "CHECK_HELP"),
+    "dungeon": ("kerker.commands.dungeon", "dungeon_command", "DUNGEON_HELP"),
+    "zones": ("kerker.commands.zones", "zones_command", "ZONES_HELP"),
+    "table": ("kerker.commands.table", "table_app", None),
+    "prowl": ("kerker.commands.prowl", "prowl_app", None),
+}
+"""Every command in the order ``--help`` lists them: module, function (or sub-app) and the
+name of its help text in that module (``None`` for a sub-app, which carries its own)."""
+
+
+def build_command(name: str) -> Any:
+    """The Click command of one entry of :data:`COMMANDS`, importing only its module."""
+    module_name, attribute, help_name = COMMANDS[name]
+    module = importlib.import_module(module_name)
+    target = getattr(module, attribute)
+    if help_name is None:
+        return typer.main.get_command(target)
+    one = typer.Typer(add_completion=False, pretty_exceptions_enable=False,
+                      rich_markup_mode=None)
+    one.command(name, help=_h(getattr(module, help_name)))(target)
+    return typer.main.get_command(one)
+
+
+class _LazyCommands(MutableMapping[str, Any]):
+    """The commands of the ``kerker`` group, each built the first time it is looked up."""
+
+    def __init__(self) -> None:
+        self._built: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._built:
+            if name not in COMMANDS:
+                raise KeyError(name)
+            self._built[name] = build_command(name)
+        return self._built[name]
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self._built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._built[name]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from COMMANDS
+        yield from (name for name in self._built if name not in COMMANDS)
+
+    def __len__(self) -> int:
+        return len(COMMANDS) + sum(1 for name in self._built if name not in COMMANDS)
+
+
+class LazyGroup(TyperGroup):
+    """A Typer group whose commands are imported and built only when looked up."""
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        lazy = _LazyCommands()
+        for name, command in self.commands.items():  # any registered the usual way
+            lazy[name] = command
+        self.commands = lazy
+
+
 app = typer.Typer(
     name="kerker",
+    cls=LazyGroup,
     help=_h("kerker: dungeons, zone maps, heists, tables and dice for game masters.\n\n"
             "Example: kerker dungeon --seed 7 --out maps"),
     no_args_is_help=True,
@@ -28,22 +95,46 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-app.command("roll", help=_h(ROLL_HELP))(roll_command)
-app.command("odds", help=_h(ODDS_HELP))(odds_command)
-app.command("check", help=_h(CHECK_HELP))(check_command)
-app.command("dungeon", help=_h(DUNGEON_HELP))(dungeon_command)
-app.add_typer(table_app, name="table")
-app.command("zones", help=_h(ZONES_HELP))(zones_command)
-app.add_typer(prowl_app, name="prowl")
+
+
+@app.callback()
+def _root() -> None:
+    """The group itself does nothing; its commands do the work."""
+
+
+PATH_OPTIONS = ("--out", "--tables", "--factions")
+"""Options that take a path: an empty text there is refused (Click would read it as the
+current folder)."""
+
+
+def check_empty_paths(args: list[str]) -> None:
+    """Refuse ``--out ""`` (and ``--out=``) for every option of :data:`PATH_OPTIONS`."""
+    from kerker.errors import N_, OptionError
+
+    for i, arg in enumerate(args):
+        if arg == "--":
+            return
+        name, eq, value = arg.partition("=")
+        if name in PATH_OPTIONS and ((eq and not value.strip()) or (
+                not eq and i + 1 < len(args) and not args[i + 1].strip())):
+            raise OptionError(N_("{option} needs a path, not an empty text"), option=name)
 
 
 def main() -> None:
     """Entry point of the ``kerker`` console script."""
     import gc
 
+    from kerker.termio import guard_streams, run_guarded
+
     # A short-lived command that makes many small objects and no garbage cycles worth
     # hunting: what is loaded so far is never collected, and collections run less often
     # (measured: 9% off a 5-level dungeon's files without PNG).
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
-    app(prog_name="kerker")
+    guard_streams()
+
+    def run() -> None:
+        check_empty_paths(sys.argv[1:])
+        app(prog_name="kerker")
+
+    run_guarded(run)

@@ -10,7 +10,6 @@ import json
 import random
 import sys
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -18,9 +17,16 @@ import typer
 
 from kerker.errors import N_, DiceError, KerkerError, OptionError
 from kerker.i18n import Translate, check_language, default_language, translator
+from kerker.numfmt import decimal as decimal  # re-exported for the commands
+from kerker.numfmt import frac as frac
+from kerker.numfmt import percent as percent
+from kerker.termio import print_json as print_json
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+TABLES_ENV = "KERKER_TABLES"
+"""Folders of own tables, separated like PATH; read by the command line only."""
 
 MAX_SEED = 2**64 - 1
 EXIT_USER_ERROR = 2
@@ -29,6 +35,24 @@ EXIT_USER_ERROR = 2
 def resolve_language(lang: str | None) -> str:
     """``--lang`` if given (validated), else the locale's language, else English."""
     return check_language(lang) if lang else default_language()
+
+
+def table_dirs(tables: Sequence[Path] | None) -> list[Path]:
+    """The ``--tables`` folders, then those of ``KERKER_TABLES`` (the library reads no
+    environment: the commands pass these in)."""
+    import os
+
+    dirs = list(tables or [])
+    env = os.environ.get(TABLES_ENV, "")
+    dirs += [Path(d) for d in env.split(os.pathsep) if d.strip()]
+    return dirs
+
+
+def load_tables(tables: Sequence[Path] | None) -> Any:
+    """The registry of shipped tables plus those of :func:`table_dirs`."""
+    from kerker.tables.registry import load_registry
+
+    return load_registry(table_dirs(tables))
 
 
 def make_rng(seed: int | None) -> tuple[int, random.Random]:
@@ -78,34 +102,20 @@ def friendly(func: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def progress(text: str) -> None:
+    """A progress line on stderr, only when stderr is a terminal (never in pipes or logs)."""
+    stream = sys.stderr
+    try:
+        if stream.isatty():
+            stream.write(text + "\n")
+            stream.flush()
+    except (OSError, ValueError, KerkerError):
+        pass
+
+
 def dump_json(data: Any) -> str:
     """Stable JSON for stdout: UTF-8 text, two-space indent, keys in insertion order."""
     return json.dumps(data, ensure_ascii=False, indent=2)
-
-
-def frac(value: Fraction) -> str:
-    """A fraction as ``"n/d"`` (the JSON form of exact probabilities)."""
-    return f"{value.numerator}/{value.denominator}"
-
-
-def percent(value: Fraction | float, lang: str, digits: int = 2) -> str:
-    """``12.50 %`` in English, ``12,50 %`` in German and Italian."""
-    text = f"{float(value) * 100:.{digits}f}"
-    if lang in ("de", "it"):
-        text = text.replace(".", ",")
-    return f"{text} %"
-
-
-def decimal(value: Fraction | float, lang: str, digits: int = 2) -> str:
-    """A number with the language's decimal mark."""
-    text = f"{float(value):.{digits}f}"
-    return text.replace(".", ",") if lang in ("de", "it") else text
-
-
-class WriteError(KerkerError):
-    """An output file that cannot be written."""
-
-    code = "write"
 
 
 def parse_formats(text: str, formats: Sequence[str]) -> list[str]:
@@ -119,16 +129,11 @@ def parse_formats(text: str, formats: Sequence[str]) -> list[str]:
 
 
 def write_output(path: Path, data: str | bytes) -> None:
-    """Write one output file (folders created, text as UTF-8 with \\n line ends).
+    """Write one output file atomically (folders created, text as UTF-8 with \\n line ends):
+    a full disk leaves the old file or none, never a truncated one.
 
-    Any failure becomes a :class:`WriteError` naming the file.
+    Any failure becomes a :class:`~kerker.fileio.WriteError` naming the file.
     """
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(data, bytes):
-            path.write_bytes(data)
-        else:
-            path.write_text(data, encoding="utf-8", newline="\n")
-    except OSError as exc:
-        raise WriteError(N_("cannot write {path}: {reason}"), path=str(path),
-                         reason=exc.strerror or str(exc)) from None
+    from kerker.fileio import write_atomic
+
+    write_atomic(path, data)

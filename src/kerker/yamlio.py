@@ -22,16 +22,23 @@ from typing import Any
 
 from kerker.errors import N_, RuleDataError
 
+MAX_YAML_BYTES = 4 * 1024 * 1024
+"""A table file of a game master is at most this large (the largest shipped: 35 kB)."""
+
 
 def load_yaml_text(text: str, where: str) -> Any:
     """Parse YAML 1.2 ``text`` into plain dicts, lists and scalars.
 
     Raises :class:`RuleDataError` (file ``where``, with the line when the parser knows it)
-    for anything that is not valid YAML; never another exception.
+    for anything that is not valid YAML; never another exception. Nesting deeper than
+    :data:`kerker.fileio.MAX_DEPTH` is refused before the document is composed.
     """
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+    from kerker.fileio import check_yaml_depth
+
+    check_yaml_depth(text, where)
     try:
         return YAML(typ="safe").load(text)
     except MarkedYAMLError as exc:
@@ -48,14 +55,14 @@ def load_yaml_text(text: str, where: str) -> Any:
 
 
 def load_yaml_file(path: Path, where: str | None = None) -> Any:
-    """Read and parse a YAML file; unreadable files raise :class:`RuleDataError` too."""
+    """Read and parse a YAML file (UTF-8, a BOM dropped); refuses FIFOs, devices and files
+    over :data:`MAX_YAML_BYTES` before reading them. Every failure is a :class:`KerkerError`
+    naming the file."""
+    from kerker.fileio import read_text
+
     name = str(path) if where is None else where
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RuleDataError(
-            N_("cannot read the rule file: {reason}"), file=name, reason=str(exc)
-        ) from exc
+    text = read_text(path, max_bytes=MAX_YAML_BYTES, where=name,
+                     cannot_read=N_("cannot read the rule file: {reason}"))
     return load_yaml_text(text, name)
 
 
@@ -76,13 +83,11 @@ def load_rule_file(path: Path, where: str | None = None) -> Any:
 
     Same result and same errors as :func:`load_yaml_file`; only faster for shipped files.
     """
+    from kerker.fileio import decode_text, read_bytes
+
     name = str(path) if where is None else where
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise RuleDataError(
-            N_("cannot read the rule file: {reason}"), file=name, reason=str(exc)
-        ) from exc
+    raw = read_bytes(path, max_bytes=MAX_YAML_BYTES, where=name,
+                     cannot_read=N_("cannot read the rule file: {reason}"))
     twin = twin_path(path)
     try:
         compiled = json.loads(twin.read_bytes())
@@ -90,13 +95,7 @@ def load_rule_file(path: Path, where: str | None = None) -> Any:
             return compiled["data"]
     except (OSError, ValueError, KeyError):
         pass
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RuleDataError(
-            N_("cannot read the rule file: {reason}"), file=name, reason=str(exc)
-        ) from exc
-    return load_yaml_text(text, name)
+    return load_yaml_text(decode_text(raw, name), name)
 
 
 def compiled_twin(path: Path) -> str:

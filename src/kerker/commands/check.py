@@ -12,7 +12,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from kerker.cli_support import dump_json, frac, friendly, make_rng, percent, resolve_language
+from kerker.cli_support import (
+    dump_json,
+    frac,
+    friendly,
+    make_rng,
+    percent,
+    print_json,
+    resolve_language,
+)
 from kerker.errors import N_, OptionError
 from kerker.i18n import Translate, default_language, translator
 
@@ -186,7 +194,7 @@ def check_command(
         if show_chart:
             data["chart"] = context.chart_json()
         if json_out:
-            print(dump_json(data))
+            print_json(dump_json(data))
             return
         context.print_tables(show_odds=show_odds, show_chart=show_chart)
         return
@@ -203,7 +211,7 @@ def check_command(
             "gm": list(context.gm_lines(result)),
             "player": result.player_line(code),
         }
-        print(dump_json(payload))
+        print_json(dump_json(payload))
         return
     for line in context.gm_lines(result):
         print(line)
@@ -321,19 +329,20 @@ class _Context:
         }
 
     def print_tables(self, *, show_odds: bool, show_chart: bool) -> None:
-        from rich.console import Console
         from rich.table import Table
-        from rich.text import Text
 
         from kerker.checks import ROLLED_OUTCOMES, Outcome, chance, odds, penalty, success_chance
 
         _ = self._
-        console = Console(highlight=False)
+        from kerker.termio import console as make_console
+        from kerker.termio import rich_text as esc
+
+        console = make_console()
         names = {key: text.name[self.lang] for key, text in self.rules.outcomes.items()}
         if show_odds:
             assert self.value is not None
             target = chance(self.value, self.modifier, attempt=self.attempt)
-            console.print(Text(self.header(self.value, target, penalty(self.attempt))))
+            console.print(esc(self.header(self.value, target, penalty(self.attempt))))
             table = Table()
             table.add_column(_("outcome"))
             table.add_column(_("exact fraction"), justify="right")
@@ -346,7 +355,7 @@ class _Context:
             )
             for outcome in shown:
                 p = probabilities[outcome.value]
-                table.add_row(Text(names[outcome.value]), frac(p), percent(p, self.lang))
+                table.add_row(esc(names[outcome.value]), frac(p), percent(p, self.lang))
             console.print(table)
             if not probabilities[Outcome.IMPOSSIBLE.value]:
                 total = success_chance(self.value, self.modifier, attempt=self.attempt)
@@ -371,12 +380,12 @@ class _Context:
                 title += ", " + _("attempt {attempt}: malus {penalty}").format(
                     attempt=self.attempt, penalty=penalty(self.attempt)
                 )
-            console.print(Text(title))
+            console.print(esc(title))
             table = Table()
             table.add_column(_("value"), justify="right")
             table.add_column(_("chance"), justify="right")
             for outcome in ROLLED_OUTCOMES:
-                table.add_column(Text(names[outcome.value]), justify="right")
+                table.add_column(esc(names[outcome.value]), justify="right")
             for row in rows:
                 style = "bold reverse" if row.value == self.value else None
                 table.add_row(

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from kerker.cli_support import dump_json, friendly, make_rng, resolve_language
+from kerker.cli_support import dump_json, friendly, make_rng, print_json, resolve_language
 from kerker.errors import N_, OptionError
 from kerker.i18n import default_language, translator
 
 _h = translator(default_language())  # help texts follow the locale
 
 MAX_TIMES = 10_000
+MAX_DICE_TOTAL = 100_000
+"""Dice thrown over all ``--times`` rolls at most (every throw is kept for --explain)."""
+MAX_JSON_DICE = 20_000
+"""The same with ``--json``, whose log holds every throw (about 250 bytes each)."""
 
 ROLL_HELP = N_(
     "Roll a dice expression and show the result.\n\n"
@@ -58,7 +62,17 @@ def roll_command(
         raise OptionError(N_("--times must be between 1 and {max}"), max=MAX_TIMES)
     expr = parse(expression)
     used_seed, rng = make_rng(seed)
-    rolls = [roll(expr, rng) for _i in range(times)]
+    cap = MAX_JSON_DICE if json_out else MAX_DICE_TOTAL
+    rolls = []
+    thrown = 0
+    for i in range(times):
+        rolls.append(roll(expr, rng))
+        thrown += dice_thrown(rolls[-1].record)
+        # The first roll tells what all of them will cost: refuse before the work.
+        if thrown > cap or (i == 0 and thrown * times > cap):
+            raise OptionError(N_("{expression} --times {times} throws more than {max} dice; "
+                                 "roll fewer times"), expression=expression, times=times,
+                              max=cap)
     if json_out:
         print(
             dump_json(
@@ -77,6 +91,26 @@ def roll_command(
         print(_("(seed {seed})").format(seed=used_seed))
     else:
         print("\n".join(str(r.total) for r in rolls))
+
+
+def dice_thrown(record: Any) -> int:
+    """Every die thrown in a roll's record tree (rerolls and explosions included)."""
+    from kerker.dice.records import DiceRecord
+
+    count = 0
+    stack = [record]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, DiceRecord):
+            count += (len(item.values) if item.throws is None
+                      else sum(len(t) for t in item.throws))
+        for value in item:
+            if isinstance(value, tuple) and hasattr(value, "_fields") and hasattr(value,
+                                                                                 "total"):
+                stack.append(value)
+            elif isinstance(value, tuple) and not hasattr(value, "_fields"):
+                stack.extend(v for v in value if hasattr(v, "_fields") and hasattr(v, "total"))
+    return count
 
 
 @friendly
@@ -100,7 +134,7 @@ def odds_command(
     if json_out:
         data = {"expression": expression}
         data.update(dist.to_json())
-        print(dump_json(data))
+        print_json(dump_json(data))
         return
     from kerker.render.odds_table import print_odds
 

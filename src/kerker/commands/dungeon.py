@@ -8,6 +8,8 @@ A thin shell around :mod:`kerker.dungeon`: options -> :func:`~kerker.dungeon.eng
 
 from __future__ import annotations
 
+import math
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import replace
@@ -16,7 +18,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from kerker.cli_support import friendly, make_rng, resolve_language, write_output
+from kerker.cli_support import (
+    friendly,
+    load_tables,
+    make_rng,
+    print_json,
+    progress,
+    resolve_language,
+    write_output,
+)
 from kerker.cli_support import parse_formats as _parse_formats
 from kerker.errors import N_, OptionError
 from kerker.i18n import default_language, translator
@@ -31,6 +41,8 @@ FORMATS = ("svg", "png", "json", "md", "html", "ascii")
 """What ``--out`` writes without ``--format``."""
 VTT_FORMATS = ("uvtt", "foundry")
 """Virtual tabletop files, written when ``--format`` names them (kerker.export)."""
+LONG_RUN = 400
+"""Levels x areas from which a run shows progress on a terminal (the default: 60)."""
 PNG_SCALE_MIN, PNG_SCALE_MAX = 0.5, 4.0
 """Bounds of ``--png-scale`` (4 gives a default sheet of about 3 800 x 5 500 pixels)."""
 
@@ -100,10 +112,31 @@ def _drawings(doc: dict[str, Any], out: Path, seed: int, lang: str,
     return drawings
 
 
+_SVG_SIZE = re.compile(r'<svg\b[^>]*?\swidth="([0-9.]+)"[^>]*?\sheight="([0-9.]+)"')
+
+
+def png_fit(svg: str, scale: float) -> float:
+    """``scale``, or the largest smaller one (in hundredths) at which the SVG's PNG stays
+    within :data:`kerker.render.png.MAX_PIXELS`."""
+    from kerker.render.png import MAX_PIXELS
+
+    match = _SVG_SIZE.search(svg[:2000])
+    if match is None:
+        return scale
+    area = float(match.group(1)) * float(match.group(2))
+    if area * scale * scale <= MAX_PIXELS:
+        return scale
+    fitted = math.floor(math.sqrt(MAX_PIXELS / area) * 100) / 100
+    while fitted > 0 and area * fitted * fitted > MAX_PIXELS:
+        fitted -= 0.01
+    return round(fitted, 2)
+
+
 def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: list[str],
                 batch: PngBatch | None = None, png_scale: float | None = None,
                 vtt: VttOptions | None = None,
-                warn: Callable[[str], None] | None = None) -> list[Path]:
+                warn: Callable[[str], None] | None = None,
+                *, fit_png: bool = True, notes: list[str] | None = None) -> list[Path]:
     """Write the files of ``formats`` (see :data:`FORMATS`) for the dungeon document ``doc``
     to the folder ``out``; returns the paths written, PNGs last.
 
@@ -113,7 +146,9 @@ def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: l
     its SVG exists, while the next maps and the other files
     are made here. ``vtt`` (default :class:`~kerker.export.files.VttOptions`) says how the
     uvtt and foundry files are made; ``warn`` is told of levels drawn smaller for them.
-    Refuses what :func:`~kerker.cli_support.write_output` and
+    A map whose PNG would exceed the pixel cap is drawn at the largest scale
+    that fits (a line for it is added to ``notes``) when ``fit_png``, else refused -- before
+    any file is written. Refuses what :func:`~kerker.cli_support.write_output` and
     :func:`~kerker.render.png.svg_to_png` refuse.
     """
     from kerker.dungeon.export import dumps_document
@@ -129,9 +164,43 @@ def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: l
     written: list[Path] = []
     try:
         drawings: list[Drawing] = []
+        drawn = 0
+        # The PNG of each map, in the order _drawings draws them (GM, then player view).
+        png_names = [f"dungeon-{seed}" + ("" if level["depth"] == 1
+                                          else f"-level{level['depth']}") + suffix + ".png"
+                     for level in doc["levels"] for suffix in ("", "-player")]
+
+        def draw_png(svg: str) -> None:
+            nonlocal drawn
+            assert batch is not None
+            drawn += 1
+            scale = batch.scale
+            fitted = png_fit(svg, scale)
+            name = png_names[drawn - 1] if drawn <= len(png_names) else str(drawn)
+            if fitted < scale:
+                from kerker.render.png import MAX_PIXELS
+
+                if not fit_png or fitted < PNG_SCALE_MIN:
+                    raise OptionError(N_("{file} would have more than {max} pixels at "
+                                         "--png-scale {scale}; give at most {fit}"),
+                                      file=name, max=MAX_PIXELS, scale=scale,
+                                      fit=max(fitted, 0))
+                if notes is not None:
+                    notes.append(translator(lang)(N_(
+                        "{file}: drawn at scale {fit} (at {scale} it would have more than "
+                        "{max} pixels)")).format(file=name, fit=fitted, scale=scale,
+                                                 max=MAX_PIXELS))
+                batch.scale = fitted
+                try:
+                    batch.add(svg)
+                finally:
+                    batch.scale = scale
+            else:
+                batch.add(svg)
+
         if "svg" in formats or "png" in formats:
             drawings = _drawings(doc, out, seed, lang,
-                                 batch.add if batch is not None and "png" in formats else None)
+                                 draw_png if batch is not None and "png" in formats else None)
         for fmt in sorted(formats, key=lambda f: f == "png"):
             files: list[tuple[Path, str | bytes]] = []
             if fmt == "json":
@@ -264,7 +333,7 @@ def dungeon_command(
     from kerker.dungeon.engine import Params, generate
     from kerker.dungeon.export import dumps_document, to_document
     from kerker.dungeon.render_ascii import render_ascii
-    from kerker.tables.registry import load_registry, rule_set_language
+    from kerker.tables.registry import rule_set_language
 
     chosen = parse_formats(formats) if formats is not None else list(FORMATS)
     if formats is not None and out is None:
@@ -272,7 +341,7 @@ def dungeon_command(
     params = Params(rules=rules, seed=None, levels=levels, size=parse_size(size),
                     max_areas=max_areas, min_areas=min_areas, entrance=entrance,
                     caves=caves).checked()
-    registry = load_registry(tables or [])
+    registry = load_tables(tables)
     # A rule set speaks the language it was printed in unless --lang says otherwise.
     code = resolve_language(lang or rule_set_language(registry, params.rules))
     _ = translator(code)
@@ -285,18 +354,29 @@ def dungeon_command(
         raise OptionError(N_("--png-scale needs --out DIR and the png format"))
     vtt = _vtt_options(chosen, ppg, gm, webp, foundry_layout)
     batch: PngBatch | None = None
+    notes: list[str] = []
     if out is not None and "png" in chosen:
         from kerker.dungeon.render_svg import PNG_SCALE
         from kerker.render.png import PngBatch
 
         # The PNG workers load the renderer while the dungeon is rolled.
         batch = PngBatch(scale=png_scale or PNG_SCALE, warm=True)
+    long_run = params.levels * params.max_areas >= LONG_RUN
+    if long_run:
+        width, height = params.size
+        progress(_("Rolling the dungeon (levels: {levels}, {width}x{height} squares, up to "
+                   "{areas} areas a level); this can take a minute ...").format(
+                       levels=params.levels, width=width, height=height,
+                       areas=params.max_areas))
     try:
         dungeon = generate(params, rng, registry)
         doc = to_document(dungeon, code)
         if out is not None:
+            if long_run:
+                progress(_("Drawing and writing the files ..."))
             written = write_files(doc, out, used_seed, code, chosen, batch, vtt=vtt,
-                                  warn=lambda text: print(text, file=sys.stderr))
+                                  warn=lambda text: print(text, file=sys.stderr),
+                                  fit_png=png_scale is None, notes=notes)
     finally:
         if batch is not None:
             batch.close()
@@ -308,17 +388,19 @@ def dungeon_command(
         made=made, asked=params.levels) if made < params.levels else "")
     if out is not None:
         if json_out:
-            print(dumps_document(doc), end="")
+            print_json(dumps_document(doc))
             return
         for path in written:
             print(_("written: {path}").format(path=path))
+        for note in notes:
+            print(note)
         if fewer:
             print(fewer)
         print(_("Seed {seed}: run again with --seed {seed} for the same map.").format(
             seed=used_seed))
         return
     if json_out:
-        print(dumps_document(doc), end="")
+        print_json(dumps_document(doc))
         return
     print(render_ascii(doc))
     key = short_key(doc)

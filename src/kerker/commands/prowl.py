@@ -12,7 +12,16 @@ from typing import Annotated, Any
 
 import typer
 
-from kerker.cli_support import dump_json, frac, friendly, make_rng, percent, resolve_language
+from kerker.cli_support import (
+    dump_json,
+    frac,
+    friendly,
+    load_tables,
+    make_rng,
+    percent,
+    print_json,
+    resolve_language,
+)
 from kerker.errors import N_, OptionError
 from kerker.i18n import default_language, translator
 
@@ -55,14 +64,18 @@ TablesOption = Annotated[
     typer.Option("--tables", help=_h(N_("A folder (or file) of your own tables; repeatable. "
                                          "Also read from KERKER_TABLES."))),
 ]
+RuleSetLangOption = Annotated[
+    str | None,
+    typer.Option("--lang", help=_h(N_("Language of the output: de, it or en (default: the "
+                                      "rule set's language)."))),
+]
+"""Generation speaks the language the rule set was printed in (German for Mazeprowl)."""
 JsonOption = Annotated[bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))]
 NoPngOption = Annotated[bool, typer.Option("--no-png", help=_h(N_("Write no PNG picture.")))]
 
 
 def _registry(tables: list[Path] | None) -> Any:
-    from kerker.tables.registry import load_registry
-
-    return load_registry(tables or [])
+    return load_tables(tables)
 
 
 def _odds(reputation: int, registry: Any, code: str, json_out: bool) -> None:
@@ -71,7 +84,7 @@ def _odds(reputation: int, registry: Any, code: str, json_out: bool) -> None:
     _ = translator(code)
     table = structure_odds(reputation, registry)
     if json_out:
-        print(dump_json({
+        print_json(dump_json({
             "reputation": reputation,
             **{key: {"dice": item["dice"],
                      "probabilities": {str(k): frac(v) for k, v in
@@ -119,7 +132,7 @@ def prowl_command(
     no_png: NoPngOption = False,
     tables: TablesOption = None,
     json_out: JsonOption = False,
-    lang: LangOption = None,
+    lang: RuleSetLangOption = None,
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return
@@ -149,7 +162,7 @@ def prowl_command(
             for path in written:
                 print(path)
     if json_out:
-        print(dumps(prowl), end="")
+        print_json(dumps(prowl))
     elif out is None:
         print(render_markdown(prowl, code))
 
@@ -168,7 +181,6 @@ def tune_command(
     lang: LangOption = None,
 ) -> None:
     from kerker.prowl.export import dumps, load_plan
-    from kerker.prowl.model import PlanError
     from kerker.prowl.tuning import parse_operations, tune
 
     code = resolve_language(lang)
@@ -178,16 +190,13 @@ def tune_command(
     after = tune(before, ops, _registry(tables))
     text = dumps(after)
     target = out if out is not None else plan
-    try:
-        if out is None:
-            backup = plan.with_name(plan.name + ".bak")
-            backup.write_bytes(plan.read_bytes())
-        target.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise PlanError(N_("{file}: cannot write: {reason}"), file=str(target),
-                        reason=exc.strerror or str(exc)) from None
+    from kerker.fileio import read_bytes, write_atomic
+
+    if out is None:  # the old plan is kept beside; both writes are all or nothing
+        write_atomic(plan.with_name(plan.name + ".bak"), read_bytes(plan))
+    write_atomic(target, text)
     if json_out:
-        print(text, end="")
+        print_json(text)
         return
     for entry in after.tuning.log[len(before.tuning.log):]:
         print(_("{n}. {op}: cost {cost}, {left} left").format(

@@ -10,7 +10,17 @@ from typing import Annotated, Any
 
 import typer
 
-from kerker.cli_support import dump_json, frac, friendly, make_rng, percent, resolve_language
+from kerker.cli_support import (
+    dump_json,
+    frac,
+    friendly,
+    load_tables,
+    make_rng,
+    percent,
+    print_json,
+    resolve_language,
+    table_dirs,
+)
 from kerker.errors import N_, OptionError
 from kerker.i18n import default_language, translator
 
@@ -54,9 +64,7 @@ IdArgument = Annotated[str, typer.Argument(metavar="ID", help=_h(N_("Table id, e
 
 
 def _registry(tables: list[Path] | None) -> Any:
-    from kerker.tables.registry import load_registry
-
-    return load_registry(tables or [])
+    return load_tables(tables)
 
 
 def _context(level: int, guarded: bool, sets: list[str] | None) -> dict[str, int | bool]:
@@ -102,10 +110,11 @@ def list_command(tables: TablesOption = None, json_out: JsonOption = False,
         for t in registry
     ]
     if json_out:
-        print(dump_json(items))
+        print_json(dump_json(items))
         return
-    from rich.console import Console
     from rich.table import Table as RichTable
+
+    from kerker.termio import console, rich_text
 
     _ = translator(code)
     view = RichTable(title=_("{n} tables").format(n=len(items)), title_justify="left")
@@ -114,9 +123,9 @@ def list_command(tables: TablesOption = None, json_out: JsonOption = False,
     view.add_column(_("dice"), overflow="fold", max_width=14)
     view.add_column(_("source"), min_width=12, ratio=3)
     for item in items:
-        view.add_row(item["id"], str(item["title"]), item["dice"] or "—",
-                     str(item["source"]["heading"]))
-    Console(highlight=False).print(view)
+        view.add_row(rich_text(item["id"]), rich_text(item["title"]),
+                     rich_text(item["dice"] or "—"), rich_text(item["source"]["heading"]))
+    console().print(view)
 
 
 @table_app.command("show", help=_h(N_("Show a table as stored: dice, rows, effects, source.\n\n"
@@ -129,7 +138,7 @@ def show_command(table_id: IdArgument, tables: TablesOption = None, json_out: Js
     code = resolve_language(lang)
     table = _registry(tables).get(table_id)
     if json_out:
-        print(dump_json(show_json(table, code)))
+        print_json(dump_json(show_json(table, code)))
         return
     show_rich(table, code)
 
@@ -164,7 +173,7 @@ def roll_command(
     used_seed, rng = make_rng(seed)
     results = [roll_table(registry, table_id, rng, context=ctx) for _i in range(times)]
     if json_out:
-        print(dump_json({
+        print_json(dump_json({
             "kerker": __version__,
             "seed": used_seed,
             "table": table_id,
@@ -213,7 +222,7 @@ def odds_command(
         _print_tree(registry, table_id, code, ctx, json_out)
         return
     if json_out:
-        print(dump_json({
+        print_json(dump_json({
             "table": table_id,
             "context": ctx,
             "lang": code,
@@ -224,17 +233,19 @@ def odds_command(
             ],
         }))
         return
-    from rich.console import Console
     from rich.table import Table as RichTable
 
+    from kerker.termio import console, rich_text
+
     _ = translator(code)
-    view = RichTable(title=_("Exact odds of {id}").format(id=table_id), title_justify="left")
+    view = RichTable(title=rich_text(_("Exact odds of {id}").format(id=table_id)),
+                     title_justify="left")
     view.add_column(_("probability"), justify="right", no_wrap=True)
     view.add_column(_("fraction"), justify="right", no_wrap=True)
     view.add_column(_("outcome"))
     for outcome, p in outcomes:
-        view.add_row(percent(p, code, 3), frac(p), outcome.describe())
-    Console(highlight=False).print(view)
+        view.add_row(percent(p, code, 3), frac(p), rich_text(outcome.describe()))
+    console().print(view)
 
 
 def _print_tree(registry: Any, table_id: str, code: str, ctx: dict[str, int | bool],
@@ -243,7 +254,7 @@ def _print_tree(registry: Any, table_id: str, code: str, ctx: dict[str, int | bo
 
     tree = table_tree(registry, table_id, lang=code, context=ctx)
     if json_out:
-        print(dump_json({"table": table_id, "context": ctx, "lang": code, "mode": "tree",
+        print_json(dump_json({"table": table_id, "context": ctx, "lang": code, "mode": "tree",
                          "tree": tree.to_json()}))
         return
     import shutil
@@ -269,10 +280,8 @@ def lint_command(
     lang: LangOption = None,
 ) -> None:
     from kerker.tables.lint import lint_paths
-    from kerker.tables.registry import user_dirs
-
     _ = translator(resolve_language(lang))
-    problems = lint_paths(list(paths or []), registry_paths=user_dirs(tables or []))
+    problems = lint_paths(list(paths or []), registry_paths=table_dirs(tables))
     for problem in problems:
         print(problem.text(_))
     if problems:
@@ -295,7 +304,7 @@ def export_command(
     code = resolve_language(lang)
     if fmt != "foundry":
         raise OptionError(N_("unknown export format {fmt!r}; choose foundry"), fmt=fmt)
-    print(export_table(_registry(tables), table_id, fmt, lang=code))
+    print_json(export_table(_registry(tables), table_id, fmt, lang=code) + "\n")
 
 
 @table_app.command("import", help=_h(N_("Turn a pasted book table (CSV: range, text) into a "
@@ -315,26 +324,18 @@ def import_command(
     out: Annotated[Path | None, typer.Option("--out", help=_h(N_(
         "Write the table file here (default: print it).")))] = None,
 ) -> None:
-    from kerker.errors import RuleDataError
-    from kerker.tables.csvimport import import_csv
+    from kerker.fileio import read_text, write_atomic
+    from kerker.tables.csvimport import MAX_CSV_BYTES, import_csv
 
     text_code = resolve_language(text_lang)
-    try:
-        text = file.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RuleDataError(N_("cannot read the file: {reason}"), file=str(file),
-                            reason=str(exc)) from None
+    text = read_text(file, max_bytes=MAX_CSV_BYTES)
     table_name = name or file.stem.lower().replace(" ", "-")
     yaml_text = import_csv(text, name=table_name, rule_set=rule_set, lang=text_code, dice=dice,
                            source_file=file.name)
     if out is None:
         print(yaml_text, end="")
         return
-    try:
-        out.write_text(yaml_text, encoding="utf-8")
-    except OSError as exc:
-        raise RuleDataError(N_("cannot write the file: {reason}"), file=str(out),
-                            reason=str(exc)) from None
+    write_atomic(out, yaml_text)
 
 
 @table_app.command("schema", help=_h(N_("Print the JSON Schema of table files (for editors).\n\n"
@@ -344,4 +345,4 @@ def import_command(
 def schema_command() -> None:
     from kerker.tables.schema import json_schema
 
-    print(dump_json(json_schema()))
+    print_json(dump_json(json_schema()))

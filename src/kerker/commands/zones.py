@@ -13,7 +13,14 @@ from typing import Annotated
 
 import typer
 
-from kerker.cli_support import friendly, make_rng, resolve_language, write_output
+from kerker.cli_support import (
+    friendly,
+    load_tables,
+    make_rng,
+    print_json,
+    resolve_language,
+    write_output,
+)
 from kerker.cli_support import parse_formats as _parse_formats
 from kerker.errors import N_, OptionError
 from kerker.i18n import default_language, translator
@@ -61,7 +68,7 @@ def zones_command(
     lang: Annotated[
         str | None,
         typer.Option("--lang", help=_h(N_("Language of the output: de, it or en "
-                                          "(default: locale)."))),
+                                          "(default: the rule set's language)."))),
     ] = None,
     json_out: Annotated[
         bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))
@@ -84,14 +91,14 @@ def zones_command(
     ] = None,
 ) -> None:
     """Roll a zone map; see ``ZONES_HELP``."""
-    from kerker.tables.registry import load_registry, rule_set_language
+    from kerker.tables.registry import rule_set_language
     from kerker.zones.export import dumps
     from kerker.zones.generate import ZoneParams, check_theme, generate, parse_size
     from kerker.zones.render_md import render_md
     from kerker.zones.render_svg import render_png, render_svg
     from kerker.zones.render_text import summary
 
-    registry = load_registry(tables or [])
+    registry = load_tables(tables)
     # The rule set speaks the language it was printed in unless --lang says otherwise.
     code = resolve_language(lang or rule_set_language(registry, "zonenkarten"))
     _ = translator(code)
@@ -135,7 +142,7 @@ def zones_command(
                 write_output(path, data)
                 written.append(path)
         if json_out:
-            print(dumps(zmap, code), end="")
+            print_json(dumps(zmap, code))
             return
         print(summary(zmap, code))
         print()
@@ -146,7 +153,7 @@ def zones_command(
         return
 
     if json_out or (chosen == ["json"] and formats is not None):
-        print(dumps(zmap, code), end="")
+        print_json(dumps(zmap, code))
         return
     if formats is not None:
         print(render_svg(zmap, view="gm", lang=code) if chosen == ["svg"]

@@ -335,16 +335,15 @@ def check_plan(p: Prowl) -> None:
 
 def load_plan(path: Path) -> Prowl:
     """Read a plan file; unreadable, oversized or malformed files raise :class:`PlanError`."""
+    from kerker.fileio import check_json_depth, read_text
+
+    # Type, size, encoding (a BOM is dropped) and nesting are checked before parsing.
+    text = read_text(path, max_bytes=MAX_PLAN_BYTES,
+                     cannot_read=N_("cannot read the plan: {reason}"))
+    check_json_depth(text, str(path))
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise PlanError(N_("{file}: cannot read the plan: {reason}"), file=str(path),
-                        reason=exc.strerror or str(exc)) from None
-    if len(raw) > MAX_PLAN_BYTES:
-        raise PlanError(N_("{file}: the plan is too large"), file=str(path))
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
+        data = json.loads(text)
+    except ValueError as exc:
         raise PlanError(N_("{file}: not JSON: {reason}"), file=str(path),
                         reason=str(exc).splitlines()[0]) from None
     return from_json(data)
@@ -373,10 +372,8 @@ def write_outputs(p: Prowl, folder: Path, lang: str, *, png: bool = True, plan: 
 
         files.append((folder / f"{name}.png", svg_to_png(svg)))
     files.append((folder / f"{name}.{lang}.md", render_markdown(p, lang).encode("utf-8")))
+    from kerker.fileio import write_atomic
+
     for path, data in files:
-        try:
-            path.write_bytes(data)
-        except OSError as exc:
-            raise PlanError(N_("{file}: cannot write: {reason}"), file=str(path),
-                            reason=exc.strerror or str(exc)) from None
+        write_atomic(path, data)  # all or nothing: a full disk leaves no truncated file
     return [path for path, _data in files]

@@ -279,17 +279,11 @@ def load_faction_list(path: Path) -> FactionList:
         if len(named) != 1 and len(tables) != 1:
             raise ProwlError(N_("{file}: name the faction table `factions`"), file=source)
         return _lotto_from_table(named[0] if len(named) == 1 else tables[0], source)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ProwlError(N_("{file}: cannot read the faction list: {reason}"), file=str(path),
-                         reason=exc.strerror or str(exc)) from None
-    if len(raw) > MAX_FACTION_FILE:
-        raise ProwlError(N_("{file}: the faction list is too long"), file=source)
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ProwlError(N_("{file}: the faction list is not UTF-8 text"), file=source) from None
+    from kerker.fileio import read_text
+
+    # Type and size checked before reading; UTF-8 with or without a BOM, as every file.
+    text = read_text(path, max_bytes=MAX_FACTION_FILE,
+                     cannot_read=N_("cannot read the faction list: {reason}"))
     return _lotto_from_lines(text, source)
 
 

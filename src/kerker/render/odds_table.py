@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rich.console import Console
 from rich.table import Table
 
-from kerker.cli_support import decimal, percent
 from kerker.dice.exact import Distribution
 from kerker.i18n import translator
+from kerker.numfmt import decimal, percent, root
+from kerker.termio import console as make_console
+from kerker.termio import rich_text
 
 BAR_WIDTH = 40
 MAX_ROWS = 400
@@ -25,7 +26,7 @@ def odds_table(
     of the table (the JSON output always has all of them).
     """
     _ = translator(lang)
-    table = Table(title=_("Odds of {expression}").format(expression=expression),
+    table = Table(title=rich_text(_("Odds of {expression}").format(expression=expression)),
                   title_justify="left")
     table.add_column(_("result"), justify="right", style="bold", no_wrap=True)
     table.add_column(_("exactly"), justify="right", no_wrap=True)
@@ -66,7 +67,7 @@ def summary_lines(dist: Distribution, lang: str) -> list[str]:
     _ = translator(lang)
     return [
         _("mean {mean}, standard deviation {sd}").format(
-            mean=decimal(dist.mean, lang), sd=decimal(dist.stdev, lang)
+            mean=decimal(dist.mean, lang), sd=root(dist.variance, lang)
         ),
         _("median {median}; 90 % of results between {lo} and {hi}; range {min} to {max}").format(
             median=dist.percentile(Fraction(1, 2)),
@@ -80,7 +81,7 @@ def summary_lines(dist: Distribution, lang: str) -> list[str]:
 
 def print_odds(expression: str, dist: Distribution, lang: str, *, plot: bool = False) -> None:
     """Print the table and the summary to the terminal."""
-    console = Console(highlight=False)
+    console = make_console()
     width = max(10, min(BAR_WIDTH, console.width - 50))
     console.print(odds_table(expression, dist, lang, plot=plot, bar_width=width))
     for line in summary_lines(dist, lang):

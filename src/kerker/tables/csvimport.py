@@ -39,6 +39,9 @@ from kerker.errors import N_, KerkerError, OptionError, RuleDataError
 
 MAX_ROWS = 1000
 MAX_CHARS = 1_000_000
+MAX_CSV_BYTES = 4 * MAX_CHARS
+"""A CSV file larger than this is refused before it is read (UTF-8: at most 4 bytes a
+character)."""
 SNIFF_RECORDS = 30
 DELIMITERS = ("\t", ";", ",")
 SINGLE_DICE = (2, 3, 4, 6, 8, 10, 12, 20, 30, 100)
@@ -60,6 +63,12 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _DICE_WORD = re.compile(r"(?<![A-Za-z0-9])\d*[WwDd](?:\d+|%)(?![A-Za-z0-9])")
 _NUMBERISH = re.compile(r"[-+]?[0-9.][0-9a-zA-Z._+-]*")
 _PLAIN_BAD_START = frozenset("-?:,[]{}#&*!|>'\"%@`~ ")
+_AMOUNT = re.compile(
+    r"(?<![\w{])(\d{1,3}\s?[WwDd](?:\d{1,4}|%)"
+    r"(?:\s?[×x*]\s?\d{1,7}|\s?[+\-−]\s?\d{1,7})*)(?![\w}])"
+)
+MAX_AMOUNTS = 4
+"""Dice amounts found in one row's text at most (more stay text)."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +105,7 @@ def _clean(cell: str) -> str:
 def _records(text: str, delimiter: str, where: str,
              limit: int | None = None) -> list[tuple[int, list[str]]]:
     """(first line, cells) of every non-empty CSV record (the first ``limit`` of them)."""
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
     out: list[tuple[int, list[str]]] = []
     while limit is None or len(out) < limit:
         start = reader.line_num + 1
@@ -105,20 +114,40 @@ def _records(text: str, delimiter: str, where: str,
         except StopIteration:
             break
         except csv.Error as exc:
+            if reader.line_num > start or "end of data" in str(exc):
+                raise RuleDataError(N_("a quote opened on this line is never closed"),
+                                    file=where, line=start) from None
             raise RuleDataError(N_("this is not CSV: {reason}"), file=where,
                                 line=reader.line_num or start, reason=str(exc)) from None
+        if reader.line_num > start and _swallows_rows(record, delimiter):
+            raise RuleDataError(N_("a quote opened on this line runs over the rows up to line "
+                                   "{end}; close it"), file=where, line=start,
+                                end=reader.line_num)
         if any(cell.strip() for cell in record):
             out.append((start, record))
     return out
 
 
+def _swallows_rows(record: list[str], delimiter: str) -> bool:
+    """Whether a quoted cell spans lines that read as rows of their own (``2,Silber``):
+    an unclosed quote, not a text with a line break."""
+    for cell in record:
+        for line in cell.splitlines()[1:]:
+            head, sep, rest = line.partition(delimiter)
+            if sep and rest.strip() and _parse_range(head) is not None:
+                return True
+    return False
+
+
 def _sniff(text: str, where: str) -> str:
     """The delimiter under which most of the first records start with a range."""
     best, best_score = DELIMITERS[0], -1
+    errors: list[RuleDataError] = []
     for delimiter in DELIMITERS:
         try:
             records = _records(text, delimiter, where, SNIFF_RECORDS)
-        except RuleDataError:
+        except RuleDataError as exc:
+            errors.append(exc)
             continue
         score = sum(
             1 for _line, cells in records
@@ -127,6 +156,8 @@ def _sniff(text: str, where: str) -> str:
         )
         if score > best_score:
             best, best_score = delimiter, score
+    if best_score <= 0 and errors:
+        raise errors[-1]  # no separator reads: say why the likeliest (",") failed
     return best
 
 
@@ -229,6 +260,8 @@ class _Spec:
     source_file: str | None
     rows: list[tuple[int, int | None, dict[str, str]]]
     comments: list[str]
+    amounts: list[list[tuple[str, str]]]
+    """Per row: (name, dice expression) of every amount rolled into its text."""
 
 
 def _emit(spec: _Spec, *, force: bool) -> str:
@@ -249,9 +282,15 @@ def _emit(spec: _Spec, *, force: bool) -> str:
         f"    dice: {_scalar(spec.dice, force)}",
         "    rows:",
     ]
-    for lo, hi, texts in spec.rows:
+    for (lo, hi, texts), amounts in zip(spec.rows, spec.amounts, strict=True):
         out.append(f"      - range: [{lo}, {'null' if hi is None else hi}]")
         out.append(f"        text: {mapping(texts)}")
+        if amounts:
+            effects = ", ".join(
+                "{amount: " + _scalar(expr, True)
+                + ("" if name == "amount" else f", name: {name}") + "}"
+                for name, expr in amounts)
+            out.append(f"        effects: [{effects}]")
     return "\n".join(out) + "\n"
 
 
@@ -351,14 +390,76 @@ def import_csv(text: str, *, name: str, rule_set: str = "custom", lang: str = "d
                                 line=raw.line, lo=raw.lo, hi=raw.hi)
         rows.append((lo, hi, {k: raw.texts[k] for k in _LANGS if k in raw.texts}))
     _check_overlaps(rows, raws, where)
+    amounts: list[list[tuple[str, str]]] = []
+    for i, (lo, hi, texts) in enumerate(rows):
+        new_texts, found = dice_amounts(texts, lang)
+        rows[i] = (lo, hi, new_texts)
+        amounts.append(found)
     title = " ".join((heading or name).split()) or table_name
-    spec = _Spec(table_name, set_name, lang, dice, title, source_file, rows,
-                 _comments(rows, lang, source_file))
+    comments = _comments(rows, lang, source_file)
+    if any(amounts):
+        comments.append("Dice in a text (2W6 Goldmünzen) became a rolled amount ({amount} "
+                        "Goldmünzen): check them against the book.")
+    spec = _Spec(table_name, set_name, lang, dice, title, source_file, rows, comments,
+                 amounts)
     yaml_text = _emit(spec, force=False)
-    if not _reads_back(yaml_text, rows, title):
+    if not _reads_back(yaml_text, rows, title, amounts):
         yaml_text = _emit(spec, force=True)
     _validate(yaml_text, where)
     return yaml_text
+
+
+def dice_amounts(texts: dict[str, str], lang: str) -> tuple[dict[str, str],
+                                                          list[tuple[str, str]]]:
+    """Dice written in a row's texts (``2W6 Goldmünzen``, ``3d6 monete``, ``1W6+2``,
+    ``2W10 × 100``) as rolled amounts, as the shipped tables have them: each expression
+    becomes a placeholder (``{amount}``, then ``{amount2}`` ...) in every text that has it,
+    and ``(name, expression)`` is returned for the row's effects.
+
+    Only a count and a die (``2W6``, not a bare ``W20``, which is usually a die to roll
+    again) with optional ``× n`` and ``+ n`` parts, that the dice language reads, and at most
+    :data:`MAX_AMOUNTS` per row; texts with braces of their own are left alone.
+
+    >>> dice_amounts({"de": "2W6 Goldmünzen"}, "de")
+    ({'de': '{amount} Goldmünzen'}, [('amount', '2W6')])
+    """
+    from kerker.dice import parse
+    from kerker.errors import DiceError
+
+    if any("{" in t or "}" in t for t in texts.values()):
+        return texts, []
+    order = [lang, *(k for k in texts if k != lang)]
+    names: dict[str, str] = {}
+    for key in order:
+        for match in _AMOUNT.finditer(texts.get(key, "")):
+            expr = match.group(1)
+            norm = _norm_amount(expr)
+            if norm in names or len(names) >= MAX_AMOUNTS:
+                continue
+            try:
+                parse(expr)
+            except DiceError:
+                continue
+            names[norm] = "amount" if not names else f"amount{len(names) + 1}"
+    if not names:
+        return texts, []
+
+    def placeholder(match: re.Match[str]) -> str:
+        name = names.get(_norm_amount(match.group(1)))
+        return match.group(0) if name is None else "{" + name + "}"
+
+    new = {key: _AMOUNT.sub(placeholder, text) for key, text in texts.items()}
+    found: dict[str, str] = {}
+    for key in order:
+        for match in _AMOUNT.finditer(texts.get(key, "")):
+            norm = _norm_amount(match.group(1))
+            if norm in names and norm not in found:
+                found[norm] = " ".join(match.group(1).split())
+    return new, [(names[norm], found[norm]) for norm in names]
+
+
+def _norm_amount(expr: str) -> str:
+    return "".join(expr.split()).lower().replace("w", "d").replace("×", "x").replace("*", "x")
 
 
 def _comments(rows: list[tuple[int, int | None, dict[str, str]]], lang: str,
@@ -402,15 +503,20 @@ def _label(row: tuple[int, int | None, dict[str, str]]) -> str:
 
 
 def _reads_back(yaml_text: str, rows: list[tuple[int, int | None, dict[str, str]]],
-                title: str) -> bool:
-    """Whether the YAML reads back to exactly these texts (the plain scalars were safe)."""
+                title: str, amounts: list[list[tuple[str, str]]]) -> bool:
+    """Whether the YAML reads back to exactly these texts and amounts (the plain scalars
+    were safe)."""
     from kerker.yamlio import load_yaml_text
 
     try:
         data = load_yaml_text(yaml_text, "CSV")
         table = data["tables"][0]
-        got = [(r["range"][0], r["range"][1], r["text"]) for r in table["rows"]]
-        return bool(got == [(lo, hi, texts) for lo, hi, texts in rows]
+        got = [(r["range"][0], r["range"][1], r["text"],
+                [(e.get("name", "amount"), e["amount"]) for e in r.get("effects", [])])
+               for r in table["rows"]]
+        want = [(lo, hi, texts, found)
+                for (lo, hi, texts), found in zip(rows, amounts, strict=True)]
+        return bool(got == want
                     and title in table["title"].values() and table["source"]["heading"] == title)
     except (KerkerError, KeyError, IndexError, TypeError, AttributeError):
         return False

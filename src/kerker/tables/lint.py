@@ -1053,18 +1053,27 @@ def _path_back(start: str, edges: Mapping[str, list[str]], members: set[str]) ->
     return [start, start]
 
 
-def _expand(paths: Sequence[Path]) -> Iterator[tuple[Path, bool] | str]:
-    """Files to lint: (path, named explicitly), or the name of a path that does not exist."""
+NOT_REGULAR = N_("is not a regular file (a pipe, device or socket); kerker reads only files")
+NO_SUCH = N_("no such file or folder")
+
+
+def _expand(paths: Sequence[Path]) -> Iterator[tuple[Path, bool] | tuple[str, str]]:
+    """Files to lint: (path, named explicitly), or (name, problem) for a path that does not
+    exist or is not a regular file (a FIFO, a device: said, not skipped silently)."""
     for path in paths:
         if path.is_dir():
             found = sorted({*path.rglob("*.yaml"), *path.rglob("*.yml")})
             for file in found:
                 if file.is_file():
                     yield file, False
+                elif file.exists():
+                    yield str(file), NOT_REGULAR
         elif path.is_file():
             yield path, True
+        elif path.exists():
+            yield str(path), NOT_REGULAR
         else:
-            yield str(path)
+            yield str(path), NO_SUCH
 
 
 def _shipped_data() -> list[tuple[Path, Any]]:
@@ -1108,15 +1117,16 @@ def lint_paths(paths: Sequence[Path], *,
     linter = _Linter()
     explicit_paths = [Path(p) for p in paths]
     if explicit_paths:
-        targets: Iterable[tuple[Path, bool] | str] = _expand(explicit_paths)
+        targets: Iterable[tuple[Path, bool] | tuple[str, str]] = _expand(explicit_paths)
     else:
         targets = [(p, False) for p in shipped_paths()]
     seen: set[Path] = set()
     for target in targets:
-        if isinstance(target, str):
-            linter.add(target, (), N_("no such file or folder"))
+        if isinstance(target[0], str):
+            linter.add(target[0], (), str(target[1]))
             continue
         path, explicit = target
+        assert isinstance(path, Path) and isinstance(explicit, bool)
         resolved = path.resolve()
         if resolved in seen:
             continue
@@ -1133,8 +1143,8 @@ def lint_paths(paths: Sequence[Path], *,
         if path.resolve() not in seen:
             linter.learn(data, str(path))
     for target in _expand([Path(p) for p in registry_paths or ()]):
-        if isinstance(target, str):
-            linter.add(target, (), N_("no such file or folder"))
+        if isinstance(target[0], str):
+            linter.add(target[0], (), str(target[1]))
             continue
         if target[0].resolve() not in seen:
             linter.learn(_load_lenient(target[0]), str(target[0]))

@@ -9,7 +9,6 @@ replaces it.
 from __future__ import annotations
 
 import difflib
-import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -21,7 +20,6 @@ from kerker.tables.model import Table, build_file
 from kerker.yamlio import load_rule_file, load_yaml_file, twin_path
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
-ENV_VAR = "KERKER_TABLES"
 MAX_USER_FILES = 500
 
 
@@ -107,11 +105,12 @@ def load_path(path: Path, *, trusted: bool) -> list[Table]:
 
 
 def user_dirs(extra: Iterable[str | Path] = ()) -> list[Path]:
-    """Folders of user tables: ``--tables`` options first, then ``KERKER_TABLES``."""
-    dirs = [Path(d) for d in extra]
-    env = os.environ.get(ENV_VAR, "")
-    dirs += [Path(d) for d in env.split(os.pathsep) if d.strip()]
-    return dirs
+    """Folders (or files) of user tables as paths, in the order given.
+
+    The library never reads the environment: the command line adds ``KERKER_TABLES``
+    (:func:`kerker.cli_support.table_dirs`) and passes the folders in.
+    """
+    return [Path(d) for d in extra]
 
 
 def user_paths(dirs: Iterable[Path]) -> list[Path]:
@@ -122,6 +121,9 @@ def user_paths(dirs: Iterable[Path]) -> list[Path]:
             found.append(d)
         elif d.is_dir():
             found += sorted(p for p in d.rglob("*") if p.suffix in (".yaml", ".yml"))
+        elif d.exists():
+            raise RuleDataError(N_("is not a regular file (a pipe, device or socket); kerker "
+                                   "reads only files"), file=str(d))
         else:
             raise RuleDataError(N_("no such folder or file"), file=str(d))
         if len(found) > MAX_USER_FILES:
@@ -170,7 +172,11 @@ def shipped() -> Mapping[str, Table]:
 
 
 def load_registry(extra_dirs: Iterable[str | Path] = ()) -> Registry:
-    """Shipped tables plus the user's (``--tables`` folders, then ``KERKER_TABLES``)."""
+    """Shipped tables plus the user's from ``extra_dirs`` (later files replace earlier ids).
+
+    Reads no environment variable; refuses what :func:`user_paths` and :func:`load_path`
+    refuse.
+    """
     tables = dict(shipped())
     replaced: list[str] = []
     for path in user_paths(user_dirs(extra_dirs)):

@@ -78,30 +78,34 @@ def _effects_summary(raw: Any) -> str:
 
 def show_rich(table: Table, lang: str) -> None:
     """Print the table for the terminal."""
-    from rich.console import Console
     from rich.table import Table as RichTable
 
     from kerker.i18n import translator
+    from kerker.termio import console as make_console
+    from kerker.termio import rich_text as esc
 
     _ = translator(lang)
     head = table.dice or (_("weighted") if table.kind == "weighted" else _("lookup"))
     view = RichTable(
-        title=f"{_text(table.title, lang)} ({head})", title_justify="left",
-        caption=f"{table.id} — {table.seed or ''}: {table.heading}", caption_justify="left",
+        title=esc(f"{_text(table.title, lang)} ({head})"), title_justify="left",
+        caption=esc(f"{table.id} — {table.seed or ''}: {table.heading}"),
+        caption_justify="left",
     )
-    view.add_column(head, justify="right", no_wrap=True)
+    view.add_column(esc(head), justify="right", no_wrap=True)
     view.add_column(_("result"))
     view.add_column(_("effects"))
     for row, raw in zip(table.rows, table.raw.get("rows", []), strict=False):
-        view.add_row(row.label(), _text(row.text, lang), _effects_summary(raw.get("effects")))
+        view.add_row(esc(row.label()), esc(_text(row.text, lang)),
+                     esc(_effects_summary(raw.get("effects"))))
         if row.then is not None:
             for sub, sub_raw in zip(row.then.rows, raw.get("then", {}).get("rows", []),
                                     strict=False):
-                view.add_row(f"{row.then.dice} {sub.label()}", "  " + _text(sub.text, lang),
-                             _effects_summary(sub_raw.get("effects")))
-    console = Console(highlight=False)
+                view.add_row(esc(f"{row.then.dice} {sub.label()}"),
+                             "  " + esc(_text(sub.text, lang)),
+                             esc(_effects_summary(sub_raw.get("effects"))))
+    console = make_console()
     console.print(view)
     for note in table.notes:
-        console.print("· " + _text(note, lang))
+        console.print("· " + esc(_text(note, lang)))
     if table.decision:
-        console.print(_("Decision: {text}").format(text=table.decision))
+        console.print(esc(_("Decision: {text}").format(text=table.decision)))

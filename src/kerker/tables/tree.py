@@ -79,7 +79,7 @@ class TreeRow:
     sub: list[TreeRow] = field(default_factory=list)
 
     def lines(self, indent: int, lang: str) -> list[str]:
-        from kerker.cli_support import percent
+        from kerker.numfmt import percent
 
         pad = "  " * indent
         out = [f"{pad}{percent(self.p, lang, 2):>9}  {self.label:>6}  {self.text}"]
@@ -128,7 +128,7 @@ class TreeChance:
     else_: list[Any]
 
     def lines(self, indent: int, lang: str) -> list[str]:
-        from kerker.cli_support import percent
+        from kerker.numfmt import percent
 
         pad = "  " * indent
         out = [f"{pad}{percent(self.p, lang, 2):>9}  ✓ {self.text}"]
