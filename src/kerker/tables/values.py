@@ -1,7 +1,8 @@
 """Value schemas: the values each procedure reads from its tables, with types and ranges.
 
-Every rule set that a generator reads declares, in ``src/kerker/rules/<set>/schema/values.yaml`` (a folder of its own, so nothing
-that reads the table files of a rule set takes it for one),
+Every rule set that a generator reads declares, in
+``src/kerker/rules/<set>/schema/values.yaml`` (a folder of its own, so nothing that reads
+the table files of a rule set takes it for one),
 
 - ``names``: each value name the procedures read, with its type (``int`` with ``min`` /
   ``max`` or ``one_of``; ``bool``; ``text`` with an optional ``one_of``; ``any``);
