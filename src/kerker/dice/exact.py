@@ -26,10 +26,9 @@ be answered within the limits is refused at once instead of after the work.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
-from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -634,6 +633,47 @@ def odds(expr: Expr | str, limits: Limits = DEFAULT_LIMITS) -> Distribution:
     return _odds_cached(expr, limits)
 
 
-@lru_cache(maxsize=128)
-def _odds_cached(expr: Expr, limits: Limits) -> Distribution:
-    return _Engine(limits, expr.source).node(expr.root).reduced()
+MAX_CACHED = 128
+"""Distributions kept by :func:`odds` (least recently used dropped first) ..."""
+MAX_CACHED_OUTCOMES = 400_000
+"""... and outcomes in all of them together: a few big distributions (up to
+``Limits.max_outcomes`` each, with counts of thousands of bits) cannot pile up."""
+
+class _OddsCache:
+    """:func:`odds`' memory: bounded by :data:`MAX_CACHED` distributions and
+    :data:`MAX_CACHED_OUTCOMES` outcomes in all, least recently used dropped first."""
+
+    def __init__(self) -> None:
+        self._held: OrderedDict[tuple[Expr, Limits], Distribution] = OrderedDict()
+        self._outcomes = 0
+
+    def __call__(self, expr: Expr, limits: Limits) -> Distribution:
+        key = (expr, limits)
+        held = self._held
+        found = held.get(key)
+        if found is not None:
+            held.move_to_end(key)
+            return found
+        dist = _Engine(limits, expr.source).node(expr.root).reduced()
+        held[key] = dist
+        self._outcomes += len(dist.counts)
+        while len(held) > 1 and (len(held) > MAX_CACHED
+                                 or self._outcomes > MAX_CACHED_OUTCOMES):
+            _old, dropped = held.popitem(last=False)
+            self._outcomes -= len(dropped.counts)
+        return dist
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+    def outcomes(self) -> int:
+        """Outcomes held in all cached distributions."""
+        return self._outcomes
+
+    def cache_clear(self) -> None:
+        """Forget every cached distribution."""
+        self._held.clear()
+        self._outcomes = 0
+
+
+_odds_cached = _OddsCache()
