@@ -271,9 +271,8 @@ class _Linter:
             from kerker.tables.values import check_file
 
             for problem in check_file(data):  # what `--tables` refuses, lint refuses too
-                where = ".".join(str(p) for p in problem.loc)
-                self.add(src, problem.loc, N_("{where}: {problem}"), where=where,
-                         problem=problem.message())
+                self.add(src, problem.loc, problem.template, where=problem.where,
+                         **problem.params)
         rule_set = data.get("rule_set")
         if isinstance(rule_set, str) and _NAME_PATTERN.match(rule_set):
             src.rule_set = rule_set

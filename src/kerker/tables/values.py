@@ -51,26 +51,26 @@ class ValueSpec:
             return None
         if self.type == "bool":
             if not isinstance(value, bool):
-                return N_("must be true or false, not {value!r}"), {"value": value}
+                return N_("{where}: {name} must be true or false, not {value!r}"), {"value": value}
             return None
         if self.type == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                return N_("must be a whole number, not {value!r}"), {"value": value}
+                return N_("{where}: {name} must be a whole number, not {value!r}"), {"value": value}
             if self.one_of is not None and value not in self.one_of:
-                return N_("must be one of {choices}, not {value}"), {
+                return N_("{where}: {name} must be one of {choices}, not {value}"), {
                     "choices": ", ".join(str(c) for c in self.one_of), "value": value}
             if (self.min is not None and value < self.min) or \
                     (self.max is not None and value > self.max):
-                return N_("must be between {min} and {max}, not {value}"), {
+                return N_("{where}: {name} must be between {min} and {max}, not {value}"), {
                     "min": self.min, "max": self.max, "value": value}
             return None
         if not isinstance(value, str):
-            return N_("must be a text, not {value!r}"), {"value": value}
+            return N_("{where}: {name} must be a text, not {value!r}"), {"value": value}
         if self.one_of is not None and value not in self.one_of:
-            return N_("must be one of {choices}, not {value!r}"), {
+            return N_("{where}: {name} must be one of {choices}, not {value!r}"), {
                 "choices": ", ".join(str(c) for c in self.one_of), "value": value}
         if len(value) > MAX_TEXT:
-            return N_("is longer than {max} characters"), {"max": MAX_TEXT}
+            return N_("{where}: {name} is longer than {max} characters"), {"max": MAX_TEXT}
         return None
 
 
@@ -97,11 +97,17 @@ class ValueProblem:
 
     loc: Loc
     template: str
+    """A catalog template starting ``{where}: `` (the dotted path of ``loc``)."""
     params: Mapping[str, Any]
 
+    @property
+    def where(self) -> str:
+        """The dotted path of the value in the file's data."""
+        return ".".join(str(p) for p in self.loc)
+
     def message(self) -> str:
-        """The English message."""
-        return self.template.format(**self.params)
+        """The English message (with ``where``)."""
+        return self.template.format(where=self.where, **self.params)
 
 
 def _spec(name: str, raw: Any, file: str) -> ValueSpec:
@@ -198,16 +204,14 @@ def check_table(spec: RuleSetValues, table: Mapping[str, Any], loc: Loc
             if sub_values and all(required in v for v in sub_values):
                 continue
             problems.append(ValueProblem(
-                row_loc, N_("the procedures read {name!r} from every row of {table}; "
+                row_loc, N_("{where}: the procedures read {name!r} from every row of {table}; "
                             "this row has none"), {"name": required, "table": name}))
         for key, value in values.items():
             found = spec.names.get(str(key))
             problem = found.problem(value) if found is not None else None
             if problem is not None:
-                problems.append(ValueProblem((*row_loc, "value", key),
-                                             N_("{name} {problem}"),
-                                             {"name": key, "problem": problem[0].format(
-                                                 **problem[1])}))
+                problems.append(ValueProblem((*row_loc, "value", key), problem[0],
+                                             {"name": key, **problem[1]}))
         for key, (effect, effect_loc) in amounts.items():
             found = spec.names.get(key)
             if found is None or found.type != "int":
@@ -216,18 +220,18 @@ def check_table(spec: RuleSetValues, table: Mapping[str, Any], loc: Loc
             if bounds is None:
                 continue
             for bound in bounds:
-                problem = found.problem(bound)
-                if problem is not None:
+                if found.problem(bound) is not None:
                     problems.append(ValueProblem(
-                        (*effect_loc, "amount"), N_("{name} can come up {value}; it {problem}"),
-                        {"name": key, "value": bound,
-                         "problem": problem[0].format(**problem[1])}))
+                        (*effect_loc, "amount"),
+                        N_("{where}: {name} can come up {value}; it must be between {min} and "
+                           "{max}"),
+                        {"name": key, "value": bound, "min": found.min, "max": found.max}))
                     break
         if wanted.rolls_if and values.get(wanted.rolls_if) is True and not any(
                 "roll" in e for e, _at in _effects(row.get("effects"), ())):
             problems.append(ValueProblem(
-                row_loc, N_("a row with {name}: true needs a follow-up roll (the procedures "
-                            "read what it rolls)"), {"name": wanted.rolls_if}))
+                row_loc, N_("{where}: a row with {name}: true needs a follow-up roll (the "
+                            "procedures read what it rolls)"), {"name": wanted.rolls_if}))
     return problems
 
 
@@ -248,7 +252,8 @@ def check_file(data: Mapping[str, Any]) -> list[ValueProblem]:
 
 
 def refuse_bad_values(data: Mapping[str, Any], file: str, path: Path | None) -> None:
-    """Raise :class:`RuleDataError` (file:line) for the first value problem of a file."""
+    """Raise :class:`RuleDataError` (file:line) for the first value problem of a file;
+    ``table lint`` reports every one of them."""
     problems = check_file(data)
     if not problems:
         return
@@ -258,9 +263,6 @@ def refuse_bad_values(data: Mapping[str, Any], file: str, path: Path | None) -> 
         from kerker.tables.positions import locate
 
         line, _col = locate(path, first.loc)
-    more = len(problems) - 1
-    raise RuleDataError(
-        N_("{where}: {problem}{more}"), file=file, line=line,
-        where=".".join(str(p) for p in first.loc), problem=first.message(),
-        more=f" (and {more} more)" if more else "",
-    )
+    # The first problem (``kerker table lint`` lists them all), translatable as it stands.
+    raise RuleDataError(first.template, file=file, line=line, where=first.where,
+                        **first.params)
