@@ -672,11 +672,53 @@ def summary(ratios: dict[str, float | None],
             print(f"      {err}")
 
 
+OVERSIZED = ("(W1000)W100", "(4W100)W100", "1000W6!>=2", "1000W6kh500", "1000W1000",
+             "1000W6", "500W20")
+"""Exact odds that are refused (or answered) only within the caps: the issue-18 cases."""
+
+_ODDS_CHILD = """
+import resource, sys, time
+from kerker.dice import odds
+from kerker.errors import KerkerError
+t0 = time.process_time()
+try:
+    odds(sys.argv[1]); verdict = "answered"
+except KerkerError:
+    verdict = "refused"
+cpu = time.process_time() - t0
+print(verdict, cpu, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def oversized_odds(timeout: float) -> None:
+    """Each of :data:`OVERSIZED` in a fresh process: answered or refused, CPU seconds, peak
+    memory. ``PYTHONPATH`` chooses the tree (compare branches side by side)."""
+    print("\noversized exact odds (fresh process each; CPU time of the call, peak RSS)")
+    for text in OVERSIZED:
+        try:
+            done = subprocess.run([sys.executable, "-c", _ODDS_CHILD, text], env=CHILD_ENV,
+                                  capture_output=True, text=True, timeout=timeout, cwd=ROOT,
+                                  check=False)
+        except subprocess.TimeoutExpired:
+            print(f"  {text:14} still running after {timeout:.0f} s")
+            continue
+        if done.returncode != 0:
+            print(f"  {text:14} failed: {done.stderr.strip().splitlines()[-1:]}")
+            continue
+        verdict, cpu, rss = done.stdout.split()
+        print(f"  {text:14} {verdict:8} {float(cpu):7.2f} s CPU  {int(rss) / 1024:8.0f} MB")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
                         help="few repeats: a smoke test in a few seconds")
+    parser.add_argument("--oversized", action="store_true",
+                        help="only the oversized exact odds (refused or answered in bounds)")
     args = parser.parse_args(argv)
+    if args.oversized:
+        oversized_odds(120.0)
+        return 0
     cfg = settings(args.quick)
     started = time.perf_counter()
     environment(cfg)
@@ -686,6 +728,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     warm = exact_odds(cfg)
     cli = cli_times(cfg)
     summary(ratios, warm, cli)
+    oversized_odds(30.0 if args.quick else 120.0)
     print(f"\n(benchmark took {time.perf_counter() - started:.1f} s)")
     return 1 if ERRORS else 0
 

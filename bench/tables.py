@@ -8,7 +8,10 @@ Measures and prints (never asserts a time):
    lint` and user files pay);
 2. rolls per second of the treasure table (parse once, roll many; with its follow-ups);
 3. exact odds of the treasure table, warm;
-4. whole-process wall time of `kerker table roll <treasure>` (target: under 200 ms).
+4. whole-process wall time of `kerker table roll <treasure>` (target: under 200 ms);
+5. full odds of every shipped table as `kerker table odds` computes them (the flat list of
+   outcomes, or the probability tree when the list is too long), each table's median, the
+   slowest ten and how many take 50 ms or more (target: none).
 Child processes run with bytecode, as after `pip install` (see bench/dice.py).
 """
 
@@ -23,6 +26,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -137,10 +141,54 @@ def main(argv: list[str] | None = None) -> int:
         med, lo, hi = median_run(argv_, runs + 4)
         print(f"   {label:48} {med:7.1f} ms  ({lo:.1f} .. {hi:.1f})")
     med, _lo, _hi = median_run([exe, "table", "roll", args.table], runs + 4)
+    print()
+    slow = every_table_odds(registry, 3 if args.quick else 5)
     verdict = "PASS" if med < 200 else "MISS"
     print()
     print(f"{verdict}  kerker table roll under 200 ms (median {med:.1f} ms; informational)")
+    verdict = "PASS" if not slow else "MISS"
+    print(f"{verdict}  every shipped table's full odds under 50 ms ({slow} at 50 ms or more)")
     return 0
+
+
+def every_table_odds(registry: Any, runs: int) -> int:
+    """Section 5: print the slowest tables' full odds; return how many take >= 50 ms."""
+    from kerker.tables.odds import table_odds
+    from kerker.tables.registry import TableError
+    from kerker.tables.tree import table_tree
+
+    flat = 300  # MAX_FLAT of kerker.commands.table: past it the CLI shows the tree
+
+    def full(table_id: str) -> str:
+        try:
+            table_odds(registry, table_id, lang="de", context={"level": 1}, max_outcomes=flat)
+            return "flat"
+        except TableError as err:
+            if err.code != "table_too_many":
+                return "refused"
+        try:
+            table_tree(registry, table_id, lang="de", context={"level": 1})
+            return "tree"
+        except TableError:
+            return "refused"
+
+    rolled = [t.id for t in registry if t.kind != "lookup"]
+    timings = []
+    for table_id in rolled:
+        times = []
+        mode = ""
+        for _ in range(runs):
+            t0 = time.process_time()  # CPU time: the machine may be shared
+            mode = full(table_id)
+            times.append(time.process_time() - t0)
+        timings.append((statistics.median(times) * 1000, table_id, mode))
+    timings.sort(reverse=True)
+    print(f"5. Full odds of every rolled shipped table ({len(rolled)}), median CPU time of "
+          f"{runs}")
+    for ms, table_id, mode in timings[:10]:
+        print(f"   {table_id:48} {ms:7.2f} ms  ({mode})")
+    print(f"   all tables together {sum(t for t, _, _ in timings):8.1f} ms")
+    return sum(1 for ms, _, _ in timings if ms >= 50)
 
 
 if __name__ == "__main__":

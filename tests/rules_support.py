@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from pathlib import Path
 
-import pytest
+from conftest import require
 
 from kerker.dice import odds
 from kerker.tables.expr import evaluate
@@ -83,7 +83,5 @@ def row_odds(table: Table, ctx: Mapping[str, int | bool]) -> dict[str, Fraction]
 
 def read_seed(name: str) -> str:
     """The text of a seed beside the checkout; skips the test when it is not there."""
-    path = SEEDS / name
-    if not path.exists():
-        pytest.skip(f"seed {name} not found beside the checkout")
+    path = require(SEEDS / name, f"the rule text {name} beside the checkout")
     return path.read_text(encoding="utf-8")

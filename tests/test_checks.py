@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import require
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
@@ -127,10 +128,10 @@ def test_every_text_exists_in_every_language() -> None:
     assert rules.outcomes["critical"].name["de"] == "Kritischer Erfolg"
 
 
-@pytest.mark.skipif(not SEED_PATH.exists(), reason="seed text not available")
 def test_sources_name_headings_as_printed() -> None:
     rules = load_rules()
-    lines = {line.strip() for line in SEED_PATH.read_text(encoding="utf-8").splitlines()}
+    text = require(SEED_PATH, "the rule text of seed 003").read_text(encoding="utf-8")
+    lines = {line.strip() for line in text.splitlines()}
     sources = [
         rules.die_source,
         rules.extremes_source,

@@ -17,7 +17,6 @@ import json
 import os
 import random
 import re
-import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -419,22 +418,17 @@ def test_png_is_drawn_at_png_scale(small: dict[str, Any]) -> None:
     assert int.from_bytes(png[16:20], "big") == int(svg_width * PNG_SCALE)
 
 
-def test_large_level_is_fast(large: dict[str, Any]) -> None:
+def test_large_level_stays_compact(large: dict[str, Any]) -> None:
+    # Bounded work instead of a wall clock (a loaded CI machine is slow at random; the
+    # timing lives in bench/dungeon.py): the drawing of 120 x 160 cells is made of runs.
     level = large["levels"][0]
     assert (level["width"], level["height"]) == (120, 160)
-    render_svg(large)  # warm up (catalogs, imports)
-    best = min(_timed(large) for _ in range(3))
-    assert best < 0.2, best
+    svg = render_svg(large)
+    assert len(svg) < 400_000, len(svg)
     root = _root(large)
     walls = next(p for p in root.iter(f"{NS}path") if p.get("class") == "walls")
     # Runs, not one segment per cell edge.
     assert (walls.get("d") or "").count("M") < 2000
-
-
-def _timed(doc: dict[str, Any]) -> float:
-    start = time.perf_counter()
-    render_svg(doc)
-    return time.perf_counter() - start
 
 
 def test_markdown_key_gm(small: dict[str, Any]) -> None:

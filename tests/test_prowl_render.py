@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import random
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from conftest import check_golden
 
 from kerker.prowl.export import dumps, from_json, write_outputs
 from kerker.prowl.generate import ProwlOptions, generate
@@ -71,14 +71,8 @@ def test_golden_plan_map_and_sheet(name: str) -> None:
         f"prowl_{name}.svg": svg_of(p, "en"),
         f"prowl_{name}.en.md": render_markdown(p, "en"),
     }
-    update = os.environ.get("KERKER_UPDATE_GOLDEN") == "1"
     for file, text in outputs.items():
-        path = GOLDEN / file
-        if update or not path.exists():
-            path.write_text(text, encoding="utf-8")
-            if not update:
-                pytest.fail(f"{file} was missing and has been written; run again")
-        assert text == path.read_text(encoding="utf-8"), file
+        check_golden(file, text)
     assert from_json(json.loads(outputs[f"prowl_{name}.json"])) == p
 
 

@@ -12,7 +12,7 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
-import pytest
+from conftest import require
 
 from kerker.checks import load_rules
 from kerker.dice import odds
@@ -32,9 +32,8 @@ RULES = load_rules()
 
 
 def _seed() -> str:
-    if not SEED_PATH.exists():
-        pytest.skip(f"seed {SEED_FILE} not found beside the checkout")
-    return SEED_PATH.read_text(encoding="utf-8")
+    return require(SEED_PATH, f"the rule text {SEED_FILE} beside the checkout").read_text(
+        encoding="utf-8")
 
 
 def test_the_file_validates_and_names_its_seed() -> None:

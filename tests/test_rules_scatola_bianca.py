@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import require
 from rules_support import load_tables
 
 from kerker.dice import odds
@@ -254,9 +255,9 @@ def texts(table: Table) -> list[tuple[str, TextMap]]:
 
 @cache
 def seed_lines() -> list[str]:
-    if not SEED_PATH.exists():
-        pytest.skip(f"seed text {SEED_FILE} not found beside the checkout")
-    return [line.strip() for line in SEED_PATH.read_text(encoding="utf-8").splitlines()]
+    text = require(SEED_PATH, f"the rule text {SEED_FILE} beside the checkout").read_text(
+        encoding="utf-8")
+    return [line.strip() for line in text.splitlines()]
 
 
 RANGE_LINE = re.compile(r"^(\d\d|\d)(?:-(\d\d|l0|\d))?$")

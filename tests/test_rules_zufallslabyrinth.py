@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import require
 from rules_support import load_tables
 
 from kerker.dice import odds
@@ -699,9 +700,8 @@ def test_d21_rooms_and_exits_tables() -> None:
 
 @cache
 def seed_lines() -> list[str]:
-    if not SEED_PATH.exists():
-        pytest.skip("seed text not found beside the checkout")
-    return SEED_PATH.read_text(encoding="utf-8").splitlines()
+    return require(SEED_PATH, "the rule text beside the checkout").read_text(
+        encoding="utf-8").splitlines()
 
 
 def section(start: str, end: str) -> list[str]:

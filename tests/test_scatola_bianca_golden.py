@@ -4,12 +4,12 @@ and the command line with ``--rules scatola-bianca``."""
 from __future__ import annotations
 
 import json
-import os
 import random
 from pathlib import Path
 
 import pytest
 import typer
+from conftest import check_golden
 from typer.testing import CliRunner
 
 from kerker.commands.dungeon import dungeon_command
@@ -30,11 +30,8 @@ def _doc(seed: int, lang: str, levels: int) -> str:
 
 @pytest.mark.parametrize(("seed", "lang", "levels"), CASES)
 def test_golden_json(seed: int, lang: str, levels: int) -> None:
-    path = GOLDEN / f"scatola_bianca_{seed}.{lang}.json"
     text = _doc(seed, lang, levels)
-    if os.environ.get("KERKER_UPDATE_GOLDEN") or not path.exists():
-        path.write_text(text, encoding="utf-8", newline="\n")
-    assert text == path.read_text(encoding="utf-8")
+    check_golden(f"scatola_bianca_{seed}.{lang}.json", text)
     assert json.loads(text)["rules"] == "scatola-bianca"
 
 

@@ -147,7 +147,7 @@ def test_unknown_table_suggests(reg) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_json_is_plain_data(reg) -> None:  # type: ignore[no-untyped-def]
-    result, log = roll_table(reg, "test/schatz", random.Random(8), context={"level": 2})
+    result, _log = roll_table(reg, "test/schatz", random.Random(8), context={"level": 2})
     data = to_json(result, "en")
     json.dumps(data)
     assert {"table", "title", "key", "text", "values", "dice", "roll", "total", "row",

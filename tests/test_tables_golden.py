@@ -8,12 +8,11 @@ engine or the data alters these on purpose, regenerate with
 from __future__ import annotations
 
 import json
-import os
 import random
 from pathlib import Path
 from typing import Any
 
-import pytest
+from conftest import check_golden, updating_golden
 
 from kerker.tables.engine import roll_table
 from kerker.tables.registry import load_registry
@@ -51,10 +50,8 @@ def _generate() -> dict[str, Any]:
 
 def test_golden_table_rolls() -> None:
     got = json.loads(json.dumps(_generate(), ensure_ascii=False))
-    if os.environ.get("KERKER_UPDATE_GOLDEN") == "1" or not GOLDEN.exists():
-        GOLDEN.write_text(json.dumps(got, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-        if os.environ.get("KERKER_UPDATE_GOLDEN") != "1":
-            pytest.fail("golden file was missing and has been written; run again")
+    if updating_golden() or not GOLDEN.exists():
+        check_golden(GOLDEN.name, json.dumps(got, ensure_ascii=False, indent=1) + "\n")
     want = json.loads(GOLDEN.read_text(encoding="utf-8"))
     assert set(got) == set(want)
     for key in want:

@@ -10,13 +10,13 @@ English (UI strings in English do not move when a catalog changes). Rewrite them
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from conftest import check_golden
 
 from kerker.tables.registry import load_registry
 from kerker.zones import ZoneParams, generate
@@ -197,14 +197,5 @@ def test_golden(seed: int, size: tuple[int, int] | None, theme: str, lang: str) 
         f"zones_{seed}-player.svg": render_svg(zmap, view="player", lang="en"),
         f"zones_{seed}.md": render_md(zmap, "en"),
     }
-    update = os.environ.get("KERKER_UPDATE_GOLDEN") == "1"
-    missing = []
     for name, text in outputs.items():
-        path = GOLDEN / name
-        if update or not path.exists():
-            path.write_text(text, encoding="utf-8", newline="\n")
-            missing += [] if update else [name]
-            continue
-        assert path.read_text(encoding="utf-8") == text, name
-    if missing:
-        pytest.fail(f"golden files were missing and have been written: {missing}; run again")
+        check_golden(name, text)

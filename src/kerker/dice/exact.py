@@ -16,20 +16,23 @@ ever added. The engine:
   as ``(W4)W6`` as a mixture.
 
 Every step is counted against ``Limits.max_odds_work`` and every distribution against
-``Limits.max_outcomes``, so any expression is answered or refused quickly.
+``Limits.max_outcomes``, so any expression is answered or refused quickly. A step costs in
+proportion to the size of the exact counts it handles (one unit per :data:`WORD_BITS` bits),
+and the costly loops -- the sums of many dice, a computed count's mixture, a bag of dice --
+estimate their whole cost (outcomes x bits) *before* they start, so an expression that cannot
+be answered within the limits is refused at once instead of after the work.
 """
 
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
-from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
-from kerker.dice.ast import BinOp, Call, Cond, Dice, Expr, Group, Neg, Node, Num
+from kerker.dice.ast import BinOp, Call, Cond, Dice, Expr, Group, Keep, Neg, Node, Num
 from kerker.dice.parser import check_term_limits
 from kerker.errors import N_, DiceLimitError, DiceRollError
 from kerker.limits import DEFAULT_LIMITS, Limits
@@ -136,9 +139,12 @@ class Distribution:
 
     def percentile(self, p: Fraction | float | int) -> int:
         """The smallest outcome x with P(result <= x) >= p (p in [0, 1])."""
-        target = Fraction(p)
+        try:
+            target = Fraction(p)
+        except (TypeError, ValueError, OverflowError):
+            target = Fraction(-1)
         if not 0 <= target <= 1:
-            raise ValueError("percentile must be between 0 and 1")
+            raise DiceRollError(N_("a percentile must be between 0 and 1, not {p}"), p=p)
         running = 0
         need = target * self.total
         for value in self.outcomes():
@@ -187,35 +193,80 @@ class Distribution:
         return f"Distribution({self.reduced().counts!r}, total={self.reduced().total})"
 
 
+def fixed(value: Fraction | int, digits: int = 2) -> str:
+    """``value`` with exactly ``digits`` decimals, rounded half to even, without a float.
+
+    The same text as ``f"{float(value):.{digits}f}"`` wherever a float can hold the value,
+    and still right where it cannot (a mean beyond 1e308 never overflows).
+    """
+    if digits < 0:
+        raise DiceRollError(N_("a number cannot be shown with {n} decimals"), n=digits)
+    scaled = round(Fraction(value) * 10**digits)
+    sign = "-" if scaled < 0 else ""
+    whole, part = divmod(abs(scaled), 10**digits)
+    if not digits:
+        return f"{sign}{whole}"
+    return f"{sign}{whole}.{part:0{digits}d}"
+
+
 def _frac(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
+WORD_BITS = 256
+"""Bits of an exact count that cost one more unit of work per step (calibrated in bench/dice.py:
+a step on small counts and one more unit per 256 bits take about the same time)."""
+
+
+def _cost(steps: int, bits: int) -> int:
+    """Work units of ``steps`` multiply-adds on counts of ``bits`` bits."""
+    return steps * (1 + bits // WORD_BITS)
+
+
 class _Engine:
-    """One exact analysis: counts work and sizes against the limits."""
+    """One exact analysis: counts work and sizes against the limits.
+
+    ``work`` is the work done (or committed to by an estimate) so far; it never passes
+    ``limits.max_odds_work``.
+    """
 
     def __init__(self, limits: Limits, source: str) -> None:
         self.limits = limits
         self.source = source
         self.work = 0
 
-    def tick(self, steps: int) -> None:
-        self.work += steps
-        if self.work > self.limits.max_odds_work:
+    def tick(self, steps: int, bits: int = 0) -> None:
+        """Count ``steps`` steps on counts of ``bits`` bits, before doing them."""
+        work = self.work + _cost(steps, bits)
+        if work > self.limits.max_odds_work:
+            raise DiceLimitError(
+                N_("too complex for exact odds (more than {max} steps); roll it instead"),
+                expression=self.source,
+                max=self.limits.max_odds_work,
+            )
+        self.work = work
+
+    def afford(self, estimate: int) -> None:
+        """Refuse at once when an estimated ``estimate`` units would pass the work cap."""
+        if self.work + estimate > self.limits.max_odds_work:
             raise DiceLimitError(
                 N_("too complex for exact odds (more than {max} steps); roll it instead"),
                 expression=self.source,
                 max=self.limits.max_odds_work,
             )
 
-    def sized(self, dist: Distribution, node: Node | None = None) -> Distribution:
-        if dist.total.bit_length() > self.limits.max_odds_bits:
+    def check_bits(self, bits: int) -> None:
+        """Refuse counts of more than ``limits.max_odds_bits`` bits before computing them."""
+        if bits > self.limits.max_odds_bits:
             raise DiceLimitError(
                 N_("too many dice for exact odds (the fractions would have more than {max} "
                    "bits); roll it instead"),
                 expression=self.source,
                 max=self.limits.max_odds_bits,
             )
+
+    def sized(self, dist: Distribution, node: Node | None = None) -> Distribution:
+        self.check_bits(dist.total.bit_length())
         if len(dist.counts) > self.limits.max_outcomes:
             raise DiceLimitError(
                 N_("more than {max} different results; too many for exact odds"),
@@ -227,7 +278,9 @@ class _Engine:
 
     # -- combining independent distributions ---------------------------------------------
     def add(self, a: Distribution, b: Distribution) -> Distribution:
-        self.tick(len(a.counts) * len(b.counts))
+        bits = a.total.bit_length() + b.total.bit_length()
+        self.check_bits(bits - 1)
+        self.tick(len(a.counts) * len(b.counts), bits)
         out: defaultdict[int, int] = defaultdict(int)
         for va, ca in a.counts.items():
             for vb, cb in b.counts.items():
@@ -237,7 +290,9 @@ class _Engine:
     def combine(
         self, a: Distribution, b: Distribution, fn: Callable[[int, int], int]
     ) -> Distribution:
-        self.tick(len(a.counts) * len(b.counts))
+        bits = a.total.bit_length() + b.total.bit_length()
+        self.check_bits(bits - 1)
+        self.tick(len(a.counts) * len(b.counts), bits)
         out: defaultdict[int, int] = defaultdict(int)
         for va, ca in a.counts.items():
             for vb, cb in b.counts.items():
@@ -245,21 +300,66 @@ class _Engine:
         return self.sized(Distribution(dict(out), a.total * b.total))
 
     def mapped(self, a: Distribution, fn: Callable[[int], int]) -> Distribution:
-        self.tick(len(a.counts))
+        self.tick(len(a.counts), a.total.bit_length())
         out: defaultdict[int, int] = defaultdict(int)
         for v, c in a.counts.items():
             out[fn(v)] += c
         return Distribution(dict(out), a.total)
+
+    @staticmethod
+    def _dense(die: Distribution) -> bool:
+        values = sorted(die.counts)
+        return values[-1] - values[0] + 1 == len(values) and len(set(die.counts.values())) == 1
+
+    def _sizes(self, die: Distribution, n: int) -> list[int]:
+        """Upper bounds of the outcomes of the sum of 0, 1, ..., n copies of ``die``.
+
+        Past ``limits.max_outcomes`` a sum is refused, so no bound exceeds it by more than one.
+        """
+        values = sorted(die.counts)
+        spread = values[-1] - values[0]
+        m = len(values)
+        cap = self.limits.max_outcomes + 1
+        sizes = [1]
+        for i in range(1, n + 1):
+            size = min(i * spread + 1, cap)
+            if m <= 64 and size > 1:  # multisets of i faces out of m
+                size = min(size, math.comb(i + m - 1, m - 1))
+            sizes.append(size)
+        return sizes
+
+    def sums_cost(self, die: Distribution, n: int, sizes: list[int]) -> int:
+        """The work :meth:`sums` will count for ``n`` dice, from the outcome bounds ``sizes``."""
+        log_total = math.log2(die.total)
+        dense = self._dense(die)
+        width = len(die.counts)
+        cost = 0
+        for i in range(n):
+            step = sizes[i] + width if dense else sizes[i] * width
+            cost += _cost(step, math.ceil(log_total * (i + 1)))
+            if cost > self.limits.max_odds_work:
+                break
+        return cost
+
+    def keep_cost(self, per_die: Distribution, n: int, k: int,
+                  contribution: Callable[[int], int]) -> int:
+        """An upper bound of the work :meth:`keep` will count for k kept of n dice."""
+        k = max(0, min(k, n))
+        values = {contribution(o) for o in per_die.counts}
+        spread = max(values) - min(values)
+        cap = self.limits.max_outcomes + 1
+        bits = math.ceil(n * math.log2(per_die.total)) if per_die.total > 1 else 1
+        steps = 0
+        for placed in range(k):
+            steps += min(placed * spread + 1, cap) * (k - placed + 1)
+        return _cost(steps * len(per_die.counts), bits)
 
     def sums(self, die: Distribution, n: int) -> Iterator[Distribution]:
         """Yield the distributions of the sum of 0, 1, ..., n independent copies of ``die``."""
         current = Distribution.constant(0)
         yield current
         values = sorted(die.counts)
-        dense = (
-            values[-1] - values[0] + 1 == len(values)
-            and len(set(die.counts.values())) == 1
-        )
+        dense = self._dense(die)
         for _ in range(n):
             if dense:
                 current = self._add_window(current, values[0], values[-1], die.counts[values[0]],
@@ -275,7 +375,7 @@ class _Engine:
         amin, amax = min(a.counts), max(a.counts)
         span = amax - amin + 1
         width = hi - lo + 1
-        self.tick(span + width)
+        self.tick(span + width, a.total.bit_length() + die_total.bit_length())
         dense = [a.counts.get(amin + i, 0) for i in range(span)]
         out: dict[int, int] = {}
         window = 0
@@ -288,18 +388,6 @@ class _Engine:
             if window:
                 out[amin + lo + k] = window * weight
         return self.sized(Distribution(out, a.total * die_total))
-
-    def mixture(self, weighted: list[tuple[int, Distribution]], weights_total: int) -> Distribution:
-        lcm = 1
-        for _, dist in weighted:
-            lcm = lcm * dist.total // math.gcd(lcm, dist.total)
-        out: defaultdict[int, int] = defaultdict(int)
-        for weight, dist in weighted:
-            scale = weight * (lcm // dist.total)
-            self.tick(len(dist.counts))
-            for v, c in dist.counts.items():
-                out[v] += c * scale
-        return self.sized(Distribution(dict(out), weights_total * lcm))
 
     # -- one die ----------------------------------------------------------------------------
     def throw(self, node: Dice) -> Distribution:
@@ -327,7 +415,8 @@ class _Engine:
         for _ in range(self.limits.max_explode_depth):
             out: defaultdict[int, int] = defaultdict(int)
             # only the exploding faces combine with the rest of the chain
-            self.tick(len(throw.counts) + exploding * len(current.counts))
+            self.tick(len(throw.counts) + exploding * len(current.counts),
+                      throw.total.bit_length() + current.total.bit_length())
             for face, c in throw.counts.items():
                 value = contribution(face)
                 if explode.test(face):
@@ -351,9 +440,10 @@ class _Engine:
         So the work is O(outcomes x k^2 x sums), independent of how many dice are dropped.
         """
         k = max(0, min(k, n))
-        if per_die.total.bit_length() * n > self.limits.max_odds_bits + 64:
-            self.sized(Distribution({}, per_die.total ** n))  # refuses before the work
+        self.check_bits(n * (per_die.total.bit_length() - 1) + 1)  # before the work
         total = per_die.total ** n
+        bits = total.bit_length()
+        self.check_bits(bits)
         if k == 0:
             return Distribution({0: total}, total)
         outcomes = sorted(per_die.counts, reverse=highest)
@@ -375,7 +465,7 @@ class _Engine:
             for placed, sums in states.items():
                 left = n - placed
                 need = k - placed
-                self.tick(len(sums) * (need + 1))
+                self.tick(len(sums) * (need + 1), bits)
                 # t < need dice show this outcome: still fewer than k kept dice placed.
                 staying = [math.comb(left, t) * w**t for t in range(need)]
                 ending = (w + rest) ** left - sum(
@@ -454,25 +544,61 @@ class _Engine:
             unit = self.mapped(per_die, contribution) if contribution is hit else per_die
 
         counts = self.count_distribution(node)
-        n_max = max(counts.counts)
-        results: list[tuple[int, Distribution]] = []
+        wanted = sorted(counts.counts)
+        n_max = wanted[-1]
+        single = len(wanted) == 1
+        base = per_die.total
+        # Before the work: the size of the counts and, for sums, the whole cost.
+        weight_bits = 0 if single else counts.total.bit_length()
+        self.check_bits(n_max * (base.bit_length() - 1) + 1 + max(0, weight_bits - 1))
         if keep is None:
-            wanted = set(counts.counts)
-            for n, dist in enumerate(self.sums(unit, n_max)):
-                if n in wanted:
-                    results.append((counts.counts[n], dist))
+            sizes = self._sizes(unit, n_max)
+            estimate = self.sums_cost(unit, n_max, sizes)
+            if not single:
+                out_bits = n_max * base.bit_length() + weight_bits
+                estimate += sum(_cost(sizes[n], out_bits) for n in wanted)
+            self.afford(estimate)
         else:
-            for n in sorted(counts.counts):
-                if keep.mode in ("kh", "kl"):
-                    k, highest = keep.n, keep.mode == "kh"
-                else:
-                    k, highest = n - keep.n, keep.mode == "dl"
-                results.append(
-                    (counts.counts[n], self.keep(per_die, n, k, highest, contribution))
-                )
-        if len(results) == 1:
-            return results[0][1]
-        return self.mixture(results, counts.total)
+            estimate = 0
+            for n in wanted:
+                estimate += self.keep_cost(per_die, n, self._kept(keep, n)[0], contribution)
+                if estimate > self.limits.max_odds_work:
+                    break
+            self.afford(estimate)
+        if single:
+            if keep is None:
+                last = Distribution.constant(0)
+                for dist in self.sums(unit, n_max):  # only the last sum is kept
+                    last = dist
+                return last
+            return self.keep(per_die, n_max, *self._kept(keep, n_max), contribution)
+        # A computed count: the mixture of the sums for each count, added up as they come
+        # (a common denominator of base ** n_max), so only one sum is held at a time.
+        common = base**n_max
+        out: defaultdict[int, int] = defaultdict(int)
+        out_bits = common.bit_length() + weight_bits
+
+        def mix(n: int, dist: Distribution) -> None:
+            scale = counts.counts[n] * (common // dist.total)
+            self.tick(len(dist.counts), out_bits)
+            for v, c in dist.counts.items():
+                out[v] += c * scale
+
+        if keep is None:
+            for n, dist in enumerate(self.sums(unit, n_max)):
+                if n in counts.counts:
+                    mix(n, dist)
+        else:
+            for n in wanted:
+                mix(n, self.keep(per_die, n, *self._kept(keep, n), contribution))
+        return self.sized(Distribution(dict(out), counts.total * common))
+
+    @staticmethod
+    def _kept(keep: Keep, n: int) -> tuple[int, bool]:
+        """(dice kept, highest first?) of ``keep`` among n dice."""
+        if keep.mode in ("kh", "kl"):
+            return keep.n, keep.mode == "kh"
+        return n - keep.n, keep.mode == "dl"
 
     def count_distribution(self, node: Dice) -> Distribution:
         if isinstance(node.count, Num):
@@ -507,6 +633,47 @@ def odds(expr: Expr | str, limits: Limits = DEFAULT_LIMITS) -> Distribution:
     return _odds_cached(expr, limits)
 
 
-@lru_cache(maxsize=128)
-def _odds_cached(expr: Expr, limits: Limits) -> Distribution:
-    return _Engine(limits, expr.source).node(expr.root).reduced()
+MAX_CACHED = 128
+"""Distributions kept by :func:`odds` (least recently used dropped first) ..."""
+MAX_CACHED_OUTCOMES = 400_000
+"""... and outcomes in all of them together: a few big distributions (up to
+``Limits.max_outcomes`` each, with counts of thousands of bits) cannot pile up."""
+
+class _OddsCache:
+    """:func:`odds`' memory: bounded by :data:`MAX_CACHED` distributions and
+    :data:`MAX_CACHED_OUTCOMES` outcomes in all, least recently used dropped first."""
+
+    def __init__(self) -> None:
+        self._held: OrderedDict[tuple[Expr, Limits], Distribution] = OrderedDict()
+        self._outcomes = 0
+
+    def __call__(self, expr: Expr, limits: Limits) -> Distribution:
+        key = (expr, limits)
+        held = self._held
+        found = held.get(key)
+        if found is not None:
+            held.move_to_end(key)
+            return found
+        dist = _Engine(limits, expr.source).node(expr.root).reduced()
+        held[key] = dist
+        self._outcomes += len(dist.counts)
+        while len(held) > 1 and (len(held) > MAX_CACHED
+                                 or self._outcomes > MAX_CACHED_OUTCOMES):
+            _old, dropped = held.popitem(last=False)
+            self._outcomes -= len(dropped.counts)
+        return dist
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+    def outcomes(self) -> int:
+        """Outcomes held in all cached distributions."""
+        return self._outcomes
+
+    def cache_clear(self) -> None:
+        """Forget every cached distribution."""
+        self._held.clear()
+        self._outcomes = 0
+
+
+_odds_cached = _OddsCache()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -207,16 +208,24 @@ class _RowIndex:
                         break
 
 
-_INDEXES: dict[int, _RowIndex] = {}
+MAX_INDEXES = 256
+"""Row indexes kept (least recently used dropped first): every shipped table's rows fit,
+and a process that builds tables on the fly (a heist's factions) stays flat in memory."""
+
+_INDEXES: OrderedDict[int, _RowIndex] = OrderedDict()
 """Row indexes by ``id`` of their rows (the index holds the rows, so the id stays theirs)."""
 
 
 def _row_index(rows: tuple[Row, ...]) -> _RowIndex:
-    found = _INDEXES.get(id(rows))
-    if found is None or found.rows is not rows:
-        if len(_INDEXES) > 4096:
-            _INDEXES.clear()
-        found = _INDEXES[id(rows)] = _RowIndex(rows)
+    key = id(rows)
+    found = _INDEXES.get(key)
+    if found is not None and found.rows is rows:
+        _INDEXES.move_to_end(key)
+        return found
+    found = _INDEXES[key] = _RowIndex(rows)
+    _INDEXES.move_to_end(key)
+    if len(_INDEXES) > MAX_INDEXES:
+        _INDEXES.popitem(last=False)
     return found
 
 

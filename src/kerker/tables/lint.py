@@ -19,7 +19,9 @@
 - safe expressions that do not compile or read unknown names, and ``{...}`` dice templates
   that do not give a dice expression with the defaults;
 - ``{name}`` placeholders that nothing fills in (they would reach a player raw);
-- the same table id defined in two linted files (a warning, but still a problem).
+- the same table id defined in two linted files (a warning, but still a problem);
+- a title or text missing in Italian or English: a warning only (``Problem.warning``), the
+  table works with the text of another language and ``kerker table lint`` exits 0.
 
 Known names in an expression: ``level``, the table's ``params``, every name that a ``with:``
 in the linted files passes to the table, and ``result`` where the engine sets it (row
@@ -89,6 +91,8 @@ class Problem:
     message: str
     template: str = field(default="", compare=False, repr=False)
     params: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    warning: bool = field(default=False, compare=False)
+    """A warning (e.g. a text missing in a language): shown, but the file is usable."""
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}: {self.message}"
@@ -173,7 +177,8 @@ class _Linter:
         self.calls: dict[str, list[_Call]] = {}
 
     # -- reporting ------------------------------------------------------------------------
-    def add(self, src: _Source | str, loc: Loc, template: str, **params: Any) -> None:
+    def add(self, src: _Source | str, loc: Loc, template: str, *, warning: bool = False,
+            **params: Any) -> None:
         if isinstance(src, str):
             name, (line, col) = src, (1, 1)
         else:
@@ -182,7 +187,8 @@ class _Linter:
             message = template.format(**params)
         except (KeyError, IndexError, ValueError):
             message = template
-        self.problems.append(Problem(name, line, col, message, template, dict(params)))
+        self.problems.append(Problem(name, line, col, message, template, dict(params),
+                                     warning))
 
     # -- reading --------------------------------------------------------------------------
     def read(self, src: _Source, explicit: bool) -> None:
@@ -261,6 +267,12 @@ class _Linter:
         for loc, message in _schema_messages(errors, data):
             where = ".".join(str(p) for p in loc) or "(top)"
             self.add(src, loc, N_("{where}: {problem}"), where=where, problem=message)
+        if not errors:
+            from kerker.tables.values import check_file
+
+            for problem in check_file(data):  # what `--tables` refuses, lint refuses too
+                self.add(src, problem.loc, problem.template, where=problem.where,
+                         **problem.params)
         rule_set = data.get("rule_set")
         if isinstance(rule_set, str) and _NAME_PATTERN.match(rule_set):
             src.rule_set = rule_set
@@ -384,8 +396,8 @@ class _TableCheck:
         self.level_read = "level" in _quiet_names(table.dice, template=True) | \
             _quiet_names(table.modifier, template=False)
 
-    def add(self, loc: Loc, template: str, **params: Any) -> None:
-        self.linter.add(self.src, loc, template, **params)
+    def add(self, loc: Loc, template: str, *, warning: bool = False, **params: Any) -> None:
+        self.linter.add(self.src, loc, template, warning=warning, **params)
 
     def run(self) -> None:
         table, loc = self.table, self.loc
@@ -493,7 +505,11 @@ class _TableCheck:
     def texts(self, text: TextMap, loc: Loc, what: str, *, fill: bool,
               names: set[str] | None = None) -> None:
         missing = [lang for lang in LANGS if lang not in text]
-        if missing:
+        if missing and set(missing) <= {"it", "en"}:
+            # A warning: the table works (the text falls back to another language).
+            self.add(loc, N_("warning: {field} has no text in {missing}"), warning=True,
+                     field=what, missing=", ".join(missing))
+        elif missing:
             self.add(loc, N_("{field} has no text in {missing}"), field=what,
                      missing=", ".join(missing))
         reported: set[str] = set()

@@ -12,6 +12,7 @@ what :func:`kerker.tables.engine.roll_table` does. Too many outcomes are refused
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -20,9 +21,9 @@ from typing import Any
 
 from kerker.dice import odds as dice_odds
 from kerker.dice import parse
-from kerker.errors import N_
+from kerker.errors import N_, KerkerError
 from kerker.limits import DEFAULT_LIMITS, Limits
-from kerker.tables.engine import CHANCE_DIE, MAX_DEPTH, MAX_TIMES
+from kerker.tables.engine import CHANCE_DIE, MAX_DEPTH, MAX_STEPS, MAX_TIMES
 from kerker.tables.expr import evaluate, fill, names
 from kerker.tables.model import (
     AgainFx,
@@ -40,6 +41,7 @@ from kerker.tables.registry import Registry, TableError
 from kerker.tables.render import fill_text
 
 MAX_OUTCOMES = 20_000
+MAX_WEIGHT_TOTAL = 10_000  # kerker.tables.schema.MAX_WEIGHT_TOTAL (not imported: pydantic)
 
 Values = tuple[tuple[str, Any], ...]
 
@@ -151,18 +153,24 @@ class _Odds:
         """Distribution of the (modified) roll over the rows, rerolls conditioned away."""
         if dice is None:
             total_weight = sum(row.weight or 0 for row in rows)
-            out: dict[int, Fraction] = {}
-            running = 0
-            for row in rows:
-                lo = running + 1
-                running += row.weight or 0
-                for value in range(lo, running + 1):
-                    out[value] = Fraction(1, total_weight)
-            return out
+            if total_weight > MAX_WEIGHT_TOTAL:
+                return self.weighted_totals(rows)  # refuses
+            # A reroll rule: each number on its own, the rule tested on the number plus the
+            # modifier (as the roller does; the row is found by the number itself).
+            shift = int(evaluate(modifier, ctx)) if modifier else 0
+            kept = [value for value in range(1, total_weight + 1)
+                    if reroll_if is None
+                    or not evaluate(reroll_if, {**ctx, "result": value + shift})]
+            if not kept:
+                raise TableError(
+                    N_("{id}: every result is rerolled; the table can never finish"),
+                    id=table.id,
+                )
+            return dict.fromkeys(kept, Fraction(1, len(kept)))
         expression = fill(dice, ctx)
         dist = dice_odds(parse(expression, self.limits), self.limits)
         shift = int(evaluate(modifier, ctx)) if modifier else 0
-        out = {}
+        out: dict[int, Fraction] = {}
         for value, p in dist:
             total = value + shift
             if reroll_if is not None and evaluate(reroll_if, {**ctx, "result": total}):
@@ -176,6 +184,36 @@ class _Odds:
                 N_("{id}: every result is rerolled; the table can never finish"), id=table.id
             )
         return {v: p / mass for v, p in out.items()}
+
+    def weighted_totals(self, rows: tuple[Row, ...]) -> dict[int, Fraction]:
+        """The rolls of a weighted table that matter, with their probabilities.
+
+        Computed with the weights, not by expanding them into a die: one roll per row (its
+        first number) carries the row's whole weight, unless an effect of the row reads
+        ``result`` -- then each of its numbers counts on its own (at most the sum of the
+        weights, which the schema caps at ``MAX_WEIGHT_TOTAL``).
+        """
+        total_weight = sum(row.weight or 0 for row in rows)
+        if total_weight > MAX_WEIGHT_TOTAL:
+            raise TableError(
+                N_("the weights add up to {total}; at most {max} (a weighted table is rolled "
+                   "with one die of as many faces as its weights add up to)"),
+                total=total_weight, max=MAX_WEIGHT_TOTAL,
+            )
+        out: dict[int, Fraction] = {}
+        running = 0
+        for row in rows:
+            weight = row.weight or 0
+            lo = running + 1
+            running += weight
+            if not weight:
+                continue
+            if self.reads_result(row):
+                for value in range(lo, running + 1):
+                    out[value] = Fraction(1, total_weight)
+            else:
+                out[lo] = Fraction(weight, total_weight)
+        return out
 
     @staticmethod
     def row_for(rows: tuple[Row, ...], total: int, table: Table, weighted: bool) -> tuple[int, Row]:
@@ -210,7 +248,10 @@ class _Odds:
             modifier = f"({modifier}) + ({extra_modifier})" if modifier else extra_modifier
         result: Dist = defaultdict(Fraction)
         weighted = table.dice is None
-        totals = self.totals(table, table.dice, table.rows, modifier, reroll_if, ctx)
+        if weighted and reroll_if is None:
+            totals = self.weighted_totals(table.rows)
+        else:
+            totals = self.totals(table, table.dice, table.rows, modifier, reroll_if, ctx)
         row_cache: dict[int, Dist] = {}
         for total, p in totals.items():
             index, row = self.row_for(table.rows, total, table, weighted)
@@ -222,6 +263,8 @@ class _Odds:
                     row_cache[index] = dist
             for outcome, q in dist.items():
                 result[outcome] += p * q
+            if len(result) > self.max_outcomes:  # it only grows: refuse before the rest
+                self.sized(result, table)
         final = self.sized(dict(result), table)
         self.cache[key] = final
         return final
@@ -253,6 +296,8 @@ class _Odds:
                                row, (*row.effects, *sub_row.effects))
             for outcome, q in dist.items():
                 out[outcome] += p * q
+            if len(out) > self.max_outcomes:
+                self.sized(out, table)
         return dict(out)
 
     def finish(self, table: Table, row: Row, ctx: dict[str, int | bool], depth: int,
@@ -281,6 +326,8 @@ class _Odds:
                               tuple(sorted(values.items())), parts, text_row,
                               tuple(shown_amounts.items()))
             out[outcome] += p
+            if len(out) > self.max_outcomes:
+                self.sized(out, table)
         return dict(out)
 
     def text(self, row: Row, ctx: Mapping[str, Any], values: Mapping[str, Any],
@@ -307,6 +354,8 @@ class _Odds:
                 for (more_parts, more_amounts, more_again), q in options.items():
                     new[(normalize(parts + more_parts), amounts + more_amounts,
                          more_again if more_again is not None else again)] += p * q
+                if len(new) > self.max_outcomes:
+                    self.sized(new, table)
             state = self.sized(dict(new), table)
         return state
 
@@ -351,15 +400,24 @@ class _Odds:
         multisets: dict[tuple[Any, ...], Fraction] = {(): Fraction(1)}
         done = 0
         for n, p_n in times_dist:
+            # The multisets of n outcomes out of len(child) are all possible: as many as
+            # C(n + c - 1, n). Refuse before the work when that is too many to list.
+            if n > 0 and len(child) > 1 and \
+                    math.comb(n + len(child) - 1, n) > self.max_outcomes:
+                self.sized(dict.fromkeys(range(self.max_outcomes + 1), Fraction(0)), table)
             while done < max(n, 0):
                 grown: dict[tuple[Any, ...], Fraction] = defaultdict(Fraction)
                 for combo, p in multisets.items():
                     for outcome, q in child.items():
                         grown[tuple(sorted((*combo, outcome), key=_order))] += p * q
+                    if len(grown) > self.max_outcomes:
+                        self.sized(grown, table)
                 multisets = self.sized(dict(grown), table)
                 done += 1
             for combo, p in multisets.items():
                 out[(combo, (), None)] += p_n * p
+            if len(out) > self.max_outcomes:
+                self.sized(out, table)
         return dict(out)
 
     def chance_probability(self, chance: int) -> Fraction:
@@ -444,6 +502,75 @@ def _order(outcome: Any) -> str:
     return outcome.describe() if isinstance(outcome, Outcome | ChanceOutcome) else repr(outcome)
 
 
+class _Steps:
+    """The most tables one roll of a table can roll, follow-ups and repetitions included.
+
+    An upper bound computed from the rows alone (every row reachable, every effect taken,
+    the larger side of every percentage check, a follow-up's ``times`` at its highest), so
+    the exact odds refuse at once what the roller may refuse on the way: more than
+    ``MAX_STEPS`` rolls or follow-ups nested deeper than ``MAX_DEPTH``.
+    """
+
+    def __init__(self, registry: Registry, limits: Limits) -> None:
+        self.registry = registry
+        self.limits = limits
+        self.memo: dict[tuple[str, int, int], int] = {}
+
+    def table(self, table: Table, ctx: Mapping[str, int | bool], depth: int,
+              again_depth: int) -> int:
+        if depth > MAX_DEPTH:
+            raise TableError(
+                N_("{id}: follow-up rolls nested deeper than {max}; does a table refer to "
+                   "itself?"), id=table.id, max=MAX_DEPTH,
+            )
+        key = (table.id, depth, again_depth)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        full = {"level": 1, **table.params, **ctx}
+        worst = 0
+        for row in table.rows:
+            steps = self.effects(table, row.effects, full, depth, again_depth)
+            if row.then is not None:
+                steps += max(self.effects(table, sub.effects, full, depth, again_depth)
+                             for sub in row.then.rows)
+            worst = max(worst, steps)
+        total = 1 + worst
+        if total > MAX_STEPS:
+            raise TableError(
+                N_("rolling {id} needed more than {max} rolls; does a table refer to itself?"),
+                id=table.id, max=MAX_STEPS,
+            )
+        self.memo[key] = total
+        return total
+
+    def effects(self, table: Table, effects: tuple[Effect, ...],
+                ctx: Mapping[str, int | bool], depth: int, again_depth: int) -> int:
+        steps = 0
+        for effect in effects:
+            if isinstance(effect, ChanceFx):
+                steps += max(self.effects(table, effect.then, ctx, depth, again_depth),
+                             self.effects(table, effect.else_, ctx, depth, again_depth))
+            elif isinstance(effect, AgainFx):
+                if again_depth < self.limits.max_explode_depth:
+                    steps += self.table(table, ctx, depth, again_depth + 1)
+            elif isinstance(effect, RollFx):
+                target = self.registry.get(table.resolve(effect.ref))
+                steps += self.times(effect.times, ctx) * self.table(target, {}, depth + 1, 0)
+            if steps > MAX_STEPS:
+                break
+        return steps
+
+    def times(self, times: str, ctx: Mapping[str, int | bool]) -> int:
+        if times.strip().isdigit():
+            return min(int(times), MAX_TIMES + 1)
+        try:
+            most = dice_odds(parse(fill(times, ctx), self.limits), self.limits).max
+        except KerkerError:  # reads the roll's result (or fails when rolled): at most the cap
+            return MAX_TIMES
+        return max(0, min(most, MAX_TIMES))  # more than the cap: the walk refuses it
+
+
 def table_odds(registry: Registry, table_id: str, *, lang: str = "en",
                context: Mapping[str, int | bool] | None = None,
                limits: Limits = DEFAULT_LIMITS,
@@ -455,6 +582,7 @@ def table_odds(registry: Registry, table_id: str, *, lang: str = "en",
     :func:`kerker.tables.tree.table_tree`).
     """
     table = registry.get(table_id)
+    _Steps(registry, limits).table(table, dict(context or {}), 0, 0)  # the roller's caps
     engine = _Odds(registry, lang, limits, max_outcomes)
     dist = engine.table(table, dict(context or {}), 0, 0, None, None)
     return sorted(dist.items(), key=lambda item: (-item[1], item[0].describe()))

@@ -101,6 +101,9 @@ def load_path(path: Path, *, trusted: bool) -> list[Table]:
         )
     if not (trusted and _fresh_twin(path)):
         data = validate_data(data, name, path)
+        from kerker.tables.values import refuse_bad_values
+
+        refuse_bad_values(data, name, path)  # the values the procedures read (file:line)
     return build_file(data, name)
 
 

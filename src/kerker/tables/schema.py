@@ -105,6 +105,11 @@ class NoteEffect(_Strict):
 Effect = RollEffect | AgainEffect | AmountEffect | ChanceEffect | NoteEffect
 
 
+MAX_WEIGHT_TOTAL = 10_000
+"""The largest sum of a weighted table's weights: it is rolled with a die of that many faces
+(``Limits.max_faces``), and its exact odds never need more outcomes than that."""
+
+
 class SubTable(_Strict):
     """A second die on one row (W20 18, then W8 1-5 / 6-8)."""
 
@@ -118,7 +123,7 @@ class Row(_Strict):
     range: tuple[int, int | None] | None = Field(
         default=None, description="[lo, hi] of the roll; hi null means 'and above' (20+)."
     )
-    weight: int | None = Field(default=None, ge=1)
+    weight: int | None = Field(default=None, ge=1, le=10_000)
     key: str | None = Field(default=None, pattern=NAME_PATTERN)
     text: Text
     value: dict[str, Value] = Field(default_factory=dict)
@@ -169,6 +174,12 @@ class Table(_Strict):
                              "(weighted) or ranges on every row (lookup)")
         if self.dice is not None and any(weighted):
             raise ValueError("a table with `dice` needs a `range` on every row")
+        if self.dice is None and all(weighted):
+            total = sum(row.weight or 0 for row in self.rows)
+            if total > MAX_WEIGHT_TOTAL:
+                raise ValueError(
+                    f"the weights add up to {total}; at most {MAX_WEIGHT_TOTAL} (a weighted "
+                    f"table is rolled with one die of as many faces as its weights add up to)")
         return self
 
 
