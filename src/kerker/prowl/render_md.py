@@ -86,8 +86,10 @@ def render_markdown(p: Prowl, lang: str) -> str:
     out.append("")
     source = _("the default list") if p.lotto.source == "default" else p.lotto.source
     available = sum(1 for e in p.lotto.entries if e.stance != FRIENDLY)
-    out.append(_("Drawn on the {dice} lotto ({source}); hostile factions to draw: {n}.").format(
-        dice=p.lotto.dice, source=source, n=min(s.hostile_wanted, available)))
+    out.append(_("Drawn on the {dice} lotto ({source}): it holds the insider connections and "
+                 "{n} hostile factions (for these players and this reputation); {n} distinct "
+                 "entries are drawn.").format(dice=p.lotto.dice, source=source,
+                                              n=min(s.hostile_wanted, available)))
     if available < s.hostile_wanted:
         out.append(_("The rules ask for {wanted}, but the list holds only {n}.").format(
             wanted=s.hostile_wanted, n=available))
@@ -124,9 +126,11 @@ def render_markdown(p: Prowl, lang: str) -> str:
     out.append("|---|---:|---|")
     out.append(f"| LoSec | {counts[1]} | " + _("reputation roll {rw}").format(rw=s.lo_rw) + " |")
     for short, count, test in (("MidSec", counts[2], s.mid), ("HiSec", counts[3], s.hi)):
+        reading = (_("sum ÷ X, kerker's rule") if test.reading == "sum"
+                   else _("successes against X, option --reading successes"))
         out.append(f"| {short} | {count} | " + _(
             "Reputation({target}) test: {dice} gives degree {degree}").format(
-                target=test.target, dice=test.dice, degree=test.degree) + " |")
+                target=test.target, dice=test.dice, degree=test.degree) + f" ({reading}) |")
     nosec_note = _("{asked} asked for, {added} added by the layout").format(
         asked=s.nosec_requested, added=s.nosec_added)
     out.append(f"| NoSec | {counts[0]} | {nosec_note} |")
