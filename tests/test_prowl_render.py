@@ -160,3 +160,21 @@ def test_write_outputs(tmp_path: Path) -> None:
     assert from_json(json.loads(written[0].read_text("utf-8"))) == p
     only = write_outputs(p, tmp_path / "again", "de", png=False, plan=False)
     assert [f.name for f in only] == ["prowl-5.svg", "prowl-5.de.md"]
+
+
+def test_roll_log_shows_modifiers_and_speaks_the_sheets_language() -> None:
+    # Issue 17: the +1/+2 (challenges) and +2/+3 (loot secured) modifiers were hidden, so
+    # the die shown did not lead to the row printed; the German log used English keys.
+    p = generate(ProwlOptions(8, 3, accesses=2), random.Random(4), registry=REGISTRY, seed=4)
+    modified = [r for r in p.rolls if r.get("modifier")]
+    assert modified
+    for r in modified:
+        assert r["explain"].endswith(f" {r['modifier']:+d} = {r['roll']}")
+        lo, _sep, hi = str(r["row"]).partition("-")
+        assert int(lo) <= r["roll"] <= int(hi or lo) or str(r["row"]).endswith("+")
+    de = render_markdown(p, "de")
+    log = de.split("## Würfe")[1]
+    for english in (" challenges:", ": loot", "door strength", "attribute ", "factions",
+                    "→ none", "→ one", "→ two", "→ present", "→ absent", "→ creature"):
+        assert english not in log, english
+    assert "Herausforderungen:" in log and "Beute" in log

@@ -86,6 +86,9 @@ class Rules:
 
     def __init__(self, registry: Registry) -> None:
         self.registry = registry
+        self.row_texts: dict[str, Mapping[str, str]] = {}
+        """Texts of the rows rolled (``table:key``), for the roll log of the sheet; rows
+        whose text has placeholders are left out (the log shows their range)."""
 
     def table(self, name: str) -> Table:
         """A Mazeprowl table by name (``challenge-count``) or full id."""
@@ -185,6 +188,10 @@ class Rules:
                                          table if "/" in table else rule_id(table),
                                          rng, context=context)
         for rolled, pick in picks:
+            texts = plain_text(pick.row.text)
+            if pick.row.key and texts and not any("{" in t for t in texts.values()):
+                self.row_texts.setdefault(f"{rolled.id}:{pick.row.key}",
+                                          MappingProxyType(texts))
             text = explain(pick.roll)
             if pick.modifier:
                 text += f" {pick.modifier:+d} = {pick.total}"
@@ -718,7 +725,8 @@ def generate(options: ProwlOptions, rng: random.Random, *, registry: Registry | 
         players=options.players, lotto=lotto, factions=tuple(factions),
         attributes=tuple(attributes), structure=structure, accesses=accesses, door_rw=door_rw,
         rooms=tuple(final_rooms), connections=tuple(conns), challenges=tuple(challenges),
-        tuning=Tuning(budget=budget, left=budget), texts=MappingProxyType(dict(build.texts)),
+        tuning=Tuning(budget=budget, left=budget),
+        texts=MappingProxyType({**rules.row_texts, **build.texts}),
         rolls=tuple(log), next_challenge=len(challenges) + 1, next_faction=len(factions) + 1,
     )
 
