@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from kerker.cli_support import dump_json, frac, friendly, make_rng, percent, resolve_language
-from kerker.errors import N_, OptionError
+from kerker.errors import N_, OptionError, Word
 from kerker.i18n import default_language, translator
 
 _h = translator(default_language())
@@ -108,15 +108,22 @@ def list_command(tables: TablesOption = None, json_out: JsonOption = False,
     from rich.table import Table as RichTable
 
     _ = translator(code)
+    console = Console(highlight=False)
     view = RichTable(title=_("{n} tables").format(n=len(items)), title_justify="left")
-    view.add_column("id", overflow="fold", min_width=16, ratio=3)
-    view.add_column(_("title"), min_width=12, ratio=3)
+    # Ids are never cut or wrapped (they are copied into `table roll`); the other columns
+    # take what is left, and the source (also in --json and `table show`) is left out
+    # when the terminal is too narrow for it.
+    longest = max([len(item["id"]) for item in items] + [2])
+    wide = console.width >= longest + 70
+    view.add_column("id", no_wrap=True, min_width=longest)
+    view.add_column(_("title"), min_width=10, ratio=3)
     view.add_column(_("dice"), overflow="fold", max_width=14)
-    view.add_column(_("source"), min_width=12, ratio=3)
+    if wide:
+        view.add_column(_("source"), ratio=2)
     for item in items:
-        view.add_row(item["id"], str(item["title"]), item["dice"] or "—",
-                     str(item["source"]["heading"]))
-    Console(highlight=False).print(view)
+        row = [item["id"], str(item["title"]), item["dice"] or "—"]
+        view.add_row(*row, *([str(item["source"]["heading"])] if wide else []))
+    console.print(view)
 
 
 @table_app.command("show", help=_h(N_("Show a table as stored: dice, rows, effects, source.\n\n"
@@ -321,9 +328,12 @@ def import_command(
     text_code = resolve_language(text_lang)
     try:
         text = file.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError:
         raise RuleDataError(N_("cannot read the file: {reason}"), file=str(file),
-                            reason=str(exc)) from None
+                            reason=Word(N_("it is not UTF-8 text"))) from None
+    except OSError as exc:
+        raise RuleDataError(N_("cannot read the file: {reason}"), file=str(file),
+                            reason=_os_reason(exc)) from None
     table_name = name or file.stem.lower().replace(" ", "-")
     yaml_text = import_csv(text, name=table_name, rule_set=rule_set, lang=text_code, dice=dice,
                            source_file=file.name)
@@ -331,10 +341,26 @@ def import_command(
         print(yaml_text, end="")
         return
     try:
+        # The folder is created if missing, as `dungeon --out` and `zones --out` do.
+        out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(yaml_text, encoding="utf-8")
     except OSError as exc:
         raise RuleDataError(N_("cannot write the file: {reason}"), file=str(out),
-                            reason=str(exc)) from None
+                            reason=_os_reason(exc)) from None
+
+
+def _os_reason(exc: OSError) -> Word:
+    """Why a file could not be read or written, in the reader's language (the system's
+    own message would mix in another language)."""
+    if isinstance(exc, FileNotFoundError):
+        return Word(N_("it or its folder does not exist"))
+    if isinstance(exc, PermissionError):
+        return Word(N_("permission denied"))
+    if isinstance(exc, IsADirectoryError):
+        return Word(N_("it is a folder"))
+    if isinstance(exc, NotADirectoryError | FileExistsError):
+        return Word(N_("a part of the path is a file, not a folder"))
+    return Word(N_("the system refused it"))
 
 
 @table_app.command("schema", help=_h(N_("Print the JSON Schema of table files (for editors).\n\n"
