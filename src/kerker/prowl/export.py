@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from kerker.errors import N_
+from kerker.limits import DEFAULT_LIMITS
 from kerker.prowl.model import (
     OUTSIDE,
     PHASE_BUDGET,
@@ -40,7 +41,7 @@ from kerker.prowl.model import (
 )
 
 FORMAT = "kerker-prowl/1"
-MAX_PLAN_BYTES = 20_000_000
+MAX_PLAN_BYTES = DEFAULT_LIMITS.prowl.max_plan_bytes
 
 
 def _challenge_json(c: Challenge) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from kerker.errors import N_, KerkerError
 from kerker.tables.engine import TableResult
 
 Point = tuple[int, int]
@@ -20,6 +21,12 @@ Point = tuple[int, int]
 
 LogEntry = Mapping[str, Any]
 """One die of the roll log: ``step``, what it was for, ``table``, ``dice``, ``roll`` ..."""
+
+
+class NoSuchArea(KerkerError, KeyError):
+    """Asked for an area letter the map does not have."""
+
+    code = "zones"
 
 
 def letter_order(letter: str) -> tuple[int, str]:
@@ -150,11 +157,12 @@ class ZoneMap:
                      for x, letter in enumerate(row) if letter is not None)
 
     def area(self, letter: str) -> Area:
-        """The area with this letter (``KeyError`` if there is none)."""
+        """The area with this letter; :class:`NoSuchArea` (a :class:`KerkerError` and a
+        ``KeyError``) if there is none."""
         for area in self.areas:
             if area.letter == letter:
                 return area
-        raise KeyError(letter)
+        raise NoSuchArea(N_("the map has no area {letter}"), letter=letter)
 
     def area_at(self, point: Point) -> str | None:
         """The letter of the area at ``point``, ``None`` for an empty or outside node."""
