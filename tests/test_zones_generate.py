@@ -122,7 +122,7 @@ def test_step3_per_zone_gives_smaller_areas_than_per_pair() -> None:
     sizes = {}
     for reading in ("zone", "pair"):
         maps = [generate(ZoneParams(size=(8, 8), seed=s, details=False, merge=reading),
-                         random.Random(s), SHIPPED) for s in range(150)]
+                         random.Random(s), SHIPPED) for s in range(60)]
         sizes[reading] = (sum(len(m.areas) for m in maps) / len(maps),
                           sum(max(len(a.zones) for a in m.areas) for m in maps) / len(maps))
     assert sizes["zone"][0] > sizes["pair"][0] + 3

@@ -67,11 +67,11 @@ def _registry(tables: list[Path] | None) -> Any:
     return load_registry(tables or [])
 
 
-def _odds(reputation: int, registry: Any, code: str, json_out: bool) -> None:
+def _odds(reputation: int, registry: Any, code: str, json_out: bool, reading: str) -> None:
     from kerker.prowl.generate import structure_odds
 
     _ = translator(code)
-    table = structure_odds(reputation, registry)
+    table = structure_odds(reputation, registry, reading)
     if json_out:
         print(dump_json({
             "reputation": reputation,
@@ -145,7 +145,7 @@ def prowl_command(
     if reputation is None:
         raise OptionError(N_("--reputation is needed (the crew's reputation, 1-20)"))
     if odds:
-        _odds(reputation, registry, code, json_out)
+        _odds(reputation, registry, code, json_out, reading)
         return
     if players is None:
         raise OptionError(N_("--players is needed (the number of players, 1-12)"))

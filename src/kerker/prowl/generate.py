@@ -734,12 +734,14 @@ def generate(options: ProwlOptions, rng: random.Random, *, registry: Registry | 
 # -- exact odds of the structure --------------------------------------------------------------
 
 
-def structure_odds(reputation: int, registry: Registry | None = None) -> dict[str, Any]:
+def structure_odds(reputation: int, registry: Registry | None = None,
+                   reading: str = "sum") -> dict[str, Any]:
     """The exact odds of step 3 for one reputation: LoSec rooms (RW), MidSec and HiSec rooms
-    (the Reputation(X) tests as the tables define them), branch points before the cap and
-    rolled accesses. Values are ``{"dice": ..., "distribution": Distribution}``.
+    (the Reputation(X) tests as the tables define them, in ``reading``), branch points
+    before the cap and rolled accesses. Values are ``{"dice": ..., "distribution":
+    Distribution}``.
 
-    Refuses a reputation outside ``prowl-limits``.
+    Refuses a reputation outside ``prowl-limits`` and an unknown reading.
     """
     from kerker.dice import odds
     from kerker.tables.expr import fill
@@ -749,15 +751,17 @@ def structure_odds(reputation: int, registry: Registry | None = None) -> dict[st
     if not low <= reputation <= high:
         raise OptionError(N_("the reputation must be between {min} and {max}, not {value}"),
                           min=low, max=high, value=reputation)
+    if reading not in READINGS:
+        raise OptionError(N_("--reading takes {choices}, not {text!r}"),
+                          choices=", ".join(READINGS), text=reading)
     rw_dice = fill(rules.table("reputation-roll").dice or "", {"reputation": reputation})
-    test_dice = rules.table("reputation-test").dice or ""
     out: dict[str, Any] = {}
     lo_div = rules.param("layout", "lo_rooms", "divisor")
     out["lo_rooms"] = {"dice": rw_dice if lo_div == 1 else f"{rw_dice}/{lo_div}"}
     for key in ("mid_rooms", "hi_rooms"):
         target = rules.param("layout", key, "target")
-        out[key] = {"dice": fill(test_dice, {"reputation": reputation, "target": target}),
-                    "target": target}
+        table, context = reputation_test_table(rules, reading, reputation, target)
+        out[key] = {"dice": fill(rules.table(table).dice or "", context), "target": target}
     div = rules.param("layout", "branch_points", "divisor")
     out["branch_points"] = {"dice": f"{rw_dice}/{div}"}
     out["accesses"] = {"dice": rules.table("entrances").dice or "1W3"}
