@@ -121,7 +121,7 @@ def test_one_line_errors() -> None:
         (("-r", "3"), "--players is needed"),
         (("-r", "30", "-p", "3"), "the reputation must be between 1 and 20, not 30"),
         (("-r", "3", "-p", "3", "--accesses", "4"), "the accesses must be between 1 and 3"),
-        (("-r", "3", "-p", "3", "--reading", "pools"), "--reading takes sum, successes"),
+        (("-r", "3", "-p", "3", "--reading", "pools"), "test is one of sum, successes"),
         (("-r", "3", "-p", "3", "--loops", "-1"), "the loops must be between 0 and 8"),
         (("-r", "3", "-p", "3", "--seed", "-1"), "the seed must be between"),
         (("-r", "3", "-p", "3", "--factions", "/nonexistent/list.txt"),

@@ -323,7 +323,7 @@ def test_high_reputations_stay_within_the_caps() -> None:
     (ProwlOptions(3, 13), "players must be between 1 and 12"),
     (ProwlOptions(3, 3, accesses=4), "accesses must be between 1 and 3"),
     (ProwlOptions(3, 3, accesses=0), "accesses must be between 1 and 3"),
-    (ProwlOptions(3, 3, reading="pools"), "--reading takes sum, successes"),
+    (ProwlOptions(3, 3, reading="pools"), "test is one of sum, successes"),
     (ProwlOptions(3, 3, loops=-1), "loops must be between 0 and 8"),
     (ProwlOptions(3, 3, nosec=21), "NoSec rooms must be between 0 and 20"),
 ])

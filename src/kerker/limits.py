@@ -70,12 +70,15 @@ class ProwlLimits:
     """Caps of the heist generator (seed 004).
 
     - ``max_junctions``: junctions of one layout.
+    - ``layout_attempts``: shapes tried with one number of rooms before a NoSec room is
+      added.
     - ``max_faction_file`` / ``max_faction_text``: bytes of a ``--factions`` file,
       characters of one faction line.
     - ``max_plan_bytes``: size of a plan file read by ``prowl tune``/``render``.
     """
 
     max_junctions: int = 6
+    layout_attempts: int = 40
     max_faction_file: int = 256_000
     max_faction_text: int = 300
     max_plan_bytes: int = 20_000_000

@@ -431,7 +431,8 @@ def check_options(options: ProwlOptions, rules: Rules) -> None:
         if not low <= value <= high:
             raise OptionError(template, min=low, max=high, value=value)
     if options.reading not in READINGS:
-        raise OptionError(N_("--reading takes {choices}, not {text!r}"),
+        raise OptionError(N_("the reading of the Reputation(X) test is one of {choices}, "
+                             "not {text!r}"),
                           choices=", ".join(READINGS), text=options.reading)
     if options.loops is not None and not 0 <= options.loops <= rules.limit("exits")[1]:
         raise OptionError(N_("the loops must be between {min} and {max}, not {value}"),
@@ -686,7 +687,7 @@ def generate(options: ProwlOptions, rng: random.Random, *, registry: Registry | 
     layout = assemble(levels, accesses, points, options.nosec, sub_rng(base, "layout"),
                       cost=rules.branch_cost, max_exits=max_exits, max_rooms=max_rooms,
                       nosec_level=rules.security_number("nosec"), loops=options.loops,
-                      max_junctions=limits.max_junctions)
+                      max_junctions=limits.max_junctions, attempts=limits.layout_attempts)
     rooms = [Room(f"R{i + 1}", r.security, r.depth, r.accesses)
              for i, r in enumerate(layout.rooms)]
     conns: list[Connection] = []
@@ -752,7 +753,8 @@ def structure_odds(reputation: int, registry: Registry | None = None,
         raise OptionError(N_("the reputation must be between {min} and {max}, not {value}"),
                           min=low, max=high, value=reputation)
     if reading not in READINGS:
-        raise OptionError(N_("--reading takes {choices}, not {text!r}"),
+        raise OptionError(N_("the reading of the Reputation(X) test is one of {choices}, "
+                             "not {text!r}"),
                           choices=", ".join(READINGS), text=reading)
     rw_dice = fill(rules.table("reputation-roll").dice or "", {"reputation": reputation})
     out: dict[str, Any] = {}

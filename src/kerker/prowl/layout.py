@@ -46,6 +46,7 @@ from kerker.prowl.model import LayoutError
 
 T = TypeVar("T")
 ATTEMPTS_PER_SIZE = 40
+"""Shapes tried per number of rooms under the default limits (``ProwlLimits``)."""
 MAX_JUNCTIONS = 6
 """Junctions of one layout under the default limits (``ProwlLimits.max_junctions``)."""
 
@@ -318,7 +319,8 @@ def _bfs_order(rooms: list[LayoutRoom], edges: list[tuple[int, int]]) -> list[in
 def assemble(levels: Sequence[tuple[int, int]], accesses: int, points: int, nosec: int,
              rng: random.Random, *, cost: Callable[[int], int], max_exits: int,
              max_rooms: int, nosec_level: int = 0, loops: int | None = 0,
-             max_junctions: int = MAX_JUNCTIONS) -> Layout:
+             max_junctions: int = MAX_JUNCTIONS,
+             attempts: int = ATTEMPTS_PER_SIZE) -> Layout:
     """Put ``levels`` (``(security number, rooms)``, lowest security first; the first level
     must have at least one room) and ``nosec`` NoSec rooms together with ``accesses``
     accesses, spending exactly ``points`` branch points where that is possible.
@@ -346,7 +348,7 @@ def assemble(levels: Sequence[tuple[int, int]], accesses: int, points: int, nose
     reason = None if used == points else "accesses"
     n = n_sec + nosec
     while n <= max_rooms:
-        for _attempt in range(ATTEMPTS_PER_SIZE):
+        for _attempt in range(attempts):
             plan = choice(rng, plans)
             found = _try(levels, nosec_level, n, plan, accesses, rng, loops)
             if found is None:

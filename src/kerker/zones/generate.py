@@ -223,15 +223,15 @@ def generate(params: ZoneParams, rng: random.Random, registry: Registry,
         raise OptionError(N_("an area gets 0 to {max} sense prompts, not {n}"),
                           max=limits.max_senses, n=params.senses)
     if params.merge not in MERGE_READINGS:
-        raise OptionError(N_("--merge takes {choices}, not {text!r}"),
+        raise OptionError(N_("the merge reading is one of {choices}, not {text!r}"),
                           choices=", ".join(MERGE_READINGS), text=params.merge)
     most = limits.max_side ** 2
     if params.size is not None:
         check_size(*params.size, limits)
         most = params.size[0] * params.size[1]
     if not 0 <= params.min_areas <= most:
-        raise OptionError(N_("--min-areas takes 0 to {max} here (one area per node at most), "
-                             "not {n}"), max=most, n=params.min_areas)
+        raise OptionError(N_("the least number of areas is 0 to {max} here (one area per node "
+                             "at most), not {n}"), max=most, n=params.min_areas)
     base = seed_rng(params.seed, rng).getrandbits(64)
     for attempt in range(limits.max_layout_tries):
         roller = _Roller(registry)
@@ -239,7 +239,7 @@ def generate(params: ZoneParams, rng: random.Random, registry: Registry,
         if len(layout.ordered) >= params.min_areas:
             return _finish(params, base, attempt, roller, layout, limits)
     raise ZoneError(N_("no map with at least {n} areas in {tries} layouts; ask for fewer "
-                       "areas or a bigger --size"), n=params.min_areas,
+                       "areas or a bigger map"), n=params.min_areas,
                     tries=limits.max_layout_tries)
 
 
