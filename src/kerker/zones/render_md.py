@@ -95,7 +95,7 @@ def render_md(zmap: ZoneMap, lang: str) -> str:
         for link in hidden:
             hint = f" {link.hint.text(lang)}" if link.hint is not None else ""
             if link.via:
-                hint = " " + _("(across {n} empty nodes)").format(n=len(link.via)) + hint
+                hint = " " + _("(a way across empty nodes: {n})").format(n=len(link.via)) + hint
             out.append(f"- **{link.a} – {link.b}:**{hint}")
         out.append("")
     if zmap.seed is not None:
