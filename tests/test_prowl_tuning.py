@@ -365,3 +365,18 @@ def test_budget_arithmetic_after_random_operations(seed: int, reputation: int,
         _check(p)
     assert len(p.tuning.log) == applied
     assert from_json(json.loads(dumps(p))) == p
+
+
+def test_lowering_to_nosec_says_which_rooms_lose_their_last_door() -> None:
+    p = _prowl(14, accesses=1)
+    said_any = False
+    for room in p.rooms:
+        if room.security != 1:
+            continue
+        q = tune(p, _ops(f"lower-room {room.id}"), REGISTRY)
+        doorless = {r.id for r in q.rooms if r.security != NOSEC
+                    and not any(c.door for c in q.links(r.id))}
+        said = {c.split()[0] for c in q.tuning.log[-1].changes if c.endswith("has no door left")}
+        assert said == doorless
+        said_any = said_any or bool(said)
+    assert said_any
