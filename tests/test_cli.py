@@ -34,11 +34,35 @@ def test_every_command_has_help_with_an_example() -> None:
 
 
 def test_roll_prints_the_total_and_is_repeatable() -> None:
-    code, out, _ = invoke("roll", "3W6", "--seed", "42")
+    code, out, _ = invoke("roll", "3W6", "--seed", "42", "--quiet")
     assert code == 0
     total = int(out.strip())
     assert 3 <= total <= 18
-    assert invoke("roll", "3W6", "--seed", "42")[1] == out
+    assert invoke("roll", "3W6", "--seed", "42", "-q")[1] == out
+
+
+def test_roll_shows_the_dice_by_default() -> None:
+    # Issue 17: at the table `4d6kh3` printed only "9"; the dice are shown unless --quiet.
+    code, out, _ = invoke("roll", "4d6kh3", "--seed", "42")
+    assert code == 0
+    (line,) = out.strip().splitlines()
+    total = int(invoke("roll", "4d6kh3", "--seed", "42", "--quiet")[1])
+    assert line.startswith("4d6kh3 -> [") and line.endswith(f"= {total}")
+    assert line.count("(") == 1  # the dropped die
+    assert "seed" not in out
+    assert "(seed 42)" in invoke("roll", "W6", "--seed", "42", "--seed-hint")[1]
+    code, _, err = invoke("roll", "W6", "--explain", "--quiet")
+    assert code == 2 and "either --explain or --quiet" in err
+
+
+def test_roll_and_odds_join_unquoted_words() -> None:
+    # Issue 17: `kerker roll 2W6 + 3` unquoted failed.
+    joined = invoke("roll", "2W6", "+", "3", "--seed", "5")
+    quoted = invoke("roll", "2W6 + 3", "--seed", "5")
+    assert joined[0] == 0 and joined[1] == quoted[1]
+    assert joined[1].startswith("2W6 + 3 -> [")
+    assert invoke("odds", "2W6", "+", "3", "--json")[1] == invoke("odds", "2W6 + 3",
+                                                                  "--json")[1]
 
 
 def test_roll_times_and_explain() -> None:
@@ -116,7 +140,7 @@ def test_odds_refuses_what_is_too_big() -> None:
 
 def test_console_script_runs_as_a_process() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "kerker", "roll", "W20", "--seed", "3"],
+        [sys.executable, "-m", "kerker", "roll", "W20", "--seed", "3", "--quiet"],
         capture_output=True, text=True, check=False, timeout=60,
     )
     assert proc.returncode == 0

@@ -20,6 +20,7 @@ from kerker.errors import KerkerError, OptionError
 from kerker.prowl.export import dumps, from_json, to_json
 from kerker.prowl.generate import (
     ProwlOptions,
+    default_factions,
     Rules,
     door_kind,
     generate,
@@ -33,15 +34,17 @@ from kerker.tables.registry import load_registry
 
 REGISTRY = load_registry()
 RULES = Rules(REGISTRY)
+DEFAULT_LOTTO = default_factions(RULES).lotto
 SEEDS = 1000
 
 
 def _options(seed: int) -> ProwlOptions:
     rep = 1 + seed % 10
     players = 1 + (seed * 7) % 12
-    accesses = None if seed % 3 else 1 + seed % 6
-    nosec = (seed // 10) % 3 if seed % 4 == 0 else 0
-    return ProwlOptions(rep, players, accesses, nosec)
+    accesses = None if seed % 3 else 1 + seed % 3
+    nosec = (seed // 10) % 4 if seed % 4 == 0 else 0
+    reading = "successes" if seed % 5 == 1 else "sum"
+    return ProwlOptions(rep, players, accesses, nosec, reading=reading)
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +71,12 @@ def test_room_counts_equal_their_rolls(prowls: list[Prowl]) -> None:
         (hi,) = _steps(p, "HiSec rooms")
         assert counts[2] == s.mid.degree == mid["roll"]
         assert counts[3] == s.hi.degree == hi["roll"]
-        assert mid["dice"] == f"{p.reputation}W6/6" and hi["dice"] == f"{p.reputation}W6/12"
+        if s.mid.reading == "sum":
+            assert mid["dice"] == f"{p.reputation}W6/6" and hi["dice"] == f"{p.reputation}W6/12"
+        else:
+            assert mid["dice"] == f"{p.reputation}W6>=6"
+            assert hi["dice"] == f"({p.reputation}W6>=6)W6>=6"
+        assert s.mid.reading == s.hi.reading
         assert counts[0] == s.nosec_requested + s.nosec_added
         assert len(p.rooms) <= RULES.limit("rooms")[1]
 
@@ -96,7 +104,10 @@ def test_branch_points_accounting(prowls: list[Prowl]) -> None:
 def test_connected_reachable_and_hisec_deeper(prowls: list[Prowl]) -> None:
     for p in prowls:
         inner = [c for c in p.connections if c.between[0] != OUTSIDE]
-        assert len(inner) == len(p.rooms) - 1  # a tree of rooms ...
+        # A tree of rooms plus the loops the junctions left room for, no link twice ...
+        assert len(inner) == len(p.rooms) - 1 + p.structure.loops
+        assert len({frozenset(c.between) for c in inner}) == len(inner)
+        assert all(c.between[0] != c.between[1] for c in inner)
         seen = {p.rooms[0].id}
         queue = deque(seen)
         while queue:
@@ -129,6 +140,51 @@ def test_connected_reachable_and_hisec_deeper(prowls: list[Prowl]) -> None:
                 assert max(by[2]) <= min(by[3])
         assert all(r.security in (0, 1) for r in p.rooms if r.accesses)
         assert [r.id for r in p.rooms] == [f"R{i + 1}" for i in range(len(p.rooms))]
+
+
+def check_doors(p: Prowl) -> None:
+    """Every secured room has a door (to the outside or to another secured room); a NoSec
+    room has doors only to the outside."""
+    for room in p.rooms:
+        links = [c for c in p.connections if room.id in c.between]
+        if room.security == NOSEC:
+            assert all(c.between[0] == OUTSIDE for c in links if c.door)
+        else:
+            assert any(c.door for c in links), (p.seed, room.id)
+
+
+def test_no_secured_room_without_a_door(prowls: list[Prowl]) -> None:
+    for p in prowls:
+        check_doors(p)
+    # Every reputation, with and without extra NoSec rooms (issue 17: seed 31013 opened a
+    # 200 $ vault onto a NoSec room; at reputation 1, 11 % had no inner door).
+    for rep in range(1, 21):
+        for k in range(16):
+            seed = 31013 + 1000 * rep + k
+            nosec = k % 4
+            p = generate(ProwlOptions(rep, 1 + k % 6, None, nosec), random.Random(seed),
+                         registry=REGISTRY, seed=seed)
+            check_doors(p)
+    p = generate(ProwlOptions(3, 6, None, 2), random.Random(31013), registry=REGISTRY,
+                 seed=31013)
+    check_doors(p)
+
+
+def test_loops_where_the_junctions_leave_room() -> None:
+    # A loop joins two exits that would be dead ends: same junctions, same branch points.
+    loops = Counter()
+    for seed in range(120):
+        p = generate(ProwlOptions(1 + seed % 10, 3), random.Random(seed), registry=REGISTRY,
+                     seed=seed)
+        loops[p.structure.loops] += 1
+        cost = sum(RULES.branch_cost(p.exits(r.id)) for r in p.rooms)
+        assert cost == p.structure.branch_used
+        tree = generate(ProwlOptions(1 + seed % 10, 3, loops=0), random.Random(seed),
+                        registry=REGISTRY, seed=seed)
+        assert tree.structure.loops == 0
+        inner = [c for c in tree.connections if c.between[0] != OUTSIDE]
+        assert len(inner) == len(tree.rooms) - 1
+    assert loops[0] and loops[1] and loops[2]
 
 
 def test_caps_hold(prowls: list[Prowl]) -> None:
@@ -200,18 +256,29 @@ def test_challenges_and_loot_follow_the_tables(prowls: list[Prowl]) -> None:
 
 def test_factions_and_budget(prowls: list[Prowl]) -> None:
     for p in prowls:
-        hostile = sum(f.stance == HOSTILE for f in p.factions)
-        available = sum(e.stance == HOSTILE for e in p.lotto.entries)
+        # The lotto holds every insider connection and as many hostile factions as
+        # players and reputation call for (the post: "steht darauf"); as many distinct
+        # entries as it holds hostile factions are drawn.
+        on_lotto = sum(e.stance == HOSTILE for e in p.lotto.entries)
+        listed = sum(e.stance == HOSTILE for e in DEFAULT_LOTTO.entries)
         wanted = hostile_wanted(RULES, p.players, p.reputation)
         assert p.structure.hostile_wanted == wanted
-        assert hostile == min(wanted, available)
+        assert on_lotto == min(wanted, listed)
+        friendly = [e.key for e in p.lotto.entries if e.stance == FRIENDLY]
+        assert friendly == [e.key for e in DEFAULT_LOTTO.entries if e.stance == FRIENDLY]
+        assert len(p.factions) == on_lotto
+        assert {f.key for f in p.factions} <= {e.key for e in p.lotto.entries}
+        picks = _steps(p, "lotto")
+        assert len(picks) == (wanted if wanted < listed else 0)
+        assert {d["key"] for d in picks} == {e.key for e in p.lotto.entries
+                                             if e.stance == HOSTILE} or not picks
         assert len({f.key for f in p.factions}) == len(p.factions)
         assert all(f.stance in (FRIENDLY, HOSTILE) for f in p.factions)
         draws = _steps(p, "factions")
         assert [d["key"] for d in draws if d["key"] in {f.key for f in p.factions}][:1] == \
             [p.factions[0].key]
         assert p.tuning.budget == p.tuning.left == p.reputation * p.accesses
-        assert 1 <= p.accesses <= 6
+        assert 1 <= p.accesses <= 3
 
 
 def test_accesses_rolled_or_chosen(prowls: list[Prowl]) -> None:
@@ -244,7 +311,7 @@ def test_same_seed_same_plan_and_json_round_trip(prowls: list[Prowl]) -> None:
 def test_high_reputations_stay_within_the_caps() -> None:
     for rep in (12, 15, 20):
         for seed in range(20):
-            p = generate(ProwlOptions(rep, 12, 6, 2), random.Random(seed), registry=REGISTRY)
+            p = generate(ProwlOptions(rep, 12, 3, 2), random.Random(seed), registry=REGISTRY)
             assert len(p.rooms) <= RULES.limit("rooms")[1]
             assert all(c.level <= rep + 5 for c in p.challenges)
 
@@ -254,8 +321,10 @@ def test_high_reputations_stay_within_the_caps() -> None:
     (ProwlOptions(21, 3), "reputation must be between 1 and 20"),
     (ProwlOptions(3, 0), "players must be between 1 and 12"),
     (ProwlOptions(3, 13), "players must be between 1 and 12"),
-    (ProwlOptions(3, 3, accesses=7), "accesses must be between 1 and 6"),
-    (ProwlOptions(3, 3, accesses=0), "accesses must be between 1 and 6"),
+    (ProwlOptions(3, 3, accesses=4), "accesses must be between 1 and 3"),
+    (ProwlOptions(3, 3, accesses=0), "accesses must be between 1 and 3"),
+    (ProwlOptions(3, 3, reading="pools"), "test is one of sum, successes"),
+    (ProwlOptions(3, 3, loops=-1), "loops must be between 0 and 8"),
     (ProwlOptions(3, 3, nosec=21), "NoSec rooms must be between 0 and 20"),
 ])
 def test_options_outside_the_limits_are_refused(options: ProwlOptions, match: str) -> None:
@@ -301,3 +370,31 @@ def test_every_test_reading_is_in_the_degree_table() -> None:
                 assert cell == f"{float(prob) * 100:.2f} %"
     counts = Counter(r[2] for r in rows)
     assert counts == {"6": 13, "12": 13}
+
+
+def test_both_readings_of_the_reputation_test_have_exact_odds() -> None:
+    # The success reading: Reputation W6 against 6; over 6 by the rule of six (a 6 and then
+    # a 6 again for X = 12): binomial with p = 1/6 and p = 1/36.
+    from fractions import Fraction
+    from math import comb
+
+    for rep in (1, 4, 11):
+        table = structure_odds(rep, REGISTRY, "successes")
+        assert table["mid_rooms"]["dice"] == f"{rep}W6>=6"
+        assert table["hi_rooms"]["dice"] == f"({rep}W6>=6)W6>=6"
+        for key, p in (("mid_rooms", Fraction(1, 6)), ("hi_rooms", Fraction(1, 36))):
+            dist = table[key]["distribution"]
+            for k in range(rep + 1):
+                assert dist.probability(k) == comb(rep, k) * p**k * (1 - p) ** (rep - k)
+    assert structure_odds(3, REGISTRY)["mid_rooms"]["dice"] == "3W6/6"
+    with pytest.raises(OptionError):
+        structure_odds(3, REGISTRY, "pools")
+    # The sheet marks the reading rolled; kerker's own is the default.
+    from kerker.prowl.render_md import render_markdown
+
+    sheet = render_markdown(generate(ProwlOptions(4, 3), random.Random(1), registry=REGISTRY,
+                                     seed=1), "en")
+    assert "(sum ÷ X, kerker's rule)" in sheet
+    other = generate(ProwlOptions(4, 3, reading="successes"), random.Random(1),
+                     registry=REGISTRY, seed=1)
+    assert "(successes against X, option --reading successes)" in render_markdown(other, "en")

@@ -32,11 +32,11 @@ GOLDEN = Path(__file__).parent / "golden"
 REGISTRY = load_registry()
 NS = "{http://www.w3.org/2000/svg}"
 CASES = {
-    "14": (ProwlOptions(4, 3), 14, ""),
+    "14": (ProwlOptions(4, 3, accesses=3), 14, ""),
     "3": (ProwlOptions(10, 6, accesses=2, nosec=1), 3, ""),
     "5": (ProwlOptions(1, 1, accesses=3), 5, ""),
-    "14-tuned": (ProwlOptions(4, 3), 14,
-                 "raise-room R3, patrol C2, lower-room R7, reinforce D4, add-faction friendly"),
+    "14-tuned": (ProwlOptions(4, 3, accesses=3), 14,
+                 "raise-room R3, patrol C2, lower-room R2, reinforce D4, add-faction friendly"),
 }
 
 
@@ -118,7 +118,7 @@ def test_patrols_traps_and_openings_are_drawn() -> None:
     p = _case("14-tuned")
     svg = svg_of(p, "en")
     assert "#8e44ad" in svg  # patrol band and the patrolling challenge
-    assert 'stroke-dasharray="6 4"' in svg  # R7 became NoSec: open passages
+    assert 'stroke-dasharray="6 4"' in svg  # R2 became NoSec: open passages
     assert svg.count('fill="#c0392b"') >= sum(1 for c in p.connections if c.trap) + 1
 
 
@@ -132,7 +132,8 @@ def test_markdown_sheet_in_three_languages() -> None:
     assert "`raise-room R3`" in en and "on patrol: " in en
     de = render_markdown(p, "de")
     assert "Matrixsicherheit" in de and "Gegenspionage" in de
-    assert "Ein kybernetisch aufgerüsteter Wachhund." in de
+    guard = p.texts["mazeprowl/challenge-creature:guard"]["de"]
+    assert guard == "Ein Wachmann mit Taser und Funkgerät." and guard in de
     it = render_markdown(p, "it")
     assert "Sicurezza di Matrix" in it
     for room in p.rooms:
@@ -153,3 +154,21 @@ def test_write_outputs(tmp_path: Path) -> None:
     assert from_json(json.loads(written[0].read_text("utf-8"))) == p
     only = write_outputs(p, tmp_path / "again", "de", png=False, plan=False)
     assert [f.name for f in only] == ["prowl-5.svg", "prowl-5.de.md"]
+
+
+def test_roll_log_shows_modifiers_and_speaks_the_sheets_language() -> None:
+    # Issue 17: the +1/+2 (challenges) and +2/+3 (loot secured) modifiers were hidden, so
+    # the die shown did not lead to the row printed; the German log used English keys.
+    p = generate(ProwlOptions(8, 3, accesses=2), random.Random(4), registry=REGISTRY, seed=4)
+    modified = [r for r in p.rolls if r.get("modifier")]
+    assert modified
+    for r in modified:
+        assert r["explain"].endswith(f" {r['modifier']:+d} = {r['roll']}")
+        lo, _sep, hi = str(r["row"]).partition("-")
+        assert int(lo) <= r["roll"] <= int(hi or lo) or str(r["row"]).endswith("+")
+    de = render_markdown(p, "de")
+    log = de.split("## Würfe")[1]
+    for english in (" challenges:", ": loot", "door strength", "attribute ", "factions",
+                    "→ none", "→ one", "→ two", "→ present", "→ absent", "→ creature"):
+        assert english not in log, english
+    assert "Herausforderungen:" in log and "Beute" in log

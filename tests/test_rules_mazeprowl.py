@@ -83,7 +83,8 @@ def test_every_table_is_there() -> None:
         "branch-cost", "door-strength", "door-trap-lo", "door-trap-mid", "door-trap-hi",
         "challenge-count", "challenge-level", "loot-present-nosec", "loot-present-lo",
         "loot-present-mid", "loot-present-hi", "loot-value", "loot-secured", "fine-tuning",
-        "redistribution", "hostile-factions", "prowl-limits", *DEFAULTS,
+        "redistribution", "hostile-factions", "prowl-limits", "reputation-test-successes",
+        "reputation-test-successes-over-6", *DEFAULTS,
     }
 
 

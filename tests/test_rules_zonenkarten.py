@@ -217,7 +217,8 @@ def test_002_2_empty_nodes_hold_no_zone() -> None:
 
 def test_002_3_and_4_one_roll_per_pair_merges_chain() -> None:
     decision = TABLES["merge"].decision or ""
-    assert "each pair once" in decision and "merges chain" in decision
+    assert "One roll per zone" in decision and "merges chain" in decision.lower()
+    assert "--merge pair" in decision and "each pair once" in decision
     assert "an area of its own" in decision
 
 

@@ -119,3 +119,32 @@ def test_schema_is_json_schema() -> None:
     schema = json.loads(out)
     assert schema["title"] == "kerker table file"
     assert "tables" in schema["properties"]
+
+
+def test_list_ids_stay_whole_at_80_columns() -> None:
+    # Issue 17: `table list` cut ids in the terminal (zufallslabyrinth/kerkerzufallsbegegnun).
+    ids = [item["id"] for item in json.loads(invoke("table", "list", "--json")[1])]
+    code, out, _ = invoke("table", "list", "--lang", "en", env={"COLUMNS": "80"})
+    assert code == 0
+    assert max(len(line) for line in out.splitlines()) <= 80
+    cells = {line.split("│")[1].strip() for line in out.splitlines() if line.startswith("│")}
+    assert set(ids) <= cells
+
+
+def test_import_out_creates_the_folder_and_errors_speak_one_language(tmp_path: Path) -> None:
+    csv = tmp_path / "loot.csv"
+    csv.write_text("range,text\n1-3,Goldmünzen\n4-6,Ein Schwert\n", encoding="utf-8")
+    target = tmp_path / "my-tables" / "deeper" / "loot.yaml"
+    code, _out, err = invoke("table", "import", str(csv), "--name", "loot", "--out",
+                             str(target))
+    assert code == 0, err
+    assert target.exists() and "name: loot" in target.read_text(encoding="utf-8")
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    code, _out, err = invoke("table", "import", str(csv), "--out", str(blocker / "loot.yaml"),
+                             env={"LANGUAGE": "de", "LANG": "de_DE.UTF-8"})
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "Errno" not in err and "Not a directory" not in err
+    code, _out, err = invoke("table", "import", str(tmp_path / "missing.csv"),
+                             env={"LANGUAGE": "it", "LANG": "it_IT.UTF-8"})
+    assert code == 2 and "Errno" not in err and "No such file" not in err

@@ -88,12 +88,45 @@ def test_step2_rolls_every_node_in_reading_order() -> None:
 
 def test_step3_all_merged_makes_one_area_per_group(tmp_path: Path) -> None:
     registry = _registry(tmp_path, ALL_ZONES, _table("merge", "merged", True))
-    zmap = _map(registry, (4, 3))
+    zmap = _map(registry, (4, 3), merge="pair")
     assert [a.letter for a in zmap.areas] == ["A"]
     assert len(zmap.areas[0].zones) == 12
     # One roll per edge-adjacent pair: 3 * 3 across, 4 * 2 down.
     assert len(zmap.merges) == 17
     assert zmap.connections == () and zmap.start is None
+
+
+def test_step3_per_zone_one_roll_each_and_a_die_for_the_neighbour(tmp_path: Path) -> None:
+    # The text: "für jede Zone, die an ihren Kanten in Nachbarschaft zu ... einer Zone
+    # liegt, mit 1w6 eine Verschmelzung geprüft" - one roll per zone, not per pair.
+    registry = _registry(tmp_path, ALL_ZONES, _table("merge", "merged", True))
+    zmap = _map(registry, (4, 3))
+    assert zmap.merge == "zone"
+    assert [m.a for m in zmap.merges] == [(x, y) for y in range(3) for x in range(4)]
+    rolls = [e for e in zmap.log if e["step"] == "merge"]
+    picks = [e for e in zmap.log if e["step"] == "merge-with"]
+    assert len(rolls) == 12
+    # Every zone of a 4x3 grid has two to four neighbours: the one it merges with is a die.
+    assert [e["zone"] for e in picks] == [list(m.a) for m in zmap.merges]
+    for entry, merge in zip(picks, zmap.merges, strict=True):
+        assert merge.b is not None
+        assert entry["among"][entry["roll"] - 1] == list(merge.b)
+    # Twelve merges chain into at most six areas (each merge joins two zones at least).
+    assert 1 <= len(zmap.areas) <= 6
+    assert zmap.connections or len(zmap.areas) == 1
+
+
+def test_step3_per_zone_gives_smaller_areas_than_per_pair() -> None:
+    # The issue's figure: on 8x8 maps per pair merges percolate (about 18 areas, the
+    # largest about 10 zones); per zone they do not (about 24 areas, the largest 5-6).
+    sizes = {}
+    for reading in ("zone", "pair"):
+        maps = [generate(ZoneParams(size=(8, 8), seed=s, details=False, merge=reading),
+                         random.Random(s), SHIPPED) for s in range(60)]
+        sizes[reading] = (sum(len(m.areas) for m in maps) / len(maps),
+                          sum(max(len(a.zones) for a in m.areas) for m in maps) / len(maps))
+    assert sizes["zone"][0] > sizes["pair"][0] + 3
+    assert sizes["zone"][1] < sizes["pair"][1] - 2
 
 
 def test_step3_no_merges_every_zone_its_own_area(tmp_path: Path) -> None:
@@ -230,3 +263,41 @@ def test_names_and_senses_do_not_repeat() -> None:
         assert len({s.values["sense"] for s in area.details.senses}) == 3
     none = _map(SHIPPED, (3, 3), seed=12, senses=0)
     assert all(a.details and a.details.senses == () for a in none.areas)
+
+
+def test_min_areas_rolls_again_and_the_seed_reproduces_it() -> None:
+    plain = generate(ZoneParams(seed=3, details=False), random.Random(3), SHIPPED)
+    wanted = len(plain.areas) + 5
+    zmap = generate(ZoneParams(seed=3, details=False, min_areas=wanted), random.Random(99),
+                    SHIPPED)
+    check_invariants(zmap)
+    assert len(zmap.areas) >= wanted and zmap.attempts > 1
+    # The seed written into the map reproduces it, whatever rng was passed alongside.
+    again = generate(ZoneParams(seed=3, details=False, min_areas=wanted), random.Random(3),
+                     SHIPPED)
+    assert again == zmap and again.log == zmap.log
+    with pytest.raises(OptionError):
+        generate(ZoneParams(size=(2, 2), seed=1, min_areas=5), random.Random(1), SHIPPED)
+    with pytest.raises(OptionError):
+        generate(ZoneParams(seed=1, merge="sometimes"), random.Random(1), SHIPPED)
+
+
+def test_min_areas_out_of_reach_is_a_clear_error(tmp_path: Path) -> None:
+    registry = _registry(tmp_path, _table("node-content", "zone", False))
+    with pytest.raises(ZoneError, match="no map with at least 2 areas"):
+        generate(ZoneParams(size=(3, 3), seed=1, min_areas=2), random.Random(1), registry)
+
+
+def test_a_meagre_map_says_so(tmp_path: Path) -> None:
+    from kerker.zones.render_text import notes
+
+    registry = _registry(tmp_path, _table("node-content", "zone", False))
+    empty = _map(registry, (3, 3))
+    assert any("An empty map" in line for line in notes(empty, "en"))
+    one = _map(SHIPPED, (1, 1), seed=4)
+    lines = notes(one, "en") if one.areas else []
+    if one.areas:
+        assert any(line.startswith("A meagre map (areas: 1, open connections: 0)")
+                   for line in lines)
+    rich = _map(SHIPPED, (8, 8), seed=1)
+    assert not any("meagre" in line for line in notes(rich, "en"))

@@ -56,6 +56,46 @@ def _edge_connected(points: tuple[Point, ...]) -> bool:
     return seen == members
 
 
+def _bfs(root: str, graph: dict[str, set[str]]) -> set[str]:
+    todo, seen = [root], {root}
+    while todo:
+        for there in graph[todo.pop()] - seen:
+            seen.add(there)
+            todo.append(there)
+    return seen
+
+
+def check_notes(zmap: ZoneMap, graph: dict[str, set[str]]) -> None:
+    """Every reachability note names exactly the areas an independent walk of the
+    connections finds (English notes; the other languages share the computation)."""
+    from kerker.zones.render_text import notes
+
+    lines = notes(zmap, "en")
+
+    def named(prefix: str) -> set[str]:
+        hits = [line for line in lines if line.startswith(prefix)]
+        assert len(hits) <= 1
+        if not hits:
+            return set()
+        return {p.strip() for p in hits[0][len(prefix):].rstrip(".").split(",")}
+
+    opened: dict[str, set[str]] = {a.letter: set() for a in zmap.areas}
+    for link in zmap.connections:
+        if not link.hidden:
+            opened[link.a].add(link.b)
+            opened[link.b].add(link.a)
+    behind = named("Reached from the start only through hidden connections: ")
+    if zmap.start is None:
+        assert not behind
+    else:
+        assert behind == _bfs(zmap.start, graph) - _bfs(zmap.start, opened)
+    assert not named("Not reached from the start at all: ")
+    ways = named("Hidden ways across empty nodes (e.g. the porthole of a locked pressure "
+                 "door): ")
+    assert ways == {f"{c.a}–{c.b}" for c in zmap.connections if c.via}
+    assert named("No connection at all: ") == {a for a, there in graph.items() if not there}
+
+
 def check_invariants(zmap: ZoneMap) -> None:
     """Everything the procedure promises about one map (also used by other test files)."""
     zones = zmap.zones
@@ -70,10 +110,18 @@ def check_invariants(zmap: ZoneMap) -> None:
         assert all(area_of[p] == area.letter for p in area.zones)
         assert area.label in area.zones
         assert _edge_connected(area.zones), area
-    # One merge roll per edge-adjacent pair of zones, in reading order; areas are exactly
-    # the groups the merges chain into.
+    # Step 3 per zone (default): one roll for every zone with a zone beside it, in reading
+    # order, a merge joining one of those neighbours. Per pair: one roll per edge-adjacent
+    # pair. Either way the areas are exactly the groups the merges chain into.
     pairs = [((x, y), o) for x, y in zones for o in ((x + 1, y), (x, y + 1)) if o in area_of]
-    assert [(m.a, m.b) for m in zmap.merges] == pairs
+    if zmap.merge == "pair":
+        assert [(m.a, m.b) for m in zmap.merges] == pairs
+    else:
+        beside = {p: [o for o in zones if _adjacent(p, o)] for p in zones}
+        assert [m.a for m in zmap.merges] == [p for p in zones if beside[p]]
+        for m in zmap.merges:
+            assert (m.b is not None) == m.merged
+            assert m.b is None or m.b in beside[m.a]
     parent = {p: p for p in zones}
 
     def find(p: Point) -> Point:
@@ -83,6 +131,7 @@ def check_invariants(zmap: ZoneMap) -> None:
 
     for merge in zmap.merges:
         if merge.merged:
+            assert merge.b is not None
             parent[find(merge.a)] = find(merge.b)
     for a, b in pairs:
         assert (find(a) == find(b)) == (area_of[a] == area_of[b])
@@ -92,15 +141,39 @@ def check_invariants(zmap: ZoneMap) -> None:
     for area in zmap.areas:
         assert set(area.neighbours) == {next(iter(t - {area.letter})) for t in touching
                                         if area.letter in t}
-    # Connections: only between edge-adjacent areas, along a shared edge, one per pair; every
-    # pair of neighbours has exactly one, open or hidden.
+    # Connections: one per pair; every pair of neighbours has exactly one, open or hidden,
+    # along a shared edge. The only others are hidden ways across empty nodes: a chain of
+    # edge-adjacent empty nodes from a zone of one area to a zone of the other.
     seen = [frozenset((c.a, c.b)) for c in zmap.connections]
     assert len(seen) == len(set(seen))
-    assert set(seen) == touching
+    assert {s for s, c in zip(seen, zmap.connections, strict=True) if not c.via} == touching
     for link in zmap.connections:
         assert link.a != link.b
         one, two = link.edge
-        assert _adjacent(one, two) and area_of[one] == link.a and area_of[two] == link.b
+        assert area_of[one] == link.a and area_of[two] == link.b
+        if not link.via:
+            assert _adjacent(one, two)
+            continue
+        assert link.hidden and frozenset((link.a, link.b)) not in touching
+        chain = [one, *link.via, two]
+        assert all(_adjacent(p, q) for p, q in zip(chain, chain[1:]))
+        assert all(zmap.grid[y][x] is None for x, y in link.via)
+        assert len(set(link.via)) == len(link.via)
+    # Every area can be reached, through open or hidden connections, from the start (or
+    # from A when there is none): the text's "Verbindungen, aber diese gelten als verborgen".
+    if zmap.areas:
+        root = zmap.start or zmap.areas[0].letter
+        graph: dict[str, set[str]] = {a.letter: set() for a in zmap.areas}
+        for link in zmap.connections:
+            graph[link.a].add(link.b)
+            graph[link.b].add(link.a)
+        todo, reached = [root], {root}
+        while todo:
+            for there in graph[todo.pop()] - reached:
+                reached.add(there)
+                todo.append(there)
+        assert reached == set(graph), (zmap.seed, set(graph) - reached)
+        check_notes(zmap, graph)
     # Step 4: an area got what it rolled, capped by its neighbours; it never made more links
     # than it rolled.
     for area in zmap.areas:
@@ -222,6 +295,34 @@ def test_the_log_holds_every_step(detailed: list[ZoneMap]) -> None:
         data = to_json(zmap, "en")
         assert data["log"] == [dict(e) for e in zmap.log]
         merges = [e for e in zmap.log if e["step"] == "merge"]
-        assert [e["pair"] for e in merges] == [[list(m.a), list(m.b)] for m in zmap.merges]
+        assert [e["zone"] for e in merges] == [list(m.a) for m in zmap.merges]
+        picks = {tuple(e["zone"]): e for e in zmap.log if e["step"] == "merge-with"}
+        for m in zmap.merges:
+            if m.b is not None and tuple(m.a) in picks:
+                entry = picks[tuple(m.a)]
+                assert entry["among"][entry["roll"] - 1] == list(m.b)
         assert all((e["key"] == "merged") == m.merged
                    for e, m in zip(merges, zmap.merges, strict=True))
+
+
+def test_invariants_per_pair_reading() -> None:
+    # The older reading (--merge pair) keeps every promise too, hidden ways included.
+    for seed in range(300):
+        zmap = generate(ZoneParams(seed=seed, details=False, merge="pair"),
+                        random.Random(seed), REGISTRY)
+        check_invariants(zmap)
+
+
+def test_every_separated_area_gets_a_drawn_hidden_way() -> None:
+    # Seed 7 (issue 17): "A, E" were named behind hidden connections with no line on the
+    # map. Now every hidden way is in the SVG, across the empty nodes it crosses.
+    from kerker.zones.render_svg import render_svg
+
+    zmap = generate(ZoneParams(seed=7), random.Random(7), REGISTRY)
+    check_invariants(zmap)
+    ways = [c for c in zmap.connections if c.via]
+    assert ways
+    svg = render_svg(zmap, view="gm", lang="en")
+    assert svg.count('<polyline class="hidden-connection"') == len(ways)
+    assert '<polyline class="hidden-connection"' not in render_svg(zmap, view="player",
+                                                                   lang="en")

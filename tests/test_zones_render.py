@@ -62,8 +62,11 @@ def test_svg_gm_view(big: ZoneMap) -> None:
     lines = list(root.iter(f"{NS}line"))
     dashed = [ln for ln in lines if ln.get("class") == "hidden-connection"]
     solid = [ln for ln in lines if ln.get("class") == "connection"]
-    hidden = sum(1 for c in big.connections if c.hidden)
+    ways = [p for p in root.iter(f"{NS}polyline") if p.get("class") == "hidden-connection"]
+    hidden = sum(1 for c in big.connections if c.hidden and not c.via)
+    assert len(ways) == sum(1 for c in big.connections if c.via)
     assert len(dashed) == hidden and all(ln.get("stroke-dasharray") for ln in dashed)
+    hidden += len(ways)
     assert len(solid) == len(big.connections) - hidden
     # Connection lines run border to border across the gap between two areas: 26 px.
     for ln in dashed + solid:
@@ -133,7 +136,8 @@ def test_terminal_grid(big: ZoneMap) -> None:
     assert len(lines) == 2 * big.height + 1
     text = "\n".join(lines)
     hidden = sum(1 for c in big.connections if c.hidden)
-    assert text.count("?") == hidden
+    crossed = sum(len(c.via) for c in big.connections)
+    assert text.count("?") == hidden - sum(1 for c in big.connections if c.via) + crossed
     assert text.count("═") + text.count("║") == len(big.connections) - hidden
     assert "*" + str(big.start) in text
     assert "?" not in "\n".join(grid_lines(big, hidden=False))
@@ -148,12 +152,12 @@ def test_terminal_grid_walls_follow_areas() -> None:
     zmap = _map(9, (3, 3))
     assert grid_lines(zmap, start=False) == [
         "┌───────┬───┐",
-        "│       ═ B │",
-        "│   ┌───┼─║─┤",
-        "│ A │ · │   │",
-        "│   ├───┘   │",
-        "│   ?     C │",
-        "└───┴───────┘",
+        "│       ? B │",
+        "└───┐   ├─║─┤",
+        "  · │ A ═ C │",
+        "┌───┤   │   │",
+        "│ D ═   │   │",
+        "└───┴───┴───┘",
     ]
 
 
@@ -181,7 +185,7 @@ def test_json_contract(big: ZoneMap) -> None:
                 "connections", "hidden", "accesses", "neighbours", "connections_rolled",
                 "reachable"):
         assert key in area
-    assert data["connections"][0].keys() == {"from", "to", "hidden", "edge", "hint"}
+    assert data["connections"][0].keys() == {"from", "to", "hidden", "edge", "via", "hint"}
     assert {c["hidden"] for c in data["connections"]} == {True, False}
     assert data["start"] == big.start
     assert data["log"][0].keys() >= {"step", "table", "dice", "roll", "explain", "row", "key"}

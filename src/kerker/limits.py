@@ -6,7 +6,7 @@ the table but keep every input answered quickly (a clear error instead of a hang
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +43,46 @@ class Limits:
     max_outcomes: int = 100_000
     max_odds_work: int = 30_000_000
     max_odds_bits: int = 4_096
+    zones: ZoneLimits = field(default_factory=lambda: ZoneLimits())
+    prowl: ProwlLimits = field(default_factory=lambda: ProwlLimits())
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneLimits:
+    """Caps of the zone-map generator (seed 002).
+
+    - ``max_side``: width and height of a map in nodes.
+    - ``max_senses``: sense prompts per area.
+    - ``max_sense_tries``: rolls spent on one sense prompt to avoid a sense already described.
+    - ``max_name_tries``: rolls spent on one name to avoid a name already given (W20, one
+      name left: fails once in 28 000 maps).
+    - ``max_layout_tries``: layouts rolled at most to reach ``--min-areas``.
+    """
+
+    max_side: int = 20
+    max_senses: int = 4
+    max_sense_tries: int = 20
+    max_name_tries: int = 200
+    max_layout_tries: int = 200
+
+
+@dataclass(frozen=True, slots=True)
+class ProwlLimits:
+    """Caps of the heist generator (seed 004).
+
+    - ``max_junctions``: junctions of one layout.
+    - ``layout_attempts``: shapes tried with one number of rooms before a NoSec room is
+      added.
+    - ``max_faction_file`` / ``max_faction_text``: bytes of a ``--factions`` file,
+      characters of one faction line.
+    - ``max_plan_bytes``: size of a plan file read by ``prowl tune``/``render``.
+    """
+
+    max_junctions: int = 6
+    layout_attempts: int = 40
+    max_faction_file: int = 256_000
+    max_faction_text: int = 300
+    max_plan_bytes: int = 20_000_000
 
 
 DEFAULT_LIMITS = Limits()

@@ -72,7 +72,10 @@ def check_command(
             metavar="WORD",
             show_default=False,
             help=_h(
-                N_('Modifier as a word: "schwer", "sehr schwer", "very hard", "molto difficile"...')
+                N_('Modifier as a word: "schwer", "sehr schwer", "very hard", '
+                   '"molto difficile"..., or sehr/extrem/un- with a word like weit or hoch; '
+                   'size words describe the target, as in the rules: "groß" is easier (+5), '
+                   '"sehr klein" harder (-10).')
             ),
         ),
     ] = None,
@@ -135,6 +138,11 @@ def check_command(
         int | None,
         typer.Option("--seed", show_default=False, help=_h(N_("Seed for a repeatable roll."))),
     ] = None,
+    seed_hint: Annotated[
+        bool,
+        typer.Option("--seed-hint", help=_h(N_(
+            "Also print the seed that repeats the roll (the JSON always has it)."))),
+    ] = False,
     lang: Annotated[
         str | None,
         typer.Option(
@@ -217,7 +225,9 @@ def check_command(
         print(line)
     if secret:
         print(_("Tell the player: {phrase}").format(phrase=result.player_line(code)))
-    print(_("Seed {seed}: run again with --seed {seed} for the same roll.").format(seed=used_seed))
+    if seed_hint:
+        print(_("Seed {seed}: run again with --seed {seed} for the same roll.").format(
+            seed=used_seed))
 
 
 class _Context:
@@ -244,9 +254,21 @@ class _Context:
         self.attempt = attempt
         self.luck = luck
 
+    def modifier_text(self) -> str:
+        """``-10 (very hard)``; with the GM's own word when it is not the table word shown:
+        ``+5 (groß: leicht)``, ``-10 (sehr weit: sehr schwer)``."""
+        from kerker.checks import modifier_label
+        from kerker.checks.folding import fold
+
+        label = modifier_label(self.modifier, self.lang)
+        typed = self.difficulty.strip() if self.difficulty is not None else None
+        if typed and label is not None and fold(typed) != fold(label):
+            return f"{_signed(self.modifier)} ({typed}: {label})"
+        shown = label or typed
+        return _signed(self.modifier) if not shown else f"{_signed(self.modifier)} ({shown})"
+
     def header(self, value: int, chance: int, penalty: int) -> str:
         """``Value 12, modifier -10 (very hard), chance 2`` in the reader's language."""
-        from kerker.checks import modifier_label
 
         _ = self._
         parts: list[str] = []
@@ -258,12 +280,7 @@ class _Context:
         else:
             parts.append(_("value {value}").format(value=value))
         if self.modifier or self.difficulty is not None:
-            # The table word in the reader's language; the GM's own words when none fits.
-            label = modifier_label(self.modifier, self.lang) or self.difficulty
-            text = (
-                _signed(self.modifier) if label is None else f"{_signed(self.modifier)} ({label})"
-            )
-            parts.append(_("modifier {modifier}").format(modifier=text))
+            parts.append(_("modifier {modifier}").format(modifier=self.modifier_text()))
         if self.attempt > 1:
             parts.append(
                 _("attempt {attempt}: malus {penalty}").format(
@@ -366,12 +383,7 @@ class _Context:
                     markup=False,
                 )
         if show_chart:
-            from kerker.checks import modifier_label
-
-            label = modifier_label(self.modifier, self.lang) or self.difficulty
-            modifier = (
-                _signed(self.modifier) if label is None else f"{_signed(self.modifier)} ({label})"
-            )
+            modifier = self.modifier_text()
             rows = self.chart_rows()
             title = _("Odds for the values {first} to {last} at modifier {modifier}").format(
                 first=rows[0].value, last=rows[-1].value, modifier=modifier

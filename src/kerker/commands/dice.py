@@ -19,14 +19,22 @@ MAX_JSON_DICE = 20_000
 """The same with ``--json``, whose log holds every throw (about 250 bytes each)."""
 
 ROLL_HELP = N_(
-    "Roll a dice expression and show the result.\n\n"
-    "German and English spellings: W20, 3W6+2, 4d6kh3, 2W10×100, W%, W66, 6d6>=5.\n\n"
-    "Example: kerker roll 4W6kh3 --explain"
+    "Roll a dice expression and show every die and the result (--quiet: the result "
+    "alone).\n\n"
+    "German and English spellings: W20, 3W6+2, 4d6kh3, 2W10×100, W%, W66, 6d6>=5. Spaces "
+    "are allowed without quotes: kerker roll 2W6 + 3.\n\n"
+    "Example: kerker roll 4W6kh3"
 )
 ODDS_HELP = N_(
     "Show the exact odds of a dice expression: every result with its probability.\n\n"
     "Example: kerker odds 3W6 --plot"
 )
+
+
+def join_expression(words: list[str]) -> str:
+    """The words of the command line as one expression (``2W6 + 3`` unquoted is the same
+    as ``"2W6 + 3"``)."""
+    return " ".join(words)
 
 LangOption = Annotated[
     str | None,
@@ -36,8 +44,9 @@ LangOption = Annotated[
 
 @friendly
 def roll_command(
-    expression: Annotated[
-        str, typer.Argument(metavar="EXPR", help=_h(N_("The dice expression, e.g. 3W6+2.")))
+    words: Annotated[
+        list[str], typer.Argument(metavar="EXPR...", help=_h(N_(
+            "The dice expression, e.g. 3W6+2 or 2W6 + 3 (spaces need no quotes).")))
     ],
     seed: Annotated[
         int | None, typer.Option("--seed", help=_h(N_("Seed for a repeatable roll.")))
@@ -46,7 +55,15 @@ def roll_command(
         int, typer.Option("--times", "-n", help=_h(N_("Roll this many times.")))
     ] = 1,
     explain: Annotated[
-        bool, typer.Option("--explain", "-e", help=_h(N_("Show every die.")))
+        bool, typer.Option("--explain", "-e", help=_h(N_(
+            "Show every die and the seed (the dice are shown anyway unless --quiet).")))
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help=_h(N_("Print the result alone.")))
+    ] = False,
+    seed_hint: Annotated[
+        bool, typer.Option("--seed-hint", help=_h(N_(
+            "Also print the seed that repeats the roll.")))
     ] = False,
     json_out: Annotated[
         bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))
@@ -56,6 +73,7 @@ def roll_command(
     from kerker import __version__
     from kerker.dice import parse, roll
 
+    expression = join_expression(words)
     code = resolve_language(lang)
     _ = translator(code)
     if not 1 <= times <= MAX_TIMES:
@@ -85,12 +103,15 @@ def roll_command(
             )
         )
         return
-    if explain:
+    if explain and quiet:
+        raise OptionError(N_("use either --explain or --quiet, not both"))
+    if quiet:
+        print("\n".join(str(r.total) for r in rolls))
+    else:
         for r in rolls:
             print(r.explain())
+    if explain or seed_hint:
         print(_("(seed {seed})").format(seed=used_seed))
-    else:
-        print("\n".join(str(r.total) for r in rolls))
 
 
 def dice_thrown(record: Any) -> int:
@@ -115,8 +136,9 @@ def dice_thrown(record: Any) -> int:
 
 @friendly
 def odds_command(
-    expression: Annotated[
-        str, typer.Argument(metavar="EXPR", help=_h(N_("The dice expression, e.g. 4W6kh3.")))
+    words: Annotated[
+        list[str], typer.Argument(metavar="EXPR...", help=_h(N_(
+            "The dice expression, e.g. 4W6kh3 or 2W6 + 3 (spaces need no quotes).")))
     ],
     json_out: Annotated[
         bool, typer.Option("--json", help=_h(N_("Print JSON; probabilities as \"n/d\".")))
@@ -128,6 +150,7 @@ def odds_command(
 ) -> None:
     from kerker.dice import odds, parse
 
+    expression = join_expression(words)
     code = resolve_language(lang)
     expr = parse(expression)
     dist = odds(expr)

@@ -35,7 +35,9 @@ PROWL_HELP = N_(
 )
 TUNE_HELP = N_(
     "Fine-tune a saved plan: apply operations in order and write the plan back (the old "
-    "one is kept as PLAN.json.bak) or to --out. Operations: patrol, swap-attributes, "
+    "one is kept as PLAN.json.bak) or to --out; map (SVG, PNG) and sheet (Markdown) next "
+    "to the plan are written again, so nothing stale is left (--no-render: the plan "
+    "only). Operations: patrol, swap-attributes, "
     "swap-challenges, move, reroll-attribute, reroll-doors, reinforce, add-faction, "
     "drop-faction, add-challenge, raise-room, lower-room, finish, shift-attribute, "
     "shift-challenge (see docs/prowl.md).\n\n"
@@ -78,11 +80,11 @@ def _registry(tables: list[Path] | None) -> Any:
     return load_tables(tables)
 
 
-def _odds(reputation: int, registry: Any, code: str, json_out: bool) -> None:
+def _odds(reputation: int, registry: Any, code: str, json_out: bool, reading: str) -> None:
     from kerker.prowl.generate import structure_odds
 
     _ = translator(code)
-    table = structure_odds(reputation, registry)
+    table = structure_odds(reputation, registry, reading)
     if json_out:
         print_json(dump_json({
             "reputation": reputation,
@@ -115,8 +117,16 @@ def prowl_command(
     players: Annotated[int | None, typer.Option(
         "--players", "-p", help=_h(N_("Number of players (1-12).")))] = None,
     accesses: Annotated[int | None, typer.Option(
-        "--accesses", help=_h(N_("Accesses from outside (1-6); rolled 1W3 when not "
-                                 "given.")))] = None,
+        "--accesses", help=_h(N_("Accesses from outside (1-3, as the post says); rolled 1W3 "
+                                 "when not given.")))] = None,
+    loops: Annotated[int | None, typer.Option(
+        "--loops", help=_h(N_("Loops in the layout (0: a tree); default: a die among 0 and "
+                              "what the junctions leave room for.")))] = None,
+    reading: Annotated[str, typer.Option(
+        "--reading", metavar="sum|successes", help=_h(N_(
+            "Reading of the Reputation(X) test for MidSec and HiSec rooms: sum (the sum of "
+            "the dice divided by X, kerker's rule) or successes (dice meeting X, a 6 rolled "
+            "again past 6).")))] = "sum",
     nosec: Annotated[int, typer.Option(
         "--nosec", help=_h(N_("Extra NoSec rooms to round off the layout.")))] = 0,
     seed: Annotated[int | None, typer.Option(
@@ -148,13 +158,14 @@ def prowl_command(
     if reputation is None:
         raise OptionError(N_("--reputation is needed (the crew's reputation, 1-20)"))
     if odds:
-        _odds(reputation, registry, code, json_out)
+        _odds(reputation, registry, code, json_out, reading)
         return
     if players is None:
         raise OptionError(N_("--players is needed (the number of players, 1-12)"))
     faction_list = load_faction_list(factions) if factions is not None else None
     used_seed, rng = make_rng(seed)
-    prowl = generate(ProwlOptions(reputation, players, accesses, nosec, faction_list), rng,
+    prowl = generate(ProwlOptions(reputation, players, accesses, nosec, faction_list,
+                                  loops=loops, reading=reading), rng,
                      registry=registry, seed=used_seed)
     if out is not None:
         written = write_outputs(prowl, out, code, png=not no_png)
@@ -176,6 +187,9 @@ def tune_command(
         "Operations, each a verb and its words, e.g. raise-room R3 patrol C2.")))],
     out: Annotated[Path | None, typer.Option(
         "--out", help=_h(N_("Write the changed plan here instead of in place.")))] = None,
+    no_render: Annotated[bool, typer.Option(
+        "--no-render", help=_h(N_("Write the plan only, not map and sheet.")))] = False,
+    no_png: NoPngOption = False,
     tables: TablesOption = None,
     json_out: JsonOption = False,
     lang: LangOption = None,
@@ -195,6 +209,10 @@ def tune_command(
     if out is None:  # the old plan is kept beside; both writes are all or nothing
         write_atomic(plan.with_name(plan.name + ".bak"), read_bytes(plan))
     write_atomic(target, text)
+    rendered: list[Path] = []
+    if not no_render:
+        rendered = _rerender(after, target, resolve_language(lang) if lang else None,
+                             png=not no_png)
     if json_out:
         print_json(text)
         return
@@ -204,6 +222,39 @@ def tune_command(
         for change in entry.changes:
             print(f"   {change}")
     print(_("written: {file}").format(file=target))
+    for path in rendered:
+        print(_("written: {file}").format(file=path))
+
+
+def _rerender(prowl: Any, plan: Path, lang: str | None, *, png: bool) -> list[Path]:
+    """Map and sheets of a tuned plan that lie next to it under its name (``prowl-14.json``
+    -> ``prowl-14.svg``, ``.png``, ``.<lang>.md``, as ``prowl --out`` wrote them), written
+    again so that none is left stale. The map keeps the language of the sheet beside it
+    (``--lang`` wins); a sheet in another language is written again in its language."""
+    from kerker.prowl.export import write_file
+    from kerker.prowl.render_md import render_markdown
+    from kerker.prowl.render_svg import render_svg
+
+    stem = plan.name[:-len(".json")] if plan.name.endswith(".json") else plan.name
+    folder = plan.parent
+    sheets = [code for code in ("de", "it", "en") if (folder / f"{stem}.{code}.md").exists()]
+    if lang is not None and lang not in sheets:
+        sheets.insert(0, lang)
+    picture = lang or (sheets[0] if sheets else None)
+    written: list[Path] = []
+    svg_path, png_path = folder / f"{stem}.svg", folder / f"{stem}.png"
+    if picture is not None and (svg_path.exists() or png_path.exists() or lang is not None):
+        svg = render_svg(prowl, picture)
+        if svg_path.exists() or lang is not None:
+            written.append(write_file(svg_path, svg.encode("utf-8")))
+        if png and (png_path.exists() or lang is not None):
+            from kerker.render.png import svg_to_png
+
+            written.append(write_file(png_path, svg_to_png(svg)))
+    for code in sheets:
+        written.append(write_file(folder / f"{stem}.{code}.md",
+                                  render_markdown(prowl, code).encode("utf-8")))
+    return written
 
 
 @prowl_app.command("render", help=_h(RENDER_HELP))

@@ -117,15 +117,22 @@ def list_command(tables: TablesOption = None, json_out: JsonOption = False,
     from kerker.termio import console, rich_text
 
     _ = translator(code)
+    terminal = console()
     view = RichTable(title=_("{n} tables").format(n=len(items)), title_justify="left")
-    view.add_column("id", overflow="fold", min_width=16, ratio=3)
-    view.add_column(_("title"), min_width=12, ratio=3)
+    # Ids are never cut or wrapped (they are copied into `table roll`); the other columns
+    # take what is left, and the source (also in --json and `table show`) is left out
+    # when the terminal is too narrow for it.
+    longest = max([len(item["id"]) for item in items] + [2])
+    wide = terminal.width >= longest + 70
+    view.add_column("id", no_wrap=True, min_width=longest)
+    view.add_column(_("title"), min_width=10, ratio=3)
     view.add_column(_("dice"), overflow="fold", max_width=14)
-    view.add_column(_("source"), min_width=12, ratio=3)
+    if wide:
+        view.add_column(_("source"), ratio=2)
     for item in items:
-        view.add_row(rich_text(item["id"]), rich_text(item["title"]),
-                     rich_text(item["dice"] or "—"), rich_text(item["source"]["heading"]))
-    console().print(view)
+        row = [rich_text(item["id"]), rich_text(item["title"]), rich_text(item["dice"] or "—")]
+        view.add_row(*row, *([rich_text(item["source"]["heading"])] if wide else []))
+    terminal.print(view)
 
 
 @table_app.command("show", help=_h(N_("Show a table as stored: dice, rows, effects, source.\n\n"
@@ -335,7 +342,7 @@ def import_command(
     if out is None:
         print(yaml_text, end="")
         return
-    write_atomic(out, yaml_text)
+    write_atomic(out, yaml_text)  # the folder is created if missing, as --out does elsewhere
 
 
 @table_app.command("schema", help=_h(N_("Print the JSON Schema of table files (for editors).\n\n"

@@ -89,6 +89,15 @@ def zones_command(
         typer.Option("--tables", help=_h(N_("A folder (or file) of your own tables; repeatable. "
                                              "Also read from KERKER_TABLES."))),
     ] = None,
+    merge: Annotated[
+        str, typer.Option("--merge", metavar="zone|pair", help=_h(N_(
+            "Step 3 as the text says it: one merge roll per zone (zone, default), or one per "
+            "pair of neighbouring zones (pair: fewer, larger areas).")))
+    ] = "zone",
+    min_areas: Annotated[
+        int, typer.Option("--min-areas", metavar="N", help=_h(N_(
+            "Roll the layout again until the map has at least N areas (default: 0).")))
+    ] = 0,
 ) -> None:
     """Roll a zone map; see ``ZONES_HELP``."""
     from kerker.tables.registry import rule_set_language
@@ -112,7 +121,8 @@ def zones_command(
     dims = parse_size(size) if size is not None else None
     check_theme(theme, registry)
     used_seed, rng = make_rng(seed)
-    zmap = generate(ZoneParams(size=dims, theme=theme, seed=used_seed), rng, registry)
+    zmap = generate(ZoneParams(size=dims, theme=theme, seed=used_seed, merge=merge,
+                               min_areas=min_areas), rng, registry)
 
     if out is not None:
         stem = out / f"zones-{used_seed}"

@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from kerker.errors import N_
+from kerker.limits import DEFAULT_LIMITS
 from kerker.prowl.model import (
     OUTSIDE,
     PHASE_BUDGET,
@@ -40,7 +41,7 @@ from kerker.prowl.model import (
 )
 
 FORMAT = "kerker-prowl/1"
-MAX_PLAN_BYTES = 20_000_000
+MAX_PLAN_BYTES = DEFAULT_LIMITS.prowl.max_plan_bytes
 
 
 def _challenge_json(c: Challenge) -> dict[str, Any]:
@@ -92,8 +93,11 @@ def to_json(p: Prowl) -> dict[str, Any]:
         "branch_points": s.branch_points,
         "structure": {
             "lo_rooms": {"rooms": sum(r.security == 1 for r in p.rooms), "rw": s.lo_rw},
-            "mid_rooms": {"degree": s.mid.degree, "target": s.mid.target, "dice": s.mid.dice},
-            "hi_rooms": {"degree": s.hi.degree, "target": s.hi.target, "dice": s.hi.dice},
+            "mid_rooms": {"degree": s.mid.degree, "target": s.mid.target, "dice": s.mid.dice,
+                          "reading": s.mid.reading},
+            "hi_rooms": {"degree": s.hi.degree, "target": s.hi.target, "dice": s.hi.dice,
+                         "reading": s.hi.reading},
+            "loops": s.loops,
             "nosec_rooms": {"requested": s.nosec_requested, "added": s.nosec_added},
             "branch_points": {"rw": s.branch_rw, "points": s.branch_points,
                               "used": s.branch_used, "exact": s.branch_exact,
@@ -127,6 +131,16 @@ def dumps(p: Prowl) -> str:
 
 
 # -- reading back -----------------------------------------------------------------------------
+
+
+def _reading(test: _Reader) -> str:
+    """The reading of a Reputation(X) test in a plan (plans before it was recorded: sum)."""
+    if "reading" not in test.data:
+        return "sum"
+    value = test.text("reading")
+    if value not in ("sum", "successes"):
+        raise PlanError(N_("{where}.reading: sum or successes is expected"), where=test.where)
+    return str(value)
 
 
 class _Reader:
@@ -240,13 +254,16 @@ def from_json(data: Any) -> Prowl:
     nosec_r = st.obj("nosec_rooms")
     structure = Structure(
         lo_rw=st.obj("lo_rooms").num("rw"),
-        mid=TestRoll(mid_r.num("target"), mid_r.text("dice"), mid_r.num("degree")),
-        hi=TestRoll(hi_r.num("target"), hi_r.text("dice"), hi_r.num("degree")),
+        mid=TestRoll(mid_r.num("target"), mid_r.text("dice"), mid_r.num("degree"),
+                     _reading(mid_r)),
+        hi=TestRoll(hi_r.num("target"), hi_r.text("dice"), hi_r.num("degree"),
+                    _reading(hi_r)),
         branch_rw=branch.num("rw"), branch_points=branch.num("points"),
         branch_used=branch.num("used"), branch_reason=branch.text("reason", null=True),
         accesses_roll=st.obj("accesses").num("roll", null=True),
         nosec_requested=nosec_r.num("requested"), nosec_added=nosec_r.num("added"),
         hostile_wanted=st.obj("hostile_factions").num("wanted"),
+        loops=st.num("loops") if "loops" in st.data else 0,
     )
     rooms: list[Room] = []
     challenges: list[Challenge] = []
@@ -372,8 +389,13 @@ def write_outputs(p: Prowl, folder: Path, lang: str, *, png: bool = True, plan: 
 
         files.append((folder / f"{name}.png", svg_to_png(svg)))
     files.append((folder / f"{name}.{lang}.md", render_markdown(p, lang).encode("utf-8")))
+    return [write_file(path, data) for path, data in files]
+
+
+def write_file(path: Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` all or nothing (a full disk leaves no truncated file);
+    refuses what :func:`kerker.fileio.write_atomic` refuses."""
     from kerker.fileio import write_atomic
 
-    for path, data in files:
-        write_atomic(path, data)  # all or nothing: a full disk leaves no truncated file
-    return [path for path, _data in files]
+    write_atomic(path, data)
+    return path

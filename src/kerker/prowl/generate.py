@@ -5,13 +5,14 @@ defaults and ``procedure.yaml``); a game master's own tables of the same ids rep
 Every die goes through :func:`kerker.tables.engine.roll_table`, and the roll log of the prowl
 holds each one with the step it belongs to.
 
-Randomness: one number drawn from the caller's ``rng`` seeds every step separately
-(``hashlib.blake2b``), so the rooms' contents do not shift when the layout changes.
+Randomness (:mod:`kerker.seeding`): a prowl with a seed is rolled from that seed (the seed
+on the sheet reproduces it), else from the caller's ``rng``; one number drawn from it seeds
+every step separately (blake2b sub-seeds), so the rooms' contents do not shift when the
+layout changes.
 """
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -19,7 +20,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from kerker.dice import parse, roll
+from kerker.dice.explain import explain
 from kerker.errors import N_, KerkerError, OptionError
+from kerker.limits import DEFAULT_LIMITS, ProwlLimits
 from kerker.prowl.layout import assemble
 from kerker.prowl.model import (
     FRIENDLY,
@@ -42,14 +46,20 @@ from kerker.prowl.model import (
     TestRoll,
     Tuning,
 )
-from kerker.tables.engine import TableResult, roll_table
+from kerker.seeding import seed_rng
+from kerker.seeding import sub_rng as _sub_rng
+from kerker.tables.engine import TableResult, roll_table, roll_table_picks
 from kerker.tables.model import Row, Table, TextMap
 from kerker.tables.registry import Registry, load_registry
 
 RULES = "mazeprowl"
-MAX_FACTION_FILE = 256_000
-MAX_FACTION_TEXT = 300
+MAX_FACTION_FILE = DEFAULT_LIMITS.prowl.max_faction_file
+MAX_FACTION_TEXT = DEFAULT_LIMITS.prowl.max_faction_text
 W666_RESULTS = 216
+READINGS = ("sum", "successes")
+"""Readings of the "Erfolgsgrad einer Reputation(X)-Probe": ``sum`` (kerker's rule: the sum
+of Reputation W6 divided by X) or ``successes`` (dice meeting X, counted as in German
+Shadowrun: a 6 is rolled again and added, so X = 12 needs a 6 and then a 6)."""
 
 
 def rule_id(name: str) -> str:
@@ -63,9 +73,8 @@ def plain_text(text: TextMap) -> dict[str, str]:
 
 
 def sub_rng(base: int, name: str) -> random.Random:
-    """An independent RNG for one step, derived from ``base`` with blake2b (never hash())."""
-    digest = hashlib.blake2b(f"{base}/{name}".encode(), digest_size=8).digest()
-    return random.Random(int.from_bytes(digest, "big"))
+    """An independent RNG for one step (:func:`kerker.seeding.sub_rng`, never hash())."""
+    return _sub_rng(base, name)
 
 
 class Rules:
@@ -77,6 +86,9 @@ class Rules:
 
     def __init__(self, registry: Registry) -> None:
         self.registry = registry
+        self.row_texts: dict[str, Mapping[str, str]] = {}
+        """Texts of the rows rolled (``table:key``), for the roll log of the sheet; rows
+        whose text has placeholders are left out (the log shows their range)."""
 
     def table(self, name: str) -> Table:
         """A Mazeprowl table by name (``challenge-count``) or full id."""
@@ -169,11 +181,24 @@ class Rules:
 
     def roll(self, table: str, rng: random.Random, context: Mapping[str, int | bool],
              step: str, log: list[dict[str, Any]]) -> TableResult:
-        """Roll a table; its dice go into ``log`` marked with ``step``."""
-        result, rolls = roll_table(self.registry, table if "/" in table else rule_id(table),
-                                   rng, context=context)
-        for entry in rolls:
-            log.append({"step": step, **entry})
+        """Roll a table; its dice go into ``log`` marked with ``step``. A modifier of the
+        table (+1 MidSec, +2 HiSec ...) shows in ``explain`` and as ``modifier``, so the
+        die shown leads to the row printed."""
+        result, picks = roll_table_picks(self.registry,
+                                         table if "/" in table else rule_id(table),
+                                         rng, context=context)
+        for rolled, pick in picks:
+            texts = plain_text(pick.row.text)
+            if pick.row.key and texts and not any("{" in t for t in texts.values()):
+                self.row_texts.setdefault(f"{rolled.id}:{pick.row.key}",
+                                          MappingProxyType(texts))
+            text = explain(pick.roll)
+            if pick.modifier:
+                text += f" {pick.modifier:+d} = {pick.total}"
+            log.append({"step": step, "table": rolled.id, "dice": pick.dice,
+                        "roll": pick.total, "explain": text, "row": pick.label,
+                        "key": pick.row.key, **({"modifier": pick.modifier}
+                                                if pick.modifier else {})})
         return result
 
     def rw(self, reputation: int, rng: random.Random, step: str,
@@ -318,6 +343,34 @@ def hostile_wanted(rules: Rules, players: int, reputation: int) -> int:
     return base + (players - 1) // per_players + reputation // per_rep
 
 
+def lotto_for(full: Lotto, wanted: int, rng: random.Random, log: list[dict[str, Any]]
+              ) -> Lotto:
+    """The lotto of one prowl: every friendly entry (the crew's insider connections) and
+    ``wanted`` of the hostile ones, as the post puts them "on" it. With more hostile
+    entries than wanted, a die picks each one (logged, step ``lotto``) and the entries
+    kept are spread over all 216 W666 results again (each 216 / k of them, rounded down or
+    up: shares differ by one result at most); with no more than wanted, the list is the
+    lotto as it stands."""
+    hostile = [e for e in full.entries if e.stance == HOSTILE]
+    if len(hostile) <= wanted:
+        return full
+    chosen: set[str] = set()
+    pool = list(hostile)
+    for _k in range(wanted):
+        expression = f"W{len(pool)}"
+        thrown = roll(parse(expression), rng)
+        pick = pool.pop(thrown.total - 1)
+        chosen.add(pick.key)
+        log.append({"step": "lotto", "table": None, "dice": expression, "roll": thrown.total,
+                    "explain": thrown.explain(), "row": None, "key": pick.key})
+    kept = [e for e in full.entries if e.stance != HOSTILE or e.key in chosen]
+    k = len(kept)
+    entries = tuple(LottoEntry(e.key, e.stance, e.insider, w666_value(i * W666_RESULTS // k),
+                               w666_value((i + 1) * W666_RESULTS // k - 1))
+                    for i, e in enumerate(kept))
+    return Lotto(full.source, full.table, "W666", "error", entries)
+
+
 def draw_faction(rules: Rules, lotto: Lotto, texts: Mapping[str, Mapping[str, str]],
                  taken: set[str], stance: str | None, rng: random.Random, step: str,
                  log: list[dict[str, Any]]) -> tuple[LottoEntry, int] | None:
@@ -345,13 +398,17 @@ def draw_faction(rules: Rules, lotto: Lotto, texts: Mapping[str, Mapping[str, st
 @dataclass(frozen=True)
 class ProwlOptions:
     """What the game master asks for. ``accesses`` None: rolled (1W3); ``nosec``: extra
-    NoSec rooms; ``factions`` None: the default lotto."""
+    NoSec rooms; ``factions`` None: the default lotto; ``loops`` None: a die among 0 ..
+    what the junctions leave room for, 0: a tree; ``reading``: of the Reputation(X) test
+    (:data:`READINGS`)."""
 
     reputation: int
     players: int
     accesses: int | None = None
     nosec: int = 0
     factions: FactionList | None = None
+    loops: int | None = None
+    reading: str = "sum"
 
 
 def check_options(options: ProwlOptions, rules: Rules) -> None:
@@ -367,6 +424,13 @@ def check_options(options: ProwlOptions, rules: Rules) -> None:
         low, high = rules.limit(key)
         if not low <= value <= high:
             raise OptionError(template, min=low, max=high, value=value)
+    if options.reading not in READINGS:
+        raise OptionError(N_("the reading of the Reputation(X) test is one of {choices}, "
+                             "not {text!r}"),
+                          choices=", ".join(READINGS), text=options.reading)
+    if options.loops is not None and not 0 <= options.loops <= rules.limit("exits")[1]:
+        raise OptionError(N_("the loops must be between {min} and {max}, not {value}"),
+                          min=0, max=rules.limit("exits")[1], value=options.loops)
     if options.accesses is not None:
         low, high = rules.limit("accesses")
         if not low <= options.accesses <= high:
@@ -508,38 +572,61 @@ def make_door(rules: Rules, reputation: int, conn: Connection, rooms: Mapping[st
     return Connection(conn.id, conn.between, True, kind, conn.bonus, strength, trap)
 
 
+def reputation_test_table(rules: Rules, reading: str, reputation: int, target: int
+               ) -> tuple[str, dict[str, int | bool]]:
+    """The table and context of a Reputation(``target``) test in ``reading``: kerker's
+    ``reputation-test`` (sum / X), or the success counting of ``reputation-test-successes``
+    (dice showing X or more; past 6 a 6 is rolled again and must add up to X, the table
+    ``reputation-test-successes-over-6``). Refuses a target the reading cannot roll."""
+    context: dict[str, int | bool] = {"reputation": reputation, "target": target}
+    if reading == "sum":
+        return "reputation-test", context
+    if 2 <= target <= 6:
+        return "reputation-test-successes", context
+    if 7 <= target <= 12:
+        context["rest"] = target - 6
+        return "reputation-test-successes-over-6", context
+    raise ProwlError(N_("the success-counting reading rolls Reputation(X) tests with X from "
+                        "2 to 12, not {target}"), target=target)
+
+
 def generate(options: ProwlOptions, rng: random.Random, *, registry: Registry | None = None,
-             seed: int | None = None) -> Prowl:
-    """A whole prowl for ``options``, rolled with ``rng`` (``seed`` is only recorded).
+             seed: int | None = None, limits: ProwlLimits = DEFAULT_LIMITS.prowl) -> Prowl:
+    """A whole prowl for ``options``: rolled from ``seed`` when given (the seed on the sheet
+    reproduces it; ``rng`` is then not used), else from ``rng``.
 
     Promises: room counts per security equal their rolls (NoSec rooms come on top); the
     complex is connected, every room reachable from an access, HiSec rooms deeper than
-    LoSec ones; challenge levels and door strengths within Reputation + 5; the roll log
-    holds every die. Refuses options outside ``mazeprowl/prowl-limits``.
+    LoSec ones, every secured room with a door; challenge levels and door strengths within
+    Reputation + 5; the roll log holds every die. Refuses options outside
+    ``mazeprowl/prowl-limits``.
     """
     from kerker import __version__
 
     rules = Rules(registry if registry is not None else load_registry())
     check_options(options, rules)
     rep = options.reputation
+    rng = seed_rng(seed, rng)
     base = rng.getrandbits(64)
     tune_seed = rng.getrandbits(64)
     build = _Build(rules, rep)
     log = build.log
 
-    # 1. Factions: the W666 lotto until enough hostile factions are in play.
+    # 1. Factions: the lotto holds the insider connections and as many hostile factions as
+    #    players and reputation call for ("steht darauf"); as many distinct entries as it
+    #    holds hostile factions are drawn.
     faction_list = options.factions or default_factions(rules)
     build.texts.update(faction_list.texts)
-    lotto = faction_list.lotto
     wanted = hostile_wanted(rules, options.players, rep)
-    available = sum(1 for e in lotto.entries if e.stance == HOSTILE)
     frng = sub_rng(base, "factions")
+    lotto = lotto_for(faction_list.lotto, wanted, frng, log)
+    on_lotto = sum(1 for e in lotto.entries if e.stance == HOSTILE)
     factions: list[Faction] = []
     taken: set[str] = set()
     _low, max_draws = rules.limit("lotto_draws")
     draws = 0
     registry_lotto = lotto_registry(lotto, faction_list.texts)
-    while sum(f.stance == HOSTILE for f in factions) < min(wanted, available) and draws < max_draws:
+    while len(factions) < min(on_lotto, len(lotto.entries)) and draws < max_draws:
         draws += 1
         result, rolls = roll_table(registry_lotto, lotto.table, frng)
         for entry in rolls:
@@ -568,9 +655,10 @@ def generate(options: ProwlOptions, rng: random.Random, *, registry: Registry | 
     tests = []
     for key, step in (("mid_rooms", "MidSec rooms"), ("hi_rooms", "HiSec rooms")):
         target = rules.param("layout", key, "target")
-        result = rules.roll("reputation-test", srng, {"reputation": rep, "target": target},
-                            step, log)
-        tests.append(TestRoll(target, result.pick.dice, max(0, result.pick.total)))
+        table, context = reputation_test_table(rules, options.reading, rep, target)
+        result = rules.roll(table, srng, context, step, log)
+        tests.append(TestRoll(target, result.pick.dice, max(0, result.pick.total),
+                              options.reading))
     mid, hi = tests
     branch_row = rules.row("layout", "branch_points")
     branch_rw = rules.rw(rep, srng, "branch points", log)
@@ -592,7 +680,8 @@ def generate(options: ProwlOptions, rng: random.Random, *, registry: Registry | 
               for k, n in (("lo", lo_rooms), ("mid", mid.degree), ("hi", hi.degree))]
     layout = assemble(levels, accesses, points, options.nosec, sub_rng(base, "layout"),
                       cost=rules.branch_cost, max_exits=max_exits, max_rooms=max_rooms,
-                      nosec_level=rules.security_number("nosec"))
+                      nosec_level=rules.security_number("nosec"), loops=options.loops,
+                      max_junctions=limits.max_junctions, attempts=limits.layout_attempts)
     rooms = [Room(f"R{i + 1}", r.security, r.depth, r.accesses)
              for i, r in enumerate(layout.rooms)]
     conns: list[Connection] = []
@@ -623,6 +712,7 @@ def generate(options: ProwlOptions, rng: random.Random, *, registry: Registry | 
         lo_rw=lo_rw, mid=mid, hi=hi, branch_rw=branch_rw, branch_points=points,
         branch_used=layout.used, branch_reason=layout.reason, accesses_roll=accesses_roll,
         nosec_requested=options.nosec, nosec_added=layout.nosec_added, hostile_wanted=wanted,
+        loops=layout.loops,
     )
     budget = rep * accesses
     return Prowl(
@@ -630,7 +720,8 @@ def generate(options: ProwlOptions, rng: random.Random, *, registry: Registry | 
         players=options.players, lotto=lotto, factions=tuple(factions),
         attributes=tuple(attributes), structure=structure, accesses=accesses, door_rw=door_rw,
         rooms=tuple(final_rooms), connections=tuple(conns), challenges=tuple(challenges),
-        tuning=Tuning(budget=budget, left=budget), texts=MappingProxyType(dict(build.texts)),
+        tuning=Tuning(budget=budget, left=budget),
+        texts=MappingProxyType({**rules.row_texts, **build.texts}),
         rolls=tuple(log), next_challenge=len(challenges) + 1, next_faction=len(factions) + 1,
     )
 
@@ -638,12 +729,14 @@ def generate(options: ProwlOptions, rng: random.Random, *, registry: Registry | 
 # -- exact odds of the structure --------------------------------------------------------------
 
 
-def structure_odds(reputation: int, registry: Registry | None = None) -> dict[str, Any]:
+def structure_odds(reputation: int, registry: Registry | None = None,
+                   reading: str = "sum") -> dict[str, Any]:
     """The exact odds of step 3 for one reputation: LoSec rooms (RW), MidSec and HiSec rooms
-    (the Reputation(X) tests as the tables define them), branch points before the cap and
-    rolled accesses. Values are ``{"dice": ..., "distribution": Distribution}``.
+    (the Reputation(X) tests as the tables define them, in ``reading``), branch points
+    before the cap and rolled accesses. Values are ``{"dice": ..., "distribution":
+    Distribution}``.
 
-    Refuses a reputation outside ``prowl-limits``.
+    Refuses a reputation outside ``prowl-limits`` and an unknown reading.
     """
     from kerker.dice import odds
     from kerker.tables.expr import fill
@@ -653,15 +746,18 @@ def structure_odds(reputation: int, registry: Registry | None = None) -> dict[st
     if not low <= reputation <= high:
         raise OptionError(N_("the reputation must be between {min} and {max}, not {value}"),
                           min=low, max=high, value=reputation)
+    if reading not in READINGS:
+        raise OptionError(N_("the reading of the Reputation(X) test is one of {choices}, "
+                             "not {text!r}"),
+                          choices=", ".join(READINGS), text=reading)
     rw_dice = fill(rules.table("reputation-roll").dice or "", {"reputation": reputation})
-    test_dice = rules.table("reputation-test").dice or ""
     out: dict[str, Any] = {}
     lo_div = rules.param("layout", "lo_rooms", "divisor")
     out["lo_rooms"] = {"dice": rw_dice if lo_div == 1 else f"{rw_dice}/{lo_div}"}
     for key in ("mid_rooms", "hi_rooms"):
         target = rules.param("layout", key, "target")
-        out[key] = {"dice": fill(test_dice, {"reputation": reputation, "target": target}),
-                    "target": target}
+        table, context = reputation_test_table(rules, reading, reputation, target)
+        out[key] = {"dice": fill(rules.table(table).dice or "", context), "target": target}
     div = rules.param("layout", "branch_points", "divisor")
     out["branch_points"] = {"dice": f"{rw_dice}/{div}"}
     out["accesses"] = {"dice": rules.table("entrances").dice or "1W3"}

@@ -10,15 +10,21 @@ automatically:
    can take (every access is an exit: with 0 points a complex has room for at most 2
    accesses, with 1 point for 3, with 2 for 4); then it spends the fewest points more that
    work, and says so (``reason="accesses"``).
-2. **Exits.** Every room gets an exit count: the junctions, dead ends (1 exit) and
-   passages (2 exits). A tree has exactly ``excess + 2 - accesses`` dead ends, where the
-   excess is the sum of ``exits - 2`` over the junctions; rooms are added as NoSec rooms
-   when the rolled ones are too few.
-3. **Tree.** A random tree with exactly these degrees (a shuffled Prüfer sequence), the
-   accesses on rooms that have an exit to spare.
-4. **Security.** Depth is the distance from the nearest access (an access room has depth
-   1). NoSec rooms are chosen first (access rooms beyond the LoSec count become NoSec
-   lobbies); the others get their security by depth: LoSec nearest, HiSec deepest. A
+2. **Loops.** A loop joins two exits that would otherwise end in dead ends, so it costs no
+   branch point: with the same junctions a complex has ``excess + 2 - accesses - 2 *
+   loops`` dead ends, where the excess is the sum of ``exits - 2`` over the junctions.
+   ``loops`` is chosen (``None``: a die among 0 .. what the junctions leave room for).
+3. **Exits.** Every room gets an exit count: the junctions, dead ends (1 exit) and
+   passages (2 exits); rooms are added as NoSec rooms when the rolled ones are too few.
+4. **Rooms and links.** A random tree with these degrees less the loop ends (a shuffled
+   Prüfer sequence), then the loops between the loop ends; the accesses on rooms that
+   have an exit to spare.
+5. **Security.** Depth is the distance from the nearest access (an access room has depth
+   1). NoSec rooms are chosen first, where the post puts them ("um das Layout
+   abzurunden"; no doors but to the outside): access rooms beyond the LoSec count become
+   NoSec lobbies, then dead ends and lobbies, then other rooms -- never so that a secured
+   room is left without a door (every secured room has an access or a secured
+   neighbour). The others get their security by depth: LoSec nearest, HiSec deepest. A
    layout in which a HiSec room is not deeper than every LoSec room is thrown away and
    tried again; after a number of tries another NoSec room is added.
 
@@ -40,7 +46,9 @@ from kerker.prowl.model import LayoutError
 
 T = TypeVar("T")
 ATTEMPTS_PER_SIZE = 40
+"""Shapes tried per number of rooms under the default limits (``ProwlLimits``)."""
 MAX_JUNCTIONS = 6
+"""Junctions of one layout under the default limits (``ProwlLimits.max_junctions``)."""
 
 
 def below(rng: random.Random, n: int) -> int:
@@ -78,7 +86,8 @@ class LayoutRoom:
 @dataclass(frozen=True, slots=True)
 class Layout:
     """The assembled complex: rooms in breadth-first order from the accesses, links as
-    pairs of room indexes (smaller first), the branch points aimed at and used."""
+    pairs of room indexes (smaller first), the branch points aimed at and used, and the
+    loops (links beyond a tree: ``len(links) - len(rooms) + 1``)."""
 
     rooms: tuple[LayoutRoom, ...]
     links: tuple[tuple[int, int], ...]
@@ -86,6 +95,7 @@ class Layout:
     used: int
     reason: str | None
     nosec_added: int
+    loops: int = 0
 
     def exits(self, index: int) -> int:
         """Exits of a room: links plus accesses."""
@@ -93,7 +103,8 @@ class Layout:
 
 
 def junction_plans(cost: Callable[[int], int], points: int, excess_needed: int,
-                   max_exits: int) -> list[tuple[int, ...]]:
+                   max_exits: int, max_junctions: int = MAX_JUNCTIONS
+                   ) -> list[tuple[int, ...]]:
     """Every multiset of junction exit counts (3 .. ``max_exits``) that costs exactly
     ``points`` and has an excess ``sum(e - 2)`` of at least ``excess_needed``.
 
@@ -104,7 +115,7 @@ def junction_plans(cost: Callable[[int], int], points: int, excess_needed: int,
     plans: list[tuple[int, ...]] = []
     if points == 0:
         return [()] if excess_needed <= 0 else []
-    for count in range(1, min(points, MAX_JUNCTIONS) + 1):
+    for count in range(1, min(points, max_junctions) + 1):
         for plan in combinations_with_replacement(sizes, count):
             if sum(cost(e) for e in plan) != points:
                 continue
@@ -180,12 +191,49 @@ def _place_accesses(exits: list[int], accesses: int, rng: random.Random) -> list
 Attempt = tuple[list[LayoutRoom], list[tuple[int, int]]]
 
 
+def _with_loops(inner: list[int], loops: int, rng: random.Random
+                ) -> list[tuple[int, int]] | None:
+    """A connected simple graph with these degrees and ``loops`` links beyond a tree: a
+    tree on the degrees less ``2 * loops`` loop ends, then the loop ends joined in pairs.
+    None when the pairs would join a room to itself or repeat a link."""
+    stubs = [i for i, d in enumerate(inner) for _ in range(d - 1)]
+    if len(stubs) < 2 * loops:
+        return None
+    shuffle(rng, stubs)
+    ends = stubs[:2 * loops]
+    degrees = list(inner)
+    for i in ends:
+        degrees[i] -= 1
+    edges = _pruefer_tree(degrees, rng) if len(inner) > 1 else []
+    seen = set(edges)
+    for k in range(loops):
+        a, b = ends[2 * k], ends[2 * k + 1]
+        link = (min(a, b), max(a, b))
+        if a == b or link in seen:
+            return None
+        seen.add(link)
+        edges.append(link)
+    return edges
+
+
+def _doorless(n: int, edges: list[tuple[int, int]], placed: list[int],
+              nosec: set[int]) -> bool:
+    """Whether some secured room has no door: no access and only NoSec neighbours."""
+    secured_neighbour = [False] * n
+    for a, b in edges:
+        if a not in nosec and b not in nosec:
+            secured_neighbour[a] = secured_neighbour[b] = True
+    return any(i not in nosec and not placed[i] and not secured_neighbour[i] for i in range(n))
+
+
 def _try(levels: Sequence[tuple[int, int]], nosec_level: int, n: int, plan: tuple[int, ...],
-         accesses: int, rng: random.Random) -> Attempt | None:
+         accesses: int, rng: random.Random, loops: int | None = 0) -> Attempt | None:
     """One attempt with ``n`` rooms: None when this shape does not meet the rules."""
     n_sec = sum(count for _level, count in levels)
     excess = sum(e - 2 for e in plan)
-    dead_ends = excess + 2 - accesses
+    spare = max(0, (excess + 2 - accesses) // 2) if n > 1 else 0
+    wanted = below(rng, spare + 1) if loops is None else min(loops, spare)
+    dead_ends = excess + 2 - accesses - 2 * wanted
     if n == 1:
         if list(plan) != ([accesses] if accesses >= 3 else []):
             return None
@@ -206,14 +254,26 @@ def _try(levels: Sequence[tuple[int, int]], nosec_level: int, n: int, plan: tupl
     if forced > nosec_count:
         return None
     inner = [e - a for e, a in zip(exits, placed, strict=True)]
-    edges = [] if n == 1 else _pruefer_tree(inner, rng)
+    found = [] if n == 1 else _with_loops(inner, wanted, rng)
+    if found is None:
+        return None
+    edges = found
     depth = _depths(n, edges, placed)
     lobbies = list(access_rooms)
     shuffle(rng, lobbies)
     nosec = set(lobbies[:forced])
+    # Further NoSec rooms round the layout off: dead ends and lobbies first, then the
+    # others; none that would leave a secured room without a door.
     rest = [i for i in range(n) if i not in nosec]
     shuffle(rng, rest)
-    nosec.update(rest[: nosec_count - forced])
+    rest.sort(key=lambda i: 0 if inner[i] <= 1 or placed[i] else 1)
+    for i in rest:
+        if len(nosec) >= nosec_count:
+            break
+        if not _doorless(n, edges, placed, nosec | {i}):
+            nosec.add(i)
+    if len(nosec) < nosec_count or _doorless(n, edges, placed, nosec):
+        return None
     order = [i for i in range(n) if i not in nosec]
     ties = list(range(n))
     shuffle(rng, ties)
@@ -258,13 +318,19 @@ def _bfs_order(rooms: list[LayoutRoom], edges: list[tuple[int, int]]) -> list[in
 
 def assemble(levels: Sequence[tuple[int, int]], accesses: int, points: int, nosec: int,
              rng: random.Random, *, cost: Callable[[int], int], max_exits: int,
-             max_rooms: int, nosec_level: int = 0) -> Layout:
+             max_rooms: int, nosec_level: int = 0, loops: int | None = 0,
+             max_junctions: int = MAX_JUNCTIONS,
+             attempts: int = ATTEMPTS_PER_SIZE) -> Layout:
     """Put ``levels`` (``(security number, rooms)``, lowest security first; the first level
     must have at least one room) and ``nosec`` NoSec rooms together with ``accesses``
     accesses, spending exactly ``points`` branch points where that is possible.
 
-    Promises: one connected complex (a tree of rooms); every access room is NoSec or of the
-    lowest level; every room of the highest level lies deeper than every room of the lowest;
+    ``loops``: links beyond a tree, as many as the junctions leave room for at most
+    (``None``: a die among 0 .. that many, for each try; 0: a tree).
+
+    Promises: one connected complex without repeated links; every access room is NoSec or
+    of the lowest level; every secured room has a door (an access or a secured
+    neighbour); every room of the highest level lies deeper than every room of the lowest;
     the branch costs of all rooms add up to ``Layout.used``, which equals ``points`` unless
     the accesses need more (``reason``). Refuses (:class:`LayoutError`) when no such complex
     fits into ``max_rooms`` rooms.
@@ -273,18 +339,18 @@ def assemble(levels: Sequence[tuple[int, int]], accesses: int, points: int, nose
         raise LayoutError(N_("a complex needs at least one room of the lowest security level"))
     n_sec = sum(count for _level, count in levels)
     used = points
-    plans = junction_plans(cost, used, accesses - 2, max_exits)
+    plans = junction_plans(cost, used, accesses - 2, max_exits, max_junctions)
     while not plans:
         used += 1
         if used > points + max_exits:
             raise LayoutError(N_("no junctions can take {n} accesses"), n=accesses)
-        plans = junction_plans(cost, used, accesses - 2, max_exits)
+        plans = junction_plans(cost, used, accesses - 2, max_exits, max_junctions)
     reason = None if used == points else "accesses"
     n = n_sec + nosec
     while n <= max_rooms:
-        for _attempt in range(ATTEMPTS_PER_SIZE):
+        for _attempt in range(attempts):
             plan = choice(rng, plans)
-            found = _try(levels, nosec_level, n, plan, accesses, rng)
+            found = _try(levels, nosec_level, n, plan, accesses, rng, loops)
             if found is None:
                 continue
             rooms, edges = found
@@ -292,7 +358,7 @@ def assemble(levels: Sequence[tuple[int, int]], accesses: int, points: int, nose
             index = {old: new for new, old in enumerate(order)}
             links = sorted((min(index[a], index[b]), max(index[a], index[b])) for a, b in edges)
             return Layout(tuple(rooms[i] for i in order), tuple(links), points, used, reason,
-                          n - n_sec - nosec)
+                          n - n_sec - nosec, len(links) - n + 1)
         n += 1
     raise LayoutError(
         N_("the rooms cannot be assembled into at most {max} rooms"), max=max_rooms

@@ -189,11 +189,13 @@ class Connection:
 
 @dataclass(frozen=True, slots=True)
 class TestRoll:
-    """A Reputation(X) test: its dice, the target X and the degree of success."""
+    """A Reputation(X) test: its dice, the target X, the degree of success and the
+    reading it was rolled in (``sum``: kerker's rule, ``successes``: the option)."""
 
     target: int
     dice: str
     degree: int
+    reading: str = "sum"
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +217,7 @@ class Structure:
     nosec_requested: int
     nosec_added: int
     hostile_wanted: int
+    loops: int = 0
 
     @property
     def branch_exact(self) -> bool:

@@ -7,6 +7,9 @@ reader's language; the rest are UI strings. Pure function of the prowl and the l
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from kerker.i18n import Translate, translator
 from kerker.prowl.model import (
     FRIENDLY,
@@ -37,6 +40,40 @@ def _text(p: Prowl, key: str, lang: str) -> str:
 
 def _attribute_name(p: Prowl, key: str, lang: str) -> str:
     return _text(p, f"mazeprowl/prowl-attributes:{key}", lang)
+
+
+def _step_label(p: Prowl, step: str, lang: str) -> str:
+    """What a die of the roll log was for, in ``lang`` (the log keeps stable English)."""
+    _ = translator(lang)
+    fixed = {"LoSec rooms": _("LoSec rooms"), "MidSec rooms": _("MidSec rooms"),
+             "HiSec rooms": _("HiSec rooms"), "branch points": _("branch points"),
+             "accesses": _("accesses"), "door strength": _("door strength"),
+             "factions": _("factions drawn"), "lotto": _("factions on the lotto")}
+    if step in fixed:
+        return fixed[step]
+    head, _sep, rest = step.partition(" ")
+    if head == "attribute" and rest:
+        return _("attribute: {name}").format(name=_attribute_name(p, rest, lang))
+    parts = {"challenges": _("{id}: challenges"), "level": _("{id}: level"),
+             "loot": _("{id}: loot"), "loot value": _("{id}: loot value"),
+             "loot hidden": _("{id}: loot hidden"), "loot locked": _("{id}: loot locked"),
+             "loot trap": _("{id}: loot trap"), "trap": _("{id}: trap")}
+    if rest in parts:
+        return parts[rest].format(id=head)
+    return step
+
+
+def _outcome(p: Prowl, r: Mapping[str, Any], lang: str) -> str:
+    """The row a die of the log landed on: its text in ``lang`` when the plan has it,
+    else the row's range (language-neutral), else its key."""
+    _ = translator(lang)
+    lotto = r.get("step") in ("factions", "lotto")
+    texts = p.texts.get(f"lotto:{r.get('key')}" if lotto else f"{r.get('table')}:{r.get('key')}")
+    if texts and lang in texts:
+        return _cell(texts[lang])
+    if r.get("row"):
+        return _("row {row}").format(row=r["row"])
+    return _cell(r.get("key", ""))
 
 
 def _kind(c: Challenge, _: Translate) -> str:
@@ -86,8 +123,10 @@ def render_markdown(p: Prowl, lang: str) -> str:
     out.append("")
     source = _("the default list") if p.lotto.source == "default" else p.lotto.source
     available = sum(1 for e in p.lotto.entries if e.stance != FRIENDLY)
-    out.append(_("Drawn on the {dice} lotto ({source}); hostile factions to draw: {n}.").format(
-        dice=p.lotto.dice, source=source, n=min(s.hostile_wanted, available)))
+    out.append(_("Drawn on the {dice} lotto ({source}): it holds the insider connections and "
+                 "{n} hostile factions (for these players and this reputation); {n} distinct "
+                 "entries are drawn.").format(dice=p.lotto.dice, source=source,
+                                              n=min(s.hostile_wanted, available)))
     if available < s.hostile_wanted:
         out.append(_("The rules ask for {wanted}, but the list holds only {n}.").format(
             wanted=s.hostile_wanted, n=available))
@@ -124,9 +163,11 @@ def render_markdown(p: Prowl, lang: str) -> str:
     out.append("|---|---:|---|")
     out.append(f"| LoSec | {counts[1]} | " + _("reputation roll {rw}").format(rw=s.lo_rw) + " |")
     for short, count, test in (("MidSec", counts[2], s.mid), ("HiSec", counts[3], s.hi)):
+        reading = (_("sum ÷ X, kerker's rule") if test.reading == "sum"
+                   else _("successes against X, option --reading successes"))
         out.append(f"| {short} | {count} | " + _(
             "Reputation({target}) test: {dice} gives degree {degree}").format(
-                target=test.target, dice=test.dice, degree=test.degree) + " |")
+                target=test.target, dice=test.dice, degree=test.degree) + f" ({reading}) |")
     nosec_note = _("{asked} asked for, {added} added by the layout").format(
         asked=s.nosec_requested, added=s.nosec_added)
     out.append(f"| NoSec | {counts[0]} | {nosec_note} |")
@@ -248,7 +289,8 @@ def render_markdown(p: Prowl, lang: str) -> str:
     out.append("<details><summary>" + _("{n} rolls").format(n=len(p.rolls)) + "</summary>")
     out.append("")
     for r in p.rolls:
-        out.append(f"- {r.get('step', '')}: `{r.get('explain', '')}` → {r.get('key', '')}")
+        out.append(f"- {_step_label(p, str(r.get('step', '')), lang)}: "
+                   f"`{r.get('explain', '')}` → {_outcome(p, r, lang)}")
     out.append("")
     out.append("</details>")
     out.append("")

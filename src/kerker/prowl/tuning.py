@@ -475,6 +475,11 @@ def _rebuild_room(p: Prowl, room: Room, security: int, step: _Step) -> Prowl:
         conns.append(conn)
     p = replace(p, rooms=rooms, connections=tuple(conns),
                 next_challenge=p.next_challenge + len(made))
+    # A room lowered to NoSec opens its inner doors; say so when that leaves a secured
+    # neighbour without any door (the generator never makes such a room; tuning may).
+    for other in p.rooms:
+        if other.security != NOSEC and not any(c.door for c in p.links(other.id)):
+            step.changes.append(f"{other.id} has no door left")
     return _with_challenges(p, kept + made)
 
 

@@ -51,6 +51,8 @@ def _area(zmap: ZoneMap, area: Area, lang: str, reachable: frozenset[str]) -> di
     data["hidden"] = list(zmap.linked(area.letter, hidden=True))
     data["accesses"] = len(data["connections"])
     data["reachable"] = area.letter in reachable if zmap.start is not None else None
+    data["reachable_hidden"] = (area.letter in zmap.reachable(hidden=True)
+                                if zmap.start is not None else None)
     return data
 
 
@@ -60,6 +62,7 @@ def _connection(link: Connection, lang: str) -> dict[str, Any]:
         "to": link.b,
         "hidden": link.hidden,
         "edge": [list(link.edge[0]), list(link.edge[1])],
+        "via": [list(p) for p in link.via],
         "hint": _detail(link.hint, lang),
     }
 
@@ -82,7 +85,10 @@ def to_json(zmap: ZoneMap, lang: str) -> dict[str, Any]:
         "zones": [{"x": x, "y": y, "area": zmap.grid[y][x]} for x, y in zmap.zones],
         "empty": [[x, y] for y in range(zmap.height) for x in range(zmap.width)
                   if zmap.grid[y][x] is None],
-        "merges": [{"a": list(m.a), "b": list(m.b), "merged": m.merged} for m in zmap.merges],
+        "merge_reading": zmap.merge,
+        "layouts_rolled": zmap.attempts,
+        "merges": [{"a": list(m.a), "b": list(m.b) if m.b is not None else None,
+                    "merged": m.merged} for m in zmap.merges],
         "areas": [_area(zmap, area, lang, reachable) for area in zmap.areas],
         "connections": [_connection(c, lang) for c in zmap.connections],
         "start": zmap.start,

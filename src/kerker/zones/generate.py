@@ -5,13 +5,19 @@ Every die is thrown on a table of ``zonenkarten/`` (or, for a choice among equal
 plain die) and logged. The readings of the seed are in docs/zones.md and
 docs/rules-notes-002-004.md; in short:
 
-- Step 3 rolls once for every pair of edge-adjacent zones, in reading order, each zone
-  checking its right and then its lower neighbour; merges chain into areas.
+- Step 3 rolls once for every zone that has a zone beside it ("für jede Zone ... mit 1w6
+  eine Verschmelzung geprüft"), in reading order; on a merge, the zone merges with one of
+  its edge neighbours holding a zone, chosen by a die when it has more than one (the text
+  says "mit der anderen Zone" without naming it: a choice among equals). Merges chain into
+  areas. ``merge="pair"`` is the older reading: one roll per pair of edge-adjacent zones.
 - Step 4 rolls, for each area in letter order, how many connections it has *in all*;
   links made by earlier areas count; the missing ones go to neighbours not yet linked,
   first to those whose own roll is not used up yet, chosen by a die when there are more
   than needed. Fewer neighbours than rolled: it links to all of them.
-- Every pair of neighbour areas left unlinked gets a hidden connection with a hint.
+- Every pair of neighbour areas left unlinked gets a hidden connection with a hint. Then
+  every area the start (or area A) still cannot reach, even through hidden connections,
+  gets a hidden way from the nearest reached area across empty nodes ("zum Beispiel durch
+  das Bullauge einer verschlossenen Druckschotttür"), so every area can be reached.
 
 Stages draw from sub-seeds (blake2b of one base number and the stage name), so the layout
 does not change when the detail tables or the theme change.
@@ -19,7 +25,6 @@ does not change when the detail tables or the theme change.
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -28,6 +33,9 @@ from typing import Any
 
 from kerker.dice import parse, roll
 from kerker.errors import N_, KerkerError, OptionError
+from kerker.limits import DEFAULT_LIMITS, ZoneLimits
+from kerker.seeding import seed_rng
+from kerker.seeding import sub_rng as _sub_rng
 from kerker.tables.engine import TableResult, roll_table
 from kerker.tables.registry import Registry
 from kerker.zones.model import (
@@ -44,14 +52,10 @@ from kerker.zones.model import (
 RULE_SET = "zonenkarten"
 STEP_TABLES = ("map-size", "node-content", "merge", "connections")
 THEME_TABLES = ("hidden-connection", "name", "property", "description", "encounter", "loot")
-MAX_SIDE = 20
-"""Largest width and height of a map (nodes)."""
-MAX_SENSES = 4
-MAX_TRIES = 20
-"""Rolls at most spent on one sense prompt to avoid a sense already described."""
-MAX_NAME_TRIES = 200
-"""Rolls at most spent on one name to avoid a name already given (W20, one name left:
-fails once in 28 000 maps)."""
+MAX_SIDE = DEFAULT_LIMITS.zones.max_side
+"""Largest width and height of a map (nodes) under the default limits."""
+MERGE_READINGS = ("zone", "pair")
+"""Step 3: one roll per zone (the text, default) or one per pair of zones (older reading)."""
 
 
 class ZoneError(KerkerError):
@@ -67,9 +71,11 @@ class ZoneParams:
     ``size`` (width, height) skips step 1; ``theme`` names the detail tables
     (``zonenkarten/<theme>-name`` ...); ``senses`` is how many sense prompts each area
     gets (the description table's note: two or three); ``details=False`` stops after the
-    layout (no names, hints or details: faster, for tests and benchmarks). ``seed`` is
-    only a label for titles and exports: the dice come from the ``rng`` given to
-    :func:`generate`.
+    layout (no names, hints or details: faster, for tests and benchmarks). ``merge`` is
+    the step-3 reading (:data:`MERGE_READINGS`); ``min_areas`` rolls the layout again
+    (size included, when rolled) until the map has at least that many areas. ``seed``,
+    when given, is what the dice come from and what the documents show (see
+    :mod:`kerker.seeding`); without it the ``rng`` given to :func:`generate` is used.
     """
 
     size: tuple[int, int] | None = None
@@ -77,6 +83,8 @@ class ZoneParams:
     senses: int = 3
     details: bool = True
     seed: int | None = None
+    merge: str = "zone"
+    min_areas: int = 0
 
 
 def letter(index: int) -> str:
@@ -106,12 +114,14 @@ def parse_size(text: str) -> tuple[int, int]:
     return check_size(int(w_text), int(h_text))
 
 
-def check_size(width: int, height: int) -> tuple[int, int]:
-    """``(width, height)`` if both lie in 1 .. :data:`MAX_SIDE`, else :class:`OptionError`."""
-    if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
+def check_size(width: int, height: int, limits: ZoneLimits = DEFAULT_LIMITS.zones
+               ) -> tuple[int, int]:
+    """``(width, height)`` if both lie in 1 .. ``limits.max_side``, else :class:`OptionError`."""
+    top = limits.max_side
+    if not (1 <= width <= top and 1 <= height <= top):
         raise OptionError(
             N_("a zone map is 1 to {max} nodes wide and high, not {w}x{h}"),
-            max=MAX_SIDE, w=width, h=height,
+            max=top, w=width, h=height,
         )
     return width, height
 
@@ -142,9 +152,8 @@ def check_theme(theme: str, registry: Registry) -> str:
 
 
 def sub_rng(base: int, stage: str) -> random.Random:
-    """A generator of its own for one stage: blake2b of the base number and the stage name."""
-    digest = hashlib.blake2b(f"{base}\x1f{stage}".encode(), digest_size=8).digest()
-    return random.Random(int.from_bytes(digest, "big"))
+    """A generator of its own for one stage (:func:`kerker.seeding.sub_rng`)."""
+    return _sub_rng(base, stage)
 
 
 class _Roller:
@@ -197,30 +206,71 @@ def _detail(result: TableResult) -> Detail:
     return Detail(result.table.id, result.key, MappingProxyType(dict(result.values)), result)
 
 
-def generate(params: ZoneParams, rng: random.Random, registry: Registry) -> ZoneMap:
-    """A zone map rolled with ``rng`` on ``registry``'s ``zonenkarten`` tables.
+def generate(params: ZoneParams, rng: random.Random, registry: Registry,
+             limits: ZoneLimits = DEFAULT_LIMITS.zones) -> ZoneMap:
+    """A zone map rolled on ``registry``'s ``zonenkarten`` tables: from ``params.seed``
+    when given (the seed shown reproduces the map), else from ``rng``.
 
-    The same ``params``, the same seeded ``rng`` and the same tables give the same map.
-    Refuses an unknown theme and sizes outside 1 .. :data:`MAX_SIDE` (:class:`OptionError`)
-    and table rows without the values the procedure reads (:class:`ZoneError`).
+    The same ``params``, the same seed (or seeded ``rng``) and the same tables give the
+    same map. Refuses an unknown theme or merge reading, sizes outside 1 ..
+    ``limits.max_side`` and a ``min_areas`` the size cannot hold (:class:`OptionError`),
+    table rows without the values the procedure reads, and a ``min_areas`` not reached in
+    ``limits.max_layout_tries`` layouts (:class:`ZoneError`).
     """
     if params.details:
         check_theme(params.theme, registry)
-    if not 0 <= params.senses <= MAX_SENSES:
+    if not 0 <= params.senses <= limits.max_senses:
         raise OptionError(N_("an area gets 0 to {max} sense prompts, not {n}"),
-                          max=MAX_SENSES, n=params.senses)
-    base = rng.getrandbits(64)
-    roller = _Roller(registry)
+                          max=limits.max_senses, n=params.senses)
+    if params.merge not in MERGE_READINGS:
+        raise OptionError(N_("the merge reading is one of {choices}, not {text!r}"),
+                          choices=", ".join(MERGE_READINGS), text=params.merge)
+    most = limits.max_side ** 2
+    if params.size is not None:
+        check_size(*params.size, limits)
+        most = params.size[0] * params.size[1]
+    if not 0 <= params.min_areas <= most:
+        raise OptionError(N_("the least number of areas is 0 to {max} here (one area per node "
+                             "at most), not {n}"), max=most, n=params.min_areas)
+    base = seed_rng(params.seed, rng).getrandbits(64)
+    for attempt in range(limits.max_layout_tries):
+        roller = _Roller(registry)
+        layout = _layout(params, base, attempt, roller, limits)
+        if len(layout.ordered) >= params.min_areas:
+            return _finish(params, base, attempt, roller, layout, limits)
+    raise ZoneError(N_("no map with at least {n} areas in {tries} layouts; ask for fewer "
+                       "areas or a bigger map"), n=params.min_areas,
+                    tries=limits.max_layout_tries)
 
+
+def _stage(base: int, name: str, attempt: int) -> random.Random:
+    """The first layout keeps the plain stage names; each further try has its own."""
+    return sub_rng(base, name if attempt == 0 else f"{name}/{attempt}")
+
+
+@dataclass(slots=True)
+class _Layout:
+    width: int
+    height: int
+    is_zone: dict[Point, bool]
+    zones: list[Point]
+    merges: list[Merge]
+    ordered: list[list[Point]]
+    rng: random.Random
+
+
+def _layout(params: ZoneParams, base: int, attempt: int, roller: _Roller,
+            limits: ZoneLimits) -> _Layout:
+    """Steps 1-3: size, nodes, merges (the areas as groups of zones in letter order)."""
     # Step 1 - map size.
     if params.size is not None:
-        width, height = check_size(*params.size)
+        width, height = params.size
     else:
-        size = roller.table("map-size", sub_rng(base, "size"), "map-size")
-        width = _value(size, "w", int, 1, MAX_SIDE)
-        height = _value(size, "h", int, 1, MAX_SIDE)
+        size = roller.table("map-size", _stage(base, "size", attempt), "map-size")
+        width = _value(size, "w", int, 1, limits.max_side)
+        height = _value(size, "h", int, 1, limits.max_side)
 
-    layout = sub_rng(base, "layout")
+    layout = _stage(base, "layout", attempt)
 
     # Step 2 - fill the nodes, from the top left, row by row.
     is_zone: dict[Point, bool] = {}
@@ -230,7 +280,7 @@ def generate(params: ZoneParams, rng: random.Random, registry: Registry) -> Zone
             is_zone[(x, y)] = _value(node, "zone", bool)
     zones = [p for p in sorted(is_zone, key=lambda p: (p[1], p[0])) if is_zone[p]]
 
-    # Step 3 - one merge roll per pair of edge-adjacent zones, in reading order.
+    # Step 3 - merges, in reading order.
     parent = {p: p for p in zones}
 
     def find(p: Point) -> Point:
@@ -239,25 +289,53 @@ def generate(params: ZoneParams, rng: random.Random, registry: Registry) -> Zone
             p = parent[p]
         return p
 
+    def join(one: Point, two: Point) -> None:
+        ra, rb = find(one), find(two)
+        if ra != rb:
+            # The root is always the earlier zone: letters follow reading order.
+            first, second = sorted((ra, rb), key=lambda p: (p[1], p[0]))
+            parent[second] = first
+
     merges: list[Merge] = []
     for x, y in zones:
-        for other in ((x + 1, y), (x, y + 1)):
-            if not is_zone.get(other, False):
-                continue
-            result = roller.table("merge", layout, "merge", pair=[[x, y], list(other)])
-            merged = _value(result, "merged", bool)
-            merges.append(Merge((x, y), other, merged))
-            if merged:
-                ra, rb = find((x, y)), find(other)
-                if ra != rb:
-                    # The root is always the earlier zone: letters follow reading order.
-                    first, second = sorted((ra, rb), key=lambda p: (p[1], p[0]))
-                    parent[second] = first
+        if params.merge == "pair":
+            for other in ((x + 1, y), (x, y + 1)):
+                if not is_zone.get(other, False):
+                    continue
+                result = roller.table("merge", layout, "merge", pair=[[x, y], list(other)])
+                merged = _value(result, "merged", bool)
+                merges.append(Merge((x, y), other, merged))
+                if merged:
+                    join((x, y), other)
+            continue
+        # One roll per zone with a zone beside it; a merge joins one of those neighbours
+        # (up, left, right, down: reading order), a die choosing among several.
+        beside = [p for p in ((x, y - 1), (x - 1, y), (x + 1, y), (x, y + 1))
+                  if is_zone.get(p, False)]
+        if not beside:
+            continue
+        result = roller.table("merge", layout, "merge", zone=[x, y])
+        merged = _value(result, "merged", bool)
+        chosen: Point | None = None
+        if merged:
+            chosen = beside[0]
+            if len(beside) > 1:
+                chosen = beside[roller.pick(len(beside), layout, "merge-with", zone=[x, y],
+                                            among=[list(p) for p in beside])]
+            join((x, y), chosen)
+        merges.append(Merge((x, y), chosen, merged))
 
     groups: dict[Point, list[Point]] = {}
     for p in zones:
         groups.setdefault(find(p), []).append(p)
     ordered = sorted(groups.values(), key=lambda g: (g[0][1], g[0][0]))
+    return _Layout(width, height, is_zone, zones, merges, ordered, layout)
+
+
+def _finish(params: ZoneParams, base: int, attempt: int, roller: _Roller, lay: _Layout,
+            limits: ZoneLimits) -> ZoneMap:
+    """Step 4, hidden connections and ways, the start and the details."""
+    width, height, zones, ordered, layout = lay.width, lay.height, lay.zones, lay.ordered, lay.rng
     letters = [letter(i) for i in range(len(ordered))]
     area_of = {p: letters[i] for i, group in enumerate(ordered) for p in group}
 
@@ -310,15 +388,16 @@ def generate(params: ZoneParams, rng: random.Random, registry: Registry) -> Zone
         first, second = along[(len(along) - 1) // 2]
         return (first, second) if key[0] == a else (second, first)
 
+    def hint(a: str, b: str) -> Detail | None:
+        if not params.details:
+            return None
+        return _detail(roller.table(f"{params.theme}-hidden-connection",
+                                    sub_rng(base, f"hidden/{a}-{b}"), "hidden", link=[a, b]))
+
     connections = [Connection(a, b, False, edge_of(a, b)) for a, b in open_links]
     for a, b in sorted(edges, key=lambda k: (rank[k[0]], rank[k[1]])):
         if b not in linked[a]:
-            hint = None
-            if params.details:
-                hint = _detail(roller.table(f"{params.theme}-hidden-connection",
-                                            sub_rng(base, f"hidden/{a}-{b}"), "hidden",
-                                            link=[a, b]))
-            connections.append(Connection(a, b, True, edge_of(a, b), hint))
+            connections.append(Connection(a, b, True, edge_of(a, b), hint(a, b)))
 
     # The start: an area with two or more open connections; the one from which the most
     # areas can be reached openly, then the one with the most accesses, then a die.
@@ -333,6 +412,10 @@ def generate(params: ZoneParams, rng: random.Random, registry: Registry) -> Zone
         if len(tied) > 1:
             start = tied[roller.pick(len(tied), sub_rng(base, "start"), "start", among=tied)]
 
+    # Separated areas: a hidden way in from the nearest reached area, across empty nodes.
+    if letters:
+        connections += _hidden_ways(start or letters[0], connections, area_of, lay, hint)
+
     areas: list[Area] = []
     for i, group in enumerate(ordered):
         name = letters[i]
@@ -340,17 +423,81 @@ def generate(params: ZoneParams, rng: random.Random, registry: Registry) -> Zone
         if params.details:
             details = _area_details(roller, params, sub_rng(base, f"details/{name}"), name,
                                     used=[a.details.name.key for a in areas
-                                          if a.details is not None])
+                                          if a.details is not None], limits=limits)
         areas.append(Area(name, tuple(group), _label(group), tuple(neighbours[name]),
                           rolled[name], details))
 
     grid = tuple(tuple(area_of.get((x, y)) for x in range(width)) for y in range(height))
     return ZoneMap(
         seed=params.seed, theme=params.theme, width=width, height=height,
-        size_rolled=params.size is None, grid=grid, merges=tuple(merges), areas=tuple(areas),
-        connections=tuple(connections), start=start, start_candidates=tuple(candidates),
-        log=tuple(roller.log),
+        size_rolled=params.size is None, grid=grid, merges=tuple(lay.merges),
+        areas=tuple(areas), connections=tuple(connections), start=start,
+        start_candidates=tuple(candidates), log=tuple(roller.log), merge=params.merge,
+        attempts=attempt + 1,
     )
+
+
+def _hidden_ways(root: str, connections: list[Connection], area_of: Mapping[Point, str],
+                 lay: _Layout, hint: Any) -> list[Connection]:
+    """Hidden ways that make every area reachable from ``root``.
+
+    While some area cannot be reached through open or hidden connections, the nearest one
+    (fewest empty nodes between; then reading order of its zone, then of the reached zone)
+    gets a hidden way from the reached zone across the empty nodes between. A path of
+    empty nodes always exists: on any grid path from a reached to an unreached zone, the
+    stretch after the last reached zone up to the first unreached one is empty.
+    """
+    graph: dict[str, set[str]] = {}
+    for link in connections:
+        graph.setdefault(link.a, set()).add(link.b)
+        graph.setdefault(link.b, set()).add(link.a)
+    reached: set[str] = set()
+
+    def spread(start: str) -> None:
+        todo = [start]
+        reached.add(start)
+        while todo:
+            for there in graph.get(todo.pop(), ()):
+                if there not in reached:
+                    reached.add(there)
+                    todo.append(there)
+
+    spread(root)
+    order = sorted(area_of, key=lambda p: (p[1], p[0]))
+    total = len(set(area_of.values()))
+    ways: list[Connection] = []
+    while len(reached) < total:
+        sources = [p for p in order if area_of[p] in reached]
+        came: dict[Point, Point | None] = {p: None for p in sources}
+        frontier = list(sources)
+        found: list[Point] = []
+        while frontier and not found:
+            nxt: list[Point] = []
+            for x, y in frontier:
+                for p in ((x, y - 1), (x - 1, y), (x + 1, y), (x, y + 1)):
+                    if p in came or not (0 <= p[0] < lay.width and 0 <= p[1] < lay.height):
+                        continue
+                    if p in area_of:
+                        if area_of[p] not in reached and p not in found:
+                            found.append(p)
+                            came[p] = (x, y)
+                        continue
+                    came[p] = (x, y)
+                    nxt.append(p)
+            frontier = nxt
+        target = min(found, key=lambda p: (p[1], p[0]))
+        path: list[Point] = []
+        step = came[target]
+        while step is not None and step not in area_of:
+            path.append(step)
+            step = came[step]
+        assert step is not None  # the walk ends on a reached zone
+        a, b = area_of[step], area_of[target]
+        ways.append(Connection(a, b, True, (step, target), hint(a, b), tuple(reversed(path))))
+        graph.setdefault(a, set()).add(b)
+        graph.setdefault(b, set()).add(a)
+        spread(b)
+    return ways
 
 
 def _reach(start: str, linked: Mapping[str, list[str]]) -> int:
@@ -372,15 +519,15 @@ def _label(group: list[Point]) -> Point:
 
 
 def _area_details(roller: _Roller, params: ZoneParams, rng: random.Random, name: str,
-                  used: list[str | None]) -> AreaDetails:
+                  used: list[str | None], limits: ZoneLimits) -> AreaDetails:
     theme = params.theme
     keys = list(dict.fromkeys(row.key for row in
                               roller.registry.get(f"{RULE_SET}/{theme}-name").rows))
     title = roller.table(f"{theme}-name", rng, "name", area=name)
     unused = [k for k in keys if k not in used]
     # A name already given is rolled again while the table has unused names (at most
-    # MAX_NAME_TRIES times; every try stays in the log).
-    for _try in range(MAX_NAME_TRIES):
+    # limits.max_name_tries times; every try stays in the log).
+    for _try in range(limits.max_name_tries):
         if title.key not in used or not unused:
             break
         title = roller.table(f"{theme}-name", rng, "name", area=name)
@@ -394,7 +541,7 @@ def _area_details(roller: _Roller, params: ZoneParams, rng: random.Random, name:
     for _slot in range(params.senses):
         # A sense already described is rolled again while others are left (the table's
         # note allows both); every try stays in the log.
-        for _try in range(MAX_TRIES):
+        for _try in range(limits.max_sense_tries):
             prompt = roller.table(f"{theme}-description", rng, "sense", area=name)
             kind = prompt.values.get("sense", prompt.key)
             if kind not in seen or len(seen) >= len(kinds):

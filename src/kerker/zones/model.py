@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from kerker.errors import N_, KerkerError
 from kerker.tables.engine import TableResult
 
 Point = tuple[int, int]
@@ -20,6 +21,12 @@ Point = tuple[int, int]
 
 LogEntry = Mapping[str, Any]
 """One die of the roll log: ``step``, what it was for, ``table``, ``dice``, ``roll`` ..."""
+
+
+class NoSuchArea(KerkerError, KeyError):
+    """Asked for an area letter the map does not have."""
+
+    code = "zones"
 
 
 def letter_order(letter: str) -> tuple[int, str]:
@@ -75,11 +82,14 @@ class Area:
 
 @dataclass(frozen=True, slots=True)
 class Connection:
-    """A passage between two edge-adjacent areas.
+    """A passage between two areas.
 
-    ``a`` is the area whose roll made it (for hidden ones: the earlier letter), ``b`` the
-    other. ``edge`` is the pair of zones (one in ``a``, one in ``b``) whose shared edge the
-    line crosses. Hidden connections carry the hint rolled for them.
+    ``a`` is the area whose roll made it (for hidden ones between neighbours: the earlier
+    letter; for a hidden way across empty nodes: the area reached first), ``b`` the other.
+    ``edge`` is the pair of zones (one in ``a``, one in ``b``) the line joins: edge-adjacent
+    zones, or for a hidden way the two zones at its ends, with ``via`` the empty nodes it
+    crosses in order from ``a`` to ``b`` (empty for every other connection). Hidden
+    connections carry the hint rolled for them.
     """
 
     a: str
@@ -87,6 +97,7 @@ class Connection:
     hidden: bool
     edge: tuple[Point, Point]
     hint: Detail | None = None
+    via: tuple[Point, ...] = ()
 
     def joins(self, letter: str) -> bool:
         """Whether ``letter`` is one of its ends."""
@@ -99,10 +110,15 @@ class Connection:
 
 @dataclass(frozen=True, slots=True)
 class Merge:
-    """One step-3 roll: zones ``a`` and ``b`` (``b`` right of or below ``a``) and its outcome."""
+    """One step-3 roll and its outcome.
+
+    Per zone (the default reading): ``a`` is the zone rolled for and ``b`` the neighbour it
+    merged with (``None`` when it did not merge). Per pair: zones ``a`` and ``b`` (``b``
+    right of or below ``a``).
+    """
 
     a: Point
-    b: Point
+    b: Point | None
     merged: bool
 
 
@@ -114,7 +130,9 @@ class ZoneMap:
     node. ``seed`` and ``theme`` are labels for titles and exports. ``size_rolled`` says
     whether step 1 was rolled (else the size was given). ``start`` is the suggested start
     area (``None`` when no area has two or more open connections); ``start_candidates``
-    are all areas with two or more. ``log`` holds every die in the order thrown.
+    are all areas with two or more. ``log`` holds every die in the order thrown (of the
+    layout kept). ``merge`` is the step-3 reading; ``attempts`` how many layouts were
+    rolled to reach ``min_areas`` (1 without it).
     """
 
     seed: int | None
@@ -129,6 +147,8 @@ class ZoneMap:
     start: str | None
     start_candidates: tuple[str, ...]
     log: tuple[LogEntry, ...] = field(compare=False, repr=False)
+    merge: str = "zone"
+    attempts: int = 1
 
     @property
     def zones(self) -> tuple[Point, ...]:
@@ -137,11 +157,12 @@ class ZoneMap:
                      for x, letter in enumerate(row) if letter is not None)
 
     def area(self, letter: str) -> Area:
-        """The area with this letter (``KeyError`` if there is none)."""
+        """The area with this letter; :class:`NoSuchArea` (a :class:`KerkerError` and a
+        ``KeyError``) if there is none."""
         for area in self.areas:
             if area.letter == letter:
                 return area
-        raise KeyError(letter)
+        raise NoSuchArea(N_("the map has no area {letter}"), letter=letter)
 
     def area_at(self, point: Point) -> str | None:
         """The letter of the area at ``point``, ``None`` for an empty or outside node."""
@@ -164,16 +185,16 @@ class ZoneMap:
         """How many open connections the area has."""
         return len(self.links(letter))
 
-    def reachable(self) -> frozenset[str]:
+    def reachable(self, *, hidden: bool = False) -> frozenset[str]:
         """The areas the players can reach from the start through open connections only
-        (empty when there is no start)."""
+        (``hidden=True``: through hidden ones too); empty when there is no start."""
         if self.start is None:
             return frozenset()
         seen = {self.start}
         todo = [self.start]
         while todo:
             here = todo.pop()
-            for link in self.links(here):
+            for link in self.links(here, hidden=None if hidden else False):
                 there = link.other(here)
                 if there not in seen:
                     seen.add(there)

@@ -23,7 +23,7 @@ def _labels(lang: str) -> dict[str, str]:
         "zones": _("Zones"),
         "connections": _("Connections"),
         "hidden": _("Hidden connections"),
-        "alone": _("No neighbouring area, so no connection."),
+        "alone": _("No connection at all."),
         "property": _("Zone property"),
         "description": _("Description"),
         "encounter": _("Encounter"),
@@ -49,7 +49,7 @@ def _area(zmap: ZoneMap, area: Area, lang: str) -> list[str]:
     hidden = zmap.linked(area.letter, hidden=True)
     if hidden:
         out.append(f"- **{label['hidden']}:** {', '.join(hidden)}")
-    if not area.neighbours:
+    if not zmap.links(area.letter, hidden=None):
         out.append(f"- {label['alone']}")
     if details is None:
         return [*out, ""]
@@ -94,6 +94,8 @@ def render_md(zmap: ZoneMap, lang: str) -> str:
         out += [f"## {label['hidden']}", ""]
         for link in hidden:
             hint = f" {link.hint.text(lang)}" if link.hint is not None else ""
+            if link.via:
+                hint = " " + _("(a way across empty nodes: {n})").format(n=len(link.via)) + hint
             out.append(f"- **{link.a} – {link.b}:**{hint}")
         out.append("")
     if zmap.seed is not None:

@@ -180,6 +180,14 @@ class _Layout:
         return cx, at - INSET, cx, at + INSET
 
 
+def _rim(lay: _Layout, zone: Point, empty: Point) -> tuple[int, int]:
+    """Where a hidden way leaves ``zone`` towards the empty node beside it: the end of the
+    gap line on the zone's outline."""
+    x1, y1, x2, y2 = lay.link(zone, empty)
+    zx, zy = lay.centre(zone)
+    return min(((x1, y1), (x2, y2)), key=lambda p: (p[0] - zx) ** 2 + (p[1] - zy) ** 2)
+
+
 def _collinear(a: tuple[int, int], b: tuple[int, int], c: tuple[int, int]) -> bool:
     return (a[0] == b[0] == c[0]) or (a[1] == b[1] == c[1])
 
@@ -261,6 +269,14 @@ def render_svg(zmap: ZoneMap, *, view: str = "gm", lang: str = "en") -> str:
     # Connections.
     for link in zmap.connections:
         if link.hidden and not gm:
+            continue
+        if link.via:  # a hidden way across empty nodes: through their centres
+            points = [_rim(lay, link.edge[0], link.via[0]),
+                      *(lay.centre(p) for p in link.via),
+                      _rim(lay, link.edge[1], link.via[-1])]
+            text = " ".join(f"{x},{y}" for x, y in points)
+            body.append(f'<polyline class="hidden-connection" points="{text}" fill="none" '
+                        f'stroke="{pal.hidden}" stroke-width="3" stroke-dasharray="4 3"/>')
             continue
         x1, y1, x2, y2 = lay.link(*link.edge)
         if link.hidden:

@@ -3,7 +3,8 @@
 The grid draws a wall wherever two different areas (or an area and the outside) meet;
 zones of one area have no wall between them. On a wall, ``═`` (across a vertical wall)
 and ``║`` (across a horizontal one) mark an open connection, ``?`` a hidden one (game
-master view only); ``*`` marks the suggested start, ``·`` an empty node.
+master view only; on empty nodes, a hidden way across them); ``*`` marks the suggested
+start, ``·`` an empty node.
 """
 
 from __future__ import annotations
@@ -65,6 +66,10 @@ def grid_lines(zmap: ZoneMap, *, hidden: bool = True, start: bool = True) -> lis
             rows[2 * y + 1][CELL * x + 1 + k] = char
     for link in zmap.connections:
         if link.hidden and not hidden:
+            continue
+        if link.via:  # a hidden way across empty nodes: marked on the nodes it crosses
+            for x, y in link.via:
+                rows[2 * y + 1][CELL * x + 2] = "?"
             continue
         (ax, ay), (bx, by) = sorted(link.edge, key=lambda p: (p[1], p[0]))
         if ay == by:  # side by side: the wall between them is vertical
@@ -128,7 +133,10 @@ def theme_label(theme: str, lang: str) -> str:
 
 
 def notes(zmap: ZoneMap, lang: str) -> list[str]:
-    """The start suggestion and what the game master should know about reachability."""
+    """The start suggestion and what the game master should know about reachability, each
+    computed from the map's connections: areas reached from the start only through hidden
+    connections, hidden ways across empty nodes, areas with no connection at all (only
+    possible on a map of one area), and a plain word when the map is meagre."""
     _ = translator(lang)
     out = []
     if zmap.start is None:
@@ -140,14 +148,29 @@ def notes(zmap: ZoneMap, lang: str) -> list[str]:
         if others:
             out.append(_("Also possible (two or more open connections): {letters}.").format(
                 letters=", ".join(others)))
-    isolated = [a.letter for a in zmap.areas if not a.neighbours]
-    reachable = zmap.reachable()
-    behind = [a.letter for a in zmap.areas
-              if a.neighbours and zmap.start is not None and a.letter not in reachable]
-    if behind:
-        out.append(_("Reached from the start only through hidden connections: {letters}.")
-                   .format(letters=", ".join(behind)))
+        opened = zmap.reachable()
+        every = zmap.reachable(hidden=True)
+        behind = [a.letter for a in zmap.areas if a.letter in every and a.letter not in opened]
+        if behind:
+            out.append(_("Reached from the start only through hidden connections: {letters}.")
+                       .format(letters=", ".join(behind)))
+        cut = [a.letter for a in zmap.areas if a.letter not in every]
+        if cut:
+            out.append(_("Not reached from the start at all: {letters}.").format(
+                letters=", ".join(cut)))
+    ways = [f"{c.a}–{c.b}" for c in zmap.connections if c.via]
+    if ways:
+        out.append(_("Hidden ways across empty nodes (e.g. the porthole of a locked pressure "
+                     "door): {ways}.").format(ways=", ".join(ways)))
+    isolated = [a.letter for a in zmap.areas if not zmap.links(a.letter, hidden=None)]
     if isolated:
-        out.append(_("No neighbouring area, so no connection at all: {letters}.").format(
-            letters=", ".join(isolated)))
+        out.append(_("No connection at all: {letters}.").format(letters=", ".join(isolated)))
+    opens = sum(1 for c in zmap.connections if not c.hidden)
+    if not zmap.areas:
+        out.append(_("An empty map: no node holds a zone. Roll again (another seed) or ask "
+                     "for areas with --min-areas N."))
+    elif len(zmap.areas) <= 2 or opens == 0:
+        out.append(_("A meagre map (areas: {areas}, open connections: {open}). Roll again "
+                     "(another seed) or ask for more with --min-areas N.").format(
+                         areas=len(zmap.areas), open=opens))
     return out
