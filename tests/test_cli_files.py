@@ -74,7 +74,7 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(
     target = tmp_path / "plan.json"
     target.write_text("old plan\n", encoding="utf-8")
     monkeypatch.setattr(fileio.os, "write", _failing_write(3))
-    with pytest.raises(WriteError, match="No space left"):
+    with pytest.raises(WriteError, match="the disk is full"):
         write_atomic(target, "a much longer new plan\n" * 100)
     assert target.read_text(encoding="utf-8") == "old plan\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plan.json"]
@@ -130,7 +130,7 @@ def test_prowl_tune_on_a_full_disk_keeps_the_plan(tiny_disk: Path) -> None:
     plan.write_text(made.stdout, encoding="utf-8")
     assert len(made.stdout) > 48 * 1024 // 2  # the plan and its .bak cannot both fit
     line = one_line_error(run("prowl", "tune", str(plan), "raise-room", "R3"))
-    assert "No space left on device" in line
+    assert "the disk is full" in line
     assert plan.read_text(encoding="utf-8") == made.stdout
     assert not [p for p in tiny_disk.iterdir() if p.name.endswith(".tmp")]
 

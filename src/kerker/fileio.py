@@ -15,12 +15,13 @@ file (or none), never a truncated one.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import stat
 from pathlib import Path
 
-from kerker.errors import N_, KerkerError, RuleDataError
+from kerker.errors import N_, KerkerError, RuleDataError, Word
 
 MAX_INPUT_BYTES = 10 * 1024 * 1024
 """Default cap of one input file (the largest shipped rule file has 35 kB)."""
@@ -41,6 +42,22 @@ class WriteError(KerkerError):
     """An output file that cannot be written."""
 
     code = "write"
+
+
+def os_reason(exc: OSError) -> Word:
+    """Why a file could not be read or written, as a word of the catalogs (the system's
+    own message would bring another language into the line)."""
+    if isinstance(exc, FileNotFoundError):
+        return Word(N_("it or its folder does not exist"))
+    if isinstance(exc, PermissionError):
+        return Word(N_("permission denied"))
+    if isinstance(exc, IsADirectoryError):
+        return Word(N_("it is a folder"))
+    if isinstance(exc, NotADirectoryError | FileExistsError):
+        return Word(N_("a part of the path is a file, not a folder"))
+    if exc.errno == errno.ENOSPC:
+        return Word(N_("the disk is full"))
+    return Word(N_("the system refused it"))
 
 
 def _size_text(size: int) -> str:
@@ -66,7 +83,7 @@ def check_regular(path: Path, where: str | None = None, cannot_read: str = CANNO
         info = os.stat(path)
     except OSError as exc:
         raise InputFileError(cannot_read, file=name,
-                             reason=exc.strerror or str(exc)) from None
+                             reason=os_reason(exc)) from None
     if stat.S_ISDIR(info.st_mode):
         raise InputFileError(N_("is a folder, not a file"), file=name)
     if not stat.S_ISREG(info.st_mode):
@@ -91,7 +108,7 @@ def read_bytes(path: Path, *, max_bytes: int = MAX_INPUT_BYTES, where: str | Non
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise InputFileError(cannot_read, file=name,
-                             reason=exc.strerror or str(exc)) from None
+                             reason=os_reason(exc)) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced between stat and open
             raise InputFileError(N_("is not a regular file (a pipe, device or socket); "
@@ -106,7 +123,7 @@ def read_bytes(path: Path, *, max_bytes: int = MAX_INPUT_BYTES, where: str | Non
             left -= len(chunk)
     except OSError as exc:
         raise InputFileError(cannot_read, file=name,
-                             reason=exc.strerror or str(exc)) from None
+                             reason=os_reason(exc)) from None
     finally:
         os.close(fd)
     raw = b"".join(chunks)
@@ -241,7 +258,7 @@ def write_atomic(path: Path, data: str | bytes, *, mode: int | None = None) -> N
         temp = None
     except OSError as exc:
         raise WriteError(N_("cannot write {path}: {reason}"), path=str(path),
-                         reason=exc.strerror or str(exc)) from None
+                         reason=os_reason(exc)) from None
     finally:
         if temp is not None:
             with contextlib.suppress(OSError):
