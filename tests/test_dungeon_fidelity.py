@@ -221,9 +221,9 @@ def test_small_first_levels_are_rolled_again(rules: str, docs: list[dict[str, An
 
 
 def test_min_areas_is_checked() -> None:
-    with pytest.raises(DungeonError, match="--min-areas"):
+    with pytest.raises(DungeonError, match="min_areas must be between 0 and 1000"):
         Params(min_areas=-1).checked()
-    with pytest.raises(DungeonError, match="--min-areas"):
+    with pytest.raises(DungeonError, match="min_areas"):
         Params(min_areas=1001).checked()
 
 
