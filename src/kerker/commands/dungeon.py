@@ -2,16 +2,17 @@
 (seed 001) procedure -- ASCII preview, JSON document, and with ``--out`` the files (SVG/PNG/key
 when the renderers exist).
 
-A thin shell around :mod:`kerker.dungeon`: options -> :func:`~kerker.dungeon.engine.generate`
--> the document (docs/dungeon-json.md) -> one renderer per output.
+A thin shell around the library (:mod:`kerker.dungeon.api`): options ->
+:func:`~kerker.dungeon.engine.generate` -> the document (docs/dungeon-json.md) ->
+:func:`~kerker.dungeon.files.write_files`. The CLI reads the environment (``KERKER_TABLES``
+through the registry) and makes the seed; the library does neither.
 """
 
 from __future__ import annotations
 
-import math
-import re
 import sys
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -25,9 +26,9 @@ from kerker.cli_support import (
     print_json,
     progress,
     resolve_language,
-    write_output,
 )
 from kerker.cli_support import parse_formats as _parse_formats
+from kerker.dungeon.files import FORMATS, VTT_FORMATS, write_files
 from kerker.errors import N_, OptionError
 from kerker.i18n import default_language, translator
 
@@ -37,10 +38,8 @@ if TYPE_CHECKING:
 
 _h = translator(default_language())
 
-FORMATS = ("svg", "png", "json", "md", "html", "ascii")
-"""What ``--out`` writes without ``--format``."""
-VTT_FORMATS = ("uvtt", "foundry")
-"""Virtual tabletop files, written when ``--format`` names them (kerker.export)."""
+__all__ = ["DUNGEON_HELP", "FORMATS", "VTT_FORMATS", "dungeon_command", "parse_formats",
+           "parse_size", "short_key", "write_files"]
 LONG_RUN = 400
 """Levels x areas from which a run shows progress on a terminal (the default: 60)."""
 PNG_SCALE_MIN, PNG_SCALE_MAX = 0.5, 4.0
@@ -59,10 +58,48 @@ DUNGEON_HELP = N_(
 
 
 
+@contextmanager
+def flags() -> Iterator[None]:
+    """Re-raise a library :class:`~kerker.dungeon.engine.DungeonError` about an option with
+    the command line's flag for it (``max_areas`` -> ``--max-areas``): the library's
+    messages name no flag."""
+    from kerker.dungeon.engine import DungeonError
+
+    try:
+        yield
+    except DungeonError as err:
+        if err.option is None:
+            raise
+        params = dict(err.params)
+        params.pop("name", None)
+        raise DungeonError(err.template, option=err.option,
+                           name="--" + err.option.replace("_", "-"), **params) from None
+
+
 def parse_formats(text: str) -> list[str]:
     """``"svg,json"`` -> the formats in the order of :data:`FORMATS` (then
     :data:`VTT_FORMATS`); refuses others."""
     return _parse_formats(text, FORMATS + VTT_FORMATS)
+
+
+def _vtt_options(chosen: list[str], ppg: int | None, gm: bool, webp: bool,
+                 layout: str) -> VttOptions:
+    """The tabletop options of the command line, checked."""
+    from kerker.export.files import VttOptions
+    from kerker.export.foundry import LAYOUTS
+    from kerker.export.image import PPG_CHOICES, PPG_DEFAULT
+
+    asked = ppg is not None or gm or webp or layout != "v13"
+    if asked and not any(f in chosen for f in VTT_FORMATS):
+        raise OptionError(N_("--ppg, --gm, --webp and --foundry-layout need --out DIR and "
+                             "the uvtt or foundry format"))
+    if ppg is not None and ppg not in PPG_CHOICES:
+        raise OptionError(N_("--ppg takes {choices}, not {value}"),
+                          choices=", ".join(map(str, PPG_CHOICES)), value=ppg)
+    if layout not in LAYOUTS:
+        raise OptionError(N_("--foundry-layout takes {choices}, not {value!r}"),
+                          choices=", ".join(LAYOUTS), value=layout)
+    return VttOptions(ppg=ppg or PPG_DEFAULT, gm=gm, webp=webp, foundry_layout=layout)
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -88,177 +125,6 @@ def short_key(doc: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-Drawing = tuple[Path, int, str, str]
-"""A map drawn: file name without suffix, depth, view, SVG."""
-
-
-def _drawings(doc: dict[str, Any], out: Path, seed: int, lang: str,
-              drawn: Callable[[str], object] | None = None) -> list[Drawing]:
-    """Every level's SVG, GM and player view, with the file name (no suffix) it goes to;
-    drawn once for svg, png and the HTML key (the PNG is the SVG rasterized). ``drawn`` is
-    told of each SVG as soon as its level is drawn."""
-    from kerker.dungeon.render_svg import render_views
-
-    drawings: list[Drawing] = []
-    for level in doc["levels"]:
-        depth = level["depth"]
-        # Level 1 keeps the short name; deeper levels say which they are.
-        name = f"dungeon-{seed}" + ("" if depth == 1 else f"-level{depth}")
-        views = render_views(doc, depth=depth, lang=lang, views=("gm", "player"))
-        for view, suffix in (("gm", ""), ("player", "-player")):
-            if drawn is not None:
-                drawn(views[view])
-            drawings.append((out / f"{name}{suffix}", depth, view, views[view]))
-    return drawings
-
-
-_SVG_SIZE = re.compile(r'<svg\b[^>]*?\swidth="([0-9.]+)"[^>]*?\sheight="([0-9.]+)"')
-
-
-def png_fit(svg: str, scale: float) -> float:
-    """``scale``, or the largest smaller one (in hundredths) at which the SVG's PNG stays
-    within :data:`kerker.render.png.MAX_PIXELS`."""
-    from kerker.render.png import MAX_PIXELS
-
-    match = _SVG_SIZE.search(svg[:2000])
-    if match is None:
-        return scale
-    area = float(match.group(1)) * float(match.group(2))
-    if area * scale * scale <= MAX_PIXELS:
-        return scale
-    fitted = math.floor(math.sqrt(MAX_PIXELS / area) * 100) / 100
-    while fitted > 0 and area * fitted * fitted > MAX_PIXELS:
-        fitted -= 0.01
-    return round(fitted, 2)
-
-
-def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: list[str],
-                batch: PngBatch | None = None, png_scale: float | None = None,
-                vtt: VttOptions | None = None,
-                warn: Callable[[str], None] | None = None,
-                *, fit_png: bool = True, notes: list[str] | None = None) -> list[Path]:
-    """Write the files of ``formats`` (see :data:`FORMATS`) for the dungeon document ``doc``
-    to the folder ``out``; returns the paths written, PNGs last.
-
-    Each map's PNG (``png_scale`` pixels per SVG unit, default
-    :data:`~kerker.dungeon.render_svg.PNG_SCALE`) is drawn by ``batch`` (one is made if
-    ``formats`` has "png" and none is given; a given batch keeps its own scale) as soon as
-    its SVG exists, while the next maps and the other files
-    are made here. ``vtt`` (default :class:`~kerker.export.files.VttOptions`) says how the
-    uvtt and foundry files are made; ``warn`` is told of levels drawn smaller for them.
-    A map whose PNG would exceed the pixel cap is drawn at the largest scale
-    that fits (a line for it is added to ``notes``) when ``fit_png``, else refused -- before
-    any file is written. Refuses what :func:`~kerker.cli_support.write_output` and
-    :func:`~kerker.render.png.svg_to_png` refuse.
-    """
-    from kerker.dungeon.export import dumps_document
-    from kerker.dungeon.render_ascii import render_ascii
-
-    stem = out / f"dungeon-{seed}"
-    own = batch is None and "png" in formats
-    if own:
-        from kerker.dungeon.render_svg import PNG_SCALE
-        from kerker.render.png import PngBatch
-
-        batch = PngBatch(scale=png_scale or PNG_SCALE)
-    written: list[Path] = []
-    try:
-        drawings: list[Drawing] = []
-        drawn = 0
-        # The PNG of each map, in the order _drawings draws them (GM, then player view).
-        png_names = [f"dungeon-{seed}" + ("" if level["depth"] == 1
-                                          else f"-level{level['depth']}") + suffix + ".png"
-                     for level in doc["levels"] for suffix in ("", "-player")]
-
-        def draw_png(svg: str) -> None:
-            nonlocal drawn
-            assert batch is not None
-            drawn += 1
-            scale = batch.scale
-            fitted = png_fit(svg, scale)
-            name = png_names[drawn - 1] if drawn <= len(png_names) else str(drawn)
-            if fitted < scale:
-                from kerker.render.png import MAX_PIXELS
-
-                if not fit_png or fitted < PNG_SCALE_MIN:
-                    raise OptionError(N_("{file} would have more than {max} pixels at "
-                                         "--png-scale {scale}; give at most {fit}"),
-                                      file=name, max=MAX_PIXELS, scale=scale,
-                                      fit=max(fitted, 0))
-                if notes is not None:
-                    notes.append(translator(lang)(N_(
-                        "{file}: drawn at scale {fit} (at {scale} it would have more than "
-                        "{max} pixels)")).format(file=name, fit=fitted, scale=scale,
-                                                 max=MAX_PIXELS))
-                batch.scale = fitted
-                try:
-                    batch.add(svg)
-                finally:
-                    batch.scale = scale
-            else:
-                batch.add(svg)
-
-        if "svg" in formats or "png" in formats:
-            drawings = _drawings(doc, out, seed, lang,
-                                 draw_png if batch is not None and "png" in formats else None)
-        for fmt in sorted(formats, key=lambda f: f == "png"):
-            files: list[tuple[Path, str | bytes]] = []
-            if fmt == "json":
-                files = [(stem.with_suffix(".json"), dumps_document(doc))]
-            elif fmt == "ascii":
-                files = [(stem.with_suffix(".txt"), render_ascii(doc))]
-            elif fmt == "svg":
-                files = [(Path(f"{d[0]}.svg"), d[3]) for d in drawings]
-            elif fmt == "png" and batch is not None:
-                files = [(Path(f"{d[0]}.png"), png) for d, png in
-                         zip(drawings, batch.results(), strict=True)]
-            elif fmt == "md":
-                from kerker.dungeon.render_key import render_md
-
-                files = [(stem.with_suffix(".md"), render_md(doc, lang=lang))]
-            elif fmt == "html":
-                from kerker.dungeon.render_key import render_html
-
-                # the page inlines the GM maps already drawn for svg/png
-                maps = {depth: text for _base, depth, view, text in drawings if view == "gm"}
-                files = [(stem.with_suffix(".html"),
-                          render_html(doc, lang=lang, maps=maps or None))]
-            for path, data in files:
-                write_output(path, data)
-                written.append(path)
-        tabletop = [f for f in VTT_FORMATS if f in formats]
-        if tabletop:
-            from kerker.export.files import VttOptions, vtt_files
-
-            for path, data in vtt_files(doc, out, tabletop, vtt or VttOptions(), lang, warn):
-                write_output(path, data)
-                written.append(path)
-    finally:
-        if own and batch is not None:
-            batch.close()
-    return written
-
-
-def _vtt_options(chosen: list[str], ppg: int | None, gm: bool, webp: bool,
-                 layout: str) -> VttOptions:
-    """The tabletop options of the command line, checked."""
-    from kerker.export.files import VttOptions
-    from kerker.export.foundry import LAYOUTS
-    from kerker.export.image import PPG_CHOICES, PPG_DEFAULT
-
-    asked = ppg is not None or gm or webp or layout != "v13"
-    if asked and not any(f in chosen for f in VTT_FORMATS):
-        raise OptionError(N_("--ppg, --gm, --webp and --foundry-layout need --out DIR and "
-                             "the uvtt or foundry format"))
-    if ppg is not None and ppg not in PPG_CHOICES:
-        raise OptionError(N_("--ppg takes {choices}, not {value}"),
-                          choices=", ".join(map(str, PPG_CHOICES)), value=ppg)
-    if layout not in LAYOUTS:
-        raise OptionError(N_("--foundry-layout takes {choices}, not {value!r}"),
-                          choices=", ".join(LAYOUTS), value=layout)
-    return VttOptions(ppg=ppg or PPG_DEFAULT, gm=gm, webp=webp, foundry_layout=layout)
-
-
 @friendly
 def dungeon_command(
     rules: Annotated[str, typer.Option("--rules", help=_h(N_(
@@ -276,13 +142,13 @@ def dungeon_command(
     min_areas: Annotated[int, typer.Option("--min-areas", help=_h(N_(
         "A dungeon whose first level has fewer areas is rolled again, up to 50 times "
         "(0-1000; 0 keeps the first roll).")))] = 10,
-    entrance: Annotated[str, typer.Option("--entrance", help=_h(N_(
+    entrance: Annotated[str | None, typer.Option("--entrance", help=_h(N_(
         "How level 1 begins: variant, room or hall. zufallslabyrinth: the rolled entrance "
         "(step 1, W6), a room or a hall (step 5); scatola-bianca: a passage (the default), a "
-        "room or a chamber (A.5).")))] = "variant",
-    caves: Annotated[str, typer.Option("--caves", help=_h(N_(
+        "room or a chamber (A.5).")))] = None,
+    caves: Annotated[str | None, typer.Option("--caves", help=_h(N_(
         "Where A.1 chambers become A.8 caves: depth = from level 3 on (the default), "
-        "always, never; only for scatola-bianca.")))] = "depth",
+        "always, never; only for scatola-bianca.")))] = None,
     lang: Annotated[
         str | None,
         typer.Option("--lang", help=_h(N_("Language of the output: de, it or en "
@@ -338,14 +204,17 @@ def dungeon_command(
     chosen = parse_formats(formats) if formats is not None else list(FORMATS)
     if formats is not None and out is None:
         raise OptionError(N_("--format {text} needs --out DIR"), text=formats)
-    params = Params(rules=rules, seed=None, levels=levels, size=parse_size(size),
+    params = Params(rules=rules, seed=None, levels=levels,
+                    size=parse_size(size),
                     max_areas=max_areas, min_areas=min_areas, entrance=entrance,
-                    caves=caves).checked()
+                    caves=caves)
+    with flags():
+        params = params.checked()
     registry = load_tables(tables)
     # A rule set speaks the language it was printed in unless --lang says otherwise.
     code = resolve_language(lang or rule_set_language(registry, params.rules))
     _ = translator(code)
-    used_seed, rng = make_rng(seed)
+    used_seed, _rng = make_rng(seed)
     params = replace(params, seed=used_seed)
     if png_scale is not None and not (PNG_SCALE_MIN <= png_scale <= PNG_SCALE_MAX):
         raise OptionError(N_("--png-scale takes a factor from {low} to {high}, not {value}"),
@@ -353,14 +222,7 @@ def dungeon_command(
     if png_scale is not None and (out is None or "png" not in chosen):
         raise OptionError(N_("--png-scale needs --out DIR and the png format"))
     vtt = _vtt_options(chosen, ppg, gm, webp, foundry_layout)
-    batch: PngBatch | None = None
     notes: list[str] = []
-    if out is not None and "png" in chosen:
-        from kerker.dungeon.render_svg import PNG_SCALE
-        from kerker.render.png import PngBatch
-
-        # The PNG workers load the renderer while the dungeon is rolled.
-        batch = PngBatch(scale=png_scale or PNG_SCALE, warm=True)
     long_run = params.levels * params.max_areas >= LONG_RUN
     if long_run:
         width, height = params.size
@@ -368,8 +230,16 @@ def dungeon_command(
                    "{areas} areas a level); this can take a minute ...").format(
                        levels=params.levels, width=width, height=height,
                        areas=params.max_areas))
+    batch: PngBatch | None = None
+    if out is not None and "png" in chosen:
+        from kerker.dungeon.render_svg import PNG_SCALE
+        from kerker.render.png import PngBatch
+
+        # The PNG workers load the renderer while the dungeon is rolled.
+        batch = PngBatch(scale=png_scale or PNG_SCALE, warm=True)
     try:
-        dungeon = generate(params, rng, registry)
+        with flags():
+            dungeon = generate(params, registry)
         doc = to_document(dungeon, code)
         if out is not None:
             if long_run:

@@ -16,6 +16,7 @@ from kerker.geometry.grid import CARDINALS, Cell, opposite, step
 from kerker.tables.engine import TableResult
 
 MAX_SPOT_TRIES = 200
+"""The default of ``DungeonLimits.max_spot_tries``: random spots tried for an arrival."""
 
 
 def target_depth(depth: int, direction: str, levels: int) -> int:
@@ -55,7 +56,7 @@ def free_spot(level: LevelState, rng: random.Random, need: int) -> tuple[Cell, s
     """A cell and a heading with ``need`` free cells ahead and rock around them (a place to
     start an arrival), drawn at random; None when the level is full."""
     occ = level.occ
-    for _ in range(MAX_SPOT_TRIES):
+    for _ in range(level.limits.max_spot_tries):  # MAX_SPOT_TRIES unless limits say
         x = rng.randrange(2, occ.width - 2)
         y = rng.randrange(2, occ.height - 2)
         heading = CARDINALS[rng.randrange(4)]

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from kerker.dungeon.export import AREA_KINDS
+from kerker.dungeon.engine import kind_title, player_kind
 from kerker.dungeon.render_svg import (
     Doc,
     _check_view,
@@ -191,15 +191,17 @@ def area_keys(doc: Doc, *, depth: int = 1, lang: str = "de", view: str = "gm") -
     numbers = {str(a["id"]): a.get("number") for a in areas}
     conns = [c for c in level.get("connections") or () if gm or not c.get("gm_only")]
     same_lang = str(doc.get("lang", "")) == lang
+    rules = str(doc.get("rules", ""))
     out: list[AreaKey] = []
     for area in areas:
         here = str(area["id"])
         kind = str(area.get("kind", "room"))
-        if kind == "elevator" and not gm:
-            kind = "room"  # a trick: the players see a room
+        if not gm:
+            kind = player_kind(rules, kind)  # a trick room: the players see a room
         title = str(area.get("title") or "") if same_lang and kind == area.get("kind") else ""
         if not title:
-            title = _(AREA_KINDS[kind]) if kind in AREA_KINDS else kind
+            found = kind_title(rules, kind)
+            title = _(found) if found else kind
         key = AreaKey(anchor=f"area-{area.get('number')}",
                       heading=f"{area.get('number')}. {title}", size=_size(area, _, lang),
                       corridor=kind == "corridor")

@@ -25,10 +25,12 @@ from kerker.dungeon.engine import (
     ConnBuilder,
     DungeonState,
     LevelState,
+    ProcedureOption,
     Sink,
 )
 from kerker.dungeon.model import Content, Feature
 from kerker.dungeon.zufallslabyrinth import Walker, Zufallslabyrinth, effective, find, walk
+from kerker.errors import N_
 from kerker.geometry.grid import (
     VECTORS,
     Cell,
@@ -56,7 +58,7 @@ SHAPES = {"square": "rect", "rectangular": "rect", "circular": "circle",
           "oval": "oval", "hexagonal": "hexagon", "octagonal": "octagon"}
 
 
-def caves_at(caves: str, depth: int) -> bool:
+def caves_at(caves: str | None, depth: int) -> bool:
     """Whether an A.1 chamber at ``depth`` is an A.8 cave under ``Params.caves``.
 
     >>> caves_at("depth", 2), caves_at("depth", 3), caves_at("always", 1), caves_at("never", 9)
@@ -120,6 +122,17 @@ class ScatolaBianca(Zufallslabyrinth):
     name = "scatola-bianca"
     reads_caves = True
     """The engine's ``Params.caves`` applies (``--caves``)."""
+    options = (ProcedureOption("entrance", ("variant", "room", "hall"), "variant"),
+               ProcedureOption("caves", ("depth", "always", "never"), "depth"))
+    """Its options (``Params.options``, the CLI's ``--entrance`` and ``--caves``)."""
+    kinds = (("chamber", N_("Chamber")), ("elevator", N_("Elevator room")))
+    """Area kinds beyond the engine's basic ones (entrance, room, hall, cave, corridor)."""
+    player_kinds = (("elevator", "room"),)
+    """The players see an elevator room as a room (A.7.1: the trick)."""
+    checks = ()
+    """No checks of its own logged without a row."""
+    door_value = "door_shuts_exit"
+    """The A.6 footnotes: a door may shut the way back for a day (``door_closes``)."""
 
     # -- the way in ----------------------------------------------------------------------
     def start(self, state: DungeonState, level: LevelState) -> None:
@@ -291,7 +304,7 @@ class ScatolaBianca(Zufallslabyrinth):
         """The shared join (a passage meets an area and opens into it), its opening trimmed
         to the wall both share."""
         super()._join(state, level, walker, cell, side, owner)
-        self._trim(level, list(level.conns.values())[-1])
+        self._trim(level, level.conns[next(reversed(level.conns))])
 
     @staticmethod
     def _how(frm: str, to: str) -> tuple[str, int]:

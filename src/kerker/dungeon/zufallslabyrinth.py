@@ -23,9 +23,11 @@ from kerker.dungeon.engine import (
     ConnBuilder,
     DungeonState,
     LevelState,
+    ProcedureOption,
     Sink,
 )
 from kerker.dungeon.model import Content, Feature, RollEntry
+from kerker.errors import N_
 from kerker.geometry.grid import (
     VECTORS,
     Cell,
@@ -143,6 +145,16 @@ class Zufallslabyrinth:
     """The procedure plug-in (``PROCEDURE``)."""
 
     name = "zufallslabyrinth"
+    options: tuple[ProcedureOption, ...] = (
+        ProcedureOption("entrance", ("variant", "room", "hall"), "variant"),)
+    """Its option (``Params.options``, the CLI's ``--entrance``): the rolled entrance, a room
+    or a hall of Schritt 5."""
+    kinds: tuple[tuple[str, str], ...] = (("special", N_("Special room")),)
+    """Area kinds beyond the engine's basic ones (entrance, room, hall, cave, corridor)."""
+    checks: tuple[tuple[str, str], ...] = (
+        ("secret_door", N_("A secret door in this wall section ({row} on {dice}).")),
+        ("none", N_("No secret door in this wall section ({row} on {dice}).")))
+    """Its own checks logged under a table: the 25 % secret door per wall section."""
 
     # -- step 1 --------------------------------------------------------------------------
     def start(self, state: DungeonState, level: LevelState) -> None:
@@ -314,7 +326,7 @@ class Zufallslabyrinth:
                     side: str) -> list[Cell]:
         """Cells of ``area`` on its ``side`` wall with free rock beyond, not beside a door."""
         used: set[Cell] = set()
-        for c in level.conns.values():
+        for c in state.conns_of(level, area.id):
             if c.to == area.id:
                 used.add(c.at)
                 used.add(step(c.at, c.side))
@@ -408,8 +420,8 @@ class Zufallslabyrinth:
             return
         # An area this one already opens into is no "existing area" to find a secret door
         # to (it would only lead back the way one came).
-        linked = {c.to if c.from_ == area.id else c.from_ for c in level.conns.values()
-                  if area.id in (c.from_, c.to)}
+        linked = {c.to if c.from_ == area.id else c.from_
+                  for c in state.conns_of(level, area.id)}
         owners = level.occ.owners
         for side in ("n", "e", "s", "w"):
             best: tuple[int, Cell, str] | None = None
