@@ -8,7 +8,6 @@ is rolled (the export alone: walls, picture, encoding, JSON).
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import time
 
@@ -23,8 +22,8 @@ REGISTRY = load_registry([])
 
 def _doc(rules: str, seed: int) -> dict[str, object]:
     params = Params(rules=rules, seed=seed, levels=1, size=(30, 40), max_areas=60,
-                    min_areas=10, entrance="variant", caves="depth").checked()
-    return to_document(generate(params, random.Random(seed), REGISTRY), "en")
+                    min_areas=10).checked()
+    return to_document(generate(params, REGISTRY), "en")
 
 
 def main() -> None:

@@ -286,7 +286,6 @@ def test_png_fit_finds_the_largest_scale_within_the_pixel_cap() -> None:
 
 def test_too_large_pictures_are_fitted_or_refused_before_any_file(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import random
 
     from kerker.commands import dungeon as command
     from kerker.dungeon.engine import Params, generate
@@ -295,7 +294,7 @@ def test_too_large_pictures_are_fitted_or_refused_before_any_file(
     from kerker.tables.registry import load_registry
 
     params = Params(seed=4, levels=1, max_areas=6).checked()
-    doc = to_document(generate(params, random.Random(4), load_registry()), "en")
+    doc = to_document(generate(params, load_registry()), "en")
 
     class Batch:
         def __init__(self) -> None:

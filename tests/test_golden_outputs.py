@@ -47,7 +47,7 @@ REGISTRY = load_registry([])
 
 def _dungeon(rules: str, seed: int, lang: str, levels: int) -> dict[str, str]:
     params = Params(rules=rules, seed=seed, size=(30, 36), max_areas=24, levels=levels)
-    doc = to_document(dungeon_generate(params, random.Random(seed), REGISTRY), lang)
+    doc = to_document(dungeon_generate(params, REGISTRY), lang)
     out = {"json": dumps_document(doc), "md": render_md(doc, lang=lang),
            "html": render_html(doc, lang=lang)}
     for level in doc["levels"]:  # as many as the dungeon reached

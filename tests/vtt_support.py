@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from itertools import pairwise
@@ -29,8 +28,8 @@ def small_doc(rules: str, seed: int, size: tuple[int, int], levels: int = 1,
               max_areas: int = 14) -> Doc:
     """A small dungeon document (a level or two of a few areas), fast to draw."""
     params = Params(rules=rules, seed=seed, levels=levels, size=size, max_areas=max_areas,
-                    min_areas=0, entrance="variant", caves="depth").checked()
-    return to_document(generate(params, random.Random(seed), _registry()), "en")
+                    min_areas=0).checked()
+    return to_document(generate(params, _registry()), "en")
 
 
 class Grey:
