@@ -274,7 +274,7 @@ def test_lint_says_which_files_it_cannot_read(tmp_path: Path) -> None:
 
 
 def test_png_fit_finds_the_largest_scale_within_the_pixel_cap() -> None:
-    from kerker.commands.dungeon import png_fit
+    from kerker.dungeon.files import png_fit
     from kerker.render.png import MAX_PIXELS
 
     svg = '<svg xmlns="http://www.w3.org/2000/svg" width="3668" height="4872">'
@@ -316,7 +316,7 @@ def test_too_large_pictures_are_fitted_or_refused_before_any_file(
     assert batch.scale == 1.5
     assert notes and notes[0].startswith("dungeon-4.png: drawn at scale ")
     with pytest.raises(KerkerError, match=r"dungeon-4\.png would have more than 250000 "
-                                          r"pixels at --png-scale 1\.5; give at most 0\."):
+                                          r"pixels at scale 1\.5; a scale of at most 0\."):
         command.write_files(doc, tmp_path / "refused", 4, "en", ["svg", "png"], Batch(),
                             fit_png=False)
     assert not (tmp_path / "refused").exists()
