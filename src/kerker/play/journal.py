@@ -175,22 +175,33 @@ def journal_md(state: PlayState, registry: Registry, lang: str = "en",
                  version=info.kerker_version), ""]
     if state.read_only:
         lines += [_("Read-only: {reason}").format(reason=state.read_only), ""]
+    lines += journal_lines(state, registry, lang, view, state.events, areas, exits)
+    if not state.events:
+        lines.append(_("Nothing explored yet."))
+    return "\n".join(lines) + "\n"
+
+
+def journal_lines(state: PlayState, registry: Registry, lang: str, view: str,
+                  events: list[Event],
+                  areas: dict[tuple[int, str], dict[str, Any]] | None = None,
+                  exits: dict[str, tuple[str, int]] | None = None) -> list[str]:
+    """The journal's numbered lines for ``events`` (some or all of the session's)."""
+    _ = translator(lang)
+    areas = _areas(state, lang) if areas is None else areas
+    exits = _exits(state) if exits is None else exits
     active = set(state.done)
-    number = 0
-    for e in state.events:
+    lines = []
+    for e in events:
         if view == "player" and e.kind in ("reveal", "hide"):
             continue
         body = _step(state, e, registry, lang, view, areas, exits)
-        number += 1
         first = body[0]
         if e.kind in ("open", "reroll", "enter", "note", "reveal", "hide") and (
                 e.seq not in active):
             first = f"~~{first}~~ " + _("(undone)")
-        lines.append(f"{number}. {first}")
+        lines.append(f"{e.seq}. {first}")
         lines += body[1:]
-    if not state.events:
-        lines.append(_("Nothing explored yet."))
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 JOURNAL_FORMATS = ("md", "json")

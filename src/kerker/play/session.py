@@ -446,7 +446,12 @@ def roll_check(info: SessionInfo, seq: int, value: int, modifier: int, secret: b
         rng: random.Random = EnteredDice([int(f) for f in entered])
     else:
         rng = random.Random(event_seed(info, seq))
-    result = check(value, modifier, rng, secret=secret)
+    try:
+        result = check(value, modifier, rng, secret=secret)
+    except EventError:
+        raise EventError(N_("after a {best} or a {worst} the check needs a confirmation "
+                            "roll: enter both dice (e.g. 20,7)"), best=load_rules().best,
+                         worst=load_rules().worst) from None
     if isinstance(rng, EnteredDice) and rng.used != len(rng.faces):
         raise EventError(N_("the check used {n} of the {m} dice entered"), n=rng.used,
                          m=len(rng.faces))

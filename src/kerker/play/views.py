@@ -144,3 +144,40 @@ def show(state: PlayState, view: str = "gm", lang: str = "en") -> dict[str, Any]
                             "view": view, "seq": state.seq, "read_only": state.read_only,
                             "depth": state.depth}
     return {**head, **doc, "open_exits": open_exit_list(state, view)}
+
+
+def rules_language(state: PlayState) -> str:
+    """The language the session's rule set was printed in (German for seed 000, Italian
+    for seed 001, else English)."""
+    return {"zufallslabyrinth": "de", "scatola-bianca": "it"}.get(state.info.rules, "en")
+
+
+def exit_lines(state: PlayState, view: str, _: Callable[[str], str]) -> list[str]:
+    """The open exits as numbered lines in the language of ``_``."""
+    sides = {"n": _("north"), "e": _("east"), "s": _("south"), "w": _("west")}
+    out = []
+    for item in open_exit_list(state, view):
+        side = sides.get(item["key"].rsplit(":", 1)[-1].split("#")[0], "")
+        where = (_("to level {level}").format(level=item["to_level"])
+                 if item["to_level"] is not None else side)
+        out.append(_("{number:>3}. {exit} of area {area} ({where}), level {depth}").format(
+            number=item["number"], exit=exit_name(item["kind"], _), area=item["area"],
+            where=where, depth=item["depth"]))
+    return out
+
+
+def summary(state: PlayState, lang: str, view: str = "gm") -> str:
+    """The terminal picture of a session: the map preview of ``view`` and the open
+    exits."""
+    from kerker.dungeon.render_ascii import render_ascii
+    from kerker.i18n import translator
+
+    _ = translator(lang)
+    doc = document(state, view, lang)
+    lines = [render_ascii(doc, view=view, lang=lang).rstrip()]
+    if state.read_only:
+        lines.append(_("Read-only: {reason}").format(reason=state.read_only))
+    exits = exit_lines(state, view, _)
+    lines.append(_("Open exits:") if exits else _("No exit is open."))
+    lines += exits
+    return "\n".join(lines)
