@@ -65,3 +65,46 @@ def stores(backend: str, tmp_path: Path) -> Iterator[Store]:
         yield store
     finally:
         store.close()
+
+
+def write_golden(folder: Path) -> list[Path]:
+    """(Re)write the golden session logs of tests/golden/play: a session per procedure with
+    every kind of event. Run deliberately (and say why in the commit) when a change of the
+    engine or the rule data changes what a stored session replays to:
+    ``PYTHONPATH=src python -c "from pathlib import Path; from tests.play_support import
+    write_golden; write_golden(Path('tests/golden/play'))"``."""
+    import json
+
+    from kerker.play.api import Play, export
+    from kerker.play.views import open_exit_list
+    from kerker.tables.registry import load_registry
+
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    with open_store(folder / ".golden.sqlite3") as store:
+        play = Play(store, load_registry())
+        for rules, seed in (("zufallslabyrinth", 7), ("scatola-bianca", 3)):
+            s = play.new(rules, seed, {"levels": 2}, name=f"golden {rules}")
+            sid = s.info.id
+            for _n in range(5):
+                if open_exit_list(s, "gm"):
+                    s = play.act(sid, "open", exit="next")
+            s = play.act(sid, "undo")
+            s = play.act(sid, "redo")
+            s = play.act(sid, "reroll", exit="last")
+            s = play.act(sid, "note", text="golden note", area=1)
+            s = play.act(sid, "roll", expr="2d6+1")
+            s = play.act(sid, "roll", expr="d20", entered=[12])
+            s = play.act(sid, "check", value=12, modifier=-2, secret=True)
+            s = play.act(sid, "reveal", area=2)
+            s = play.act(sid, "hide", area=2)
+            data = export(s)
+            for key in ("session", "created", "updated"):
+                data[key] = "golden"
+            path = folder / f"{rules}-{seed}.json"
+            path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n",
+                            encoding="utf-8")
+            written.append(path)
+    for extra in folder.glob(".golden.sqlite3*"):
+        extra.unlink()
+    return written

@@ -290,8 +290,8 @@ def _faces(text: str | None) -> list[int] | None:
     return [int(p) for p in parts]
 
 
-@play_app.command("roll", help=_h(N_("Roll dice (W20, 3d6+2), or enter what real dice showed: "
-                                     "\"W20: 12\" or --entered 12.")))
+@play_app.command("roll", help=_h(N_("Roll dice (d20, 3d6+2), or enter what real dice showed: "
+                                     "\"d20: 12\" or --entered 12.")))
 @friendly
 def roll_command(s: SessionArg, expr: Annotated[str, typer.Argument(metavar="EXPR")],
                  entered: Annotated[str | None, typer.Option("--entered", metavar="FACES",
@@ -326,7 +326,7 @@ def check_command(s: SessionArg, value: Annotated[int, typer.Argument(metavar="V
                       "A hidden check: the players see only that the GM rolled.")))] = False,
                   entered: Annotated[str | None, typer.Option("--entered", metavar="FACES",
                                                               help=_h(N_(
-                      "The W20 faces real dice showed: the roll, then the confirmation "
+                      "The d20 faces real dice showed: the roll, then the confirmation "
                       "after a 1 or a 20.")))] = None,
                   db: DbOption = None, json_out: JsonOption = False,
                   lang: LangOption = None) -> None:

@@ -16,7 +16,6 @@ from typing import Any
 
 from kerker.dice.explain import explain
 from kerker.dice.roller import roll
-from kerker.errors import N_
 from kerker.i18n import translator
 from kerker.play.events import Event
 from kerker.play.session import EnteredDice, PlayState, event_seed, roll_check
@@ -203,6 +202,3 @@ def journal_lines(state: PlayState, registry: Registry, lang: str, view: str,
         lines += body[1:]
     return lines
 
-
-JOURNAL_FORMATS = ("md", "json")
-LABEL = N_("journal")

@@ -180,7 +180,7 @@ def run_loop(play: Play, ref: str | None, lang: str | None, stream: IO[str],
                     continue
                 kind = "check"
             elif key == "d":
-                answer = keys.line(_("Dice (e.g. W20, or W20: 12 for real dice): "))
+                answer = keys.line(_("Dice (e.g. d20, or d20: 12 for real dice): "))
                 if not answer:
                     continue
                 expr, _sep, given = answer.partition(":")
