@@ -44,10 +44,8 @@ class _PlayGroup(TyperGroup):
     names a session."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if args and not args[0].startswith("-") and args[0] not in self.commands:
+        if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h")):
             args = ["resume", *args]
-        elif not args:
-            args = ["resume"]
         return super().parse_args(ctx, args)
 
 

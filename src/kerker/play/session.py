@@ -359,11 +359,8 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
             if not opens:
                 raise EventError(N_("no exit has been opened: nothing to reroll"))
             wanted = opens[-1]
-        key = _exit_key(state, wanted, opened=True)
-        opened = any(state.by_seq[s].kind in ("open", "enter")
-                     and state.by_seq[s].data["exit"] == key
-                     and s not in state.lapsed for s in state.done)
-        if not opened:
+        key = wanted
+        if key not in opens:
             raise EventError(N_("exit {exit!r} has not been opened: nothing to reroll"),
                              exit=key)
         data = {"exit": key}
