@@ -162,7 +162,7 @@ def test_interactive_loop_through_a_pty(tmp_path: Path) -> None:
             proc.kill()
             proc.wait()
         os.close(fd)
-    code, out, _err = _run(db, "journal", sid, "--format", "json")
+    _code, out, _err = _run(db, "journal", sid, "--format", "json")
     assert [e["kind"] for e in json.loads(out)["events"]] == ["open", "open", "undo", "note"]
     # resume where it was left: `kerker play` alone picks from the list
     proc, fd = _loop(db, "--lang", "en")

@@ -13,6 +13,7 @@ adapter only.
 from __future__ import annotations
 
 import random
+
 import pytest
 
 from kerker.dungeon.export import dumps_document, to_document

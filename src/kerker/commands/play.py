@@ -2,9 +2,9 @@
 step (a thin shell over :mod:`kerker.play`).
 
 ``kerker play new`` starts a session and prints its id; ``open``, ``undo``, ``redo``,
-``reroll``, ``note``, ``roll``, ``table``, ``check``, ``reveal``, ``hide``, ``enter`` each append one
-event; ``show``, ``journal``, ``export`` read; ``kerker play S`` (or ``kerker play`` alone)
-is the interactive loop. The database: ``--db URL``, else ``KERKER_DB``, else the SQLite
+``reroll``, ``note``, ``roll``, ``table``, ``check``, ``reveal``, ``hide``, ``enter`` each
+append one event; ``show``, ``journal``, ``export`` read; ``kerker play S`` (or
+``kerker play`` alone) is the interactive loop. The database: ``--db URL``, else ``KERKER_DB``, else the SQLite
 file in the user's data folder.
 """
 
@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-import click
 import typer
 from typer.core import TyperGroup
 
@@ -43,7 +42,7 @@ class _PlayGroup(TyperGroup):
     """``kerker play S`` = ``kerker play resume S``: a first word that is not a command
     names a session."""
 
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h")):
             args = ["resume", *args]
         return super().parse_args(ctx, args)

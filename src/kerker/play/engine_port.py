@@ -29,8 +29,8 @@ __all__ = [
     "Params",
     "expand",
     "generate",
-    "open_exits",
     "next_exit",
+    "open_exits",
     "snapshot",
     "start",
 ]

@@ -84,11 +84,10 @@ def event_from_json(item: Any, seq: int | None = None) -> Event:
         if isinstance(value, str) and len(value) > MAX_TEXT:
             raise EventError(N_("event {seq}: {name!r} is longer than {max} characters"),
                              seq=number, name=name, max=MAX_TEXT)
-        if isinstance(value, list):
-            if len(value) > MAX_FACES or not all(
-                    isinstance(v, int) and not isinstance(v, bool) for v in value):
-                raise EventError(N_("event {seq}: {name!r} must be a list of at most {max} "
-                                    "whole numbers"), seq=number, name=name, max=MAX_FACES)
+        if isinstance(value, list) and (len(value) > MAX_FACES or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in value)):
+            raise EventError(N_("event {seq}: {name!r} must be a list of at most {max} "
+                                "whole numbers"), seq=number, name=name, max=MAX_FACES)
         data[name] = value
     extra = sorted(set(item) - set(spec) - {"seq", "kind"})
     if extra:

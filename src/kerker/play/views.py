@@ -48,7 +48,7 @@ def open_exit_list(state: PlayState, view: str) -> list[dict[str, Any]]:
     the players cannot see."""
     state.frozen()  # settled first: exits whose far side was taken have joined it
     visible = _visible(state) if view == "player" else None
-    out = []
+    out: list[dict[str, Any]] = []
     for item in port.open_exits(state.dungeon):
         if view == "player":
             if (item.kind == "secret_door" or item.gm_only) and not _found(

@@ -129,7 +129,7 @@ class Store(ABC):
                 version = number
         return version
 
-    def _lock(self, cur: Any) -> None:
+    def _lock(self, cur: Any) -> None:  # noqa: B027 - a hook; SQLite's BEGIN IMMEDIATE locks
         """Serialise migrations of several processes (PostgreSQL: an advisory lock)."""
 
     # -- sessions -------------------------------------------------------------------------
