@@ -4,8 +4,8 @@ step (a thin shell over :mod:`kerker.play`).
 ``kerker play new`` starts a session and prints its id; ``open``, ``undo``, ``redo``,
 ``reroll``, ``note``, ``roll``, ``table``, ``check``, ``reveal``, ``hide``, ``enter`` each
 append one event; ``show``, ``journal``, ``export`` read; ``kerker play S`` (or
-``kerker play`` alone) is the interactive loop. The database: ``--db URL``, else ``KERKER_DB``, else the SQLite
-file in the user's data folder.
+``kerker play`` alone) is the interactive loop. The database: ``--db URL``, else
+``KERKER_DB``, else the SQLite file in the user's data folder.
 """
 
 from __future__ import annotations
