@@ -219,6 +219,18 @@ def area_of_exit(state: DungeonState, key: str) -> tuple[int, str | None, str | 
     return depth, conn.from_, conn.to
 
 
+def describe(state: DungeonState, key: str) -> tuple[str, int] | None:
+    """(kind, number of the area it leaves) of the connection named ``key``, or None."""
+    found = _keys(state).get(key)
+    if found is None:
+        return None
+    depth, conn_id = found
+    level = state.levels[depth]
+    conn = level.conns[conn_id]
+    area = level.areas.get(conn.from_)
+    return conn.kind, area.number if area is not None else 0
+
+
 def key_of(state: DungeonState, depth: int, conn_id: str) -> str | None:
     """The stable key of the engine's connection ``conn_id`` on level ``depth``."""
     for key, found in _keys(state).items():

@@ -88,7 +88,7 @@ def _step(state: PlayState, e: Event, registry: Registry, lang: str, view: str,
     d = e.data
     if e.kind in ("open", "enter"):
         key = d["exit"]
-        way = exits.get(key)
+        way = state.ways.get(e.seq) or exits.get(key)
         name = exit_name(way[0], _) if way else _("Way")
         if e.kind == "open":
             head = _("{exit} of area {area} opened ({key}).").format(
@@ -110,7 +110,8 @@ def _step(state: PlayState, e: Event, registry: Registry, lang: str, view: str,
                 lines += _area_lines(area, depth, lang, view)
         return lines
     if e.kind == "reroll":
-        way = exits.get(d["exit"])
+        opened = [s for s in state.ways if state.by_seq[s].data.get("exit") == d["exit"]]
+        way = state.ways[opened[0]] if opened else exits.get(d["exit"])
         return [_("Rerolled what lies behind the {exit} of area {area} ({key}); the step "
                   "that opened it shows the new roll.").format(
             exit=exit_name(way[0], _) if way else _("Way"), area=way[1] if way else "?",

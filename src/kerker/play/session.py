@@ -172,6 +172,8 @@ class PlayState:
     rerolls: dict[str, int] = field(default_factory=dict)
     made: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
     """Seq of an open or enter -> (depth, engine area id) of the areas it made."""
+    ways: dict[int, tuple[str, int]] = field(default_factory=dict)
+    """Seq of an open or enter -> (kind of the exit, number of the area it left)."""
     depth: int = 1
     """The level last entered (what a view shows first)."""
     read_only: str | None = None
@@ -250,6 +252,9 @@ def fold(info: SessionInfo, events: list[Event], registry: Registry) -> PlayStat
         if e.kind in ("open", "enter"):
             key = e.data["exit"]
             before = {(d, a) for d, lv in dungeon.levels.items() for a in lv.areas}
+            known = port.describe(dungeon, key)
+            if known is not None:
+                state.ways[e.seq] = known
             if not port.expand(dungeon, key, rerolls.get(key, 0)):
                 state.lapsed.append(e.seq)
                 continue

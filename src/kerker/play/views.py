@@ -152,32 +152,74 @@ def rules_language(state: PlayState) -> str:
     return {"zufallslabyrinth": "de", "scatola-bianca": "it"}.get(state.info.rules, "en")
 
 
+MARKS = "abcdefghijklmnopqrstuvwxyz"
+"""Map marks of the open exits, in list order (the 27th and later have none)."""
+
+
 def exit_lines(state: PlayState, view: str, _: Callable[[str], str]) -> list[str]:
-    """The open exits as numbered lines in the language of ``_``."""
+    """The open exits as numbered lines in the language of ``_``, each with the letter
+    that marks it on the map preview (:func:`summary`)."""
     sides = {"n": _("north"), "e": _("east"), "s": _("south"), "w": _("west")}
     out = []
     for item in open_exit_list(state, view):
         side = sides.get(item["key"].rsplit(":", 1)[-1].split("#")[0], "")
         where = (_("to level {level}").format(level=item["to_level"])
                  if item["to_level"] is not None else side)
-        out.append(_("{number:>3}. {exit} of area {area} ({where}), level {depth}").format(
-            number=item["number"], exit=exit_name(item["kind"], _), area=item["area"],
-            where=where, depth=item["depth"]))
+        mark = MARKS[item["number"] - 1] if item["number"] <= len(MARKS) else "-"
+        out.append(_("{number:>3}. ({mark}) {exit} of area {area} ({where}), level "
+                     "{depth}").format(number=item["number"], mark=mark,
+                                       exit=exit_name(item["kind"], _), area=item["area"],
+                                       where=where, depth=item["depth"]))
     return out
 
 
+_STEP = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
+
+
+def _marked(level: dict[str, Any], text: str, exits: list[dict[str, Any]]) -> str:
+    """``text`` (:func:`~kerker.dungeon.render_ascii.render_level` of ``level``) with the
+    open exits of that level marked by their letters, where the map draws their doors."""
+    cells = [tuple(c) for a in level["areas"] for c in a["cells"]]
+    for f in (f for a in level["areas"] for f in a["features"]):
+        cells += [tuple(c) for c in f["cells"]]
+    if not cells or not text:
+        return text
+    x0 = min(c[0] for c in cells) - 1
+    y0 = min(c[1] for c in cells) - 1
+    rows = [list(r) for r in text.split("\n")]
+    for item in exits:
+        if item["number"] > len(MARKS) or item["depth"] != level["depth"]:
+            continue
+        _d, cell, side = item["key"].split("#")[0].split(":")
+        x, y = (int(v) for v in cell.split(","))
+        dx, dy = _STEP.get(side, (0, 0))
+        for cx, cy in ((x + dx, y + dy), (x, y)):
+            row, col = cy - y0, cx - x0
+            if 0 <= row < len(rows) and 0 <= col < len(rows[row]) and rows[row][col] in "#+'>":
+                rows[row][col] = MARKS[item["number"] - 1]
+                break
+    return "\n".join("".join(r) for r in rows)
+
+
 def summary(state: PlayState, lang: str, view: str = "gm") -> str:
-    """The terminal picture of a session: the map preview of ``view`` and the open
-    exits."""
-    from kerker.dungeon.render_ascii import render_ascii
+    """The terminal picture of a session: the map preview of ``view`` (open exits marked
+    by letters) and the numbered open exits."""
+    from kerker.dungeon.render_ascii import render_level
     from kerker.i18n import translator
 
     _ = translator(lang)
     doc = document(state, view, lang)
-    lines = [render_ascii(doc, view=view, lang=lang).rstrip()]
+    exits = open_exit_list(state, view)
+    lines = []
+    for level in doc["levels"]:
+        if not level["areas"]:
+            continue  # a level a way was rolled to but nobody has gone down yet
+        lines.append("== " + _("{rules} – seed {seed} – level {depth}").format(
+            rules=doc["rules"], seed=doc["seed"], depth=level["depth"]) + " ==")
+        lines.append(_marked(level, render_level(level, view), exits))
     if state.read_only:
         lines.append(_("Read-only: {reason}").format(reason=state.read_only))
-    exits = exit_lines(state, view, _)
-    lines.append(_("Open exits:") if exits else _("No exit is open."))
-    lines += exits
+    listed = exit_lines(state, view, _)
+    lines.append(_("Open exits:") if listed else _("No exit is open."))
+    lines += listed
     return "\n".join(lines)
