@@ -17,6 +17,7 @@ import random
 import pytest
 
 from kerker.dungeon.export import dumps_document, to_document
+from kerker.errors import KerkerError
 from kerker.play import engine_port as port
 from kerker.play.events import Event
 from kerker.play.session import fold, new_info
@@ -118,3 +119,39 @@ def test_shuffled_orders_give_the_same_areas_where_they_do_not_collide(rules: st
         b = set(results[1].values())
         overlap_free = {c for c in a ^ b if not any(c & o for o in (a & b))}
         assert a == b or not overlap_free, seed
+
+
+@pytest.mark.parametrize("rules", PROCEDURES)
+def test_stepping_equals_folding_the_whole_log(rules: str) -> None:
+    """A session stepped event by event (:func:`advance`, which applies a new step to the
+    state it has) ends where a fold of its whole log ends: opens, undo, redo, reroll, notes,
+    reveals in a random mix; a snapshot between steps changes nothing."""
+    from kerker.play.session import advance, propose
+
+    for seed in range(0, 500, 2):
+        rng = random.Random(seed)
+        info = new_info(f"p{seed}", rules, seed, OPTIONS)
+        state = fold(info, [], REGISTRY)
+        for _n in range(8):
+            choice = rng.random()
+            exits = port.open_exits(state.dungeon)
+            try:
+                if choice < 0.5 and exits:
+                    event = propose(state, "open", REGISTRY,
+                                    exit=str(rng.randrange(len(exits)) + 1))
+                elif choice < 0.65:
+                    event = propose(state, "undo", REGISTRY)
+                elif choice < 0.75:
+                    event = propose(state, "redo", REGISTRY)
+                elif choice < 0.85:
+                    event = propose(state, "reroll", REGISTRY, exit="last")
+                else:
+                    event = propose(state, "reveal", REGISTRY, area=1)
+            except KerkerError:
+                continue
+            state.document()
+            state = advance(state, event, REGISTRY)
+        whole = fold(info, state.events, REGISTRY)
+        assert _doc(state.frozen()) == _doc(whole.frozen()), seed
+        assert (state.done, state.undone, state.revealed) == (
+            whole.done, whole.undone, whole.revealed), seed
