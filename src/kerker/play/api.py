@@ -18,6 +18,7 @@ from kerker.play.events import MAX_EVENTS, Event, EventError, event_from_json
 from kerker.play.session import (
     PlayState,
     SessionInfo,
+    advance,
     fold,
     new_info,
     propose,
@@ -73,12 +74,15 @@ class Play:
         return self._append(state, event)
 
     def _append(self, state: PlayState, event: Event) -> PlayState:
-        after = fold(state.info, [*state.events, event], self.registry)
-        info = with_fingerprint(replace(state.info, updated=_now()), after)
+        """Append ``event`` (proposed on ``state``, which this takes over) and return the
+        state after it."""
+        info = state.info
+        after = advance(state, event, self.registry)
+        info = with_fingerprint(replace(info, updated=_now()), after)
         try:
             self.store.append(info, event)
         except ConflictError as err:
-            err.state = self.state(state.info.id)
+            err.state = self.state(info.id)
             raise
         after.info = info
         return after

@@ -13,14 +13,18 @@ stored in event logs is made here from geometry instead: ``"<depth>:<x>,<y>:<sid
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import hashlib
 import random
+from collections import Counter
 from dataclasses import dataclass
 
 from kerker.dungeon.engine import MAX_LEVEL_TRIES, DungeonState, Params
 from kerker.dungeon.engine import expand as _expand
 from kerker.dungeon.engine import generate as _generate
 from kerker.dungeon.model import Dungeon
+from kerker.geometry.grid import step
 from kerker.tables.registry import Registry
 
 __all__ = [
@@ -131,14 +135,20 @@ def _keys(state: DungeonState) -> dict[str, tuple[int, str]]:
     return out
 
 
-def _is_open(state: DungeonState, depth: int, conn_id: str) -> bool:
+def _is_open(state: DungeonState, depth: int, conn_id: str, joining: bool = True) -> bool:
+    """Whether the connection can be expanded; ``joining=False`` leaves out exits whose far
+    side an area has taken since (expanding one only joins that area, as the engine's walk
+    does when it reaches it)."""
     conn = state.levels[depth].conns.get(conn_id)
     if conn is None or conn.to is not None:
         return False
     if conn.mode == "level":
         target = conn.to_level or 0
         return 1 <= target <= state.params.levels and conn_id not in _taken(state)
-    return conn.mode in ("exit", "corridor") and state.budget_left(state.levels[depth])
+    level = state.levels[depth]
+    if conn.mode not in ("exit", "corridor") or not state.budget_left(level):
+        return False
+    return joining or level.occ.owner(step(conn.at, conn.side)) is None
 
 
 def _taken(state: DungeonState) -> set[str]:
@@ -157,7 +167,7 @@ def open_exits(state: DungeonState) -> list[OpenExit]:
                for a in lv.areas.values()}
     found = []
     for key, (depth, conn_id) in _keys(state).items():
-        if not _is_open(state, depth, conn_id):
+        if not _is_open(state, depth, conn_id, joining=False):
             continue
         conn = state.levels[depth].conns[conn_id]
         found.append(OpenExit(key, depth, numbers.get((depth, conn.from_), 0), conn.kind,
@@ -240,5 +250,18 @@ def key_of(state: DungeonState, depth: int, conn_id: str) -> str | None:
 
 
 def snapshot(state: DungeonState) -> Dungeon:
-    """The frozen dungeon as it stands now."""
-    return state.snapshot()
+    """The frozen dungeon as it stands now, leaving ``state`` as it was.
+
+    Today's ``DungeonState.snapshot`` settles the book as it freezes it (exits whose far
+    side was taken join it, links are fitted to their walls, doubles dropped), which would
+    change the state play goes on from. So it runs on a copy of what it changes: each
+    level's connections, frontier and the bend counts (areas and occupancy it only reads).
+    """
+    twin = copy.copy(state)
+    twin.bent = Counter(state.bent)
+    twin.levels = {}
+    for depth, level in state.levels.items():
+        twin.levels[depth] = dataclasses.replace(
+            level, conns={k: dataclasses.replace(c) for k, c in level.conns.items()},
+            frontier=list(level.frontier), arrivals=list(level.arrivals))
+    return twin.snapshot()

@@ -249,25 +249,50 @@ def fold(info: SessionInfo, events: list[Event], registry: Registry) -> PlayStat
     dungeon = port.start(info.params(), info.seed, registry)
     state = PlayState(info, list(events), dungeon, done, undone, rerolls=rerolls)
     for e in effect:
-        if e.kind in ("open", "enter"):
-            key = e.data["exit"]
-            before = {(d, a) for d, lv in dungeon.levels.items() for a in lv.areas}
-            known = port.describe(dungeon, key)
-            if known is not None:
-                state.ways[e.seq] = known
-            if not port.expand(dungeon, key, rerolls.get(key, 0)):
-                state.lapsed.append(e.seq)
-                continue
-            state.made[e.seq] = [(d, a) for d, lv in sorted(dungeon.levels.items())
-                                 for a in lv.areas if (d, a) not in before]
-            if e.kind == "enter":
-                state.depth = e.data["level"]
-        elif e.kind == "note":
-            state.notes.append(e)
-        elif e.kind in ("reveal", "hide"):
-            mark = (e.data["depth"], e.data["area"], e.data["exit"])
-            (state.revealed if e.kind == "reveal" else state.hidden).add(mark)
-            (state.hidden if e.kind == "reveal" else state.revealed).discard(mark)
+        _apply(state, e)
+    return state
+
+
+def _apply(state: PlayState, e: Event) -> None:
+    """What an event in effect does to the folded state (the dungeon, notes, marks)."""
+    if e.kind in ("open", "enter"):
+        dungeon = state.dungeon
+        key = e.data["exit"]
+        before = {(d, a) for d, lv in dungeon.levels.items() for a in lv.areas}
+        known = port.describe(dungeon, key)
+        if known is not None:
+            state.ways[e.seq] = known
+        if not port.expand(dungeon, key, state.rerolls.get(key, 0)):
+            state.lapsed.append(e.seq)
+            return
+        state.made[e.seq] = [(d, a) for d, lv in sorted(dungeon.levels.items())
+                             for a in lv.areas if (d, a) not in before]
+        if e.kind == "enter":
+            state.depth = e.data["level"]
+    elif e.kind == "note":
+        state.notes.append(e)
+    elif e.kind in ("reveal", "hide"):
+        mark = (e.data["depth"], e.data["area"], e.data["exit"])
+        (state.revealed if e.kind == "reveal" else state.hidden).add(mark)
+        (state.hidden if e.kind == "reveal" else state.revealed).discard(mark)
+
+
+def advance(state: PlayState, event: Event, registry: Registry) -> PlayState:
+    """The state after ``event`` (the next in the log): what :func:`fold` of the log with it
+    gives, made by applying it to ``state`` (which it takes over) where that is the same --
+    a new step at the end -- and by folding again for undo, redo and reroll, which change
+    what came before."""
+    if event.seq != state.seq + 1:
+        raise EventError(N_("the log jumps from event {a} to {b}"), a=state.seq, b=event.seq)
+    if event.kind in ("undo", "redo", "reroll"):
+        return fold(state.info, [*state.events, event], registry)
+    state.events.append(event)
+    if event.kind in UNDOABLE:
+        state.done.append(event.seq)
+        state.undone.clear()
+    state._frozen = None
+    state._docs = {}
+    _apply(state, event)
     return state
 
 
@@ -314,7 +339,6 @@ def _exit_key(state: PlayState, exit_: str, *, opened: bool = False) -> str:
         raise EventError(N_("no exit {exit!r} in this session"), exit=exit_)
     exits = open_exit_list(state, "gm")
     if exit_ == "next":
-        state.frozen()
         key = port.next_exit(state.dungeon)
         if key is None:
             raise EventError(N_("no exit is open"))

@@ -46,7 +46,6 @@ def open_exit_list(state: PlayState, view: str) -> list[dict[str, Any]]:
     """The open exits numbered 1.. as shown: ``{"number", "key", "depth", "area", "kind",
     "to_level"}``; the player view leaves out secret doors not found and exits of areas
     the players cannot see."""
-    state.frozen()  # settled first: exits whose far side was taken have joined it
     visible = _visible(state) if view == "player" else None
     out: list[dict[str, Any]] = []
     for item in port.open_exits(state.dungeon):
