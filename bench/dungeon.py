@@ -56,7 +56,7 @@ def level_60(seed: int, rules: str = "zufallslabyrinth", min_areas: int = 10
              ) -> dict[str, Any]:
     """One level on a 40 x 50 sheet with at most 60 areas, as a document."""
     params = Params(rules=rules, seed=seed, size=(40, 50), max_areas=60, min_areas=min_areas)
-    return to_document(generate(params, random.Random(seed), REGISTRY), LANG[rules])
+    return to_document(generate(params, REGISTRY), LANG[rules])
 
 
 def full_seeds(rules: str, count: int) -> list[int]:
@@ -129,14 +129,14 @@ def main() -> None:
     for rules in ("zufallslabyrinth", "scatola-bianca"):
         rule_set(rules, runs, has_svg)
 
-    from kerker.commands.dungeon import FORMATS, write_files
+    from kerker.dungeon.files import FORMATS, write_files
 
     def five_levels(seed: int, rules: str = "zufallslabyrinth") -> None:
         # What ``kerker dungeon --levels 5 --out DIR`` does after start-up: every format,
         # every level in both views, PNGs drawn in threads while the rest is written.
         params = Params(rules=rules, seed=seed, levels=5)
         lang = LANG[rules]
-        doc = to_document(generate(params, random.Random(seed), REGISTRY), lang)
+        doc = to_document(generate(params, REGISTRY), lang)
         with tempfile.TemporaryDirectory() as tmp:
             write_files(doc, Path(tmp), seed, lang, list(FORMATS))
 
@@ -158,7 +158,7 @@ def main() -> None:
     # Most --levels 5 runs end with fewer levels (no way leads that deep): time the first
     # seeds whose dungeon really has five, about 250 areas and ten maps.
     deep = [seed for seed in range(40) if len(generate(
-        Params(seed=seed, levels=5), random.Random(seed), REGISTRY).levels) == 5][:3]
+        Params(seed=seed, levels=5), REGISTRY).levels) == 5][:3]
     for seed in deep:
         times = []
         for _ in range(3):

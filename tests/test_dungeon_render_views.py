@@ -31,7 +31,7 @@ def registry() -> Any:
 
 def _doc(registry: Any, rules: str, seed: int, levels: int, lang: str) -> dict[str, Any]:
     params = Params(rules=rules, seed=seed, levels=levels)
-    return to_document(generate(params, random.Random(seed), registry), lang)
+    return to_document(generate(params, registry), lang)
 
 
 @pytest.mark.parametrize(("rules", "seed", "levels", "lang"), CASES)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 from pathlib import Path
 
 import pytest
@@ -25,7 +24,7 @@ CASES = [(3, "it", 1), (11, "en", 3), (66, "de", 3)]  # 66: elevator rooms, a do
 def _doc(seed: int, lang: str, levels: int) -> str:
     params = Params(rules="scatola-bianca", seed=seed, size=(20, 24), max_areas=20,
                     levels=levels)
-    return dumps(generate(params, random.Random(seed), REGISTRY), lang)
+    return dumps(generate(params, REGISTRY), lang)
 
 
 @pytest.mark.parametrize(("seed", "lang", "levels"), CASES)
@@ -100,8 +99,7 @@ def test_ascii_marks_elevators_for_the_game_master_only() -> None:
 
     found = 0
     for seed in range(40):
-        dungeon = generate(Params(rules="scatola-bianca", seed=seed), random.Random(seed),
-                           load_registry([]))
+        dungeon = generate(Params(rules="scatola-bianca", seed=seed), load_registry([]))
         doc = to_document(dungeon, "en")
         assert doc["options"]["caves"] == "depth"
         level = doc["levels"][0]

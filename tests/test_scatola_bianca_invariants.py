@@ -5,7 +5,6 @@ rooms (A.7.1 09-11), the doors below stairs (A.6) and the roll log as a transcri
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from fractions import Fraction
 from typing import Any
@@ -13,7 +12,7 @@ from typing import Any
 import pytest
 from dungeon_support import check_cells, check_connections, reachable
 
-from kerker.dungeon.engine import DungeonError, Params, expand, generate, start
+from kerker.dungeon.engine import DungeonError, Params, expand, generate, next_exit, start
 from kerker.dungeon.export import dumps, heading_number, to_document
 from kerker.dungeon.render_key import render_html, render_md
 from kerker.dungeon.scatola_bianca import CAVE_DEPTH, along
@@ -38,7 +37,7 @@ def _params(seed: int) -> Params:
 
 @pytest.fixture(scope="module")
 def docs() -> list[dict[str, Any]]:
-    return [to_document(generate(_params(s), random.Random(s), REGISTRY), "it") for s in SEEDS]
+    return [to_document(generate(_params(s), REGISTRY), "it") for s in SEEDS]
 
 
 def test_no_cell_in_two_areas_and_inside_bounds(docs: list[dict[str, Any]]) -> None:
@@ -70,18 +69,20 @@ def test_budget_levels_and_termination(docs: list[dict[str, Any]]) -> None:
 
 def test_same_seed_same_json() -> None:
     for seed in (0, 1, 17, 4242):
-        a = dumps(generate(_params(seed), random.Random(seed), REGISTRY), "it")
-        b = dumps(generate(_params(seed), random.Random(seed), REGISTRY), "it")
+        a = dumps(generate(_params(seed), REGISTRY), "it")
+        b = dumps(generate(_params(seed), REGISTRY), "it")
         assert a == b
 
 
 def test_lazy_expand_one_exit() -> None:
-    state = start(Params(rules=RULES, seed=3), random.Random(3), REGISTRY)
+    state = start(Params(rules=RULES, seed=3), REGISTRY)
     level = state.levels[1]
     assert level.areas
-    if level.frontier:
-        assert expand(state, level.frontier[-1])
-    assert not expand(state, "c999999")
+    key = next_exit(state)
+    if key is not None:
+        assert expand(state, key).key == key
+    with pytest.raises(DungeonError):
+        expand(state, "c999999")
     assert state.snapshot().area_count >= 1
 
 
@@ -110,7 +111,7 @@ def test_rolls_read_as_a_transcript(docs: list[dict[str, Any]]) -> None:
 
 def test_transcript_in_the_key() -> None:
     """The key prints the roll log as "Tiro A.1 (d20): 15 → …" in it, de and en."""
-    doc = to_document(generate(_params(3), random.Random(3), REGISTRY), "it")
+    doc = to_document(generate(_params(3), REGISTRY), "it")
     first = doc["levels"][0]["areas"][0]["rolls"][0]
     line = f"{first['label']} ({first['dice']}): {first['roll']} → {first['text']}"
     for lang, word in (("it", "Tiro"), ("en", "Roll"), ("de", "Wurf")):
@@ -126,7 +127,7 @@ def test_zufallslabyrinth_rolls_read_as_a_transcript_too() -> None:
     the document's language, with the row's text; the secret-door checks say what they
     found; no stair doors, no caves option."""
     params = Params(seed=5, size=(24, 30), max_areas=20)
-    doc = to_document(generate(params, random.Random(5), REGISTRY), "de")
+    doc = to_document(generate(params, REGISTRY), "de")
     rolls = [r for lv in doc["levels"] for a in lv["areas"] for r in a["rolls"]]
     assert rolls and all(r["label"] and r["text"] for r in rolls)
     assert {r["label"] for r in rolls if r["table"] == "zufallslabyrinth/innenausstattung"} == {
@@ -135,7 +136,7 @@ def test_zufallslabyrinth_rolls_read_as_a_transcript_too() -> None:
     assert "caves" not in doc["options"]
     text = render_md(doc, lang="de")
     assert "Wurf Innenausstattung (W20): " in text and "innenausstattung: W" not in text
-    english = to_document(generate(params, random.Random(5), REGISTRY), "en")
+    english = to_document(generate(params, REGISTRY), "en")
     assert "Roll Contents (W20): " in render_md(english, lang="en")
 
 
@@ -239,7 +240,7 @@ def test_caves_by_depth_always_never() -> None:
     def kinds(caves: str, seed: int) -> dict[int, set[str]]:
         params = Params(rules=RULES, seed=seed, size=(24, 30), max_areas=30, levels=4,
                         caves=caves)
-        doc = to_document(generate(params, random.Random(seed), REGISTRY), "it")
+        doc = to_document(generate(params, REGISTRY), "it")
         assert doc["options"]["levels"] == 4
         return {lv["depth"]: {a["kind"] for a in lv["areas"]} for lv in doc["levels"]}
 
@@ -276,7 +277,7 @@ def test_entrance_option(entrance: str, kinds: set[str]) -> None:
     the stairs from the surface in its wall, then its exits and contents by A.5."""
     for seed in range(30):
         params = Params(rules=RULES, seed=seed, size=(24, 30), max_areas=20, entrance=entrance)
-        doc = to_document(generate(params, random.Random(seed), REGISTRY), "it")
+        doc = to_document(generate(params, REGISTRY), "it")
         check_cells(doc)
         check_connections(doc, LEVEL_LINKS)
         level = doc["levels"][0]
@@ -290,7 +291,7 @@ def test_entrance_option(entrance: str, kinds: set[str]) -> None:
             assert "scatola-bianca/numero-uscite" in tables
             assert "scatola-bianca/contenuto-stanza" in tables
     cave = Params(rules=RULES, seed=1, entrance="hall", caves="always")
-    doc = to_document(generate(cave, random.Random(1), REGISTRY), "it")
+    doc = to_document(generate(cave, REGISTRY), "it")
     assert doc["levels"][0]["areas"][0]["kind"] == "cave"
 
 
@@ -339,8 +340,8 @@ def test_elevator_rooms(docs: list[dict[str, Any]]) -> None:
 
 def test_elevator_is_a_room_for_the_players() -> None:
     seed = next(s for s in range(200) if '"elevator"' in dumps(
-        generate(_params(s), random.Random(s), REGISTRY), "en"))
-    doc = to_document(generate(_params(seed), random.Random(seed), REGISTRY), "en")
+        generate(_params(s), REGISTRY), "en"))
+    doc = to_document(generate(_params(seed), REGISTRY), "en")
     gm, player = render_md(doc, lang="en"), render_md(doc, lang="en", view="player")
     assert "Elevator down to level" in gm
     assert "Elevator" not in player

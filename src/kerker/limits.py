@@ -45,3 +45,33 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+
+
+@dataclass(frozen=True, slots=True)
+class DungeonLimits:
+    """Caps of the dungeon generator (:mod:`kerker.dungeon.engine`), injected into
+    ``generate``/``start``; a procedure reads the ones it uses from ``state.limits``.
+
+    - ``max_levels``: levels of one dungeon.
+    - ``min_size`` / ``max_size``: squares across or down of an explicit sheet.
+    - ``max_areas``: the highest per-level area budget a caller may ask for.
+    - ``max_level_tries``: rolls of level 1 when it stays below ``min_areas`` (then the
+      largest roll is kept).
+    - ``max_arrivals``: ways from other levels one level takes (each arrival adds areas even
+      on a full level; past the cap a way stays unexplored).
+    - ``max_spot_tries``: random spots tried for an arrival on a crowded level.
+    - ``max_corridor_rolls``: corridor/passage rolls of one corridor before it goes on as
+      an open exit (a procedure's walk of periodic checks).
+    """
+
+    max_levels: int = 20
+    min_size: int = 10
+    max_size: int = 200
+    max_areas: int = 1_000
+    max_level_tries: int = 50
+    max_arrivals: int = 100
+    max_spot_tries: int = 200
+    max_corridor_rolls: int = 30
+
+
+DEFAULT_DUNGEON_LIMITS = DungeonLimits()

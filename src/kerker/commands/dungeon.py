@@ -2,21 +2,23 @@
 (seed 001) procedure -- ASCII preview, JSON document, and with ``--out`` the files (SVG/PNG/key
 when the renderers exist).
 
-A thin shell around :mod:`kerker.dungeon`: options -> :func:`~kerker.dungeon.engine.generate`
--> the document (docs/dungeon-json.md) -> one renderer per output.
+A thin shell around the library (:mod:`kerker.dungeon.api`): options ->
+:func:`~kerker.dungeon.engine.generate` -> the document (docs/dungeon-json.md) ->
+:func:`~kerker.dungeon.files.write_files`. The CLI reads the environment (``KERKER_TABLES``
+through the registry) and makes the seed; the library does neither.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from kerker.cli_support import friendly, make_rng, resolve_language, write_output
+from kerker.cli_support import friendly, make_rng, resolve_language
 from kerker.cli_support import parse_formats as _parse_formats
+from kerker.dungeon.files import FORMATS, write_files
 from kerker.errors import N_, OptionError
 from kerker.i18n import default_language, translator
 
@@ -25,7 +27,8 @@ if TYPE_CHECKING:
 
 _h = translator(default_language())
 
-FORMATS = ("svg", "png", "json", "md", "html", "ascii")
+__all__ = ["DUNGEON_HELP", "FORMATS", "dungeon_command", "parse_formats", "parse_size",
+           "short_key", "write_files"]
 PNG_SCALE_MIN, PNG_SCALE_MAX = 0.5, 4.0
 """Bounds of ``--png-scale`` (4 gives a default sheet of about 3 800 x 5 500 pixels)."""
 
@@ -68,89 +71,6 @@ def short_key(doc: dict[str, Any]) -> str:
                 out.append(f"{level['depth']}.{area['number']:>3} {area['title']}: "
                            + "; ".join(things))
     return "\n".join(out)
-
-
-Drawing = tuple[Path, int, str, str]
-"""A map drawn: file name without suffix, depth, view, SVG."""
-
-
-def _drawings(doc: dict[str, Any], out: Path, seed: int, lang: str,
-              drawn: Callable[[str], object] | None = None) -> list[Drawing]:
-    """Every level's SVG, GM and player view, with the file name (no suffix) it goes to;
-    drawn once for svg, png and the HTML key (the PNG is the SVG rasterized). ``drawn`` is
-    told of each SVG as soon as its level is drawn."""
-    from kerker.dungeon.render_svg import render_views
-
-    drawings: list[Drawing] = []
-    for level in doc["levels"]:
-        depth = level["depth"]
-        # Level 1 keeps the short name; deeper levels say which they are.
-        name = f"dungeon-{seed}" + ("" if depth == 1 else f"-level{depth}")
-        views = render_views(doc, depth=depth, lang=lang, views=("gm", "player"))
-        for view, suffix in (("gm", ""), ("player", "-player")):
-            if drawn is not None:
-                drawn(views[view])
-            drawings.append((out / f"{name}{suffix}", depth, view, views[view]))
-    return drawings
-
-
-def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: list[str],
-                batch: PngBatch | None = None, png_scale: float | None = None) -> list[Path]:
-    """Write the files of ``formats`` (see :data:`FORMATS`) for the dungeon document ``doc``
-    to the folder ``out``; returns the paths written, PNGs last.
-
-    Each map's PNG (``png_scale`` pixels per SVG unit, default
-    :data:`~kerker.dungeon.render_svg.PNG_SCALE`) is drawn by ``batch`` (one is made if
-    ``formats`` has "png" and none is given; a given batch keeps its own scale) as soon as
-    its SVG exists, while the next maps and the other files
-    are made here. Refuses what :func:`~kerker.cli_support.write_output` and
-    :func:`~kerker.render.png.svg_to_png` refuse.
-    """
-    from kerker.dungeon.export import dumps_document
-    from kerker.dungeon.render_ascii import render_ascii
-
-    stem = out / f"dungeon-{seed}"
-    own = batch is None and "png" in formats
-    if own:
-        from kerker.dungeon.render_svg import PNG_SCALE
-        from kerker.render.png import PngBatch
-
-        batch = PngBatch(scale=png_scale or PNG_SCALE)
-    written: list[Path] = []
-    try:
-        drawings: list[Drawing] = []
-        if "svg" in formats or "png" in formats:
-            drawings = _drawings(doc, out, seed, lang,
-                                 batch.add if batch is not None and "png" in formats else None)
-        for fmt in sorted(formats, key=lambda f: f == "png"):
-            files: list[tuple[Path, str | bytes]] = []
-            if fmt == "json":
-                files = [(stem.with_suffix(".json"), dumps_document(doc))]
-            elif fmt == "ascii":
-                files = [(stem.with_suffix(".txt"), render_ascii(doc))]
-            elif fmt == "svg":
-                files = [(Path(f"{d[0]}.svg"), d[3]) for d in drawings]
-            elif fmt == "png" and batch is not None:
-                files = [(Path(f"{d[0]}.png"), png) for d, png in
-                         zip(drawings, batch.results(), strict=True)]
-            elif fmt == "md":
-                from kerker.dungeon.render_key import render_md
-
-                files = [(stem.with_suffix(".md"), render_md(doc, lang=lang))]
-            elif fmt == "html":
-                from kerker.dungeon.render_key import render_html
-
-                # the page inlines the GM maps already drawn for svg/png
-                maps = {depth: text for _base, depth, view, text in drawings if view == "gm"}
-                files = [(stem.with_suffix(".html"),
-                          render_html(doc, lang=lang, maps=maps or None))]
-            for path, data in files:
-                write_output(path, data)
-                written.append(path)
-    finally:
-        if own and batch is not None:
-            batch.close()
-    return written
 
 
 @friendly
@@ -216,14 +136,15 @@ def dungeon_command(
     chosen = parse_formats(formats) if formats is not None else list(FORMATS)
     if formats is not None and out is None:
         raise OptionError(N_("--format {text} needs --out DIR"), text=formats)
-    params = Params(rules=rules, seed=None, levels=levels, size=parse_size(size),
+    params = Params(rules=rules, seed=None, levels=levels,
+                    size=parse_size(size),
                     max_areas=max_areas, min_areas=min_areas, entrance=entrance,
                     caves=caves).checked()
     registry = load_registry(tables or [])
     # A rule set speaks the language it was printed in unless --lang says otherwise.
     code = resolve_language(lang or rule_set_language(registry, params.rules))
     _ = translator(code)
-    used_seed, rng = make_rng(seed)
+    used_seed, _rng = make_rng(seed)
     params = replace(params, seed=used_seed)
     if png_scale is not None and not (PNG_SCALE_MIN <= png_scale <= PNG_SCALE_MAX):
         raise OptionError(N_("--png-scale takes a factor from {low} to {high}, not {value}"),
@@ -238,7 +159,7 @@ def dungeon_command(
         # The PNG workers load the renderer while the dungeon is rolled.
         batch = PngBatch(scale=png_scale or PNG_SCALE, warm=True)
     try:
-        dungeon = generate(params, rng, registry)
+        dungeon = generate(params, registry)
         doc = to_document(dungeon, code)
         if out is not None:
             written = write_files(doc, out, used_seed, code, chosen, batch)

@@ -1,16 +1,22 @@
 """The shared dungeon engine: levels, occupancy, the frontier of open exits, budgets.
 
 A procedure (a plug-in: :class:`Procedure`) decides what lies behind an exit; the engine
-keeps the book: which areas and connections exist, which exits are still open, which level
-waits for which arrival, how often a roll had to be bent. The frontier is a stack, so
-expanding "until nothing is open" is the seed's depth-first walk: the exits of the newest
-area are taken first, and when the areas behind an exit are fully explored the walk returns
-to the last decision and takes the next exit.
+keeps the book: which areas and connections exist, which exits are still open, how often a
+roll had to be bent. The public face of it is :mod:`kerker.dungeon.api`.
 
-Lazy by design: :func:`start` places the entrance, :func:`expand` explores one open exit,
-:func:`generate` is "expand until nothing is open or the budget is spent". Every step takes
-the RNG as a parameter; each level rolls with its own sub-seed (``hashlib.blake2b``), so
-levels do not shift when another level changes.
+**The lazy contract** (docs/dungeon.md, "Playing a dungeon lazily"):
+
+- :func:`start` places the entrance; :func:`expand` explores one open exit, named by its
+  stable key (:func:`exit_key`: ``"depth:x,y:side"`` from where it was made); a way to
+  another level of the dungeon is an open exit too (expanding it places its arrival).
+- Every step rolls with its own RNG, derived (``hashlib.blake2b``, :func:`sub_seed`) from the
+  dungeon's seed and the key of the exit it expands, so the same door gives the same room
+  whatever the order of play, unless what lies behind two doors collides.
+- :func:`next_exit` is the procedure's own depth-first walk (the frontier is a stack: the
+  exits of the newest area first); :func:`generate` *is* "expand :func:`next_exit` until it
+  is None", so playing that walk lazily gives the very same document.
+- A step changes no area made by an earlier step; it may only link an earlier area's open
+  exit to the area that now lies behind it (``joined``).
 """
 
 from __future__ import annotations
@@ -19,12 +25,14 @@ import hashlib
 import importlib
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from kerker.dice.explain import explain
 from kerker.dungeon.model import (
     Area,
+    Bend,
     Connection,
     Content,
     Dungeon,
@@ -35,19 +43,22 @@ from kerker.dungeon.model import (
 from kerker.errors import N_, OptionError
 from kerker.geometry.grid import CELLS_PER_SQUARE, Cell, sort_cells, step
 from kerker.geometry.occupancy import Occupancy
+from kerker.limits import DEFAULT_DUNGEON_LIMITS, DungeonLimits
 from kerker.tables.engine import TableResult, roll_table_picks
 from kerker.tables.registry import Registry
 
 DEFAULT_SIZE = (30, 40)
 """Squares (10 ft) across and down: a sheet of quarter-inch graph paper (A4 or Letter)."""
-MIN_SIZE, MAX_SIZE = 10, 200
+MIN_SIZE, MAX_SIZE = DEFAULT_DUNGEON_LIMITS.min_size, DEFAULT_DUNGEON_LIMITS.max_size
 DEFAULT_MAX_AREAS = 60
-MAX_AREAS = 1_000
+MAX_AREAS = DEFAULT_DUNGEON_LIMITS.max_areas
 DEFAULT_MIN_AREAS = 10
-MAX_LEVEL_TRIES = 50
+MAX_LEVEL_TRIES = DEFAULT_DUNGEON_LIMITS.max_level_tries
 """A dungeon whose first level stays below ``min_areas`` is rolled again at most this often
 (then the largest first level rolled is kept)."""
-MAX_LEVELS = 20
+MAX_LEVELS = DEFAULT_DUNGEON_LIMITS.max_levels
+OPEN_MODES = ("exit", "corridor")
+"""Modes of a connection the engine expands on its level while ``to`` is None."""
 
 
 def available_procedures() -> tuple[str, ...]:
@@ -97,24 +108,26 @@ class Params:
     """Where a procedure that can make caves instead of chambers makes them (Scatola Bianca
     A.8): ``depth`` (its own depth rule), ``always`` or ``never``."""
 
-    def checked(self) -> Params:
-        """Self, or a :class:`DungeonError` naming the option out of bounds."""
+    def checked(self, limits: DungeonLimits | None = None) -> Params:
+        """Self, or a :class:`DungeonError` naming the option out of bounds (bounds from
+        ``limits``, default :data:`~kerker.limits.DEFAULT_DUNGEON_LIMITS`)."""
+        lim = limits or DEFAULT_DUNGEON_LIMITS
         if self.rules not in _FOUND:  # a rule set once found stays found (no folder scan)
             procedures = available_procedures()
             if self.rules not in procedures:
                 raise DungeonError(N_("unknown rules {rules!r}; choose one of {choices}"),
                                    rules=self.rules, choices=", ".join(procedures))
             _FOUND.add(self.rules)
-        if not 1 <= self.levels <= MAX_LEVELS:
-            raise DungeonError(N_("--levels must be between 1 and {max}"), max=MAX_LEVELS)
+        if not 1 <= self.levels <= lim.max_levels:
+            raise DungeonError(N_("--levels must be between 1 and {max}"), max=lim.max_levels)
         w, h = self.size
-        if not (MIN_SIZE <= w <= MAX_SIZE and MIN_SIZE <= h <= MAX_SIZE):
+        if not (lim.min_size <= w <= lim.max_size and lim.min_size <= h <= lim.max_size):
             raise DungeonError(N_("--size must be between {lo}x{lo} and {hi}x{hi} squares"),
-                               lo=MIN_SIZE, hi=MAX_SIZE)
-        if not 1 <= self.max_areas <= MAX_AREAS:
-            raise DungeonError(N_("--max-areas must be between 1 and {max}"), max=MAX_AREAS)
-        if not 0 <= self.min_areas <= MAX_AREAS:
-            raise DungeonError(N_("--min-areas must be between 0 and {max}"), max=MAX_AREAS)
+                               lo=lim.min_size, hi=lim.max_size)
+        if not 1 <= self.max_areas <= lim.max_areas:
+            raise DungeonError(N_("--max-areas must be between 1 and {max}"), max=lim.max_areas)
+        if not 0 <= self.min_areas <= lim.max_areas:
+            raise DungeonError(N_("--min-areas must be between 0 and {max}"), max=lim.max_areas)
         if self.entrance not in ("variant", "room", "hall"):
             raise DungeonError(N_("--entrance takes variant, room or hall, not {text!r}"),
                                text=self.entrance)
@@ -152,6 +165,9 @@ class AreaBuilder:
     rolls: list[RollEntry] = field(default_factory=list)
     results: list[TableResult] = field(default_factory=list)
     width_ft: int | None = None
+    rolled_width_ft: int | None = None
+    rolled_squares: int | float | None = None
+    bends: list[Bend] = field(default_factory=list)
     closed: bool = False
     """Exits have doors (a room) rather than open passages (a hall)."""
     edges: dict[str, tuple[int, list[Cell]]] = field(default_factory=dict, repr=False,
@@ -179,7 +195,8 @@ class Sink:
 class ConnBuilder:
     """A connection while it is being made. ``mode`` says how the engine expands it while
     ``to`` is None: ``exit`` (Schritt 3 on ``table``), ``corridor`` (a corridor going on in
-    ``heading`` with ``width`` cells), ``level`` (a way to ``to_level``)."""
+    ``heading`` with ``width`` cells), ``level`` (a way to ``to_level``). ``key`` is its
+    stable key (:func:`exit_key`), ``seq`` its place in the level's order of making."""
 
     id: str
     from_: str
@@ -196,11 +213,24 @@ class ConnBuilder:
     table: str | None = None
     heading: str | None = None
     info: dict[str, Any] = field(default_factory=dict)
+    key: str = ""
+    seq: int = 0
+    links: dict[str, list[ConnBuilder]] | None = field(default=None, repr=False,
+                                                        compare=False)
+    """The level's index of connections by area (:meth:`DungeonState.conns_of`): a
+    procedure that sets ``to`` keeps it right without knowing of it."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name == "to" and value is not None:
+            links = self.__dict__.get("links")
+            if links is not None:
+                links.setdefault(value, []).append(self)
 
 
 @dataclass
 class Arrival:
-    """A way from another level that must arrive on this one."""
+    """A way from another level that arrives on this one (made when the way is expanded)."""
 
     conn: str
     from_depth: int
@@ -211,7 +241,8 @@ class Arrival:
 
 @dataclass
 class LevelState:
-    """One level while it is being made."""
+    """One level while it is being made. ``rng`` is the RNG of the step being made (set by
+    the engine before each step: :func:`sub_seed` of the exit's key)."""
 
     depth: int
     occ: Occupancy
@@ -219,9 +250,23 @@ class LevelState:
     areas: dict[str, AreaBuilder] = field(default_factory=dict)
     conns: dict[str, ConnBuilder] = field(default_factory=dict)
     frontier: list[str] = field(default_factory=list)
-    arrivals: list[Arrival] = field(default_factory=list)
+    """Ids of open exits, a stack (the last is taken next); may hold ids no longer open
+    (the engine skips them)."""
     entrance: str | None = None
-    started: bool = False
+    keys: dict[str, str] = field(default_factory=dict)
+    """Stable key -> connection id (every connection made on the level, dropped ones too)."""
+    links: dict[str, list[ConnBuilder]] = field(default_factory=dict)
+    """Area id -> connections from or to it (may hold dropped ones; see ``conns_of``)."""
+    waiting: dict[Cell, list[str]] = field(default_factory=dict)
+    """The cell beyond an open exit -> its ids: who to link when an area takes that cell."""
+    ways: list[str] = field(default_factory=list)
+    """Ids of ways from this level to another level of the dungeon, in order of making."""
+    fresh: list[Cell] = field(default_factory=list)
+    """Cells taken by areas in the step being made."""
+    made: list[str] = field(default_factory=list)
+    """Ids of connections made in the step being made."""
+    arrived: int = 0
+    """Ways from other levels placed here (capped by ``limits.max_arrivals``)."""
 
 
 class Procedure(Protocol):
@@ -252,18 +297,75 @@ def sub_seed(base: int, *parts: object) -> int:
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
 
 
-class DungeonState:
-    """The book of a dungeon being made; :meth:`snapshot` gives the frozen :class:`Dungeon`."""
+class OpenExit(NamedTuple):
+    """An exit :func:`expand` accepts now, as :func:`open_exits` lists it.
 
-    def __init__(self, params: Params, rng: random.Random, registry: Registry) -> None:
-        self.params = params.checked()
+    ``key``: its stable key; ``number``: its place in the list (1, 2, ...; what a player
+    picks); ``depth``: its level; ``area``: the number of the area it leaves; ``kind``: door,
+    archway, opening, secret_door, stairs, trapdoor, shaft, elevator ...; ``side``: the wall
+    it is in; ``x``, ``y``: its cell (the engine's plane; see :func:`exit_key`);
+    ``to_level``: for a way to another level, that level (else None)."""
+
+    key: str
+    number: int
+    depth: int
+    area: int
+    kind: str
+    side: str
+    x: int
+    y: int
+    to_level: int | None = None
+
+
+class Expansion(NamedTuple):
+    """What one :func:`expand` made: the exit's ``key``, the ``depth`` the new areas lie on,
+    their ids (``areas``, in order of making) and the keys of the exits it opened."""
+
+    key: str
+    depth: int
+    areas: tuple[str, ...]
+    opened: tuple[str, ...]
+
+
+def exit_key(depth: int, at: Cell, side: str) -> str:
+    """The stable key of a connection made on level ``depth`` at cell ``at`` in the wall
+    ``side``: ``"depth:x,y:side"`` (cells of the engine's plane, before a document is cut
+    to its used squares).
+
+    >>> exit_key(1, (12, 30), "e")
+    '1:12,30:e'
+    """
+    return f"{depth}:{at[0]},{at[1]}:{side}"
+
+
+class DungeonState:
+    """The book of a dungeon being made; :meth:`snapshot` gives the frozen :class:`Dungeon`.
+
+    Made by :func:`start` (or :func:`generate`); ``attempt`` is the roll of level 1 kept
+    for ``min_areas`` (1 = the first), ``tries`` how many were rolled to find it."""
+
+    def __init__(self, params: Params, registry: Registry, attempt: int = 1,
+                 limits: DungeonLimits | None = None, tries: int = 1) -> None:
+        self.limits = limits or DEFAULT_DUNGEON_LIMITS
+        self.params = params.checked(self.limits)
+        if self.params.seed is None:
+            raise DungeonError(N_("a dungeon needs a seed"))
         self.registry = registry
-        self.base = rng.getrandbits(64)
-        self.procedure = load_procedure(params.rules)
+        self.attempt = attempt
+        self.tries = tries
+        self.base = sub_seed(self.params.seed, "dungeon", attempt)
+        self.procedure = load_procedure(self.params.rules)
         self.levels: dict[int, LevelState] = {}
         self.bent: Counter[str] = Counter()
+        if tries > 1:
+            self.bent["level_rerolled"] = tries - 1
+        self.expanded: set[str] = set()
+        """Keys of the exits expanded (never offered again)."""
+        self.current = 1
+        """The depth of the last step: the walk stays on it while it has open exits."""
         self._areas = 0
         self._conns = 0
+        self._made_areas: list[str] = []
 
     # -- levels --------------------------------------------------------------------------
     def level(self, depth: int) -> LevelState:
@@ -271,7 +373,8 @@ class DungeonState:
         if depth not in self.levels:
             w, h = self.params.size
             occ = Occupancy(w * CELLS_PER_SQUARE, h * CELLS_PER_SQUARE)
-            self.levels[depth] = LevelState(depth, occ, random.Random(sub_seed(self.base, depth)))
+            self.levels[depth] = LevelState(depth, occ,
+                                            random.Random(sub_seed(self.base, "level", depth)))
         return self.levels[depth]
 
     def budget_left(self, level: LevelState) -> bool:
@@ -301,23 +404,59 @@ class DungeonState:
                            heading)
         level.areas[area.id] = area
         level.occ.add(area.id, cells)
+        level.fresh.extend(cells)
+        self._made_areas.append(area.id)
         return area
 
     def grow(self, level: LevelState, area: AreaBuilder, cells: list[Cell] | set[Cell]) -> None:
-        """Give more cells to ``area``."""
+        """Give more cells to ``area`` (only to the area being made in this step)."""
         area.cells.update(cells)
         level.occ.add(area.id, cells)
+        level.fresh.extend(cells)
 
     def connect(self, level: LevelState, from_: str, to: str | None, kind: str, at: Cell,
                 side: str, **more: Any) -> ConnBuilder:
-        """A connection; open (``to`` None, not a way to another level) ones go on the
-        frontier, the newest on top."""
+        """A connection with its stable key (:func:`exit_key`; ``~2``, ``~3`` ... added when
+        a connection of the level was made at that place before); open (``to`` None, not a
+        way to another level) ones go on the frontier, the newest on top."""
         self._conns += 1
+        key = exit_key(level.depth, at, side)
+        if key in level.keys:
+            n = 2
+            while f"{key}~{n}" in level.keys:
+                n += 1
+            key = f"{key}~{n}"
         conn = ConnBuilder(f"c{self._conns}", from_, to, kind, at, side, **more)
+        conn.key = key
+        conn.seq = self._conns
         level.conns[conn.id] = conn
-        if to is None and conn.mode in ("exit", "corridor"):
+        level.keys[key] = conn.id
+        level.made.append(conn.id)
+        links = level.links
+        links.setdefault(from_, []).append(conn)
+        if to is not None:
+            links.setdefault(to, []).append(conn)
+        conn.links = links
+        if to is None and conn.mode in OPEN_MODES:
             level.frontier.append(conn.id)
+            level.waiting.setdefault(step(at, side), []).append(conn.id)
         return conn
+
+    def conns_of(self, level: LevelState, area: str) -> list[ConnBuilder]:
+        """The connections of ``level`` from or to the area ``area``, in order of making
+        (an index: no scan of the level)."""
+        found = level.links.get(area)
+        if not found:
+            return []
+        conns = level.conns
+        out: dict[int, ConnBuilder] = {}
+        for c in found:
+            if (c.from_ == area or c.to == area) and conns.get(c.id) is c:
+                out[c.seq] = c
+        if len(out) < len(found):  # forget dropped or relinked ones
+            found[:] = [out[k] for k in sorted(out)]
+            return list(found)
+        return [out[k] for k in sorted(out)]
 
     def push_in_order(self, level: LevelState, conns: list[ConnBuilder]) -> None:
         """Put ``conns`` on the frontier so that the first is taken first."""
@@ -332,11 +471,10 @@ class DungeonState:
             level.frontier.remove(conn.id)
 
     def occupied_beyond(self, level: LevelState, conn: ConnBuilder) -> bool:
-        """True (and the exit settled) when an area already lies behind ``conn``."""
+        """True (and the exit linked to it) when an area already lies behind ``conn``."""
         if level.occ.owner(step(conn.at, conn.side)) is None:
             return False
-        level.frontier.append(conn.id)
-        self.settle(level)
+        self._settle_one(level, conn)
         return True
 
     def bend(self, kind: str) -> None:
@@ -344,74 +482,182 @@ class DungeonState:
         self.bent[kind] += 1
 
     def link_level(self, level: LevelState, conn: ConnBuilder, ends_in: str) -> None:
-        """Register ``conn`` (a stair, trapdoor or shaft) as an arrival on its target level,
-        if that level is part of the dungeon."""
+        """Mark ``conn`` (a stair, trapdoor, shaft or elevator) as a way that arrives in
+        ``ends_in`` ("corridor", "dead_end", "hall", "elevator" ...): when its target level
+        is part of the dungeon it is an open exit, and expanding it places the arrival."""
+        conn.info["ends_in"] = ends_in
         target = conn.to_level
-        if target is None or target < 1 or target > self.params.levels:
+        if target is None or not 1 <= target <= self.params.levels or target == level.depth:
             return
-        self.level(target).arrivals.append(
-            Arrival(conn.id, level.depth, conn.from_, conn.kind, ends_in))
+        if conn.id not in level.ways:
+            level.ways.append(conn.id)
 
-    # -- the walk ------------------------------------------------------------------------
-    def run_level(self, level: LevelState) -> None:
-        """Place waiting arrivals, then expand exits until none is open or the budget is
-        spent."""
-        if not level.started:
-            level.started = True
-            if level.depth == 1:
-                self.procedure.start(self, level)
-        while level.arrivals:
-            self.procedure.arrive(self, level, level.arrivals.pop(0))
-        while level.frontier and self.budget_left(level):
-            conn = level.conns[level.frontier.pop()]
-            if self.occupied_beyond(level, conn):
-                continue
-            self.procedure.expand(self, level, conn)
-            while level.arrivals:
-                self.procedure.arrive(self, level, level.arrivals.pop(0))
+    # -- open exits ------------------------------------------------------------------------
+    def find(self, key: str) -> tuple[LevelState, ConnBuilder]:
+        """The level and connection of ``key``; a :class:`DungeonError` if there is none."""
+        head = key.split(":", 1)[0]
+        level = self.levels.get(int(head)) if head.isdigit() else None
+        conn_id = level.keys.get(key) if level is not None else None
+        conn = level.conns.get(conn_id) if level is not None and conn_id else None
+        if level is None or conn is None:
+            raise DungeonError(N_("no exit {key!r} in this dungeon"), key=key[:80])
+        return level, conn
 
-    def settle(self, level: LevelState) -> None:
-        """Open exits whose far side an area has taken since: they open into it (``joined``),
-        or vanish when it is their own area."""
-        for conn in list(level.conns.values()):
-            if conn.to is not None or conn.mode not in ("exit", "corridor"):
+    def is_open(self, level: LevelState, conn: ConnBuilder) -> bool:
+        """Whether :func:`expand` takes ``conn`` now: an unexplored exit on a level with
+        budget left, or an unexplored way to another level of the dungeon."""
+        if conn.to is not None or conn.key in self.expanded or level.conns.get(conn.id) is not conn:
+            return False
+        if conn.mode in OPEN_MODES:
+            return self.budget_left(level)
+        return conn.mode == "level" and self._way_target(level, conn) is not None
+
+    def _way_target(self, level: LevelState, conn: ConnBuilder) -> int | None:
+        target = conn.to_level
+        if (conn.id not in level.ways or target is None or not 1 <= target <= self.params.levels
+                or target == level.depth):
+            return None
+        dest = self.levels.get(target)
+        if dest is not None and dest.arrived >= self.limits.max_arrivals:
+            return None
+        return target
+
+    def next_open(self) -> tuple[LevelState, ConnBuilder] | None:
+        """What the procedure's depth-first walk expands next (see :func:`next_exit`)."""
+        order = [self.current, *(d for d in sorted(self.levels) if d != self.current)]
+        for depth in order:
+            level = self.levels.get(depth)
+            if level is None or not self.budget_left(level):
                 continue
-            owner = level.occ.owner(step(conn.at, conn.side))
-            if owner is None:
-                continue
-            if owner == conn.from_:
-                self.drop(level, conn)
-                continue
-            conn.to = owner
-            conn.mode = "exit"
+            frontier = level.frontier
+            while frontier:
+                conn = level.conns.get(frontier[-1])
+                if conn is not None and conn.to is None and conn.mode in OPEN_MODES and (
+                        conn.key not in self.expanded):
+                    return level, conn
+                frontier.pop()  # no longer open: joined, dropped, blocked or explored
+        for depth in sorted(self.levels):
+            level = self.levels[depth]
+            for conn_id in level.ways:
+                conn = level.conns.get(conn_id)
+                if conn is not None and self.is_open(level, conn):
+                    return level, conn
+        return None
+
+    # -- steps -------------------------------------------------------------------------------
+    def _step(self, level: LevelState, seed_parts: tuple[object, ...],
+              run: Callable[[], None]) -> list[str]:
+        """Run one step of the procedure on ``level`` with its own RNG; then link every
+        open exit whose far side an area took in this step. Returns the new areas' ids."""
+        level.rng = random.Random(sub_seed(self.base, *seed_parts))
+        level.fresh = []
+        level.made = []
+        self._made_areas = []
+        run()
+        self._settle_step(level)
+        self.current = level.depth
+        return self._made_areas
+
+    def begin(self) -> list[str]:
+        """Place the entrance of level 1 (its own step); returns the new areas' ids."""
+        level = self.level(1)
+        return self._step(level, ("start",), lambda: self.procedure.start(self, level))
+
+    def expand_conn(self, level: LevelState, conn: ConnBuilder) -> Expansion:
+        """Expand the open exit ``conn`` of ``level`` (:meth:`is_open` checked by the
+        caller)."""
+        self.expanded.add(conn.key)
+        if conn.mode == "level":
+            target = self._way_target(level, conn)
+            assert target is not None
+            dest = self.level(target)
+            dest.arrived += 1
+            arrival = Arrival(conn.id, level.depth, conn.from_, conn.kind,
+                              str(conn.info.get("ends_in", "corridor")))
+            made = self._step(dest, ("arrive", conn.key),
+                              lambda: self.procedure.arrive(self, dest, arrival))
+            where = dest
+        else:
             if conn.id in level.frontier:
                 level.frontier.remove(conn.id)
-            self.bend("joined")
+            made = self._step(level, ("exit", conn.key),
+                              lambda: self.procedure.expand(self, level, conn))
+            where = level
+        opened = tuple(where.conns[i].key for i in where.made
+                       if i in where.conns and where.conns[i].to is None and (
+                           where.conns[i].mode in OPEN_MODES or where.conns[i].id in where.ways))
+        return Expansion(conn.key, where.depth, tuple(made), opened)
+
+    def _settle_step(self, level: LevelState) -> None:
+        """Link the open exits whose far side an area took in this step (and those made in
+        it that open onto an area): they open into it (``joined``), or vanish when it is
+        their own area."""
+        ids = list(level.made)
+        waiting = level.waiting
+        for cell in level.fresh:
+            found = waiting.pop(cell, None)
+            if found:
+                ids += found
+        if not ids:
+            return
+        conns = level.conns
+        seen: set[str] = set()
+        for conn in sorted((conns[i] for i in set(ids) if i in conns), key=lambda c: c.seq):
+            if conn.id not in seen:
+                seen.add(conn.id)
+                self._settle_one(level, conn)
+
+    def _settle_one(self, level: LevelState, conn: ConnBuilder) -> None:
+        if conn.to is not None or conn.mode not in OPEN_MODES:
+            return
+        owner = level.occ.owner(step(conn.at, conn.side))
+        if owner is None:
+            return
+        if owner == conn.from_:
+            self.drop(level, conn)
+            return
+        conn.to = owner
+        conn.mode = "exit"
+        if conn.id in level.frontier:
+            level.frontier.remove(conn.id)
+        joined = getattr(self.procedure, "joined", None)
+        if joined is not None:
+            joined(self, level, conn)
+        self.bend("joined")
+
+    def unsettled(self) -> list[str]:
+        """Keys of open exits whose far side an area holds (always empty: a check for tests
+        that the step-wise linking missed none)."""
+        return [c.key for lv in self.levels.values() for c in lv.conns.values()
+                if c.to is None and c.mode in OPEN_MODES
+                and lv.occ.owner(step(c.at, c.side)) is not None]
 
     def snapshot(self) -> Dungeon:
-        """The frozen dungeon as it stands (open exits settled first)."""
-        for st in self.levels.values():
-            self.settle(st)
-            for conn in st.conns.values():
-                _fit_span(st, conn)
-            _drop_doubles(st)
+        """The frozen dungeon as it stands; changes nothing in the state (a snapshot in the
+        middle of play does not change what later steps make)."""
         levels = []
         for depth in sorted(self.levels):
             st = self.levels[depth]
+            if not st.areas:
+                continue  # a level no way reached stays out of the document
+            fitted = {c.id: _fit_span(st, c) for c in st.conns.values()}
+            doubles = _drop_doubles(st, fitted)
             # area numbers stay off the cells of stairs, trapdoors, shafts and elevators
             ways = {c.at for c in st.conns.values() if c.mode == "level"}
             areas = tuple(_freeze_area(a, ways) for a in st.areas.values())
-            conns = tuple(_freeze_conn(c) for c in st.conns.values())
-            open_ids = tuple(c.id for c in st.conns.values() if c.to is None and (
-                c.mode in ("exit", "corridor") or (c.to_level or 0) >= 1))
-            levels.append(Level(depth, st.occ.width, st.occ.height, st.entrance, areas, conns,
-                                open_ids))
+            conns = tuple(_freeze_conn(c, *fitted[c.id]) for c in st.conns.values()
+                          if c.id not in doubles)
+            open_ids = tuple(c.id for c in st.conns.values() if c.id not in doubles
+                             and c.to is None and (c.mode in OPEN_MODES or (c.to_level or 0) >= 1))
+            frozen = Level(depth, st.occ.width, st.occ.height, st.entrance, areas, conns,
+                           open_ids)
+            levels.append(frozen)
         p = self.params
-        options = (("levels", p.levels), ("size", list(p.size)), ("max_areas", p.max_areas),
-                   ("min_areas", p.min_areas),
+        options = (("levels", p.levels), ("size", list(p.size)),
+                   ("max_areas", p.max_areas), ("min_areas", p.min_areas),
                    ("entrance", p.entrance), *p.procedure_options())
         return Dungeon(p.rules, p.seed, options, tuple(levels),
-                       tuple(sorted(self.bent.items())))
+                       tuple(sorted(self.bent.items())), self.attempt)
 
 
 def _along_wall(conn: ConnBuilder) -> tuple[int, int] | None:
@@ -423,14 +669,15 @@ def _along_wall(conn: ConnBuilder) -> tuple[int, int] | None:
     return (0, 1) if conn.side in ("e", "w") else (1, 0)
 
 
-def _fit_span(level: LevelState, conn: ConnBuilder) -> None:
-    """Make a connection of more than one cell open only where its area meets the area it
-    leads to: the cells from ``at`` along its wall (:func:`_along_wall`) must be its area's,
-    the cells across its wall the target's. Shifted back along the wall if that fits whole,
-    else narrowed to the cells that fit."""
+def _fit_span(level: LevelState, conn: ConnBuilder) -> tuple[Cell, int]:
+    """Where a connection of more than one cell opens, as ``(at, width)``: only where its
+    area meets the area it leads to (the cells from ``at`` along its wall,
+    :func:`_along_wall`, must be its area's, the cells across its wall the target's).
+    Shifted back along the wall if that fits whole, else narrowed to the cells that fit.
+    Reads the state only."""
     along = _along_wall(conn)
     if along is None or conn.width <= 1:
-        return
+        return conn.at, conn.width
     owners = level.occ.owners
 
     def fits(x: int, y: int) -> bool:
@@ -445,48 +692,49 @@ def _fit_span(level: LevelState, conn: ConnBuilder) -> None:
 
     x, y = conn.at
     if run(x, y) == conn.width:
-        return
+        return conn.at, conn.width
     for back in range(1, conn.width):
         sx, sy = x - along[0] * back, y - along[1] * back
         if run(sx, sy) == conn.width:
-            conn.at = (sx, sy)
-            return
-    conn.width = max(1, run(x, y))
+            return (sx, sy), conn.width
+    return conn.at, max(1, run(x, y))
 
 
-def _edges(conn: ConnBuilder) -> set[tuple[Cell, Cell]]:
+def _edges(conn: ConnBuilder, at: Cell, width: int) -> set[tuple[Cell, Cell]]:
     """The wall edges (cell in its area, cell across) a same-level link opens."""
     along = _along_wall(conn)
     if along is None:
         return set()
-    x, y = conn.at
-    cells = [(x + along[0] * i, y + along[1] * i) for i in range(max(1, conn.width))]
+    x, y = at
+    cells = [(x + along[0] * i, y + along[1] * i) for i in range(max(1, width))]
     return {(c, step(c, conn.side)) for c in cells}
 
 
-def _drop_doubles(level: LevelState) -> None:
-    """Remove a link through a wall edge another link between the same two areas already
+def _drop_doubles(level: LevelState, fitted: dict[str, tuple[Cell, int]]) -> set[str]:
+    """Ids of links through a wall edge another link between the same two areas already
     opens (two exits that both joined the same area through the same wall, a secret door
     where a door is): one way through a wall is drawn and keyed once. Open ways are kept
     before secret ones, earlier before later. (An edge has two cells, so links sharing one
-    always join the same two areas.)"""
+    always join the same two areas.) ``fitted``: each link's span (:func:`_fit_span`)."""
     seen: set[tuple[Cell, Cell]] = set()
+    doubles: set[str] = set()
     order = sorted(level.conns.values(), key=lambda c: c.kind == "secret_door")
     for conn in order:
-        edges = _edges(conn)
+        edges = _edges(conn, *fitted[conn.id])
         if not edges:
             continue
         if edges & seen:
-            del level.conns[conn.id]
+            doubles.add(conn.id)
             continue
         seen |= edges | {(b, a) for a, b in edges}
+    return doubles
 
 
 def _freeze_area(a: AreaBuilder, ways: set[Cell] | frozenset[Cell] = frozenset()) -> Area:
     cells = sort_cells(a.cells)
     return Area(a.id, a.number, a.kind, a.shape, cells, _label_cell(cells, ways),
                 tuple(a.contents), tuple(a.features), tuple(a.rolls), tuple(a.results),
-                a.width_ft)
+                a.width_ft, a.rolled_width_ft, a.rolled_squares, tuple(a.bends))
 
 
 def _label_cell(cells: tuple[Cell, ...], ways: set[Cell] | frozenset[Cell] = frozenset()
@@ -506,105 +754,139 @@ def _label_cell(cells: tuple[Cell, ...], ways: set[Cell] | frozenset[Cell] = fro
     return min(pool, key=lambda c: ((c[0] - mx) ** 2 + (c[1] - my) ** 2, c[1], c[0]))
 
 
-def _freeze_conn(c: ConnBuilder) -> Connection:
-    return Connection(c.id, c.from_, c.to, c.kind, c.at, c.side, c.width, c.to_level,
-                      c.direction, c.one_way, c.gm_only)
+def _freeze_conn(c: ConnBuilder, at: Cell, width: int) -> Connection:
+    return Connection(c.id, c.from_, c.to, c.kind, at, c.side, width, c.to_level,
+                      c.direction, c.one_way, c.gm_only, c.mode == "blocked",
+                      tuple(c.info.get("bends", ())), c.key)
 
 
-def start(params: Params, rng: random.Random, registry: Registry) -> DungeonState:
-    """A dungeon with its entrance placed and nothing explored yet."""
-    state = DungeonState(params, rng, registry)
-    level = state.level(1)
-    level.started = True
-    state.procedure.start(state, level)
-    return state
+# -- the lazy engine ---------------------------------------------------------------------------
 
+def _level_one(params: Params, registry: Registry, limits: DungeonLimits | None
+               ) -> DungeonState:
+    """The roll of level 1 that ``min_areas`` keeps, walked until its own exits are done.
 
-def expand(state: DungeonState, exit_id: str, rng: random.Random | None = None) -> bool:
-    """Explore the open exit ``exit_id`` (on any level); False if it is not open.
-
-    Each level rolls with its own RNG (a sub-seed of the one given to :func:`start`), so
-    the order in which a player opens exits changes nothing on other levels; pass ``rng``
-    to roll this expansion with it instead (the level keeps using it afterwards).
-    """
-    if rng is not None:
-        for level in state.levels.values():
-            if exit_id in level.conns:
-                level.rng = rng
-    for level in state.levels.values():
-        conn = level.conns.get(exit_id)
-        if conn is None:
-            continue
-        if conn.to is not None:
-            return False
-        if conn.mode == "level":
-            target = conn.to_level or 0
-            if not 1 <= target <= MAX_LEVELS:
-                return False
-            dest = state.level(target)
-            dest.started = True
-            dest.arrivals.append(Arrival(conn.id, level.depth, conn.from_, conn.kind,
-                                         str(conn.info.get("ends_in", "corridor"))))
-            while dest.arrivals:
-                state.procedure.arrive(state, dest, dest.arrivals.pop(0))
-            return True
-        if state.occupied_beyond(level, conn):
-            return True
-        if exit_id in level.frontier:
-            level.frontier.remove(exit_id)
-        state.procedure.expand(state, level, conn)
-        while level.arrivals:
-            state.procedure.arrive(state, level, level.arrivals.pop(0))
-        return True
-    return False
-
-
-def generate(params: Params, rng: random.Random, registry: Registry) -> Dungeon:
-    """Roll a whole dungeon: each of ``params.levels`` levels expanded from its entrance or
-    arrivals until nothing is open or its area budget is spent. Always terminates: every
-    expansion adds an area or closes an exit, and areas are capped per level.
-
-    A dungeon whose first level has fewer than ``params.min_areas`` areas (at most
-    ``max_areas``) is rolled again from the next bits of ``rng``, at most
-    :data:`MAX_LEVEL_TRIES` times; the largest first level wins, ties to the earlier roll.
-    Each roll again is counted as the bend ``level_rerolled``."""
-    params = params.checked()
+    Attempt 1, 2, ... (each with its own base seed) is rolled until its level 1 has
+    ``min(min_areas, max_areas)`` areas, at most ``limits.max_level_tries`` times; the
+    largest wins, ties to the earlier. The walk of each is the prefix of :func:`walk`
+    (level 1's frontier comes before any way to another level)."""
+    lim = limits or DEFAULT_DUNGEON_LIMITS
+    params = params.checked(lim)
     wanted = min(params.min_areas, params.max_areas)
     best: DungeonState | None = None
     best_size = -1
-    rolled = 0
-    while rolled < MAX_LEVEL_TRIES:
-        # Level 1 first: only the chosen roll goes on to the deeper levels.
-        state = DungeonState(params, rng, registry)
-        state.run_level(state.level(1))
-        rolled += 1
+    tries = 0
+    while tries < lim.max_level_tries:
+        tries += 1
+        state = DungeonState(params, registry, tries, lim)
+        state.begin()
+        while True:
+            found = state.next_open()
+            if found is None or found[0].depth != 1 or found[1].mode == "level":
+                break
+            state.expand_conn(*found)
         size = len(state.levels[1].areas)
         if size > best_size:
             best, best_size = state, size
         if size >= wanted:
             break
     assert best is not None
-    if rolled > 1:
-        best.bent["level_rerolled"] += rolled - 1
-    return _finish(best).snapshot()
+    best.tries = tries
+    if tries > 1:
+        best.bent["level_rerolled"] = tries - 1
+    return best
 
 
-def _finish(state: DungeonState) -> DungeonState:
-    """Run every level until none is busy (arrivals waiting, exits open within budget)."""
-    params = state.params
-    for _round in range(100):
-        busy = False
-        for depth in range(1, params.levels + 1):
-            level = state.level(depth)
-            if depth > 1 and not level.started and not level.arrivals:
-                continue
-            if (not level.started or level.arrivals or
-                    (level.frontier and state.budget_left(level))):
-                busy = True
-                state.run_level(level)
-        if not busy:
-            break
-    # Levels no way reached stay out of the document.
-    for depth in [d for d, lv in state.levels.items() if not lv.areas]:
-        del state.levels[depth]
+def start(params: Params, registry: Registry, *, limits: DungeonLimits | None = None
+          ) -> DungeonState:
+    """A dungeon with its entrance placed and nothing explored yet.
+
+    With ``min_areas`` above 1 the roll of level 1 that :func:`generate` keeps is chosen
+    here, up front (its level 1 is rolled by the procedure's own walk and thrown away; the
+    state keeps ``attempt`` and ``tries``), so a lazily played dungeon starts from the same
+    entrance as the generated one. Refuses what :meth:`Params.checked` refuses and a
+    ``params.seed`` of None (:class:`DungeonError`)."""
+    lim = limits or DEFAULT_DUNGEON_LIMITS
+    params = params.checked(lim)
+    if min(params.min_areas, params.max_areas) <= 1:
+        state = DungeonState(params, registry, 1, lim)
+    else:
+        chosen = _level_one(params, registry, lim)
+        state = DungeonState(params, registry, chosen.attempt, lim, chosen.tries)
+    state.begin()
     return state
+
+
+def open_exits(state: DungeonState) -> list[OpenExit]:
+    """Every exit :func:`expand` takes now, by level, then by the number of the area it
+    leaves, then in order of making; numbered from 1. An exit of a level that holds its
+    ``max_areas`` areas is not open (it stays in the document's ``unexplored``); nor is a
+    way to the surface or to a level beyond the dungeon."""
+    found: list[tuple[int, int, int, ConnBuilder]] = []
+    for depth in sorted(state.levels):
+        level = state.levels[depth]
+        candidates = list(level.frontier) + list(level.ways)
+        seen: set[str] = set()
+        for conn_id in candidates:
+            conn = level.conns.get(conn_id)
+            if conn is None or conn_id in seen or not state.is_open(level, conn):
+                continue
+            seen.add(conn_id)
+            area = level.areas.get(conn.from_)
+            found.append((depth, area.number if area else 0, conn.seq, conn))
+    found.sort(key=lambda f: f[:3])
+    return [OpenExit(c.key, n, depth, number, c.kind, c.side, c.at[0], c.at[1],
+                     c.to_level if c.mode == "level" else None)
+            for n, (depth, number, _seq, c) in enumerate(found, 1)]
+
+
+def next_exit(state: DungeonState) -> str | None:
+    """The key of the exit the procedure's depth-first walk takes next, or None when it is
+    done: on the level of the last step, the top of its frontier (the newest area's exits
+    first); else the top of another level's frontier, shallowest first; else the first way
+    (in order of making, shallowest level first) to a level of the dungeon no arrival of
+    it has reached yet. Levels with their ``max_areas`` areas are passed over."""
+    found = state.next_open()
+    return found[1].key if found is not None else None
+
+
+def expand(state: DungeonState, key: str) -> Expansion:
+    """Explore the open exit ``key`` (any level): roll what lies behind it with the RNG of
+    its key, build it, link exits it meets. A way to another level places its arrival
+    there. Refuses (:class:`DungeonError`, one line) a key that names no exit, an exit that
+    is not open (explored, linked, blocked) and an exit of a full level."""
+    level, conn = state.find(key)
+    if not state.is_open(level, conn):
+        if conn.mode in OPEN_MODES and conn.to is None and conn.key not in state.expanded:
+            raise DungeonError(N_("exit {key} stays unexplored: level {depth} holds its "
+                                  "{max} areas"), key=key, depth=level.depth,
+                               max=state.params.max_areas)
+        raise DungeonError(N_("exit {key} is not open"), key=key)
+    return state.expand_conn(level, conn)
+
+
+def walk(state: DungeonState) -> DungeonState:
+    """Expand :func:`next_exit` until it is None (always ends: every step explores a key
+    for good, areas are capped per level and arrivals per level); returns ``state``."""
+    while True:
+        found = state.next_open()
+        if found is None:
+            return state
+        state.expand_conn(*found)
+
+
+def snapshot(state: DungeonState) -> Dungeon:
+    """The frozen dungeon as it stands (:meth:`DungeonState.snapshot`)."""
+    return state.snapshot()
+
+
+def generate(params: Params, registry: Registry, *, limits: DungeonLimits | None = None
+             ) -> Dungeon:
+    """Roll a whole dungeon from ``params.seed``: :func:`start` and :func:`walk`, so the
+    document equals a lazy play of :func:`next_exit` until None, byte for byte.
+
+    A dungeon whose first level has fewer than ``params.min_areas`` areas (at most
+    ``max_areas``) is rolled again (:func:`_level_one`); each roll again is counted as the
+    bend ``level_rerolled``, and the dungeon records the ``attempt`` kept. Refuses what
+    :func:`start` refuses."""
+    return walk(_level_one(params, registry, limits)).snapshot()

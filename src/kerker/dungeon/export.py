@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import kerker
-from kerker.dungeon.model import Area, Connection, Content, Dungeon, Feature, Level, RollEntry
+from kerker.dungeon.model import Area, Bend, Connection, Content, Dungeon, Feature, Level, RollEntry
 from kerker.errors import N_
 from kerker.geometry.grid import bounds
 from kerker.i18n import translator
@@ -335,17 +335,34 @@ def area_json(area: Area, lang: str, labels: RollLabels | None = None) -> dict[s
         "features": [feature_json(f, lang) for f in area.features],
         "rolls": (labels.entries(area, lang) if labels is not None
                   else [_roll_json(r) for r in area.rolls]),
+        **_rolled_json(area),
+        "bends": [bend_json(b) for b in area.bends],
     }
+
+
+def _rolled_json(area: Area) -> dict[str, Any]:
+    """What the dice gave beside what was built: a corridor's ``width_ft`` and
+    ``rolled_width_ft``, any other area's ``rolled_squares``."""
+    if area.kind == "corridor":
+        return {"width_ft": area.width_ft, "rolled_width_ft": area.rolled_width_ft}
+    return {"rolled_squares": area.rolled_squares}
+
+
+def bend_json(bend: Bend) -> dict[str, Any]:
+    """One entry of an area's ``bends`` (docs/dungeon-json.md)."""
+    return {"what": bend.what, "rolled": bend.rolled, "built": bend.built,
+            "reason": bend.reason}
 
 
 def connection_json(conn: Connection, door_closes: bool | None = None) -> dict[str, Any]:
     """One connection of a level; ``door_closes`` (stairs whose door may shut the way back
     for a day) is written when known."""
     out = {
-        "id": conn.id, "from": conn.from_, "to": conn.to, "kind": conn.kind,
-        "at": list(conn.at), "side": conn.side, "width": conn.width,
+        "id": conn.id, "key": conn.key, "from": conn.from_, "to": conn.to,
+        "kind": conn.kind, "at": list(conn.at), "side": conn.side, "width": conn.width,
         "to_level": conn.to_level, "direction": conn.direction, "one_way": conn.one_way,
-        "gm_only": conn.gm_only,
+        "gm_only": conn.gm_only, "blocked": conn.blocked,
+        "bends": [bend_json(b) for b in conn.bends],
     }
     if door_closes is not None:
         out["door_closes"] = door_closes
@@ -358,6 +375,7 @@ def level_json(level: Level, lang: str, labels: RollLabels | None = None,
     doors = doors or {}
     return {
         "depth": level.depth, "width": level.width, "height": level.height,
+        "origin": list(level.origin),
         "entrance": level.entrance,
         "areas": [area_json(a, lang, labels) for a in level.areas],
         "connections": [connection_json(c, doors.get(c.id)) for c in level.connections],
@@ -377,7 +395,8 @@ def to_document(dungeon: Dungeon, lang: str) -> dict[str, Any]:
         "lang": lang,
         "options": dict(dungeon.options),
         "levels": [level_json(level, lang, labels, doors) for level in dungeon.levels],
-        "stats": {"areas": dungeon.area_count, "bent": dict(dungeon.bent)},
+        "stats": {"areas": dungeon.area_count, "bent": dict(dungeon.bent),
+                  "attempt": dungeon.attempt},
     }
 
 

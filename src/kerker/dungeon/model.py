@@ -57,6 +57,18 @@ class Feature:
     result: TableResult | None = None
 
 
+class Bend(NamedTuple):
+    """A roll the map could not show as rolled: ``what`` was bent (width, size, shape, exit,
+    turn, position ...), from ``rolled`` to ``built`` (feet, squares or a stable key), for
+    ``reason`` (a stable key; the key explains it in the reader's language:
+    :mod:`kerker.dungeon.bend_text`)."""
+
+    what: str
+    rolled: int | float | str | None
+    built: int | float | str | None
+    reason: str
+
+
 @dataclass(frozen=True, slots=True)
 class Area:
     """A room, hall, cave, corridor, special room or the entrance: cells sorted by (y, x)."""
@@ -72,6 +84,12 @@ class Area:
     rolls: tuple[RollEntry, ...] = ()
     results: tuple[TableResult, ...] = ()
     width_ft: int | None = None
+    rolled_width_ft: int | None = None
+    """A corridor's width as its width roll gave it (``width_ft`` is the width built)."""
+    rolled_squares: int | float | None = None
+    """A room's, hall's, chamber's, cave's or shape's area as the dice gave it, in squares."""
+    bends: tuple[Bend, ...] = ()
+    """Every roll of this area the map had to bend (empty when built as rolled)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +107,15 @@ class Connection:
     direction: str | None = None
     one_way: str | None = None
     gm_only: bool = False
+    blocked: bool = False
+    """A rolled exit with no room behind it: drawn where it was rolled, keyed as blocked
+    (a false door, or a passage ending in rubble), never expanded."""
+    bends: tuple[Bend, ...] = ()
+    """Why a blocked exit is blocked (``exit``: what was rolled behind it -> ``blocked``)."""
+    key: str = ""
+    """The stable key of the exit (``"depth:x,y:side"`` on the engine's plane, see
+    :func:`kerker.dungeon.engine.exit_key`): the same door has the same key in every order
+    of play."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +129,9 @@ class Level:
     areas: tuple[Area, ...]
     connections: tuple[Connection, ...]
     unexplored: tuple[str, ...]
+    origin: Cell = (0, 0)
+    """Where the document's cell (0, 0) lies on the plane the level was rolled on (a sheet
+    that grows is cut to its used cells: :func:`kerker.dungeon.sheet.crop`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +143,9 @@ class Dungeon:
     options: tuple[tuple[str, Any], ...]
     levels: tuple[Level, ...]
     bent: tuple[tuple[str, int], ...] = field(default_factory=tuple)
+    attempt: int = 1
+    """Which roll of level 1 the dungeon kept for ``min_areas`` (1: the first; the engine's
+    :func:`~kerker.dungeon.engine.start` chooses it up front, as ``generate`` does)."""
 
     @property
     def area_count(self) -> int:

@@ -633,7 +633,9 @@ class _Map:
         for area in self.areas:
             cells = self.cells[str(area["id"])]
             self.owner.update(dict.fromkeys(cells, str(area["id"])))
-            if area.get("shape") in ROUNDED_SHAPES:
+            # a round or slanted shape of one square (2 x 2 cells) is drawn square: cut to
+            # its shape it would be a diamond with no cell's middle on its floor
+            if area.get("shape") in ROUNDED_SHAPES and len(cells) > 4:
                 self.rounded |= cells
         self._taken: set[Cell] = set(self.owner)
         self.all_conns: list[Mapping[str, Any]] = list(level.get("connections") or ())
