@@ -4,9 +4,10 @@
 - undo, then opening the same exit again, gives the same areas;
 - a log written to the store and replayed gives the live state;
 - opening exits in shuffled orders gives the same areas wherever they do not collide
-  (needs the engine's door-stable RNG: strict xfail until ``engine_port.DOOR_STABLE``).
+  (the engine's door-stable RNG);
+- stepping a session event by event ends where folding its whole log ends.
 
-Kept cheap: small levels (at most 8 areas, no minimum), one level, the engine through the
+Kept cheap: small levels (at most 6 areas, no minimum), one level, the engine through the
 adapter only.
 """
 
@@ -27,11 +28,11 @@ from kerker.tables.registry import load_registry
 REGISTRY = load_registry()
 PROCEDURES = ("zufallslabyrinth", "scatola-bianca")
 SEEDS = range(500)
-OPTIONS = {"max_areas": 8, "min_areas": 0}
+OPTIONS = {"max_areas": 6, "min_areas": 0}
 
 
 def _params(rules: str, seed: int) -> port.Params:
-    return port.Params(rules=rules, seed=seed, max_areas=8, min_areas=0)
+    return port.Params(rules=rules, seed=seed, max_areas=6, min_areas=0)
 
 
 def _doc(dungeon: object) -> str:
@@ -96,29 +97,52 @@ def test_stored_log_replays_to_the_live_state(rules: str) -> None:
             assert _doc(replayed.frozen()) == _doc(port.snapshot(live)), seed
 
 
-@pytest.mark.xfail(not getattr(port, "DOOR_STABLE", False), strict=True,
-                   reason="today's engine rolls a level from one shared stream; the door-"
-                          "stable RNG comes with the engine's [api] contract (issue 12.4)")
+def _made(state: port.DungeonState, key: str) -> frozenset[tuple[int, int, int]]:
+    """Expand ``key``; the cells (depth, x, y) of the areas it made."""
+    before = {(d, a) for d, lv in state.levels.items() for a in lv.areas}
+    port.expand(state, key)
+    return frozenset((d, x, y) for d, lv in state.levels.items()
+                     for a_id, a in lv.areas.items() if (d, a_id) not in before
+                     for x, y in a.cells)
+
+
+def _near(cells: frozenset[tuple[int, int, int]], margin: int = 2
+          ) -> set[tuple[int, int, int]]:
+    return {(d, x + dx, y + dy) for d, x, y in cells
+            for dx in range(-margin, margin + 1) for dy in range(-margin, margin + 1)}
+
+
+NEAR = {"zufallslabyrinth": 4, "scatola-bianca": 6}
+"""Cells (5 ft) within which what one door makes can change what another makes: the
+procedures look that far (seed 000's dead ends check walls "in der Nähe" of other areas,
+20 ft; Scatola Bianca's passages turn by A.4 before they meet what lies ahead)."""
+
+
 @pytest.mark.parametrize("rules", PROCEDURES)
 def test_shuffled_orders_give_the_same_areas_where_they_do_not_collide(rules: str) -> None:
+    """The exits open at the start, opened in a shuffled order: what lies behind each is
+    what lies behind it when it is opened alone, unless that comes within :data:`NEAR`
+    cells of what another of them makes alone (a collision, where the rules bend). Levels
+    of up to 60 areas, so that the budget does not cut an expansion short."""
+    assert port.DOOR_STABLE
+    checked = 0
     for seed in SEEDS:
-        params = _params(rules, seed)
-        base = port.start(params, seed, REGISTRY)
-        exits = [e.key for e in port.open_exits(base)]
+        params = port.Params(rules=rules, seed=seed, max_areas=60, min_areas=0)
+        exits = [e.key for e in port.open_exits(port.start(params, seed, REGISTRY))]
         if len(exits) < 2:
             continue
-        orders = [exits, list(reversed(exits))]
-        results = []
-        for order in orders:
-            state = port.start(params, seed, REGISTRY)
-            for key in order:
-                port.expand(state, key)
-            results.append(_cells(state))
-        # areas that both orders built on the same cells, keyed by their cells
-        a = set(results[0].values())
-        b = set(results[1].values())
-        overlap_free = {c for c in a ^ b if not any(c & o for o in (a & b))}
-        assert a == b or not overlap_free, seed
+        alone = {k: _made(port.start(params, seed, REGISTRY), k) for k in exits}
+        order = list(exits)
+        random.Random(seed).shuffle(order)
+        state = port.start(params, seed, REGISTRY)
+        made = {k: _made(state, k) for k in order}
+        for k in exits:
+            others = set().union(*(_near(alone[o], NEAR[rules]) for o in exits if o != k))
+            if alone[k] & others:
+                continue
+            checked += 1
+            assert made[k] == alone[k], (seed, k)
+    assert checked >= 150  # the property was tested, not skipped
 
 
 @pytest.mark.parametrize("rules", PROCEDURES)

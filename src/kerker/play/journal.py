@@ -69,7 +69,7 @@ def _exits(state: PlayState) -> dict[str, tuple[str, int]]:
         number = {a["id"]: a["number"] for a in level["areas"]}
         for conn in level["connections"]:
             x, y = conn["at"]
-            out.setdefault(f"{depth}:{x},{y}:{conn['side']}",
+            out.setdefault(conn.get("key") or f"{depth}:{x},{y}:{conn['side']}",
                            (conn["kind"], number.get(conn["from"], 0)))
     for item in open_exit_list(state, "gm"):
         out[item["key"]] = (item["kind"], item["area"])

@@ -62,6 +62,10 @@ def open_exit_list(state: PlayState, view: str) -> list[dict[str, Any]]:
 
 
 def _conn_key(depth: int, conn: dict[str, Any]) -> str:
+    """A document connection's stable key (the engine's, from geometry)."""
+    key = conn.get("key")
+    if isinstance(key, str):
+        return key
     x, y = conn["at"]
     return f"{depth}:{x},{y}:{conn['side']}"
 
@@ -186,11 +190,16 @@ def _marked(level: dict[str, Any], text: str, exits: list[dict[str, Any]]) -> st
     x0 = min(c[0] for c in cells) - 1
     y0 = min(c[1] for c in cells) - 1
     rows = [list(r) for r in text.split("\n")]
+    # where the document draws each connection (its cells may be shifted from the
+    # engine's plane the keys are made on)
+    drawn = {_conn_key(level["depth"], c): (c["at"], c["side"]) for c in level["connections"]}
     for item in exits:
         if item["number"] > len(MARKS) or item["depth"] != level["depth"]:
             continue
-        _d, cell, side = item["key"].split("#")[0].split(":")
-        x, y = (int(v) for v in cell.split(","))
+        found = drawn.get(item["key"])
+        if found is None:
+            continue
+        (x, y), side = found
         dx, dy = _STEP.get(side, (0, 0))
         for cx, cy in ((x + dx, y + dy), (x, y)):
             row, col = cy - y0, cx - x0
