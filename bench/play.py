@@ -38,7 +38,7 @@ def median_ms(fn: Callable[[], object], runs: int) -> float:
 def log_of(rules: str, seed: int, size: int, play: Play) -> tuple[object, list[Event]]:
     """A session of ``size`` events: opens while exits are open (every tenth an undo and
     a redo), then notes and dice."""
-    state = play.new(rules, seed, {"max_areas": 1000, "size": [120, 120]})
+    state = play.new(rules, seed, {"max_areas": 1000})
     sid = state.info.id
     while state.seq < size:
         n = state.seq
@@ -71,6 +71,9 @@ def bench_library(runs: int, folder: Path) -> None:
                     play.act(sid, "undo")
 
                 opened, undone = [], []
+                if not open_exit_list(play.state(sid), "gm"):
+                    print(f"  {rules:17} after {steps:3} steps: nothing open any more")
+                    continue
                 for _n in range(runs):
                     opened.append(median_ms(one, 1))
                     undone.append(median_ms(back, 1))

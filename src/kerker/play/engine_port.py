@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 from kerker.dungeon import api
-from kerker.dungeon.api import DungeonError, DungeonState, Params
+from kerker.dungeon.api import DEFAULT_DUNGEON_LIMITS, DungeonError, DungeonState, Params
 from kerker.dungeon.model import Dungeon
 from kerker.tables.registry import Registry
 
@@ -57,10 +57,27 @@ class OpenExit(NamedTuple):
     gm_only: bool
 
 
+_ATTEMPTS: dict[tuple[Params, int], tuple[int, int]] = {}
+"""(params, registry id) -> (attempt, tries) of the first level ``start`` keeps: a session
+replays from its seed at every step, and choosing the first level rolls whole levels."""
+
+
 def start(params: Params, seed: int, registry: Registry) -> DungeonState:
     """A dungeon with its entrance placed, rolled from ``seed`` (nothing explored yet; the
-    first level is the roll ``generate`` keeps for ``min_areas``)."""
-    return api.start(replace(params, seed=seed), registry)
+    first level is the roll ``generate`` keeps for ``min_areas``, chosen once per process
+    and parameters)."""
+    params = replace(params, seed=seed)
+    found = _ATTEMPTS.get((params, id(registry)))
+    if found is None:
+        state = api.start(params, registry)
+        if len(_ATTEMPTS) > 256:
+            _ATTEMPTS.clear()
+        _ATTEMPTS[(params, id(registry))] = (state.attempt, state.tries)
+        return state
+    attempt, tries = found
+    state = DungeonState(params, registry, attempt, DEFAULT_DUNGEON_LIMITS, tries)
+    state.begin()
+    return state
 
 
 def generate(params: Params, seed: int, registry: Registry) -> Dungeon:

@@ -16,6 +16,7 @@ from typing import Any
 
 from kerker.dice.explain import explain
 from kerker.dice.roller import roll
+from kerker.errors import N_
 from kerker.i18n import translator
 from kerker.play.events import Event
 from kerker.play.session import EnteredDice, PlayState, event_seed, roll_check
@@ -41,7 +42,8 @@ def _areas(state: PlayState, lang: str) -> dict[tuple[int, str], dict[str, Any]]
 
 def _area_lines(area: dict[str, Any], depth: int, lang: str, view: str) -> list[str]:
     _ = translator(lang)
-    size = area["size"]["feet"] if lang == "en" else area["size"]["metres"]
+    # feet, as both rule texts measure (Fuß, piedi); the document writes "W × H ft"
+    size = str(area["size"]["feet"]).replace(" ft", " " + _(N_("ft")))
     head = _("{title} {number} (level {depth}), {size}").format(
         title=area["title"], number=area["number"], depth=depth, size=size)
     lines = [f"   - {head}"]
