@@ -92,6 +92,11 @@ def test_physical_dice_entered_and_refused(play: Play) -> None:
     assert s.events[-1].data["outcome"] == "fumble"
     s = play.act(sid, "check", value=12, entered=[5])
     assert s.events[-1].data["outcome"] == "success"
+    # a table's own die entered by hand (W20 of the Innenausstattung); follow-ups by kerker
+    s = play.act(sid, "table", table="zufallslabyrinth/innenausstattung", entered=[14])
+    assert s.events[-1].data["total"] == 14 and s.events[-1].data["entered"] == [14]
+    with pytest.raises(KerkerError, match="cannot show 25"):
+        play.act(sid, "table", table="zufallslabyrinth/innenausstattung", entered=[25])
     journal = journal_md(s, REGISTRY, "de")
     assert "W20 (eingegeben)" in journal or "(eingegeben)" in journal
 

@@ -306,10 +306,14 @@ def roll_command(s: SessionArg, expr: Annotated[str, typer.Argument(metavar="EXP
 @play_app.command("table", help=_h(N_("Roll a table (kerker table list shows them).")))
 @friendly
 def table_command(s: SessionArg, table: Annotated[str, typer.Argument(metavar="TABLE")],
+                  entered: Annotated[str | None, typer.Option("--entered", metavar="FACES",
+                                                              help=_h(N_(
+                      "What real dice showed for the table's own die (its follow-up "
+                      "tables are rolled by kerker).")))] = None,
                   db: DbOption = None, json_out: JsonOption = False,
                   lang: LangOption = None) -> None:
     """Roll a table."""
-    _act(s, "table", db, lang, json_out, table=table)
+    _act(s, "table", db, lang, json_out, table=table, entered=_faces(entered))
 
 
 @play_app.command("check", help=_h(N_("An HPR check (seed 003) against VALUE; --secret keeps "

@@ -19,7 +19,7 @@ from kerker.dice.roller import roll
 from kerker.errors import N_
 from kerker.i18n import translator
 from kerker.play.events import Event
-from kerker.play.session import EnteredDice, PlayState, event_seed, roll_check
+from kerker.play.session import EnteredDice, PlayState, event_seed, roll_check, table_rng
 from kerker.play.views import exit_name, open_exit_list
 from kerker.tables.registry import Registry
 
@@ -138,10 +138,12 @@ def _step(state: PlayState, e: Event, registry: Registry, lang: str, view: str,
         from kerker.tables.engine import roll_table
         from kerker.tables.render import lines as table_lines
 
-        result, _log = roll_table(registry, d["table"],
-                                  random.Random(event_seed(state.info, e.seq)),
-                                  context={"level": d["level"]})
-        return [_("Table {table}:").format(table=_code(d["table"]))] + [
+        rng = table_rng(state.info, e.seq, registry, d["table"], d["entered"])
+        result, _log = roll_table(registry, d["table"], rng, context={"level": d["level"]})
+        head = _("Table {table}:").format(table=_code(d["table"]))
+        if d["entered"] is not None:
+            head = head.removesuffix(":") + " (" + _("entered") + "):"
+        return [head] + [
             f"   - {line.strip()}" for line in table_lines(result, lang)
             if line.strip()]
     if e.kind == "check":

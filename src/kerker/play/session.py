@@ -101,13 +101,17 @@ class EnteredDice(random.Random):
     against the dice first (:func:`check_entered`); running out is a one-line error.
     """
 
-    def __init__(self, faces: Sequence[int]) -> None:
+    def __init__(self, faces: Sequence[int], then: random.Random | None = None) -> None:
         super().__init__(0)
         self.faces = list(faces)
         self.used = 0
+        self.then = then
+        """Where the dice after the entered ones come from (None: nowhere, an error)."""
 
     def getrandbits(self, k: int, /) -> int:
-        """The next entered face minus one."""
+        """The next entered face minus one (then ``then``'s bits, if given)."""
+        if self.used >= len(self.faces) and self.then is not None:
+            return self.then.getrandbits(k)
         if self.used >= len(self.faces):
             raise EventError(N_("the roll needs more dice than the {n} entered"),
                              n=len(self.faces))
@@ -424,9 +428,12 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
         from kerker.tables.engine import roll_table
 
         table = str(fields["table"])
-        result, _log = roll_table(registry, table, random.Random(event_seed(state.info, seq)),
-                                  context={"level": state.depth})
-        data = {"table": table, "level": state.depth, "total": result.pick.total}
+        entered = fields.get("entered")
+        rng = table_rng(state.info, seq, registry, table, entered)
+        result, _log = roll_table(registry, table, rng, context={"level": state.depth})
+        data = {"table": table, "level": state.depth,
+                "entered": None if entered is None else [int(f) for f in entered],
+                "total": result.pick.total}
     elif kind == "check":
         result = roll_check(state.info, seq, int(fields["value"]),
                             int(fields.get("modifier") or 0), bool(fields.get("secret")),
@@ -455,6 +462,24 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
     else:
         raise EventError(N_("unknown event kind {kind!r}"), kind=kind)
     return Event(seq, kind, data)
+
+
+def table_rng(info: SessionInfo, seq: int, registry: Registry, table: str,
+              entered: Sequence[int] | None) -> random.Random:
+    """The dice of the free table roll of event ``seq``: its sub-seed, or the faces a player
+    rolled for the table's own die (its follow-up tables are then rolled from the sub-seed).
+    Refuses entered faces for a table rolled by weights or with dice that cannot be entered,
+    and faces its die cannot show."""
+    seeded = random.Random(event_seed(info, seq))
+    if entered is None:
+        return seeded
+    spec = registry.get(table)
+    dice = spec.dice
+    if dice is None or "{" in dice:
+        raise EventError(N_("table {table} is not rolled with one plain die expression; let "
+                            "kerker roll it"), table=table)
+    check_entered(dice, [int(f) for f in entered])
+    return EnteredDice([int(f) for f in entered], then=seeded)
 
 
 def roll_check(info: SessionInfo, seq: int, value: int, modifier: int, secret: bool,
