@@ -43,6 +43,9 @@ class Play:
     def __init__(self, store: Store, registry: Registry) -> None:
         self.store = store
         self.registry = registry
+        self._last: dict[str, PlayState] = {}
+        """Session id -> the state after its last step made here: reused by
+        :meth:`state` while the stored log is still the one it was folded from."""
 
     def new(self, rules: str, seed: int, options: dict[str, Any], name: str = "") -> PlayState:
         """A new session (stored, no events yet)."""
@@ -55,14 +58,21 @@ class Play:
         return state
 
     def state(self, ref: str) -> PlayState:
-        """The session named ``ref`` (id, id prefix or name), replayed and verified."""
+        """The session named ``ref`` (id, id prefix or name), replayed and verified (or, when
+        the stored log is the one the state after this object's last step of it was folded
+        from, that state: a second instance's append shows as a longer log)."""
         info, events = self.store.load(ref)
+        last = self._last.pop(info.id, None)
+        if (last is not None and last.info == info and last.events == events
+                and not last.read_only):
+            return last
         return verify(fold(info, events, self.registry))
 
     def act(self, ref: str, kind: str, expected: int | None = None, **fields: Any
             ) -> PlayState:
         """Do ``kind`` (see :func:`~kerker.play.session.propose`) on session ``ref`` and
-        return the state after it. ``expected``: the last event the caller saw; when the
+        return the state after it (valid until the next step of that session through this
+        object, which goes on from it). ``expected``: the last event the caller saw; when the
         session moved on since (another writer), :class:`ConflictError` with ``.state`` the
         current state, and nothing is written."""
         state = self.state(ref)
@@ -85,6 +95,9 @@ class Play:
             err.state = self.state(info.id)
             raise
         after.info = info
+        if len(self._last) > 64:
+            self._last.clear()
+        self._last[info.id] = after
         return after
 
     def delete(self, ref: str) -> str:

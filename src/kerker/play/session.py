@@ -14,7 +14,6 @@ totals; replay rolls them again and compares, so a changed dice engine is notice
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -212,11 +211,25 @@ class PlayState:
         return doc
 
 
-def fingerprint(doc: dict[str, Any]) -> str:
-    """A digest of a dungeon document without the kerker version that made it."""
-    body = {k: v for k, v in doc.items() if k not in ("kerker", "lang")}
-    text = json.dumps(body, sort_keys=True, ensure_ascii=False)
-    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+def fingerprint(state: PlayState) -> str:
+    """A digest of the dungeon a session replays to: every area's kind, cells, contents'
+    row keys and roll log (tables, dice, totals, rows), every connection's key, kind and
+    ends, the exits still open. Made from the frozen dungeon, not a rendered document, so
+    it costs a fraction of one and does not change with texts or the kerker version."""
+    h = hashlib.blake2b(digest_size=16)
+    dungeon = state.frozen()
+    for level in dungeon.levels:
+        h.update(f"L{level.depth}:{level.entrance}".encode())
+        for a in level.areas:
+            h.update(f"A{a.id}:{a.kind}:{a.shape}:{a.cells}".encode())
+            for r in a.rolls:
+                h.update(f"r{r.table}:{r.dice}:{r.roll}:{r.row}:{r.key}".encode())
+            for c in a.contents:
+                h.update(f"c{c.kind}:{c.result.key if c.result is not None else None}".encode())
+        for c in level.connections:
+            h.update(f"C{c.key}:{c.kind}:{c.from_}:{c.to}:{c.to_level}:{c.at}:{c.width}".encode())
+        h.update(repr(level.unexplored).encode())
+    return h.hexdigest()
 
 
 def _effective(events: list[Event]) -> tuple[list[int], list[int]]:
@@ -323,7 +336,7 @@ def verify(state: PlayState) -> PlayState:
                  and info.rules_digest == rules_digest(info.rules))
     if same_data:
         return state
-    if fingerprint(state.document()) != info.fingerprint:
+    if fingerprint(state) != info.fingerprint:
         state.read_only = (
             f"made with kerker {info.kerker_version} and other rule data; replayed here it "
             "gives another dungeon")
@@ -511,4 +524,4 @@ def roll_check(info: SessionInfo, seq: int, value: int, modifier: int, secret: b
 
 def with_fingerprint(info: SessionInfo, state: PlayState) -> SessionInfo:
     """``info`` recording the fingerprint of ``state``'s document."""
-    return replace(info, fingerprint=fingerprint(state.document()))
+    return replace(info, fingerprint=fingerprint(state))
