@@ -60,8 +60,8 @@ def bench_library(runs: int, folder: Path) -> None:
     for rules in ("zufallslabyrinth", "scatola-bianca"):
         with open_store(folder / f"lib-{rules}.sqlite3") as store:
             play = Play(store, REGISTRY)
-            for steps in (0, 10, 40):
-                info, _events = log_of(rules, 3, steps, play)
+            for steps in (0, 10, 25):
+                info, _events = log_of(rules, 2, steps, play)
                 sid = info.id  # type: ignore[attr-defined]
 
                 def one(sid: str = sid) -> None:
@@ -88,7 +88,7 @@ def bench_replay(runs: int, folder: Path) -> None:
         with open_store(folder / f"replay-{rules}.sqlite3") as store:
             play = Play(store, REGISTRY)
             for size in (100, 1000):
-                info, events = log_of(rules, 3, size, play)
+                info, events = log_of(rules, 2, size, play)
                 opens = sum(e.kind == "open" for e in events)
                 ms = median_ms(lambda info=info, events=events: fold(
                     info, events, REGISTRY), runs)  # type: ignore[arg-type]
