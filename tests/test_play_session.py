@@ -217,3 +217,23 @@ def test_open_exits_have_stable_keys_and_next() -> None:
     assert keys and all(k.count(":") >= 2 for k in keys)
     assert port.next_exit(state) in keys
     assert port.expand(state, keys[0]) and not port.expand(state, keys[0])
+
+
+def test_enter_a_level_by_its_stairs(play: Play) -> None:
+    """Seed 0 (levels 2, at most 12 areas): after three steps of the walk a stair leads
+    down; `enter 2` takes it, the arrival is built on level 2 and the journal says so."""
+    sid = play.new("zufallslabyrinth", 0, {"levels": 2, "max_areas": 12,
+                                          "min_areas": 0}).info.id
+    for _n in range(3):
+        play.act(sid, "open", exit="next")
+    with pytest.raises(EventError, match="no open way leads to level 3"):
+        play.act(sid, "enter", level=3)
+    s = play.act(sid, "enter", level=2)
+    assert s.depth == 2 and s.events[-1].data["exit"].startswith("1:")
+    assert any(lv["depth"] == 2 and lv["areas"] for lv in s.document()["levels"])
+    assert all(d == 2 for d, _a in s.made[s.seq])
+    assert "Ebene 2" in journal_md(s, REGISTRY, "de").splitlines()[-2] or any(
+        "Ebene 2" in line for line in journal_md(s, REGISTRY, "de").splitlines())
+    s = play.act(sid, "undo")
+    assert s.depth == 1 and not any(lv["depth"] == 2 and lv["areas"]
+                                    for lv in s.document()["levels"])
