@@ -164,9 +164,12 @@ def new_command(
                                "entrance": entrance}
     if caves != "depth" or rules == "scatola-bianca":
         options["caves"] = caves
+    from kerker.commands.dungeon import flags
+
     play = _play(db)
     try:
-        state = play.new(rules, used_seed, options, name=name)
+        with flags():  # the engine's option errors name the command line's flags
+            state = play.new(rules, used_seed, options, name=name)
     finally:
         play.store.close()
     if json_out:
