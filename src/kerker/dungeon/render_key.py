@@ -3,8 +3,9 @@
 A pure function of the dungeon document (``docs/dungeon-json.md``). Per area: its number,
 kind or title, size (squares, feet, metres), contents with their rolled amounts, features,
 exits and where they lead ("Tür nach Osten zu 7", "Treppe hinab zu Ebene 2", "unerforscht"),
-traps (game master only) and the roll log. ``view="player"`` leaves out secret doors, traps,
-trapped or hidden treasure and every ``gm_only`` content. Every UI word goes through the
+traps (game master only) and the roll log. ``view="player"`` keys only what the players can
+know (:mod:`kerker.dungeon.player`): no secret door, no area reachable only through one, no
+trap, no trapped or hidden treasure, no ``gm_only`` content. Every UI word goes through the
 gettext catalogs; the texts inside the document (contents, features, titles) stay in the
 document's language, except area titles, which follow ``lang`` when it differs.
 """
@@ -17,6 +18,7 @@ from html import escape
 from typing import Any
 
 from kerker.dungeon.export import AREA_KINDS
+from kerker.dungeon.player import player_areas, player_level
 from kerker.dungeon.render_svg import (
     Doc,
     _check_view,
@@ -186,6 +188,8 @@ def area_keys(doc: Doc, *, depth: int = 1, lang: str = "de", view: str = "gm") -
     _ = translator(lang)
     gm = view == "gm"
     level = _level(doc, depth)
+    if not gm:
+        level = player_level(level, player_areas(doc))
     areas = sorted(level.get("areas") or (), key=lambda a: (int(a.get("number", 0)),
                                                              str(a.get("id"))))
     numbers = {str(a["id"]): a.get("number") for a in areas}
@@ -232,6 +236,8 @@ def area_keys(doc: Doc, *, depth: int = 1, lang: str = "de", view: str = "gm") -
 def _header(doc: Doc, depth: int, lang: str, view: str) -> tuple[str, list[str]]:
     _ = translator(lang)
     level = _level(doc, depth)
+    if view != "gm":
+        level = player_level(level, player_areas(doc))
     title = title_text(doc, depth, lang)
     lines = [_("game master's map") if view == "gm" else _("players' map")]
     w, h = int(level.get("width", 0)), int(level.get("height", 0))

@@ -38,6 +38,7 @@ from operator import itemgetter
 from typing import Any, cast
 
 from kerker.dungeon.outline import Outline, Point, everywhere, scans
+from kerker.dungeon.player import player_areas, player_level
 from kerker.errors import N_, OptionError
 from kerker.i18n import Translate, translator
 from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
@@ -1219,12 +1220,15 @@ def title_text(doc: Doc, depth: int, lang: str) -> str:
 def render_svg(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str = "de") -> str:
     """Level ``depth`` of the dungeon document ``doc`` as an SVG map.
 
-    ``view`` ``gm`` shows everything; ``player`` draws secret doors as plain wall and leaves
-    out traps and every ``gm_only`` connection. Refuses an unknown view or level with
+    ``view`` ``gm`` shows everything; ``player`` shows what the players can know
+    (:mod:`kerker.dungeon.player`): no secret door (plain wall), no area reachable only
+    through one (rock), no trap, no ``gm_only`` connection. Refuses an unknown view or level with
     :class:`OptionError`. Same document, depth, view and language -> the same bytes.
     """
     _check_view(view)
     level = _level(doc, depth)
+    if view == "player":
+        level = player_level(level, player_areas(doc), contents=False)
     return _svg(doc, depth, level, _Map(level), view == "gm", lang)
 
 
@@ -1238,7 +1242,15 @@ def render_views(doc: Doc, *, depth: int = 1, lang: str = "de",
         _check_view(view)
     level = _level(doc, depth)
     drawing = _Map(level)
-    return {view: _svg(doc, depth, level, drawing, view == "gm", lang) for view in views}
+    out: dict[str, str] = {}
+    for view in views:
+        shown, shown_map = level, drawing
+        if view == "player":
+            shown = player_level(level, player_areas(doc), contents=False)
+            if shown is not level:
+                shown_map = _Map(shown)
+        out[view] = _svg(doc, depth, shown, shown_map, view == "gm", lang)
+    return out
 
 
 def _svg(doc: Doc, depth: int, level: Mapping[str, Any], drawing: _Map, gm: bool,

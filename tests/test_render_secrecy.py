@@ -1,0 +1,127 @@
+"""The players' map keeps the secrets (issue 15): over >= 500 small levels of each procedure,
+no player SVG draws a secret door, a trap, a GM-only way or an area the players can reach
+only through a secret door (neither its number nor its floor), and the players' key and
+ASCII preview name none of it. The game master's map of the same level does draw them (so
+the check cannot pass by drawing nothing)."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from kerker.dungeon.engine import Params, generate
+from kerker.dungeon.export import to_document
+from kerker.dungeon.player import player_areas
+from kerker.dungeon.render_ascii import render_ascii
+from kerker.dungeon.render_key import area_keys
+from kerker.dungeon.render_svg import CELL, render_views
+from kerker.tables.registry import load_registry
+
+SEEDS = {"zufallslabyrinth": 360, "scatola-bianca": 420}
+MIN_LEVELS = 500
+
+_PATH = re.compile(r"([MHVLZ])([^MHVLZ]*)")
+_SECRET_MARKS = ('class="secret"', "secret_door", 'class="trap"', 'data-key="trap"',
+                 "conn elevator")
+
+
+def _floor_polygons(svg: str) -> tuple[list[list[tuple[float, float]]], float, float]:
+    """The floor path's polygons (map coordinates) and the map group's offset."""
+    floor = re.search(r'<path class="floor" d="([^"]*)"', svg)
+    assert floor is not None
+    shift = re.search(r'<g class="map" transform="translate\((-?[\d.]+) (-?[\d.]+)\)">', svg)
+    assert shift is not None
+    polys: list[list[tuple[float, float]]] = []
+    x = y = 0.0
+    for cmd, args in _PATH.findall(floor.group(1)):
+        nums = [float(v) for v in args.split()]
+        if cmd == "M":
+            x, y = nums
+            polys.append([(x, y)])
+        elif cmd == "H":
+            x = nums[0]
+            polys[-1].append((x, y))
+        elif cmd == "V":
+            y = nums[0]
+            polys[-1].append((x, y))
+        elif cmd == "L":
+            x, y = nums
+            polys[-1].append((x, y))
+    return polys, float(shift.group(1)), float(shift.group(2))
+
+
+def _inside(polys: list[list[tuple[float, float]]], px: float, py: float) -> bool:
+    """Even-odd point in polygon (the floor's fill rule)."""
+    inside = False
+    for poly in polys:
+        n = len(poly)
+        for i in range(n):
+            (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
+            if (y1 > py) != (y2 > py) and px < x1 + (py - y1) * (x2 - x1) / (y2 - y1):
+                inside = not inside
+    return inside
+
+
+def _numbers(svg: str) -> list[str]:
+    return re.findall(r'<text class="number"[^>]*>([^<]*)</text>', svg)
+
+
+@pytest.fixture(scope="module")
+def registry() -> Any:
+    return load_registry([])
+
+
+@pytest.mark.parametrize("rules", sorted(SEEDS))
+def test_player_map_keeps_secrets(registry: Any, rules: str) -> None:
+    levels = hidden_total = secret_levels = 0
+    for seed in range(SEEDS[rules]):
+        params = Params(rules=rules, seed=seed, levels=3, size=(14, 14), max_areas=16,
+                        min_areas=1)
+        doc = to_document(generate(params, random.Random(seed), registry), "en")
+        known = player_areas(doc)
+        player_text = render_ascii(doc, view="player")
+        for level in doc["levels"]:
+            levels += 1
+            depth = level["depth"]
+            views = render_views(doc, depth=depth, lang="en")
+            gm, player = views["gm"], views["player"]
+            hidden = [a for a in level["areas"] if a["id"] not in known]
+            secrets = [c for c in level["connections"]
+                       if c["kind"] == "secret_door" or c.get("gm_only")]
+            has_trap = any(c.get("kind") == "trap" for a in level["areas"]
+                           for c in a.get("contents") or ())
+            for mark in _SECRET_MARKS:
+                assert mark not in player, (rules, seed, depth, mark)
+            if secrets:
+                secret_levels += 1
+                assert any(m in gm for m in _SECRET_MARKS), (rules, seed, depth)
+            if has_trap:
+                assert 'class="trap"' in gm, (rules, seed, depth)
+            # Exactly the numbers of the areas the players know, each once.
+            shown = sorted(str(a["number"]) for a in level["areas"] if a["id"] in known)
+            assert sorted(_numbers(player)) == shown, (rules, seed, depth)
+            assert sorted(_numbers(gm)) == sorted(str(a["number"]) for a in level["areas"])
+            # A hidden area's floor is rock: none of its cells' centres is on the floor.
+            if hidden:
+                hidden_total += len(hidden)
+                polys, _tx, _ty = _floor_polygons(player)
+                gm_polys, _gx, _gy = _floor_polygons(gm)
+                for area in hidden:
+                    for x, y in area["cells"]:
+                        cx, cy = (x + 0.5) * CELL, (y + 0.5) * CELL
+                        assert not _inside(polys, cx, cy), (rules, seed, depth, area["id"])
+                    x, y = area["label_at"]
+                    assert _inside(gm_polys, (x + 0.5) * CELL, (y + 0.5) * CELL)
+            # The players' key names no hidden area, no secret door, no trap.
+            keys = area_keys(doc, depth=depth, lang="en", view="player")
+            assert sorted(k.heading.split(".")[0] for k in keys) == shown
+            for key in keys:
+                assert not key.traps and not key.rolls
+                assert not any("Secret" in text for text, _n in key.exits)
+                assert all(n is None or str(n) in shown for _t, n in key.exits)
+        assert "S" not in re.sub(r"==.*==", "", player_text)
+    assert levels >= MIN_LEVELS, levels
+    assert secret_levels > 0 and hidden_total > 0, (secret_levels, hidden_total)
