@@ -29,6 +29,7 @@ from kerker.dungeon.render_svg import (
 )
 from kerker.errors import N_
 from kerker.i18n import Translate, translator
+from kerker.render.kit import md_text
 
 _DIRECTION = {
     "n": N_("to the north"), "ne": N_("to the north-east"), "e": N_("to the east"),
@@ -265,29 +266,31 @@ def render_md(doc: Doc, *, lang: str = "de", view: str = "gm", depth: int | None
     out: list[str] = []
     for d in _levels(doc, depth):
         title, lines = _header(doc, d, lang, view)
-        out += [f"# {title}", "", " · ".join(lines), ""]
+        out += [f"# {md_text(title, lead=False)}", "", md_text(" · ".join(lines)), ""]
         for key in area_keys(doc, depth=d, lang=lang, view=view):
             size_label = _("Size")
-            out += [f"## {key.heading}", "", f"*{size_label}:* {key.size}", ""]
+            out += [f"## {md_text(key.heading, lead=False)}", "",
+                    f"*{md_text(size_label)}:* {md_text(key.size, lead=False)}", ""]
             out += _md_list(_("Contents"), key.contents or ([] if key.corridor else [_("empty")]))
             out += _md_list(_("Features"), key.features)
             out += _md_list(_("Exits"), [text for text, _n in key.exits] or [_("none")])
             out += _md_list(_("Traps"), key.traps)
             if key.rolls:
-                out.append(f"- *{_('Rolls')}:*")
+                out.append(f"- *{md_text(_('Rolls'), lead=False)}:*")
                 out += [f"    - {_md(line)}" for line in key.rolls]
                 out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
 
 
 def _md(text: str) -> str:
-    return text.replace("*", "\\*").replace("_", "\\_")
+    """User or document text inside a list item (escaped, one line)."""
+    return md_text(text, lead=False)
 
 
 def _md_list(label: str, items: Sequence[str]) -> list[str]:
     if not items:
         return []
-    return [f"**{label}:**", *[f"- {_md(item)}" for item in items], ""]
+    return [f"**{md_text(label)}:**", *[f"- {_md(item)}" for item in items], ""]
 
 
 _CSS = """

@@ -29,7 +29,6 @@ east or south (``_span``); a stair to another level is drawn in the rock beyond 
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from functools import cache, lru_cache
@@ -41,6 +40,7 @@ from kerker.dungeon.outline import Outline, Point, everywhere, scans
 from kerker.dungeon.player import player_areas, player_level
 from kerker.errors import N_, OptionError
 from kerker.i18n import Translate, translator
+from kerker.render.kit import xml_text
 from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
 
 VIEWS = ("gm", "player")
@@ -88,9 +88,9 @@ ROUNDED_SHAPES = frozenset({"circle", "oval", "octagon", "hexagon", "triangle", 
 
 
 def _escape(text: str) -> str:
-    """``text`` for an XML text node (``&``, ``<``, ``>``; what xml.sax.saxutils.escape does,
-    without importing urllib on the way)."""
-    return html.escape(text, quote=False)
+    """``text`` for an XML text node (:func:`kerker.render.kit.xml_text`: control
+    characters visible, markup escaped)."""
+    return xml_text(text)
 
 
 @lru_cache(maxsize=16)  # a language's catalog read from its file once, not for every map

@@ -13,7 +13,6 @@ Pure function of the prowl and the language: the same prowl gives the same bytes
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -27,6 +26,7 @@ from kerker.prowl.model import (
     DoorTrap,
     Prowl,
 )
+from kerker.render.kit import xml_text
 from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
 from kerker.tables.render import number
 
@@ -54,10 +54,10 @@ FILLS = ("#e6e6e6", "#d4ebcf", "#fbe2a6", "#f3b7af")
 STROKES = ("#8c8c8c", "#4f8a45", "#b8860b", "#b03a2e")
 
 
-def _escape(text: str) -> str:
-    """``text`` for an XML text node (``&``, ``<``, ``>``; what xml.sax.saxutils.escape does,
-    without importing urllib on the way)."""
-    return html.escape(text, quote=False)
+def _escape(text: object) -> str:
+    """``text`` for an XML text node (:func:`kerker.render.kit.xml_text`: control
+    characters visible, markup escaped)."""
+    return xml_text(str(text))
 
 
 def text_width(text: str, size: float) -> float:
@@ -214,7 +214,7 @@ def _door_mark(x: float, y: float, conn: Connection) -> list[str]:
                f'fill="#ffffff" stroke="{INK}" stroke-width="1.6"/>')
     out.append(f'<text x="{_n(x)}" y="{_n(y + 4.5)}" text-anchor="middle" '
                f'font-family="{SVG_FONT_SANS}" font-size="12" font-weight="bold" '
-               f'fill="{INK}">{label}</text>')
+               f'fill="{INK}">{_escape(label)}</text>')
     if conn.trap is not None:
         tx, ty = x + w / 2 + 1, y - 9
         out.append(f'<path d="M {_n(tx)} {_n(ty - 11)} L {_n(tx + 7)} {_n(ty + 2)} '
@@ -474,7 +474,7 @@ def render_svg(p: Prowl, lang: str) -> str:
         body.append(f'<rect x="{_n(box.x)}" y="{_n(box.y)}" width="{BOX_W}" height="{_n(box.h)}" '
                     f'rx="5" fill="{FILLS[sec]}" stroke="{STROKES[sec]}" stroke-width="2"/>')
         body.append(f'<text x="{_n(box.x + 8)}" y="{_n(box.y + 17)}" font-family="{SVG_FONT_SANS}" '
-                    f'font-size="15" font-weight="bold" fill="{INK}">{room.id}</text>')
+                    f'font-size="15" font-weight="bold" fill="{INK}">{_escape(room.id)}</text>')
         body.append(f'<text x="{_n(box.x + BOX_W - 8)}" y="{_n(box.y + 16)}" text-anchor="end" '
                     f'font-family="{SVG_FONT_SANS}" font-size="12" font-weight="bold" '
                     f'fill="{STROKES[sec]}">{SECURITY_SHORT[sec]}</text>')
@@ -491,8 +491,8 @@ def render_svg(p: Prowl, lang: str) -> str:
                 body.append(_creature(x, y - 3.5, colour) if c.type == "creature"
                             else _trap(x, y - 3.5, colour))
                 body.append(f'<text x="{_n(x + 8)}" y="{_n(y + 1)}" font-family="{SVG_FONT_SANS}" '
-                            f'font-size="12" fill="{colour}">{c.id}<tspan font-weight="bold" '
-                            f'dx="3">{c.level}</tspan></text>')
+                            f'font-size="12" fill="{colour}">{_escape(c.id)}'
+                            f'<tspan font-weight="bold" dx="3">{_escape(c.level)}</tspan></text>')
                 x += _item_width(c)
             y += LINE_H
         if room.loot is not None:
