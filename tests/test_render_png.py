@@ -157,3 +157,55 @@ def test_a_dead_worker_is_a_render_error_not_a_trace() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120)
     assert "refused: the PNG renderer stopped unexpectedly" in done.stdout, done.stderr
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    from pathlib import Path
+
+    try:
+        status = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
+    except OSError:
+        return False
+    state = next((line.split()[1] for line in status.splitlines() if line.startswith("State:")),
+                 "?")
+    return state not in ("Z", "X")
+
+
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"),
+                    reason="forked workers (and /proc) only on Linux")
+def test_workers_end_when_the_parent_is_killed() -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    # A fresh interpreter forks two workers, reports their ids and waits; kill -9 of it
+    # must take the workers along (issue 18: they stayed and held stdout open).
+    code = (
+        "import os, sys, time\n"
+        "from kerker.render.png import PngBatch\n"
+        "batch = PngBatch(workers=2)\n"
+        "assert batch.processes\n"
+        "pids = {batch._pool.submit(os.getpid).result() for _ in range(8)}\n"
+        "print(*sorted(pids), flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    workers = [int(p) for p in proc.stdout.readline().split()]
+    try:
+        assert workers and all(_alive(pid) for pid in workers)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        for _ in range(600):  # the kernel signals them at once; poll up to a minute
+            if not any(_alive(pid) for pid in workers):
+                break
+            time.sleep(0.1)
+        assert not any(_alive(pid) for pid in workers), workers
+        assert proc.stdout.read() == ""  # EOF: nobody holds the pipe any more
+    finally:
+        for pid in workers:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)

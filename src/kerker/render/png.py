@@ -201,12 +201,39 @@ def _draw(svg: str, scale: float, width: int, height: int) -> bytes | tuple[str,
         return exc.template, exc.params
 
 
-def _worker_start() -> None:
+PR_SET_PDEATHSIG = 1
+"""prctl(2) option: the signal a process gets when the thread that forked it ends."""
+
+
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux to kill this (forked) worker when its parent ends, however it ends
+    (``kill -9`` included), so no worker outlives the command and holds its stdout open.
+    A parent already gone before the request (the worker's parent is then init or a
+    subreaper) ends the worker at once. Does nothing where prctl is missing."""
+    import ctypes
+    import signal
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _worker_start(parent: int = 0) -> None:
     """A worker leaves Ctrl-C to the process that started it (which stops the batch), so
-    that an interrupted command prints no trace of every worker."""
+    that an interrupted command prints no trace of every worker; and it ends when that
+    process ends (:func:`_die_with_parent`)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent:
+        _die_with_parent(parent)
 
 
 def _fork_is_safe() -> bool:
@@ -255,7 +282,8 @@ class PngBatch:
 
             self._pool = ProcessPoolExecutor(max_workers=count,
                                              mp_context=multiprocessing.get_context("fork"),
-                                             initializer=_worker_start)
+                                             initializer=_worker_start,
+                                             initargs=(os.getpid(),))
         else:
             self._pool = ThreadPoolExecutor(max_workers=count, thread_name_prefix="kerker-png")
         self.processes = processes
