@@ -125,3 +125,19 @@ def test_player_map_keeps_secrets(registry: Any, rules: str) -> None:
         assert "S" not in re.sub(r"==.*==", "", player_text)
     assert levels >= MIN_LEVELS, levels
     assert secret_levels > 0 and hidden_total > 0, (secret_levels, hidden_total)
+
+
+def test_renderers_read_the_documents_language(registry: Any) -> None:
+    """An Italian document rendered without ``lang`` is Italian (issue 15: it got German
+    headings); an explicit ``lang`` still wins."""
+    from kerker.dungeon.render_key import render_html, render_md
+    from kerker.dungeon.render_svg import render_svg
+
+    params = Params(rules="scatola-bianca", seed=11, levels=1)
+    doc = to_document(generate(params, random.Random(11), registry), "it")
+    md = render_md(doc)
+    assert "Dimensioni" in md or "Uscite" in md, md[:300]
+    assert "Ausgänge" not in md and "Größe" not in md
+    assert "mappa" in render_svg(doc).lower() and "Karte" not in render_svg(doc)
+    assert 'lang="it"' in render_html(doc)
+    assert "Exits" in render_md(doc, lang="en")

@@ -23,6 +23,7 @@ from kerker.dungeon.render_svg import (
     Doc,
     _check_view,
     _level,
+    doc_lang,
     is_unexplored,
     render_svg,
     title_text,
@@ -183,9 +184,12 @@ def _roll(entry: Mapping[str, Any], _: Translate) -> str:
     return f"{table}: {explain}{tail}"
 
 
-def area_keys(doc: Doc, *, depth: int = 1, lang: str = "de", view: str = "gm") -> list[AreaKey]:
-    """The key of one level as plain entries, in area-number order."""
+def area_keys(doc: Doc, *, depth: int = 1, lang: str | None = None,
+              view: str = "gm") -> list[AreaKey]:
+    """The key of one level as plain entries, in area-number order (``lang``: default the
+    document's language)."""
     _check_view(view)
+    lang = doc_lang(doc, lang)
     _ = translator(lang)
     gm = view == "gm"
     level = _level(doc, depth)
@@ -260,8 +264,11 @@ def _levels(doc: Doc, depth: int | None) -> list[int]:
     return [int(level.get("depth", 1)) for level in doc.get("levels") or ()] or [1]
 
 
-def render_md(doc: Doc, *, lang: str = "de", view: str = "gm", depth: int | None = None) -> str:
-    """The room key as Markdown: every level (or only ``depth``), area by area."""
+def render_md(doc: Doc, *, lang: str | None = None, view: str = "gm",
+              depth: int | None = None) -> str:
+    """The room key as Markdown: every level (or only ``depth``), area by area, in
+    ``lang`` (default: the document's language)."""
+    lang = doc_lang(doc, lang)
     _ = translator(lang)
     out: list[str] = []
     for d in _levels(doc, depth):
@@ -315,11 +322,12 @@ a{color:inherit}
 """
 
 
-def render_html(doc: Doc, *, lang: str = "de", view: str = "gm",
+def render_html(doc: Doc, *, lang: str | None = None, view: str = "gm",
                 depth: int | None = None, maps: Mapping[int, str] | None = None) -> str:
     """A self-contained printable page: per level its map (inline SVG), then its key.
     ``maps`` may hold the levels' SVGs of this view and language already drawn (by depth);
-    the others are drawn here."""
+    the others are drawn here. ``lang``: default the document's language."""
+    lang = doc_lang(doc, lang)
     _ = translator(lang)
     body: list[str] = []
     first_title = ""

@@ -1217,22 +1217,30 @@ def title_text(doc: Doc, depth: int, lang: str) -> str:
         rules=rules_name(str(doc.get("rules", ""))), seed=doc.get("seed", "?"), depth=depth)
 
 
-def render_svg(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str = "de") -> str:
+def doc_lang(doc: Doc, lang: str | None) -> str:
+    """``lang`` when given, else the document's own language (``"lang"``; English when it
+    names none): no renderer falls back to German for an Italian document."""
+    return lang or str(doc.get("lang") or "en")
+
+
+def render_svg(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str | None = None) -> str:
     """Level ``depth`` of the dungeon document ``doc`` as an SVG map.
 
     ``view`` ``gm`` shows everything; ``player`` shows what the players can know
     (:mod:`kerker.dungeon.player`): no secret door (plain wall), no area reachable only
     through one (rock), no trap, no ``gm_only`` connection. Refuses an unknown view or level with
-    :class:`OptionError`. Same document, depth, view and language -> the same bytes.
+    :class:`OptionError`. ``lang`` defaults to the document's language. Same document,
+    depth, view and language -> the same bytes.
     """
     _check_view(view)
+    lang = doc_lang(doc, lang)
     level = _level(doc, depth)
     if view == "player":
         level = player_level(level, player_areas(doc), contents=False)
     return _svg(doc, depth, level, _Map(level), view == "gm", lang)
 
 
-def render_views(doc: Doc, *, depth: int = 1, lang: str = "de",
+def render_views(doc: Doc, *, depth: int = 1, lang: str | None = None,
                  views: Sequence[str] = VIEWS) -> dict[str, str]:
     """Level ``depth`` of ``doc`` in each of ``views``: ``{view: svg}``, each the same bytes
     as :func:`render_svg` gives for that view, faster than one call per view (what every
@@ -1240,6 +1248,7 @@ def render_views(doc: Doc, *, depth: int = 1, lang: str = "de",
     """
     for view in views:
         _check_view(view)
+    lang = doc_lang(doc, lang)
     level = _level(doc, depth)
     drawing = _Map(level)
     out: dict[str, str] = {}
@@ -1310,7 +1319,7 @@ PNG_SCALE = 1.5
 on screen (the SVG is the print format). 2.0 took 2 x the time (PNG encoding dominates)."""
 
 
-def render_png(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str = "de",
+def render_png(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str | None = None,
                scale: float = PNG_SCALE) -> bytes:
     """The SVG of :func:`render_svg` drawn as PNG by resvg with kerker's own fonts.
 
@@ -1324,6 +1333,6 @@ def render_png(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str = "de",
     return svg_to_png(svg, scale=scale, width=width, height=height)
 
 
-__all__ = ["PNG_SCALE", "VIEWS", "is_unexplored", "level_mark", "render_png", "render_svg",
-           "render_views", "rules_name", "title_text"]
+__all__ = ["PNG_SCALE", "VIEWS", "doc_lang", "is_unexplored", "level_mark", "render_png",
+           "render_svg", "render_views", "rules_name", "title_text"]
 
