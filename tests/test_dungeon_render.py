@@ -17,7 +17,6 @@ import json
 import os
 import random
 import re
-import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -427,22 +426,15 @@ def test_png_is_drawn_at_png_scale(small: dict[str, Any]) -> None:
     assert int.from_bytes(png[16:20], "big") == int(svg_width * PNG_SCALE)
 
 
-def test_large_level_is_fast(large: dict[str, Any]) -> None:
+def test_large_level_walls_are_runs(large: dict[str, Any]) -> None:
+    """A large level's walls are merged runs (bounded output). Its render time is measured
+    by bench/ (no wall-clock limit in a test: issue 18)."""
     level = large["levels"][0]
     assert (level["width"], level["height"]) == (120, 160)
-    render_svg(large)  # warm up (catalogs, imports)
-    best = min(_timed(large) for _ in range(3))
-    assert best < 0.2, best
     root = _root(large)
     walls = next(p for p in root.iter(f"{NS}path") if p.get("class") == "walls")
     # Runs, not one segment per cell edge.
     assert (walls.get("d") or "").count("M") < 2000
-
-
-def _timed(doc: dict[str, Any]) -> float:
-    start = time.perf_counter()
-    render_svg(doc)
-    return time.perf_counter() - start
 
 
 def test_markdown_key_gm(small: dict[str, Any]) -> None:

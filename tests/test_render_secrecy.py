@@ -1,8 +1,14 @@
-"""The players' map keeps the secrets (issue 15): over >= 500 small levels of each procedure,
-no player SVG draws a secret door, a trap, a GM-only way or an area the players can reach
-only through a secret door (neither its number nor its floor), and the players' key and
-ASCII preview name none of it. The game master's map of the same level does draw them (so
-the check cannot pass by drawing nothing)."""
+"""The players' map keeps the secrets and no label collides (issue 15), over >= 500 small
+levels of each procedure (one generation, both checks):
+
+- no player SVG draws a secret door, a trap, a GM-only way or an area the players can reach
+  only through a secret door (neither its number nor its floor), and the players' key and
+  ASCII preview name none of it; the game master's map of the same level does draw them (so
+  the check cannot pass by drawing nothing);
+- on both views no label (area number, stair/shaft mark, "?", secret "S", entrance star,
+  trap mark) meets another label or a door/stair/exit symbol, and none but the "S" lies on
+  a wall line, measured from the SVG (tests/svg_overlaps.py: boxes from the fonts' real
+  advance widths). PNGs are the SVG scaled, so this holds at every --png-scale."""
 
 from __future__ import annotations
 
@@ -11,6 +17,7 @@ import re
 from typing import Any
 
 import pytest
+from svg_overlaps import measure
 
 from kerker.dungeon.engine import Params, generate
 from kerker.dungeon.export import to_document
@@ -75,8 +82,8 @@ def registry() -> Any:
 
 
 @pytest.mark.parametrize("rules", sorted(SEEDS))
-def test_player_map_keeps_secrets(registry: Any, rules: str) -> None:
-    levels = hidden_total = secret_levels = 0
+def test_maps_keep_secrets_and_labels_clear(registry: Any, rules: str) -> None:
+    levels = hidden_total = secret_levels = labels = 0
     for seed in range(SEEDS[rules]):
         params = Params(rules=rules, seed=seed, levels=3, size=(14, 14), max_areas=16,
                         min_areas=1)
@@ -88,6 +95,11 @@ def test_player_map_keeps_secrets(registry: Any, rules: str) -> None:
             depth = level["depth"]
             views = render_views(doc, depth=depth, lang="en")
             gm, player = views["gm"], views["player"]
+            for view, svg in views.items():
+                found = measure(svg)
+                assert not found["labels"] and not found["walls"], (rules, seed, depth, view,
+                                                                    found)
+                labels += svg.count('class="number"')
             hidden = [a for a in level["areas"] if a["id"] not in known]
             secrets = [c for c in level["connections"]
                        if c["kind"] == "secret_door" or c.get("gm_only")]
@@ -124,6 +136,7 @@ def test_player_map_keeps_secrets(registry: Any, rules: str) -> None:
                 assert all(n is None or str(n) in shown for _t, n in key.exits)
         assert "S" not in re.sub(r"==.*==", "", player_text)
     assert levels >= MIN_LEVELS, levels
+    assert labels > levels
     assert secret_levels > 0 and hidden_total > 0, (secret_levels, hidden_total)
 
 
