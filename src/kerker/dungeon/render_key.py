@@ -126,6 +126,8 @@ def _content(content: Mapping[str, Any], gm: bool, _: Translate) -> str | None:
         extras.append(_("hidden: {what}").format(what=content["hidden"]))
     if content.get("magic"):
         extras.append(_("magic: {what}").format(what=content["magic"]))
+    if extras:
+        text = text.rstrip(". ")  # "800 EM · container: chests", not "800 EM. · ..."
     line = f"{label}: {text}" if text else label
     return " · ".join([line, *extras])
 
@@ -154,6 +156,10 @@ def _exit(conn: Mapping[str, Any], here: str, level: Mapping[str, Any],
             text += "; " + (_("a door shuts this way up for a day") if up else
                             _("once the party is down, a door shuts the way back for a day"))
         return text, None
+    if conn.get("to_level") == 0 and conn.get("to") is None:
+        # Not a stair: the door or opening the party comes in by (the map's star).
+        return _("{kind} {direction}: the way in from the surface").format(
+            kind=name, direction=direction), None
     if outgoing and is_unexplored(conn, level):
         return _("{kind} {direction}: unexplored").format(kind=name, direction=direction), None
     other = conn.get("to") if outgoing else conn.get("from")

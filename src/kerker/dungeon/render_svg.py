@@ -71,6 +71,7 @@ WOOD_LINE = "#6b4a22"
 RED = "#b0301f"
 EXIT = "#b5651d"
 STAR = "#2e7d32"
+STAIRS_DOWN = "#d9d1c3"
 
 Cell = tuple[int, int]
 Doc = Mapping[str, Any]
@@ -442,8 +443,11 @@ def _stairs(length: float, down: bool, depth: float = 2 * CELL) -> str:
     that narrow going down."""
     h = length / 2
     top = min(0.0, depth)
+    # Down: shaded (going down into the dark) with a solid arrowhead at the far end; up:
+    # white, an open arrowhead pointing up the steps.
+    fill = STAIRS_DOWN if down else FLOOR
     parts = [f'<rect x="{_num(-h)}" y="{_num(top)}" width="{_num(length)}" '
-             f'height="{_num(abs(depth))}" fill="{FLOOR}" stroke="{INK}" stroke-width="1.6"/>']
+             f'height="{_num(abs(depth))}" fill="{fill}" stroke="{INK}" stroke-width="1.6"/>']
     treads = 6
     path = []
     for i in range(1, treads):
@@ -453,6 +457,14 @@ def _stairs(length: float, down: bool, depth: float = 2 * CELL) -> str:
             shrink = h * 0.5 * (treads - i) / treads if down else h * 0.5 * i / treads
         path.append(f"M{_num(-h + shrink)} {_num(y)}H{_num(h - shrink)}")
     parts.append(f'<path d="{"".join(path)}" stroke="{INK}" stroke-width="1.2" fill="none"/>')
+    tip = depth * 0.92
+    back = depth * 0.62
+    arrow = f"M{_num(-3.5)} {_num(back)}L0 {_num(tip)}L3.5 {_num(back)}"
+    if down:
+        parts.append(f'<path d="{arrow}z" fill="{INK}"/>')
+    else:
+        arrow = f"M{_num(-3.5)} {_num(tip)}L0 {_num(back)}L3.5 {_num(tip)}"
+        parts.append(f'<path d="{arrow}" stroke="{INK}" stroke-width="1.4" fill="none"/>')
     return "".join(parts)
 
 
@@ -730,6 +742,8 @@ class _Placer:
         self.taken: dict[tuple[int, int], list[Box]] = {}
         self.walls: dict[tuple[int, int], list[tuple[float, float, float, float]]] = \
             drawing.wall_buckets()
+        x0, y0, x1, y1 = drawing.bounds()
+        self.frame: Box = (x0 * CELL + 1.0, y0 * CELL + 1.0, x1 * CELL - 1.0, y1 * CELL - 1.0)
 
     def _keys(self, box: Box) -> Iterable[tuple[int, int]]:
         for bx in range(int(box[0] // _BUCKET), int(box[2] // _BUCKET) + 1):
@@ -742,6 +756,11 @@ class _Placer:
                 self.taken.setdefault(key, []).append(box)
 
     def free(self, box: Box, walls: bool = True) -> bool:
+        """Whether ``box`` lies inside the map's frame, meets no box taken and (``walls``)
+        no wall line."""
+        fx0, fy0, fx1, fy1 = self.frame
+        if box[0] < fx0 or box[1] < fy0 or box[2] > fx1 or box[3] > fy1:
+            return False
         for key in self._keys(box):
             for other in self.taken.get(key, ()):
                 if _meet(box, other):
@@ -771,30 +790,36 @@ class _Placer:
         else:
             outs = (0, 4, 8, 12, 16, 22, 28, 36, 44, 52)
             acrosses = (0, 7, -7, 14, -14, 21, -21, 28, -28, 35, -35)
-        family = "serif" if spec.fixed else "sans"
         spots = [(spec.x + dx * o + px * a, spec.y + dy * o + py * a)
                  for o in outs for a in acrosses]
         spot = next((p for p in spots
-                     if self.free(label_box(p[0], p[1] - (0.25 if spec.fixed else 0), spec.text,
-                                            spec.size, family), walls=not spec.fixed)), None)
+                     if self.free(self._mark_box(spec, *p), walls=not spec.fixed)), None)
         leader = ""
         if spot is None and not spec.fixed:
             # Crowded: the nearest clear spot around, tied to the symbol by a leader line.
             spot = next((p for p in self._around(spec.x, spec.y)
-                         if self.free(label_box(p[0], p[1], spec.text, spec.size))), None)
+                         if self.free(self._mark_box(spec, *p))), None)
             if spot is not None:
-                leader = self._leader(label_box(*spot, spec.text, spec.size),
+                leader = self._leader(self._mark_box(spec, *spot),
                                       *(spec.at or (spec.x, spec.y)))
         if spot is None:  # nothing clear of walls: at least clear of every other label
             spot = next((p for p in spots
-                         if self.free(label_box(p[0], p[1], spec.text, spec.size, family),
-                                      walls=False)), (spec.x, spec.y))
+                         if self.free(self._mark_box(spec, *p), walls=False)), (spec.x, spec.y))
         x, y = spot
+        self.block([self._mark_box(spec, x, y)])
         if spec.fixed:
-            self.block([label_box(x, y - 0.25, spec.text, spec.size, family)])
             return _secret_mark(x, y)
-        self.block([label_box(x, y, spec.text, spec.size)])
+        if spec.cls == "entrance":
+            return leader + _entrance_mark(x, y)
         return leader + _label(x, y, spec.text, spec.size, colour=spec.colour, cls=spec.cls)
+
+    @staticmethod
+    def _mark_box(spec: _Mark, x: float, y: float) -> Box:
+        if spec.cls == "entrance":
+            return (x - 7.5, y - 7.5, x + 7.5, y + 7.5)
+        if spec.fixed:  # the "S": its baseline 5 px below the wall
+            return label_box(x, y - 0.25, spec.text, spec.size, "serif")
+        return label_box(x, y, spec.text, spec.size)
 
     @staticmethod
     def _leader(box: Box, ax: float, ay: float) -> str:
@@ -954,6 +979,12 @@ class _Map:
     def _find_bounds(self) -> tuple[int, int, int, int]:
         xs = list(map(itemgetter(0), self.owner))  # every area's cells
         ys = list(map(itemgetter(1), self.owner))
+        for conn in self.all_conns:  # and the steps of stairs beyond a wall
+            if conn.get("kind") == "stairs" and conn.get("to") not in self.cells:
+                dx, dy = _DIRS.get(str(conn.get("side") or "n"), (0, -1))
+                for x, y in _span(conn):
+                    xs.append(x + 2 * dx)
+                    ys.append(y + 2 * dy)
         if not xs:
             return 0, 0, max(2, int(self.level.get("width", 2))), \
                 max(2, int(self.level.get("height", 2)))
@@ -993,8 +1024,9 @@ class _Map:
         # area numbers (with the entrance star and the trap mark beside them), each clear
         # of every symbol, mark, wall and other number, or offset with a leader line.
         marks = [placer.mark(spec) for spec in specs]
+        way_in = any(spec.cls == "entrance" for spec in specs)
         for area in self.areas:
-            entrance = area.get("id") == self.level.get("entrance")
+            entrance = area.get("id") == self.level.get("entrance") and not way_in
             trap = gm and _has_trap(area)
             if entrance:
                 used.add("entrance")
@@ -1288,6 +1320,12 @@ class _Map:
             mark = level_mark(conn)
             marks.append(_Mark("level-mark", tx + size / 2 + 3 + _mark_width(mark, 12) / 2, ty,
                                mark, 12, "e", at=(tx, ty)))
+        if conn.get("to_level") == 0 and conn.get("from") == self.level.get("entrance"):
+            # The way in from the surface: the entrance star stands outside it.
+            used.add("entrance")
+            dist = (self._free_depth(conn) * CELL + 11 if kind == "stairs" else CELL)
+            mx, my = _out_point(cx, cy, side, dist)
+            marks.append(_Mark("entrance", mx, my, "", 15, side, at=(cx, cy)))
         if unexplored and kind not in _LEVEL_WAYS:
             used.add("unexplored")
             out.append(_g(cx, cy, angle, _unexplored(), "unexplored"))
