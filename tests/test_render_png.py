@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 
 from kerker.render.png import (
+    MAX_PIXELS,
     SVG_FONT_SANS,
     SVG_FONT_SERIF,
     PngBatch,
     RenderError,
+    fit_scale,
     font_files,
     fontconfig_file,
     svg_to_png,
@@ -84,11 +86,9 @@ def test_batch_draws_in_the_order_added_and_reports_failures(processes: bool) ->
         assert (first, second) == (0, 1)
         one, two = batch.results()
     assert one == svg_to_png(SVG) and two != one
-    broken = PngBatch(workers=2, processes=processes)
-    broken.add(SVG)
-    broken.add(SVG.replace('width="120" height="40"', 'width="20000" height="20000"'))
+    huge = SVG.replace('width="120" height="40"', 'width="20000" height="20000"')
     with pytest.raises(RenderError, match="more than 40000000 pixels"):
-        broken.results()
+        svg_to_png(huge)  # without fit: refused before it is read
     broken = PngBatch(workers=2, processes=processes)
     broken.add("<svg")
     with pytest.raises(RenderError):
@@ -209,3 +209,17 @@ def test_workers_end_when_the_parent_is_killed() -> None:
         for pid in workers:
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_too_large_a_map_is_drawn_smaller_not_refused() -> None:
+    """Issue 15/18: a 200 x 200-square level (5 656 SVG units a side) at the default 1.5
+    would be 72 megapixels; it is drawn at the largest scale within the cap."""
+    svg = SVG.replace('width="120" height="40"', 'width="5656" height="5720"')
+    scale = fit_scale(svg, 1.5)
+    assert 0.99 < scale < 1.12
+    assert 5656 * 5720 * scale * scale <= MAX_PIXELS
+    assert 5656 * 5720 * (scale + 0.002) ** 2 > MAX_PIXELS
+    assert fit_scale(SVG, 1.5) == 1.5
+    wide = SVG.replace('width="120" height="40"', 'width="40000" height="10"')
+    png = svg_to_png(wide, scale=1.5, fit=True)  # 0.9 MP asked: drawn as asked
+    assert int.from_bytes(png[16:20], "big") == 60000

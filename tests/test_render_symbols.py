@@ -77,3 +77,24 @@ def test_marks_stay_inside_the_frame(registry: Any) -> None:
                            r'x="(-?[\d.]+)" y="(-?[\d.]+)"', svg):
         px, py = float(x) + tx, float(y) + ty
         assert fx < px < fx + fw and fy < py < fy + fh, (px, py)
+
+
+def test_print_style_and_bare_map(registry: Any) -> None:
+    from kerker.dungeon.render_svg import HATCH_BG, PAPER, render_views
+
+    doc = _doc(registry, "zufallslabyrinth", 7, "de")
+    classic = render_svg(doc)
+    printed = render_svg(doc, style="print")
+    assert PAPER in classic and HATCH_BG in classic
+    assert PAPER not in printed and HATCH_BG not in printed
+    # Same drawing otherwise: only the two fills differ.
+    assert printed.replace("#ffffff", "").count("<") == classic.replace("#ffffff", "").count("<")
+    bare = render_svg(doc, bare=True)
+    assert 'class="legend"' not in bare and 'class="scale"' not in bare
+    assert 'class="title"' not in bare and 'class="compass"' not in bare
+    body = re.search(r'<g class="map"[^>]*>(.*?)\n</g>\n', classic, re.S)
+    assert body and body.group(1) in bare  # the very same map
+    views = render_views(doc, style="print", bare=True)
+    assert views["gm"] == render_svg(doc, style="print", bare=True)
+    with pytest.raises(Exception, match="style"):
+        render_svg(doc, style="neon")

@@ -552,8 +552,18 @@ def _hatch_strokes(gx: float, gy: float, k: int) -> list[tuple[float, float, flo
     return out
 
 
-@cache  # the same text in every map
-def _defs() -> str:
+STYLES = ("classic", "print")
+"""Map looks: ``classic`` (cream paper, tinted rock) and ``print`` (ink-saving: white paper,
+the hatching on white)."""
+
+
+def _check_style(style: str) -> None:
+    if style not in STYLES:
+        raise OptionError(N_("unknown map style {style!r} (classic or print)"), style=style)
+
+
+@cache  # the same text in every map of a style
+def _defs(style: str = "classic") -> str:
     c2 = 2 * CELL
     tile = _HATCH_TILE
     strokes = [f"M{_num(ax)} {_num(ay)}L{_num(bx)} {_num(by)}"
@@ -567,7 +577,8 @@ def _defs() -> str:
     return (
         "<defs>"
         f'<pattern id="hatch" width="{tile}" height="{tile}" patternUnits="userSpaceOnUse">'
-        f'<rect width="{tile}" height="{tile}" fill="{HATCH_BG}"/>'
+        f'<rect width="{tile}" height="{tile}" '
+        f'fill="{HATCH_BG if style == "classic" else FLOOR}"/>'
         f'<g stroke="{HATCH}" stroke-width="1" stroke-linecap="round" fill="none">'
         f'{"".join(shifted)}</g></pattern>'
         f'<pattern id="ripples" width="{c2}" height="{c2}" patternUnits="userSpaceOnUse">'
@@ -1561,31 +1572,37 @@ def doc_lang(doc: Doc, lang: str | None) -> str:
     return lang or str(doc.get("lang") or "en")
 
 
-def render_svg(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str | None = None) -> str:
+def render_svg(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str | None = None,
+               style: str = "classic", bare: bool = False) -> str:
     """Level ``depth`` of the dungeon document ``doc`` as an SVG map.
 
     ``view`` ``gm`` shows everything; ``player`` shows what the players can know
     (:mod:`kerker.dungeon.player`): no secret door (plain wall), no area reachable only
     through one (rock), no trap, no ``gm_only`` connection. Refuses an unknown view or level with
-    :class:`OptionError`. ``lang`` defaults to the document's language. Same document,
-    depth, view and language -> the same bytes.
+    :class:`OptionError`. ``lang`` defaults to the document's language. ``style``
+    (:data:`STYLES`): ``print`` saves ink (white paper); ``bare``: the map alone, without
+    title, scale bar and legend (for projection). Same document, depth, view, language and
+    style -> the same bytes.
     """
     _check_view(view)
+    _check_style(style)
     lang = doc_lang(doc, lang)
     level = _level(doc, depth)
     if view == "player":
         level = player_level(level, player_areas(doc), contents=False)
-    return _svg(doc, depth, level, _Map(level), view == "gm", lang)
+    return _svg(doc, depth, level, _Map(level), view == "gm", lang, style, bare)
 
 
 def render_views(doc: Doc, *, depth: int = 1, lang: str | None = None,
-                 views: Sequence[str] = VIEWS) -> dict[str, str]:
+                 views: Sequence[str] = VIEWS, style: str = "classic",
+                 bare: bool = False) -> dict[str, str]:
     """Level ``depth`` of ``doc`` in each of ``views``: ``{view: svg}``, each the same bytes
     as :func:`render_svg` gives for that view, faster than one call per view (what every
     view shares is drawn once). Refuses an unknown view or level with :class:`OptionError`.
     """
     for view in views:
         _check_view(view)
+    _check_style(style)
     lang = doc_lang(doc, lang)
     level = _level(doc, depth)
     drawing = _Map(level)
@@ -1596,23 +1613,31 @@ def render_views(doc: Doc, *, depth: int = 1, lang: str | None = None,
             shown = player_level(level, player_areas(doc), contents=False)
             if shown is not level:
                 shown_map = _Map(shown)
-        out[view] = _svg(doc, depth, shown, shown_map, view == "gm", lang)
+        out[view] = _svg(doc, depth, shown, shown_map, view == "gm", lang, style, bare)
     return out
 
 
 def _svg(doc: Doc, depth: int, level: Mapping[str, Any], drawing: _Map, gm: bool,
-         lang: str) -> str:
+         lang: str, style: str = "classic", bare: bool = False) -> str:
     """One view of a level as an SVG document."""
     _ = _translator(lang)
     x0, y0, x1, y1 = drawing.bounds()
     map_w = (x1 - x0) * CELL
     map_h = (y1 - y0) * CELL
+    body, used = drawing.draw(gm)
+    paper = PAPER if style == "classic" else FLOOR
+    title = title_text(doc, depth, lang)
+    if bare:  # the map alone, edge to edge
+        return "\n".join([
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{map_w}" height="{map_h}" '
+            f'viewBox="0 0 {map_w} {map_h}">', f"<title>{_escape(title)}</title>",
+            _defs(style), f'<rect width="{map_w}" height="{map_h}" fill="{paper}"/>',
+            f'<g class="map" transform="translate({-x0 * CELL} {-y0 * CELL})">', *body,
+            "</g>", "</svg>"]) + "\n"
     width = max(map_w + 2 * MARGIN, MIN_WIDTH)
     ox = (width - map_w) // 2
     oy = TITLE_H
-    body, used = drawing.draw(gm)
 
-    title = title_text(doc, depth, lang)
     areas = len(drawing.areas)
     rooms = sum(1 for a in drawing.areas if a.get("kind") != "corridor")
     lw, lh = int(level.get("width", 0)), int(level.get("height", 0))
@@ -1638,9 +1663,9 @@ def _svg(doc: Doc, depth: int, level: Mapping[str, Any], drawing: _Map, gm: bool
     svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{total_h}" '
            f'viewBox="0 0 {width} {total_h}">',
            f"<title>{_escape(title)}</title>",
-           _defs(),
+           _defs(style),
            f'<rect width="{width}" height="{total_h}" fill="{FLOOR}"/>',
-           f'<rect x="{ox}" y="{oy}" width="{map_w}" height="{map_h}" fill="{PAPER}"/>',
+           f'<rect x="{ox}" y="{oy}" width="{map_w}" height="{map_h}" fill="{paper}"/>',
            *head,
            f'<g class="map" transform="translate({tx} {ty})">',
            *body,
@@ -1658,19 +1683,21 @@ on screen (the SVG is the print format). 2.0 took 2 x the time (PNG encoding dom
 
 
 def render_png(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str | None = None,
-               scale: float = PNG_SCALE) -> bytes:
-    """The SVG of :func:`render_svg` drawn as PNG by resvg with kerker's own fonts.
+               scale: float = PNG_SCALE, style: str = "classic", bare: bool = False,
+               fit: bool = True) -> bytes:
+    """The SVG of :func:`render_svg` drawn as PNG by libvips with kerker's own fonts.
 
-    Refuses pictures over :data:`kerker.render.png.MAX_PIXELS` with a ``RenderError``.
+    A map too large for :data:`kerker.render.png.MAX_PIXELS` at ``scale`` is drawn at the
+    largest scale that fits; with ``fit=False`` it is refused with a ``RenderError``.
     """
     from kerker.render.png import svg_to_png
 
-    svg = render_svg(doc, depth=depth, view=view, lang=lang)
+    svg = render_svg(doc, depth=depth, view=view, lang=lang, style=style, bare=bare)
     found = re.search(r'width="(\d+)" height="(\d+)"', svg)
     width, height = (int(found.group(1)), int(found.group(2))) if found else (0, 0)
-    return svg_to_png(svg, scale=scale, width=width, height=height)
+    return svg_to_png(svg, scale=scale, width=width, height=height, fit=fit)
 
 
-__all__ = ["PNG_SCALE", "VIEWS", "doc_lang", "is_unexplored", "level_mark", "render_png",
+__all__ = ["PNG_SCALE", "STYLES", "VIEWS", "doc_lang", "is_unexplored", "level_mark", "render_png",
            "render_svg", "render_views", "rules_name", "title_text"]
 
