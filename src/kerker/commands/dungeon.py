@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 _h = translator(default_language())
 
-FORMATS = ("svg", "png", "json", "md", "html", "ascii")
+FORMATS = ("svg", "png", "json", "md", "html", "ascii", "pdf")
 PNG_SCALE_MIN, PNG_SCALE_MAX = 0.5, 4.0
 """Bounds of ``--png-scale`` (4 gives a default sheet of about 3 800 x 5 500 pixels)."""
 
@@ -144,6 +144,10 @@ def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: l
                 maps = {depth: text for _base, depth, view, text in drawings if view == "gm"}
                 files = [(stem.with_suffix(".html"),
                           render_html(doc, lang=lang, maps=maps or None))]
+            elif fmt == "pdf":
+                from kerker.dungeon.render_key import pdf_files
+
+                files = pdf_files(doc, stem, lang, needed=formats != list(FORMATS))
             for path, data in files:
                 write_output(path, data)
                 written.append(path)
@@ -193,7 +197,7 @@ def dungeon_command(
     formats: Annotated[
         str | None,
         typer.Option("--format", metavar="LIST", help=_h(N_(
-            "Files to write with --out: svg,png,json,md,html,ascii (default: all)."))),
+            "Files to write with --out: svg,png,json,md,html,ascii,pdf (default: all)."))),
     ] = None,
     png_scale: Annotated[
         float | None,

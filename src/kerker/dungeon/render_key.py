@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
+from pathlib import Path
 from typing import Any
 
 from kerker.dungeon.export import AREA_KINDS
@@ -93,10 +94,15 @@ def _size(area: Mapping[str, Any], _: Translate, lang: str) -> str:
     squares = size.get("squares")
     if squares is None:
         squares = max(1, len(area.get("cells") or ()) // 4)
+    approx = isinstance(squares, float) and not float(squares).is_integer()
+    if isinstance(squares, float):
+        # A round or slanted area covers part squares: "≈ 27 squares", never "26,75" or
+        # "0,25 squares" (a key gives the size a GM can use at a glance).
+        squares = max(1, int(squares + 0.5))
     n = _grouped(squares)
-    if isinstance(squares, float) and lang in ("de", "it"):
-        n = n.replace(".", ",")  # 17,25 caselle
     count = _("1 square") if squares == 1 else _("{n} squares").format(n=n)
+    if approx:
+        count = "≈ " + count
     parts = [count] + [str(size[k]) for k in ("feet", "metres") if size.get(k)]
     return " · ".join(parts)
 
@@ -390,4 +396,73 @@ def _html_area(key: AreaKey, _: Translate) -> str:
     return "\n".join(parts)
 
 
-__all__ = ["AreaKey", "area_keys", "render_html", "render_md"]
+def compact_key(doc: Doc, *, depth: int = 1, lang: str | None = None,
+                view: str = "gm") -> tuple[list[tuple[str, list[str]]], list[str]]:
+    """The key for the table: rooms, halls, chambers and caves (every area but corridors)
+    with what is in them, their features, exits on one line and (game master) traps, as
+    ``(heading, lines)``; then the corridors folded into one compact list of where each
+    leads. Final values only (no rolls)."""
+    lang = doc_lang(doc, lang)
+    _ = translator(lang)
+    rooms: list[tuple[str, list[str]]] = []
+    corridors: list[str] = []
+    for key in area_keys(doc, depth=depth, lang=lang, view=view):
+        if key.corridor:
+            number = key.heading.split(".", 1)[0]
+            ways = sorted({n for _t, n in key.exits if n is not None})
+            open_ways = sum(1 for _t, n in key.exits if n is None)
+            where = ", ".join(str(n) for n in ways)
+            if open_ways:
+                where = ", ".join(x for x in (where, _("{n} more").format(n=open_ways)) if x)
+            corridors.append(f"{number} → {where}" if where else number)
+            continue
+        lines = [*key.contents]
+        if key.features:
+            lines.append(" · ".join(key.features))
+        if key.exits:
+            lines.append(_("Exits") + ": " + "; ".join(t for t, _n in key.exits))
+        lines += [_("Trap") + ": " + t for t in key.traps]
+        rooms.append((f"{key.heading} · {key.size.split(' · ')[0]}", lines or [_("empty")]))
+    tail = [_("Corridors") + ": " + "; ".join(corridors)] if corridors else []
+    return rooms, tail
+
+
+def render_pdf(doc: Doc, *, paper: str = "a4", lang: str | None = None, view: str = "gm",
+               maps: Mapping[int, str] | None = None) -> bytes:
+    """One landscape page per level (``paper`` ``a4`` or ``letter``): the map in the
+    ink-saving print style and the compact key beside it (:func:`compact_key`), fonts
+    embedded, the map as vector graphics. ``maps``: the levels' print-style SVGs when drawn
+    already. Refuses what :func:`kerker.render.pdf.sheet_pdf` refuses."""
+    from kerker.render.pdf import Section, Sheet, sheet_pdf
+
+    lang = doc_lang(doc, lang)
+    _ = translator(lang)
+    sheets = []
+    for d in _levels(doc, None):
+        title, lines = _header(doc, d, lang, view)
+        rooms, tail = compact_key(doc, depth=d, lang=lang, view=view)
+        svg = (maps or {}).get(d) or render_svg(doc, depth=d, view=view, lang=lang,
+                                                style="print")
+        sheets.append(Sheet(title=title, subtitle=" · ".join(lines), svg=svg,
+                            sections=[Section(h, ls) for h, ls in rooms], tail=tail,
+                            lang=lang, more=_("{n} more entries: see the full key.")))
+    return sheet_pdf(sheets, paper=paper)
+
+
+def pdf_files(doc: Doc, stem: Path, lang: str | None = None, *,
+              needed: bool = True) -> list[tuple[Path, str | bytes]]:
+    """The game master's one-page-per-level sheet on A4 (``STEM.pdf``), for ``--out``.
+    Without the typst package: refused when ``needed``, else no file (the other outputs
+    do not depend on it)."""
+    from kerker.render.pdf import TypstMissing
+
+    try:
+        return [(stem.with_suffix(".pdf"), render_pdf(doc, paper="a4", lang=lang))]
+    except TypstMissing:
+        if needed:
+            raise
+        return []
+
+
+__all__ = ["AreaKey", "area_keys", "compact_key", "pdf_files", "render_html", "render_md",
+           "render_pdf"]
