@@ -441,8 +441,10 @@ def test_markdown_key_gm(small: dict[str, Any]) -> None:
     md = render_md(small, lang="en")
     assert md.startswith("# Zufallslabyrinth – seed 42 – level 1\n")
     for area in small["levels"][0]["areas"]:
-        assert f"## {area['number']}. " in md
-    for line in ("- Door to the east to 2", "- Door to the west to 1",
+        # rooms first, each under its heading; corridors after them, one line each
+        mark = "- **" if area["kind"] == "corridor" else "## "
+        assert f"{mark}{area['number']}. " in md
+    for line in ("- Door to the east to 2", "Door to the west to 1",
                  "- Secret door to the east to 6",
                  "- One-way door to the south to 5 (opens only from this side)",
                  "- One-way door to the north to 4 (opens only from the other side)",
@@ -451,7 +453,9 @@ def test_markdown_key_gm(small: dict[str, Any]) -> None:
                  "- Opening to the east: unexplored", "- Speerfalle: 1W6 Schaden",
                  "1 300 Kupfermünzen (KM)", "trapped: Vergiftete Nadeln im Schloss",
                  "20 squares · 40 × 50 ft · 12 × 15 m", "    - schatz/menge: 2W10"):
-        assert line in md, line
+        # a room's exit is a list item; a corridor's exits stand on its one line
+        assert line in md or line.removeprefix("- ") in md, line
+    assert md.index("\n## Corridors") < md.index("\n## Rolls")
 
 
 def test_markdown_key_player_leaves_out_secrets(small: dict[str, Any]) -> None:

@@ -241,9 +241,15 @@ def area_keys(doc: Doc, *, depth: int = 1, lang: str | None = None,
             name = _(_FEATURE_KIND[fkind]) if fkind in _FEATURE_KIND else fkind
             text = str(feature.get("text") or "")
             key.features.append(f"{text} ({name})" if text and fkind != "" else text or name)
+        seen: dict[tuple[str, int | None], int] = {}
         for conn in conns:
             if conn.get("from") == here or conn.get("to") == here:
-                key.exits.append(_exit(conn, here, level, numbers, _))
+                found = _exit(conn, here, level, numbers, _)
+                seen[found] = seen.get(found, 0) + 1
+        # One line per way; the same way twice (two doors from here to 7 on one wall) is
+        # one line with its count, not a repeated line.
+        key.exits = [(text if n == 1 else f"{text} ({n}×)", number)
+                     for (text, number), n in seen.items()]
         if gm:
             key.rolls = [_roll(entry, _) for entry in area.get("rolls") or ()]
         out.append(key)
@@ -286,18 +292,34 @@ def render_md(doc: Doc, *, lang: str | None = None, view: str = "gm",
     for d in _levels(doc, depth):
         title, lines = _header(doc, d, lang, view)
         out += [f"# {md_text(title, lead=False)}", "", md_text(" · ".join(lines)), ""]
-        for key in area_keys(doc, depth=d, lang=lang, view=view):
+        keys = area_keys(doc, depth=d, lang=lang, view=view)
+        # For the table: rooms, halls and caves first, with what is in them; then the
+        # corridors, each on one line with its exits; the rolls in an appendix.
+        for key in (k for k in keys if not k.corridor):
             size_label = _("Size")
             out += [f"## {md_text(key.heading, lead=False)}", "",
                     f"*{md_text(size_label)}:* {md_text(key.size, lead=False)}", ""]
-            out += _md_list(_("Contents"), key.contents or ([] if key.corridor else [_("empty")]))
+            out += _md_list(_("Contents"), key.contents or [_("empty")])
             out += _md_list(_("Features"), key.features)
             out += _md_list(_("Exits"), [text for text, _n in key.exits] or [_("none")])
             out += _md_list(_("Traps"), key.traps)
-            if key.rolls:
-                out.append(f"- *{md_text(_('Rolls'), lead=False)}:*")
+        corridors = [k for k in keys if k.corridor]
+        if corridors:
+            out += [f"## {md_text(_('Corridors'), lead=False)}", ""]
+            for key in corridors:
+                parts = [key.size, *key.contents, *key.features, *key.traps]
+                exits = "; ".join(text for text, _n in key.exits) or _("none")
+                parts.append(_("Exits") + ": " + exits)
+                out.append(f"- **{md_text(key.heading, lead=False)}** · "
+                           + _md(" · ".join(parts)))
+            out.append("")
+        rolled = [k for k in keys if k.rolls]
+        if rolled:
+            out += [f"## {md_text(_('Rolls'), lead=False)}", ""]
+            for key in rolled:
+                out.append(f"- **{md_text(key.heading, lead=False)}**")
                 out += [f"    - {_md(line)}" for line in key.rolls]
-                out.append("")
+            out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -329,8 +351,17 @@ dd{margin:0 0 0 1rem}ul{margin:.1rem 0;padding-left:1.1rem}
 details{font-size:.8rem;color:#6b6459;margin-top:.3rem}summary{cursor:pointer}
 details ul{font-family:'Source Code Pro',monospace;list-style:none;padding-left:.5rem}
 a{color:inherit}
-@media print{body{margin:0;max-width:none}details{display:none}
-.key details[open]{display:block}}
+.corridors{margin:0 0 1rem;padding-top:.2rem;border-top:1px solid #d8d0c0}
+.corridors ul{list-style:none;padding-left:0}.corridors li{margin:.15rem 0}
+.corridors b{font-family:'Source Serif Pro',serif}
+@media print{@page{margin:12mm}
+body{margin:0;max-width:none;font-size:9.5pt;line-height:1.25}
+h1{break-before:page;font-size:14pt}h1:first-of-type{break-before:auto}
+.map{break-after:page;break-inside:avoid;margin:0}
+.map svg{max-height:235mm;width:auto;max-width:100%;margin:0 auto}
+.key{columns:2;column-gap:8mm}
+section.area,.corridors li{break-inside:avoid}
+details{display:none}.key details[open]{display:block}a{text-decoration:none}}
 """
 
 
@@ -351,14 +382,39 @@ def render_html(doc: Doc, *, lang: str | None = None, view: str = "gm",
         svg = (maps or {}).get(d) or render_svg(doc, depth=d, view=view, lang=lang)
         body.append(f'<div class="map">{svg}</div>')
         body.append('<div class="key">')
-        for key in area_keys(doc, depth=d, lang=lang, view=view):
-            body.append(_html_area(key, _))
+        keys = area_keys(doc, depth=d, lang=lang, view=view)
+        # Rooms, halls and caves first; the corridors after them, one line each.
+        for key in keys:
+            if not key.corridor:
+                body.append(_html_area(key, _))
+        corridors = [key for key in keys if key.corridor]
+        if corridors:
+            items = []
+            for key in corridors:
+                parts = [escape(p) for p in (key.size, *key.contents, *key.features,
+                                             *key.traps)]
+                exits = "; ".join(_linked(t, n) for t, n in key.exits) or escape(_("none"))
+                parts.append(f"{escape(_('Exits'))}: {exits}")
+                items.append(f'<li id="{key.anchor}"><b>{escape(key.heading)}</b> · '
+                             + " · ".join(parts) + "</li>")
+            body.append(f'<section class="corridors"><h2>{escape(_("Corridors"))}</h2>'
+                        f'<ul>{"".join(items)}</ul></section>')
         body.append("</div>")
     html_lang = escape(lang)
     return ("<!DOCTYPE html>\n"
             f'<html lang="{html_lang}">\n<head>\n<meta charset="utf-8">\n'
             f"<title>{escape(first_title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
             + "\n".join(body) + "\n</body>\n</html>\n")
+
+
+def _linked(text: str, number: int | None) -> str:
+    """An exit's text (escaped) with its target number as a link to that area."""
+    label = escape(text)
+    at = label.rfind(str(number)) if number is not None else -1
+    if at < 0:
+        return label
+    end = at + len(str(number))
+    return f'{label[:at]}<a href="#area-{number}">{number}</a>{label[end:]}'
 
 
 def _html_area(key: AreaKey, _: Translate) -> str:
@@ -376,15 +432,7 @@ def _html_area(key: AreaKey, _: Translate) -> str:
     block(_("Contents"), [escape(c) for c in key.contents]
           or ([] if key.corridor else [escape(_("empty"))]))
     block(_("Features"), [escape(f) for f in key.features])
-    exits = []
-    for text, number in key.exits:
-        label = escape(text)
-        at = label.rfind(str(number)) if number is not None else -1
-        if at >= 0:
-            end = at + len(str(number))
-            exits.append(f'{label[:at]}<a href="#area-{number}">{number}</a>{label[end:]}')
-        else:
-            exits.append(label)
+    exits = [_linked(text, number) for text, number in key.exits]
     block(_("Exits"), exits or [escape(_("none"))])
     block(_("Traps"), [escape(t) for t in key.traps], "traps")
     parts.append("</dl>")
