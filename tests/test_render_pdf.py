@@ -94,3 +94,23 @@ def test_a_key_too_long_is_cut_with_a_note() -> None:
 def test_bad_paper_is_refused(doc: Any) -> None:
     with pytest.raises(PdfError):
         render_pdf(doc, paper="a0")
+
+
+def test_zone_map_and_heist_sheets() -> None:
+    from kerker.prowl.generate import ProwlOptions
+    from kerker.prowl.generate import generate as prowl_generate
+    from kerker.prowl.render_md import render_pdf as prowl_pdf
+    from kerker.zones.generate import ZoneParams
+    from kerker.zones.generate import generate as zones_generate
+    from kerker.zones.render_md import render_pdf as zones_pdf
+
+    registry = load_registry([])
+    zmap = zones_generate(ZoneParams(size=(8, 5), theme="fantasy"), random.Random(7), registry)
+    heist = prowl_generate(ProwlOptions(reputation=5, players=4), random.Random(4), seed=4)
+    for pdf in (zones_pdf(zmap, "de"), zones_pdf(zmap, "it", paper="letter"),
+                prowl_pdf(heist, "en"), prowl_pdf(heist, "de", paper="letter")):
+        assert len(_pages(pdf)) == 1 and pdf.count(b"/FontFile") >= 2
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", "-", "-"], input=prowl_pdf(heist, "en"),
+                              capture_output=True, check=True).stdout.decode()
+        assert all(room.id in text for room in heist.rooms)

@@ -266,3 +266,49 @@ def render_markdown(p: Prowl, lang: str) -> str:
     out.append("</details>")
     out.append("")
     return "\n".join(out)
+
+
+def render_pdf(p: Prowl, lang: str, *, paper: str = "a4") -> bytes:
+    """The heist on one landscape page (``paper`` ``a4`` or ``letter``): the plan (vector)
+    beside one entry per room (security, ways, challenges, loot) and the doors in one
+    compact list. Refuses what :func:`kerker.render.pdf.sheet_pdf` refuses."""
+    from kerker.prowl.render_svg import render_svg
+    from kerker.render.pdf import Section, Sheet, sheet_pdf
+
+    _ = translator(lang)
+    sections = []
+    for room in p.rooms:
+        head = _("{id} – {security}, depth {depth}, exits: {exits}").format(
+            id=room.id, security=SECURITY_SHORT[room.security], depth=room.depth,
+            exits=p.exits(room.id))
+        lines = []
+        for c in p.challenges_in(room.id):
+            text = _raw_text(p, f"{c.table}:{c.subtype}", lang)
+            lines.append(f"{c.id} {text} ({_kind(c, _)}) – {c.level}")
+        if room.loot is not None:
+            secured = _raw_text(p, f"mazeprowl/loot-secured:{room.loot.secured}", lang)
+            lines.append(_("Loot: {value} {unit}. {secured}").format(
+                value=number(room.loot.value, lang), unit=room.loot.unit, secured=secured))
+        if room.security == 0:
+            lines.append(_("No security: no challenges, no loot."))
+        sections.append(Section(head, lines or [_("No challenge.")]))
+    doors = []
+    for conn in p.connections:
+        a, b = conn.between
+        between = f"{_('outside') if a == OUTSIDE else a} – {b}"
+        if not conn.door:
+            doors.append(f"{conn.id} {between}: {_('open passage')}")
+            continue
+        words = _("strength {n}").format(n=conn.strength)
+        if conn.trap is not None:
+            words += ", " + _("trap: {text}").format(
+                text=_raw_text(p, f"{conn.trap.table}:{conn.trap.subtype}", lang))
+        doors.append(f"{conn.id} {between}: {words}")
+    title = _("Prowl – seed {seed}").format(seed=p.seed) if p.seed is not None else _("Prowl")
+    subtitle = " · ".join([_("reputation: {n}").format(n=p.reputation),
+                           _("players: {n}").format(n=p.players),
+                           _("rooms: {n}").format(n=len(p.rooms))])
+    sheet = Sheet(title=title, subtitle=subtitle, svg=render_svg(p, lang), sections=sections,
+                  tail=[_("Doors") + ": " + "; ".join(doors)] if doors else [], lang=lang,
+                  more=_("{n} more entries: see the full key."))
+    return sheet_pdf([sheet], paper=paper)

@@ -102,3 +102,50 @@ def render_md(zmap: ZoneMap, lang: str) -> str:
             seed=zmap.seed))
         out.append("")
     return "\n".join(out)
+
+
+def render_pdf(zmap: ZoneMap, lang: str, *, paper: str = "a4") -> bytes:
+    """The game master's sheet on one landscape page (``paper`` ``a4`` or ``letter``): the
+    map (vector) beside one entry per area (zones, connections, property, senses,
+    encounter, loot) and the hidden connections with their hints. Refuses what
+    :func:`kerker.render.pdf.sheet_pdf` refuses."""
+    from kerker.render.pdf import Section, Sheet, sheet_pdf
+    from kerker.zones.render_svg import render_svg
+
+    _ = translator(lang)
+    label = _labels(lang)
+    sections = []
+    for area in zmap.areas:
+        details = area.details
+        head = area.letter
+        if details is not None:
+            head += f" – {details.name.text(lang)}"
+        if area.letter == zmap.start:
+            head += " ★"
+        lines = [f"{label['zones']}: {len(area.zones)} · {label['connections']}: "
+                 + (", ".join(zmap.linked(area.letter)) or "–")]
+        hidden = zmap.linked(area.letter, hidden=True)
+        if hidden:
+            lines.append(f"{label['hidden']}: {', '.join(hidden)}")
+        if details is not None:
+            prop = details.property.text(lang)
+            if details.scope is not None:
+                prop += f" ({details.scope.text(lang)})"
+            lines.append(f"{label['property']}: {prop}")
+            lines += [sense.text(lang) for sense in details.senses]
+            lines.append(f"{label['encounter']}: {details.encounter.text(lang)}")
+            lines.append(f"{label['loot']}: {details.loot.text(lang)}")
+        sections.append(Section(head, lines))
+    tail = [f"{link.a} – {link.b}: {link.hint.text(lang)}" for link in zmap.connections
+            if link.hidden and link.hint is not None]
+    if tail:
+        tail.insert(0, label["hidden"] + ":")
+    title = (_("Zone map – seed {seed}").format(seed=zmap.seed) if zmap.seed is not None
+             else _("Zone map"))
+    subtitle = " · ".join([_("{w} × {h} nodes").format(w=zmap.width, h=zmap.height),
+                           _("zones: {n}").format(n=len(zmap.zones)),
+                           _("areas: {n}").format(n=len(zmap.areas))])
+    sheet = Sheet(title=title, subtitle=subtitle, svg=render_svg(zmap, view="gm", lang=lang),
+                  sections=sections, tail=tail, lang=lang,
+                  more=_("{n} more entries: see the full key."))
+    return sheet_pdf([sheet], paper=paper)
