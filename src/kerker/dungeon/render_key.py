@@ -18,7 +18,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from kerker.dungeon.export import AREA_KINDS
+from kerker.dungeon.export import AREA_KINDS, WANDERING
 from kerker.dungeon.player import player_areas, player_level
 from kerker.dungeon.render_svg import (
     Doc,
@@ -103,7 +103,11 @@ def _size(area: Mapping[str, Any], _: Translate, lang: str) -> str:
     count = _("1 square") if squares == 1 else _("{n} squares").format(n=n)
     if approx:
         count = "≈ " + count
-    parts = [count] + [str(size[k]) for k in ("feet", "metres") if size.get(k)]
+    # The document writes feet as "ft"; the key says it in its language ("Fuß", "piedi").
+    feet = str(size.get("feet") or "")
+    if feet.endswith(" ft"):
+        feet = feet[:-3] + " " + _("ft")
+    parts = [count] + [p for p in (feet, str(size.get("metres") or "")) if p]
     return " · ".join(parts)
 
 
@@ -119,10 +123,14 @@ def _content(content: Mapping[str, Any], gm: bool, _: Translate) -> str | None:
     if not gm and (content.get("gm_only") or kind == "trap"):
         return None
     label = _(_CONTENT_KIND[kind]) if kind in _CONTENT_KIND else kind
+    text = str(content.get("text") or "")
+    wandering = _(WANDERING)
+    if kind == "monster" and wandering.strip() and text.startswith(wandering):
+        # "Monster: Wandering: 3 goblins" read twice: one label, "Wandering monster".
+        label, text = _("Wandering monster"), text[len(wandering):]
     way = content.get("way")
     if kind == "stairs" and isinstance(way, str) and way in _EXIT_KIND:
         label = _(_EXIT_KIND[way])  # a trapdoor or shaft, not a stair
-    text = str(content.get("text") or "")
     extras: list[str] = []
     if content.get("container"):
         extras.append(_("container: {what}").format(what=content["container"]))
