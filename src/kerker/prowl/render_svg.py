@@ -245,9 +245,25 @@ def _coin(x: float, y: float) -> str:
             'stroke-width="1"/>')
 
 
-def render_svg(p: Prowl, lang: str) -> str:
-    """The plan of ``p`` as an SVG document, texts in ``lang`` (de, it or en)."""
-    _ = translator(lang)
+@dataclass
+class _Plan:
+    """Where everything of a plan goes: room boxes by column, each connection's path and
+    door spot (``upright``: on a vertical line), the columns' x and the drawing's size."""
+
+    boxes: dict[str, _Box]
+    cols: dict[int, list[str]]
+    col_x: dict[int, float]
+    depth_of: dict[str, int]
+    paths: dict[str, str]
+    doors_at: dict[str, tuple[float, float]]
+    upright: set[str]
+    content_w: float
+    content_h: float
+
+
+def layout_plan(p: Prowl) -> _Plan:
+    """The plan's geometry (no drawing, no language): boxes by depth, ports, lanes,
+    detours, paths and door spots; the same prowl gives the same layout."""
     slot = _slots(p)
     cols = _columns(p, slot)
     lines_needed = max([len(_room_lines(p, r.id)) for r in p.rooms] + [1])
@@ -408,27 +424,16 @@ def render_svg(p: Prowl, lang: str) -> str:
             paths[conn.id] = f"M {_n(x1)} {_n(y1)} H {_n(lane_x)} V {_n(y2)} H {_n(x2)}"
         doors_at[conn.id] = (door_x - stagger.get(conn.id, 0.0), y2)
 
-    body: list[str] = []
-    # Title.
-    title = _("Prowl – seed {seed}").format(seed=p.seed) if p.seed is not None else _("Prowl")
-    sub = [_("reputation: {n}").format(n=p.reputation),
-           _("players: {n}").format(n=p.players),
-           _("accesses: {n}").format(n=p.accesses),
-           _("rooms: {n}").format(n=len(p.rooms)),
-           _("fine-tuning budget {budget}, {left} left").format(
-               budget=p.tuning.budget, left=p.tuning.left)]
-    body.append(f'<text x="{MARGIN}" y="36" font-family="{SVG_FONT_SERIF}" font-size="24" '
-                f'font-weight="bold" fill="{INK}">{_escape(title)}</text>')
-    body.append(f'<text x="{MARGIN}" y="58" font-family="{SVG_FONT_SANS}" font-size="14" '
-                f'fill="{MUTED}">{_escape(" · ".join(sub))}</text>')
-    depth_label_y = TITLE_H + 8
-    for d in sorted(cols):
-        x = col_x[d] + BOX_W / 2
-        body.append(_id_tag(x, depth_label_y, _("depth {n}").format(n=d)))
-    outside = _("outside")
-    body.append(f'<text x="{MARGIN}" y="{depth_label_y}" font-family="{SVG_FONT_SANS}" '
-                f'font-size="10" fill="{MUTED}">{_escape(outside)}</text>')
+    return _Plan(boxes=boxes, cols=cols, col_x=col_x, depth_of=depth_of, paths=paths,
+                 doors_at=doors_at, upright=upright, content_w=content_w, content_h=content_h)
 
+
+def _draw_connections(p: Prowl, plan: _Plan) -> list[str]:
+    """Every connection's line (a white halo under each bus, so crossings show), the
+    arrows in from outside and the patrol bands."""
+    boxes, depth_of = plan.boxes, plan.depth_of
+    paths, doors_at = plan.paths, plan.doors_at
+    body: list[str] = []
     # Connections, bus by bus: a white halo first, so where a line crosses another bus
     # the one below shows a gap (a crossing, not a junction).
     groups: dict[str, list[Connection]] = {}
@@ -465,7 +470,14 @@ def render_svg(p: Prowl, lang: str) -> str:
         if conn.id in walked:
             body.append(f'<path d="{paths[conn.id]}" fill="none" stroke="{PATROL_COLOUR}" '
                         'stroke-opacity="0.35" stroke-width="9" stroke-linecap="butt"/>')
+    return body
 
+
+def _draw_rooms(p: Prowl, plan: _Plan, lang: str) -> list[str]:
+    """Every room's box: id, security, challenges with their levels, loot."""
+    _ = translator(lang)
+    boxes = plan.boxes
+    body: list[str] = []
     # Rooms.
     none_here = _("no challenge")
     for room in p.rooms:
@@ -506,6 +518,13 @@ def render_svg(p: Prowl, lang: str) -> str:
                 text += f" ({marks})"
             body.append(f'<text x="{_n(box.x + 22)}" y="{_n(ly)}" font-family="{SVG_FONT_SANS}" '
                         f'font-size="12" fill="#5c4400">{_escape(text)}</text>')
+    return body
+
+
+def _draw_doors(plan: _Plan, p: Prowl) -> list[str]:
+    """The doors (strength, trap mark) and every connection's id, on top."""
+    doors_at, upright = plan.doors_at, plan.upright
+    body: list[str] = []
     # Doors and their ids on top.
     for conn in p.connections:
         x, y = doors_at[conn.id]
@@ -520,6 +539,41 @@ def render_svg(p: Prowl, lang: str) -> str:
             body.append(_id_tag(x + 6, y + 4, conn.id, "start"))
         else:
             body.append(_id_tag(x, y + 13, conn.id))
+    return body
+
+
+def render_svg(p: Prowl, lang: str) -> str:
+    """The plan of ``p`` as an SVG document, texts in ``lang`` (de, it or en): the layout
+    of :func:`layout_plan` drawn (title, connections, patrols, rooms, doors, legend)."""
+    _ = translator(lang)
+    plan = layout_plan(p)
+    cols, col_x = plan.cols, plan.col_x
+    content_w, content_h = plan.content_w, plan.content_h
+
+    body: list[str] = []
+    # Title.
+    title = _("Prowl – seed {seed}").format(seed=p.seed) if p.seed is not None else _("Prowl")
+    sub = [_("reputation: {n}").format(n=p.reputation),
+           _("players: {n}").format(n=p.players),
+           _("accesses: {n}").format(n=p.accesses),
+           _("rooms: {n}").format(n=len(p.rooms)),
+           _("fine-tuning budget {budget}, {left} left").format(
+               budget=p.tuning.budget, left=p.tuning.left)]
+    body.append(f'<text x="{MARGIN}" y="36" font-family="{SVG_FONT_SERIF}" font-size="24" '
+                f'font-weight="bold" fill="{INK}">{_escape(title)}</text>')
+    body.append(f'<text x="{MARGIN}" y="58" font-family="{SVG_FONT_SANS}" font-size="14" '
+                f'fill="{MUTED}">{_escape(" · ".join(sub))}</text>')
+    depth_label_y = TITLE_H + 8
+    for d in sorted(cols):
+        x = col_x[d] + BOX_W / 2
+        body.append(_id_tag(x, depth_label_y, _("depth {n}").format(n=d)))
+    outside = _("outside")
+    body.append(f'<text x="{MARGIN}" y="{depth_label_y}" font-family="{SVG_FONT_SANS}" '
+                f'font-size="10" fill="{MUTED}">{_escape(outside)}</text>')
+
+    body += _draw_connections(p, plan)
+    body += _draw_rooms(p, plan, lang)
+    body += _draw_doors(plan, p)
 
     # Legend.
     legend, legend_h, legend_w = _legend(p, lang, MARGIN, content_h + 30)
