@@ -108,20 +108,10 @@ def _num(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-@lru_cache(maxsize=4096)  # the same labels recur (legend entries, level marks)
-def text_width(text: str, size: float) -> float:
-    """A generous estimate of the width of ``text`` in Source Sans Pro at ``size`` px."""
-    total = 0.0
-    for char in text:
-        if char in "iIl.,:;|!'’ ()[]·/":
-            total += 0.3
-        elif char in "mwMW@%":
-            total += 0.9
-        elif char.isupper() or char.isdigit():
-            total += 0.64
-        else:
-            total += 0.54
-    return total * size
+def text_width(text: str, size: float, *, bold: bool = False) -> float:
+    """The width of ``text`` in Source Sans Pro at ``size`` px, from the font's real
+    advance widths (:mod:`kerker.render.metrics`, shared by every map)."""
+    return metrics.text_width(text, size, bold=bold)
 
 
 # --------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from kerker.prowl.model import (
     DoorTrap,
     Prowl,
 )
+from kerker.render import metrics
 from kerker.render.kit import xml_text
 from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
 from kerker.tables.render import number
@@ -60,19 +61,10 @@ def _escape(text: object) -> str:
     return xml_text(str(text))
 
 
-def text_width(text: str, size: float) -> float:
-    """A generous estimate of the width of ``text`` in Source Sans Pro at ``size`` px."""
-    total = 0.0
-    for char in text:
-        if char in "iIl.,:;|!'’ ()[]·":
-            total += 0.28
-        elif char in "mwMW@%":
-            total += 0.85
-        elif char.isupper() or char.isdigit():
-            total += 0.6
-        else:
-            total += 0.52
-    return total * size
+def text_width(text: str, size: float, *, bold: bool = False) -> float:
+    """The width of ``text`` in Source Sans Pro at ``size`` px, from the font's real
+    advance widths (:mod:`kerker.render.metrics`, shared by every map)."""
+    return metrics.text_width(text, size, bold=bold)
 
 
 def _n(value: float) -> str:
@@ -209,7 +201,7 @@ def _door_mark(x: float, y: float, conn: Connection) -> list[str]:
     if conn.strength is None:
         return out
     label = str(conn.strength)
-    w = max(18.0, text_width(label, 12) + 8)
+    w = max(18.0, text_width(label, 12, bold=True) + 8)
     out.append(f'<rect x="{_n(x - w / 2)}" y="{_n(y - 9)}" width="{_n(w)}" height="18" rx="2" '
                f'fill="#ffffff" stroke="{INK}" stroke-width="1.6"/>')
     out.append(f'<text x="{_n(x)}" y="{_n(y + 4.5)}" text-anchor="middle" '

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from kerker.errors import N_, OptionError
 from kerker.i18n import translator
+from kerker.render import metrics
 from kerker.render.kit import xml_text as escape
 from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
 from kerker.zones.model import Area, Point, ZoneMap
@@ -50,19 +51,10 @@ PALETTES = {
 DEFAULT_PALETTE = PALETTES["scifi"]
 
 
-def text_width(text: str, size: float) -> float:
-    """A generous estimate of the width of ``text`` in Source Sans/Serif at ``size`` px."""
-    total = 0.0
-    for char in text:
-        if char in "iIl.,:;|!'’ ()[]":
-            total += 0.3
-        elif char in "mwMW@%":
-            total += 0.9
-        elif char.isupper() or char.isdigit():
-            total += 0.64
-        else:
-            total += 0.54
-    return total * size
+def text_width(text: str, size: float, *, bold: bool = False) -> float:
+    """The width of ``text`` in Source Sans Pro at ``size`` px, from the font's real
+    advance widths (:mod:`kerker.render.metrics`, shared by every map)."""
+    return metrics.text_width(text, size, bold=bold)
 
 
 def wrap(text: str, size: float, width: float) -> list[str]:
