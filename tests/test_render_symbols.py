@@ -98,3 +98,18 @@ def test_print_style_and_bare_map(registry: Any) -> None:
     assert views["gm"] == render_svg(doc, style="print", bare=True)
     with pytest.raises(Exception, match="style"):
         render_svg(doc, style="neon")
+
+
+def test_cli_style_print(tmp_path: Any) -> None:
+    from typer.testing import CliRunner
+
+    from kerker.cli import app
+    from kerker.dungeon.render_svg import PAPER
+
+    runner = CliRunner()
+    r = runner.invoke(app, ["dungeon", "--seed", "3", "--out", str(tmp_path), "--style", "print",
+                            "--format", "svg", "--lang", "en"])
+    assert r.exit_code == 0, r.output
+    assert PAPER not in (tmp_path / "dungeon-3.svg").read_text(encoding="utf-8")
+    r = runner.invoke(app, ["dungeon", "--seed", "3", "--out", str(tmp_path), "--style", "neon"])
+    assert r.exit_code == 2 and "neon" in r.output and "Traceback" not in r.output

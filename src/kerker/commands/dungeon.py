@@ -75,7 +75,8 @@ Drawing = tuple[Path, int, str, str]
 
 
 def _drawings(doc: dict[str, Any], out: Path, seed: int, lang: str,
-              drawn: Callable[[str], object] | None = None) -> list[Drawing]:
+              drawn: Callable[[str], object] | None = None,
+              style: str = "classic") -> list[Drawing]:
     """Every level's SVG, GM and player view, with the file name (no suffix) it goes to;
     drawn once for svg, png and the HTML key (the PNG is the SVG rasterized). ``drawn`` is
     told of each SVG as soon as its level is drawn."""
@@ -86,7 +87,7 @@ def _drawings(doc: dict[str, Any], out: Path, seed: int, lang: str,
         depth = level["depth"]
         # Level 1 keeps the short name; deeper levels say which they are.
         name = f"dungeon-{seed}" + ("" if depth == 1 else f"-level{depth}")
-        views = render_views(doc, depth=depth, lang=lang, views=("gm", "player"))
+        views = render_views(doc, depth=depth, lang=lang, views=("gm", "player"), style=style)
         for view, suffix in (("gm", ""), ("player", "-player")):
             if drawn is not None:
                 drawn(views[view])
@@ -95,7 +96,8 @@ def _drawings(doc: dict[str, Any], out: Path, seed: int, lang: str,
 
 
 def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: list[str],
-                batch: PngBatch | None = None, png_scale: float | None = None) -> list[Path]:
+                batch: PngBatch | None = None, png_scale: float | None = None,
+                style: str = "classic") -> list[Path]:
     """Write the files of ``formats`` (see :data:`FORMATS`) for the dungeon document ``doc``
     to the folder ``out``; returns the paths written, PNGs last.
 
@@ -121,7 +123,8 @@ def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: l
         drawings: list[Drawing] = []
         if "svg" in formats or "png" in formats:
             drawings = _drawings(doc, out, seed, lang,
-                                 batch.add if batch is not None and "png" in formats else None)
+                                 batch.add if batch is not None and "png" in formats else None,
+                                 style)
         for fmt in sorted(formats, key=lambda f: f == "png"):
             files: list[tuple[Path, str | bytes]] = []
             if fmt == "json":
@@ -205,6 +208,9 @@ def dungeon_command(
             "Pixels of the PNG maps per SVG unit, 0.5 to 4 (default 1.5, about 42 px per "
             "10-ft square; 1 draws faster, 2 or more for print and virtual tabletops)."))),
     ] = None,
+    style: Annotated[str, typer.Option("--style", help=_h(N_(
+        "Look of the maps written with --out: classic (cream paper) or print (white paper, "
+        "saves ink).")))] = "classic",
     tables: Annotated[
         list[Path] | None,
         typer.Option("--tables", help=_h(N_("A folder (or file) of your own tables; repeatable. "
@@ -234,6 +240,11 @@ def dungeon_command(
                           low=PNG_SCALE_MIN, high=PNG_SCALE_MAX, value=png_scale)
     if png_scale is not None and (out is None or "png" not in chosen):
         raise OptionError(N_("--png-scale needs --out DIR and the png format"))
+    if out is not None:
+        from kerker.dungeon.render_svg import STYLES
+
+        if style not in STYLES:  # refused before the dungeon is rolled
+            raise OptionError(N_("unknown map style {style!r} (classic or print)"), style=style)
     batch: PngBatch | None = None
     if out is not None and "png" in chosen:
         from kerker.dungeon.render_svg import PNG_SCALE
@@ -245,7 +256,7 @@ def dungeon_command(
         dungeon = generate(params, rng, registry)
         doc = to_document(dungeon, code)
         if out is not None:
-            written = write_files(doc, out, used_seed, code, chosen, batch)
+            written = write_files(doc, out, used_seed, code, chosen, batch, style=style)
     finally:
         if batch is not None:
             batch.close()
