@@ -159,14 +159,24 @@ def _meet(a: Box, b: Box) -> bool:
 
 
 def _cuts(box: Box, seg: tuple[float, float, float, float], pad: float) -> bool:
-    """Whether a wall segment of half width ``pad`` meets ``box`` (sampled finely)."""
-    x1, y1, x2, y2 = seg
-    if max(x1, x2) + pad <= box[0] or min(x1, x2) - pad >= box[2] or \
-            max(y1, y2) + pad <= box[1] or min(y1, y2) - pad >= box[3]:
+    """Whether a wall segment of half width ``pad`` meets ``box`` (the segment clipped to
+    the box grown by ``pad``, Liang-Barsky)."""
+    x0, y0, x1, y1 = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
+    ax, ay, bx, by = seg
+    if max(ax, bx) <= x0 or min(ax, bx) >= x1 or max(ay, by) <= y0 or min(ay, by) >= y1:
         return False
-    steps = max(1, int(math.hypot(x2 - x1, y2 - y1) / 0.5))
-    for k in range(steps + 1):
-        px, py = x1 + (x2 - x1) * k / steps, y1 + (y2 - y1) * k / steps
-        if box[0] - pad < px < box[2] + pad and box[1] - pad < py < box[3] + pad:
-            return True
-    return False
+    t0, t1 = 0.0, 1.0
+    dx, dy = bx - ax, by - ay
+    for p, q in ((-dx, ax - x0), (dx, x1 - ax), (-dy, ay - y0), (dy, y1 - ay)):
+        if p == 0:
+            if q <= 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 >= t1:
+            return False
+    return True
