@@ -61,10 +61,11 @@ def test_every_level_in_both_views_and_every_format(tmp_path: Path) -> None:
         player_png = (tmp_path / f"{name}-player.png").read_bytes()
         assert gm_svg != player_svg and gm_png != player_png
         assert _png_width(gm_png) == round(_svg_width(gm_svg) * PNG_SCALE)
-    for suffix in (".md", ".html", ".txt"):
+    for suffix in (".md", ".html", ".txt", ".pdf"):
         assert (tmp_path / f"dungeon-{SEED}{suffix}").stat().st_size > 0
     written = [line for line in r.output.splitlines() if line.startswith("written:")]
-    assert len(written) == 4 * 2 + 4  # svg+png x 2 views x 2 levels, json, md, html, txt
+    # svg+png x 2 views x 2 levels, json, md, html, txt, pdf (one page per level)
+    assert len(written) == 4 * 2 + 5
     assert written[-1].endswith(".png")  # pictures last: drawn while the rest is written
 
 
@@ -80,7 +81,7 @@ def test_png_scale_and_the_library_writer_agree_with_the_cli(tmp_path: Path) -> 
     assert [p.suffix for p in paths][-4:] == [".png"] * 4
     for path in paths:
         assert path.read_bytes() == (cli_dir / path.name).read_bytes(), path.name
-    assert set(FORMATS) == {"svg", "png", "json", "md", "html", "ascii"}
+    assert set(FORMATS) == {"svg", "png", "json", "md", "html", "ascii", "pdf"}
 
 
 @pytest.mark.parametrize("args", [["--png-scale", "0.1"], ["--png-scale", "5"],

@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 
 from kerker.render.png import (
+    MAX_PIXELS,
     SVG_FONT_SANS,
     SVG_FONT_SERIF,
     PngBatch,
     RenderError,
+    fit_scale,
     font_files,
     fontconfig_file,
     svg_to_png,
@@ -84,11 +86,9 @@ def test_batch_draws_in_the_order_added_and_reports_failures(processes: bool) ->
         assert (first, second) == (0, 1)
         one, two = batch.results()
     assert one == svg_to_png(SVG) and two != one
-    broken = PngBatch(workers=2, processes=processes)
-    broken.add(SVG)
-    broken.add(SVG.replace('width="120" height="40"', 'width="20000" height="20000"'))
+    huge = SVG.replace('width="120" height="40"', 'width="20000" height="20000"')
     with pytest.raises(RenderError, match="more than 40000000 pixels"):
-        broken.results()
+        svg_to_png(huge)  # without fit: refused before it is read
     broken = PngBatch(workers=2, processes=processes)
     broken.add("<svg")
     with pytest.raises(RenderError):
@@ -157,3 +157,69 @@ def test_a_dead_worker_is_a_render_error_not_a_trace() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120)
     assert "refused: the PNG renderer stopped unexpectedly" in done.stdout, done.stderr
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    from pathlib import Path
+
+    try:
+        status = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
+    except OSError:
+        return False
+    state = next((line.split()[1] for line in status.splitlines() if line.startswith("State:")),
+                 "?")
+    return state not in ("Z", "X")
+
+
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"),
+                    reason="forked workers (and /proc) only on Linux")
+def test_workers_end_when_the_parent_is_killed() -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    # A fresh interpreter forks two workers, reports their ids and waits; kill -9 of it
+    # must take the workers along (issue 18: they stayed and held stdout open).
+    code = (
+        "import os, sys, time\n"
+        "from kerker.render.png import PngBatch\n"
+        "batch = PngBatch(workers=2)\n"
+        "assert batch.processes\n"
+        "batch._pool.submit(os.getpid).result()\n"
+        "print(*sorted(batch._pool._processes), flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    workers = [int(p) for p in proc.stdout.readline().split()]
+    try:
+        assert len(workers) == 2 and all(_alive(pid) for pid in workers)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        for _ in range(600):  # the kernel signals them at once; poll up to a minute
+            if not any(_alive(pid) for pid in workers):
+                break
+            time.sleep(0.1)
+        assert not any(_alive(pid) for pid in workers), workers
+        assert proc.stdout.read() == ""  # EOF: nobody holds the pipe any more
+    finally:
+        for pid in workers:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_too_large_a_map_is_drawn_smaller_not_refused() -> None:
+    """Issue 15/18: a 200 x 200-square level (5 656 SVG units a side) at the default 1.5
+    would be 72 megapixels; it is drawn at the largest scale within the cap."""
+    svg = SVG.replace('width="120" height="40"', 'width="5656" height="5720"')
+    scale = fit_scale(svg, 1.5)
+    assert 0.99 < scale < 1.12
+    assert 5656 * 5720 * scale * scale <= MAX_PIXELS
+    assert 5656 * 5720 * (scale + 0.002) ** 2 > MAX_PIXELS
+    assert fit_scale(SVG, 1.5) == 1.5
+    wide = SVG.replace('width="120" height="40"', 'width="40000" height="10"')
+    png = svg_to_png(wide, scale=1.5, fit=True)  # 0.9 MP asked: drawn as asked
+    assert int.from_bytes(png[16:20], "big") == 60000

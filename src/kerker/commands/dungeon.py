@@ -165,8 +165,8 @@ def dungeon_command(
     formats: Annotated[
         str | None,
         typer.Option("--format", metavar="LIST", help=_h(N_(
-            "Files to write with --out: svg,png,json,md,html,ascii (default: all of these), "
-            "and for virtual tabletops uvtt (.dd2vtt) and foundry (scene, journal, "
+            "Files to write with --out: svg,png,json,md,html,ascii,pdf (default: all of "
+            "these), and for virtual tabletops uvtt (.dd2vtt) and foundry (scene, journal, "
             "picture)."))),
     ] = None,
     ppg: Annotated[
@@ -189,6 +189,9 @@ def dungeon_command(
             "Pixels of the PNG maps per SVG unit, 0.5 to 4 (default 1.5, about 42 px per "
             "10-ft square; 1 draws faster, 2 or more for print and virtual tabletops)."))),
     ] = None,
+    style: Annotated[str, typer.Option("--style", help=_h(N_(
+        "Look of the maps written with --out: classic (cream paper) or print (white paper, "
+        "saves ink).")))] = "classic",
     tables: Annotated[
         list[Path] | None,
         typer.Option("--tables", help=_h(N_("A folder (or file) of your own tables; repeatable. "
@@ -221,6 +224,11 @@ def dungeon_command(
                           low=PNG_SCALE_MIN, high=PNG_SCALE_MAX, value=png_scale)
     if png_scale is not None and (out is None or "png" not in chosen):
         raise OptionError(N_("--png-scale needs --out DIR and the png format"))
+    if out is not None:
+        from kerker.dungeon.render_svg import STYLES
+
+        if style not in STYLES:  # refused before the dungeon is rolled
+            raise OptionError(N_("unknown map style {style!r} (classic or print)"), style=style)
     vtt = _vtt_options(chosen, ppg, gm, webp, foundry_layout)
     notes: list[str] = []
     long_run = params.levels * params.max_areas >= LONG_RUN
@@ -246,7 +254,7 @@ def dungeon_command(
                 progress(_("Drawing and writing the files ..."))
             written = write_files(doc, out, used_seed, code, chosen, batch, vtt=vtt,
                                   warn=lambda text: print(text, file=sys.stderr),
-                                  fit_png=png_scale is None, notes=notes)
+                                  fit_png=png_scale is None, notes=notes, style=style)
     finally:
         if batch is not None:
             batch.close()

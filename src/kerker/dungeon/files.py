@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from kerker.export.files import VttOptions
     from kerker.render.png import PngBatch
 
-FORMATS = ("svg", "png", "json", "md", "html", "ascii")
+FORMATS = ("svg", "png", "json", "md", "html", "ascii", "pdf")
 """The formats :func:`write_files` writes without being told, in this order (PNGs last)."""
 VTT_FORMATS = ("uvtt", "foundry")
 """Virtual tabletop files, written when the formats name them (:mod:`kerker.export`)."""
@@ -68,7 +68,8 @@ def file_stem(seed: int, depth: int = 1) -> str:
 
 
 def drawings(doc: dict[str, Any], out: Path, seed: int, lang: str,
-             drawn: Callable[[str], object] | None = None) -> list[Drawing]:
+             drawn: Callable[[str], object] | None = None,
+             style: str = "classic") -> list[Drawing]:
     """Every level's SVG, GM and player view, with the file name (no suffix) it goes to;
     drawn once for svg, png and the HTML key (the PNG is the SVG rasterized). ``drawn`` is
     told of each SVG as soon as its level is drawn."""
@@ -78,7 +79,7 @@ def drawings(doc: dict[str, Any], out: Path, seed: int, lang: str,
     for level in doc["levels"]:
         depth = level["depth"]
         name = file_stem(seed, depth)
-        views = render_views(doc, depth=depth, lang=lang, views=("gm", "player"))
+        views = render_views(doc, depth=depth, lang=lang, views=("gm", "player"), style=style)
         for view, suffix in (("gm", ""), ("player", "-player")):
             if drawn is not None:
                 drawn(views[view])
@@ -90,7 +91,8 @@ def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: l
                 batch: PngBatch | None = None, png_scale: float | None = None,
                 vtt: VttOptions | None = None,
                 warn: Callable[[str], None] | None = None,
-                *, fit_png: bool = True, notes: list[str] | None = None) -> list[Path]:
+                *, fit_png: bool = True, notes: list[str] | None = None,
+                style: str = "classic") -> list[Path]:
     """Write the files of ``formats`` (see :data:`FORMATS`) for the dungeon document ``doc``
     to the folder ``out``; returns the paths written, PNGs last.
 
@@ -101,7 +103,8 @@ def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: l
     would exceed the pixel cap is drawn at the largest scale that fits (a line for it is
     added to ``notes``, in ``lang``) when ``fit_png``, else refused before any file is
     written. ``vtt`` (default :class:`~kerker.export.files.VttOptions`) says how the uvtt and
-    foundry files are made; ``warn`` is told of levels drawn smaller for them. Refuses an
+    foundry files are made; ``warn`` is told of levels drawn smaller for them. ``style``:
+    the maps' look (``classic`` or the ink-saving ``print``). Refuses an
     unknown format (:class:`WriteError`) and what :func:`write_file` and
     :func:`~kerker.render.png.svg_to_png` refuse.
     """
@@ -157,7 +160,8 @@ def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: l
 
         if "svg" in formats or "png" in formats:
             maps = drawings(doc, out, seed, lang,
-                            draw_png if batch is not None and "png" in formats else None)
+                            draw_png if batch is not None and "png" in formats else None,
+                            style)
         for fmt in sorted(formats, key=lambda f: f == "png"):
             files: list[tuple[Path, str | bytes]] = []
             if fmt == "json":
@@ -180,6 +184,10 @@ def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: l
                 gm = {depth: text for _base, depth, view, text in maps if view == "gm"}
                 files = [(stem.with_suffix(".html"),
                           render_html(doc, lang=lang, maps=gm or None))]
+            elif fmt == "pdf":
+                from kerker.dungeon.render_key import pdf_files
+
+                files = pdf_files(doc, stem, lang, needed=formats != list(FORMATS))
             for path, data in files:
                 write_file(path, data)
                 written.append(path)

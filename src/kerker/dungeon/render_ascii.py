@@ -100,15 +100,19 @@ def render_level(level: dict[str, Any], view: str = "gm") -> str:
 
 def render_ascii(doc: dict[str, Any], view: str = "gm", lang: str | None = None) -> str:
     """Every level of the document, each under a heading line in ``lang`` (default: the
-    document's language)."""
+    document's language); ``view="player"`` shows only what the players can know
+    (:mod:`kerker.dungeon.player`)."""
+    from kerker.dungeon.player import player_areas, player_level
     from kerker.i18n import translator
 
     _ = translator(lang or str(doc.get("lang") or "en"))
     out = []
+    known = player_areas(doc) if view != "gm" else frozenset()
     for level in doc["levels"]:
         heading = _("{rules} – seed {seed} – level {depth}").format(
             rules=doc["rules"], seed=doc["seed"], depth=level["depth"])
         out.append(f"== {heading} ==")
-        out.append(render_level(level, view))
+        shown = level if view == "gm" else dict(player_level(level, known))
+        out.append(render_level(shown, view))
         out.append("")
     return "\n".join(out)

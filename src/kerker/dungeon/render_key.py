@@ -3,8 +3,9 @@
 A pure function of the dungeon document (``docs/dungeon-json.md``). Per area: its number,
 kind or title, size (squares, feet, metres), contents with their rolled amounts, features,
 exits and where they lead ("Tür nach Osten zu 7", "Treppe hinab zu Ebene 2", "unerforscht"),
-traps (game master only) and the roll log. ``view="player"`` leaves out secret doors, traps,
-trapped or hidden treasure and every ``gm_only`` content. Every UI word goes through the
+traps (game master only) and the roll log. ``view="player"`` keys only what the players can
+know (:mod:`kerker.dungeon.player`): no secret door, no area reachable only through one, no
+trap, no trapped or hidden treasure, no ``gm_only`` content. Every UI word goes through the
 gettext catalogs; the texts inside the document (contents, features, titles) stay in the
 document's language, except area titles, which follow ``lang`` when it differs.
 """
@@ -14,19 +15,24 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
+from pathlib import Path
 from typing import Any
 
 from kerker.dungeon.engine import kind_title, player_kind
+from kerker.dungeon.export import WANDERING
+from kerker.dungeon.player import player_areas, player_level
 from kerker.dungeon.render_svg import (
     Doc,
     _check_view,
     _level,
+    doc_lang,
     is_unexplored,
     render_svg,
     title_text,
 )
 from kerker.errors import N_
 from kerker.i18n import Translate, translator
+from kerker.render.kit import md_text
 
 _DIRECTION = {
     "n": N_("to the north"), "ne": N_("to the north-east"), "e": N_("to the east"),
@@ -89,11 +95,20 @@ def _size(area: Mapping[str, Any], _: Translate, lang: str) -> str:
     squares = size.get("squares")
     if squares is None:
         squares = max(1, len(area.get("cells") or ()) // 4)
+    approx = isinstance(squares, float) and not float(squares).is_integer()
+    if isinstance(squares, float):
+        # A round or slanted area covers part squares: "≈ 27 squares", never "26,75" or
+        # "0,25 squares" (a key gives the size a GM can use at a glance).
+        squares = max(1, int(squares + 0.5))
     n = _grouped(squares)
-    if isinstance(squares, float) and lang in ("de", "it"):
-        n = n.replace(".", ",")  # 17,25 caselle
     count = _("1 square") if squares == 1 else _("{n} squares").format(n=n)
-    parts = [count] + [str(size[k]) for k in ("feet", "metres") if size.get(k)]
+    if approx:
+        count = "≈ " + count
+    # The document writes feet as "ft"; the key says it in its language ("Fuß", "piedi").
+    feet = str(size.get("feet") or "")
+    if feet.endswith(" ft"):
+        feet = feet[:-3] + " " + _("ft")
+    parts = [count] + [p for p in (feet, str(size.get("metres") or "")) if p]
     return " · ".join(parts)
 
 
@@ -109,10 +124,14 @@ def _content(content: Mapping[str, Any], gm: bool, _: Translate) -> str | None:
     if not gm and (content.get("gm_only") or kind == "trap"):
         return None
     label = _(_CONTENT_KIND[kind]) if kind in _CONTENT_KIND else kind
+    text = str(content.get("text") or "")
+    wandering = _(WANDERING)
+    if kind == "monster" and wandering.strip() and text.startswith(wandering):
+        # "Monster: Wandering: 3 goblins" read twice: one label, "Wandering monster".
+        label, text = _("Wandering monster"), text[len(wandering):]
     way = content.get("way")
     if kind == "stairs" and isinstance(way, str) and way in _EXIT_KIND:
         label = _(_EXIT_KIND[way])  # a trapdoor or shaft, not a stair
-    text = str(content.get("text") or "")
     extras: list[str] = []
     if content.get("container"):
         extras.append(_("container: {what}").format(what=content["container"]))
@@ -122,6 +141,8 @@ def _content(content: Mapping[str, Any], gm: bool, _: Translate) -> str | None:
         extras.append(_("hidden: {what}").format(what=content["hidden"]))
     if content.get("magic"):
         extras.append(_("magic: {what}").format(what=content["magic"]))
+    if extras:
+        text = text.rstrip(". ")  # "800 EM · container: chests", not "800 EM. · ..."
     line = f"{label}: {text}" if text else label
     return " · ".join([line, *extras])
 
@@ -150,6 +171,10 @@ def _exit(conn: Mapping[str, Any], here: str, level: Mapping[str, Any],
             text += "; " + (_("a door shuts this way up for a day") if up else
                             _("once the party is down, a door shuts the way back for a day"))
         return text, None
+    if conn.get("to_level") == 0 and conn.get("to") is None:
+        # Not a stair: the door or opening the party comes in by (the map's star).
+        return _("{kind} {direction}: the way in from the surface").format(
+            kind=name, direction=direction), None
     if outgoing and is_unexplored(conn, level):
         return _("{kind} {direction}: unexplored").format(kind=name, direction=direction), None
     other = conn.get("to") if outgoing else conn.get("from")
@@ -180,12 +205,17 @@ def _roll(entry: Mapping[str, Any], _: Translate) -> str:
     return f"{table}: {explain}{tail}"
 
 
-def area_keys(doc: Doc, *, depth: int = 1, lang: str = "de", view: str = "gm") -> list[AreaKey]:
-    """The key of one level as plain entries, in area-number order."""
+def area_keys(doc: Doc, *, depth: int = 1, lang: str | None = None,
+              view: str = "gm") -> list[AreaKey]:
+    """The key of one level as plain entries, in area-number order (``lang``: default the
+    document's language)."""
     _check_view(view)
+    lang = doc_lang(doc, lang)
     _ = translator(lang)
     gm = view == "gm"
     level = _level(doc, depth)
+    if not gm:
+        level = player_level(level, player_areas(doc))
     areas = sorted(level.get("areas") or (), key=lambda a: (int(a.get("number", 0)),
                                                              str(a.get("id"))))
     numbers = {str(a["id"]): a.get("number") for a in areas}
@@ -222,9 +252,15 @@ def area_keys(doc: Doc, *, depth: int = 1, lang: str = "de", view: str = "gm") -
             name = _(_FEATURE_KIND[fkind]) if fkind in _FEATURE_KIND else fkind
             text = str(feature.get("text") or "")
             key.features.append(f"{text} ({name})" if text and fkind != "" else text or name)
+        seen: dict[tuple[str, int | None], int] = {}
         for conn in conns:
             if conn.get("from") == here or conn.get("to") == here:
-                key.exits.append(_exit(conn, here, level, numbers, _))
+                way = _exit(conn, here, level, numbers, _)
+                seen[way] = seen.get(way, 0) + 1
+        # One line per way; the same way twice (two doors from here to 7 on one wall) is
+        # one line with its count, not a repeated line.
+        key.exits = [(text if n == 1 else f"{text} ({n}×)", number)
+                     for (text, number), n in seen.items()]
         if gm:
             key.rolls = [_roll(entry, _) for entry in area.get("rolls") or ()]
         out.append(key)
@@ -234,6 +270,8 @@ def area_keys(doc: Doc, *, depth: int = 1, lang: str = "de", view: str = "gm") -
 def _header(doc: Doc, depth: int, lang: str, view: str) -> tuple[str, list[str]]:
     _ = translator(lang)
     level = _level(doc, depth)
+    if view != "gm":
+        level = player_level(level, player_areas(doc))
     title = title_text(doc, depth, lang)
     lines = [_("game master's map") if view == "gm" else _("players' map")]
     w, h = int(level.get("width", 0)), int(level.get("height", 0))
@@ -255,35 +293,56 @@ def _levels(doc: Doc, depth: int | None) -> list[int]:
     return [int(level.get("depth", 1)) for level in doc.get("levels") or ()] or [1]
 
 
-def render_md(doc: Doc, *, lang: str = "de", view: str = "gm", depth: int | None = None) -> str:
-    """The room key as Markdown: every level (or only ``depth``), area by area."""
+def render_md(doc: Doc, *, lang: str | None = None, view: str = "gm",
+              depth: int | None = None) -> str:
+    """The room key as Markdown: every level (or only ``depth``), area by area, in
+    ``lang`` (default: the document's language)."""
+    lang = doc_lang(doc, lang)
     _ = translator(lang)
     out: list[str] = []
     for d in _levels(doc, depth):
         title, lines = _header(doc, d, lang, view)
-        out += [f"# {title}", "", " · ".join(lines), ""]
-        for key in area_keys(doc, depth=d, lang=lang, view=view):
+        out += [f"# {md_text(title, lead=False)}", "", md_text(" · ".join(lines)), ""]
+        keys = area_keys(doc, depth=d, lang=lang, view=view)
+        # For the table: rooms, halls and caves first, with what is in them; then the
+        # corridors, each on one line with its exits; the rolls in an appendix.
+        for key in (k for k in keys if not k.corridor):
             size_label = _("Size")
-            out += [f"## {key.heading}", "", f"*{size_label}:* {key.size}", ""]
-            out += _md_list(_("Contents"), key.contents or ([] if key.corridor else [_("empty")]))
+            out += [f"## {md_text(key.heading, lead=False)}", "",
+                    f"*{md_text(size_label)}:* {md_text(key.size, lead=False)}", ""]
+            out += _md_list(_("Contents"), key.contents or [_("empty")])
             out += _md_list(_("Features"), key.features)
             out += _md_list(_("Exits"), [text for text, _n in key.exits] or [_("none")])
             out += _md_list(_("Traps"), key.traps)
-            if key.rolls:
-                out.append(f"- *{_('Rolls')}:*")
+        corridors = [k for k in keys if k.corridor]
+        if corridors:
+            out += [f"## {md_text(_('Corridors'), lead=False)}", ""]
+            for key in corridors:
+                parts = [key.size, *key.contents, *key.features, *key.traps]
+                exits = "; ".join(text for text, _n in key.exits) or _("none")
+                parts.append(_("Exits") + ": " + exits)
+                out.append(f"- **{md_text(key.heading, lead=False)}** · "
+                           + _md(" · ".join(parts)))
+            out.append("")
+        rolled = [k for k in keys if k.rolls]
+        if rolled:
+            out += [f"## {md_text(_('Rolls'), lead=False)}", ""]
+            for key in rolled:
+                out.append(f"- **{md_text(key.heading, lead=False)}**")
                 out += [f"    - {_md(line)}" for line in key.rolls]
-                out.append("")
+            out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
 
 
 def _md(text: str) -> str:
-    return text.replace("*", "\\*").replace("_", "\\_")
+    """User or document text inside a list item (escaped, one line)."""
+    return md_text(text, lead=False)
 
 
 def _md_list(label: str, items: Sequence[str]) -> list[str]:
     if not items:
         return []
-    return [f"**{label}:**", *[f"- {_md(item)}" for item in items], ""]
+    return [f"**{md_text(label)}:**", *[f"- {_md(item)}" for item in items], ""]
 
 
 _CSS = """
@@ -303,16 +362,26 @@ dd{margin:0 0 0 1rem}ul{margin:.1rem 0;padding-left:1.1rem}
 details{font-size:.8rem;color:#6b6459;margin-top:.3rem}summary{cursor:pointer}
 details ul{font-family:'Source Code Pro',monospace;list-style:none;padding-left:.5rem}
 a{color:inherit}
-@media print{body{margin:0;max-width:none}details{display:none}
-.key details[open]{display:block}}
+.corridors{margin:0 0 1rem;padding-top:.2rem;border-top:1px solid #d8d0c0}
+.corridors ul{list-style:none;padding-left:0}.corridors li{margin:.15rem 0}
+.corridors b{font-family:'Source Serif Pro',serif}
+@media print{@page{margin:12mm}
+body{margin:0;max-width:none;font-size:9.5pt;line-height:1.25}
+h1{break-before:page;font-size:14pt}h1:first-of-type{break-before:auto}
+.map{break-after:page;break-inside:avoid;margin:0}
+.map svg{max-height:235mm;width:auto;max-width:100%;margin:0 auto}
+.key{columns:2;column-gap:8mm}
+section.area,.corridors li{break-inside:avoid}
+details{display:none}.key details[open]{display:block}a{text-decoration:none}}
 """
 
 
-def render_html(doc: Doc, *, lang: str = "de", view: str = "gm",
+def render_html(doc: Doc, *, lang: str | None = None, view: str = "gm",
                 depth: int | None = None, maps: Mapping[int, str] | None = None) -> str:
     """A self-contained printable page: per level its map (inline SVG), then its key.
     ``maps`` may hold the levels' SVGs of this view and language already drawn (by depth);
-    the others are drawn here."""
+    the others are drawn here. ``lang``: default the document's language."""
+    lang = doc_lang(doc, lang)
     _ = translator(lang)
     body: list[str] = []
     first_title = ""
@@ -324,14 +393,39 @@ def render_html(doc: Doc, *, lang: str = "de", view: str = "gm",
         svg = (maps or {}).get(d) or render_svg(doc, depth=d, view=view, lang=lang)
         body.append(f'<div class="map">{svg}</div>')
         body.append('<div class="key">')
-        for key in area_keys(doc, depth=d, lang=lang, view=view):
-            body.append(_html_area(key, _))
+        keys = area_keys(doc, depth=d, lang=lang, view=view)
+        # Rooms, halls and caves first; the corridors after them, one line each.
+        for key in keys:
+            if not key.corridor:
+                body.append(_html_area(key, _))
+        corridors = [key for key in keys if key.corridor]
+        if corridors:
+            items = []
+            for key in corridors:
+                parts = [escape(p) for p in (key.size, *key.contents, *key.features,
+                                             *key.traps)]
+                exits = "; ".join(_linked(t, n) for t, n in key.exits) or escape(_("none"))
+                parts.append(f"{escape(_('Exits'))}: {exits}")
+                items.append(f'<li id="{key.anchor}"><b>{escape(key.heading)}</b> · '
+                             + " · ".join(parts) + "</li>")
+            body.append(f'<section class="corridors"><h2>{escape(_("Corridors"))}</h2>'
+                        f'<ul>{"".join(items)}</ul></section>')
         body.append("</div>")
     html_lang = escape(lang)
     return ("<!DOCTYPE html>\n"
             f'<html lang="{html_lang}">\n<head>\n<meta charset="utf-8">\n'
             f"<title>{escape(first_title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
             + "\n".join(body) + "\n</body>\n</html>\n")
+
+
+def _linked(text: str, number: int | None) -> str:
+    """An exit's text (escaped) with its target number as a link to that area."""
+    label = escape(text)
+    at = label.rfind(str(number)) if number is not None else -1
+    if at < 0:
+        return label
+    end = at + len(str(number))
+    return f'{label[:at]}<a href="#area-{number}">{number}</a>{label[end:]}'
 
 
 def _html_area(key: AreaKey, _: Translate) -> str:
@@ -349,15 +443,7 @@ def _html_area(key: AreaKey, _: Translate) -> str:
     block(_("Contents"), [escape(c) for c in key.contents]
           or ([] if key.corridor else [escape(_("empty"))]))
     block(_("Features"), [escape(f) for f in key.features])
-    exits = []
-    for text, number in key.exits:
-        label = escape(text)
-        at = label.rfind(str(number)) if number is not None else -1
-        if at >= 0:
-            end = at + len(str(number))
-            exits.append(f'{label[:at]}<a href="#area-{number}">{number}</a>{label[end:]}')
-        else:
-            exits.append(label)
+    exits = [_linked(text, number) for text, number in key.exits]
     block(_("Exits"), exits or [escape(_("none"))])
     block(_("Traps"), [escape(t) for t in key.traps], "traps")
     parts.append("</dl>")
@@ -369,4 +455,73 @@ def _html_area(key: AreaKey, _: Translate) -> str:
     return "\n".join(parts)
 
 
-__all__ = ["AreaKey", "area_keys", "render_html", "render_md"]
+def compact_key(doc: Doc, *, depth: int = 1, lang: str | None = None,
+                view: str = "gm") -> tuple[list[tuple[str, list[str]]], list[str]]:
+    """The key for the table: rooms, halls, chambers and caves (every area but corridors)
+    with what is in them, their features, exits on one line and (game master) traps, as
+    ``(heading, lines)``; then the corridors folded into one compact list of where each
+    leads. Final values only (no rolls)."""
+    lang = doc_lang(doc, lang)
+    _ = translator(lang)
+    rooms: list[tuple[str, list[str]]] = []
+    corridors: list[str] = []
+    for key in area_keys(doc, depth=depth, lang=lang, view=view):
+        if key.corridor:
+            number = key.heading.split(".", 1)[0]
+            ways = sorted({n for _t, n in key.exits if n is not None})
+            open_ways = sum(1 for _t, n in key.exits if n is None)
+            where = ", ".join(str(n) for n in ways)
+            if open_ways:
+                where = ", ".join(x for x in (where, _("{n} more").format(n=open_ways)) if x)
+            corridors.append(f"{number} → {where}" if where else number)
+            continue
+        lines = [*key.contents]
+        if key.features:
+            lines.append(" · ".join(key.features))
+        if key.exits:
+            lines.append(_("Exits") + ": " + "; ".join(t for t, _n in key.exits))
+        lines += [_("Trap") + ": " + t for t in key.traps]
+        rooms.append((f"{key.heading} · {key.size.split(' · ')[0]}", lines or [_("empty")]))
+    tail = [_("Corridors") + ": " + "; ".join(corridors)] if corridors else []
+    return rooms, tail
+
+
+def render_pdf(doc: Doc, *, paper: str = "a4", lang: str | None = None, view: str = "gm",
+               maps: Mapping[int, str] | None = None) -> bytes:
+    """One landscape page per level (``paper`` ``a4`` or ``letter``): the map in the
+    ink-saving print style and the compact key beside it (:func:`compact_key`), fonts
+    embedded, the map as vector graphics. ``maps``: the levels' print-style SVGs when drawn
+    already. Refuses what :func:`kerker.render.pdf.sheet_pdf` refuses."""
+    from kerker.render.pdf import Section, Sheet, sheet_pdf
+
+    lang = doc_lang(doc, lang)
+    _ = translator(lang)
+    sheets = []
+    for d in _levels(doc, None):
+        title, lines = _header(doc, d, lang, view)
+        rooms, tail = compact_key(doc, depth=d, lang=lang, view=view)
+        svg = (maps or {}).get(d) or render_svg(doc, depth=d, view=view, lang=lang,
+                                                style="print")
+        sheets.append(Sheet(title=title, subtitle=" · ".join(lines), svg=svg,
+                            sections=[Section(h, ls) for h, ls in rooms], tail=tail,
+                            lang=lang, more=_("{n} more entries: see the full key.")))
+    return sheet_pdf(sheets, paper=paper)
+
+
+def pdf_files(doc: Doc, stem: Path, lang: str | None = None, *,
+              needed: bool = True) -> list[tuple[Path, str | bytes]]:
+    """The game master's one-page-per-level sheet on A4 (``STEM.pdf``), for ``--out``.
+    Without the typst package: refused when ``needed``, else no file (the other outputs
+    do not depend on it)."""
+    from kerker.render.pdf import TypstMissing
+
+    try:
+        return [(stem.with_suffix(".pdf"), render_pdf(doc, paper="a4", lang=lang))]
+    except TypstMissing:
+        if needed:
+            raise
+        return []
+
+
+__all__ = ["AreaKey", "area_keys", "compact_key", "pdf_files", "render_html", "render_md",
+           "render_pdf"]

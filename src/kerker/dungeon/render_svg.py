@@ -29,17 +29,20 @@ east or south (``_span``); a stair to another level is drawn in the rock beyond 
 
 from __future__ import annotations
 
-import html
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import chain
 from operator import itemgetter
 from typing import Any, cast
 
 from kerker.dungeon.outline import Outline, Point, everywhere, scans
+from kerker.dungeon.player import player_areas, player_level
 from kerker.errors import N_, OptionError
 from kerker.i18n import Translate, translator
+from kerker.render import metrics
+from kerker.render.kit import xml_text
 from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
 
 VIEWS = ("gm", "player")
@@ -68,6 +71,7 @@ WOOD_LINE = "#6b4a22"
 RED = "#b0301f"
 EXIT = "#b5651d"
 STAR = "#2e7d32"
+STAIRS_DOWN = "#d9d1c3"
 
 Cell = tuple[int, int]
 Doc = Mapping[str, Any]
@@ -87,9 +91,9 @@ ROUNDED_SHAPES = frozenset({"circle", "oval", "octagon", "hexagon", "triangle", 
 
 
 def _escape(text: str) -> str:
-    """``text`` for an XML text node (``&``, ``<``, ``>``; what xml.sax.saxutils.escape does,
-    without importing urllib on the way)."""
-    return html.escape(text, quote=False)
+    """``text`` for an XML text node (:func:`kerker.render.kit.xml_text`: control
+    characters visible, markup escaped)."""
+    return xml_text(text)
 
 
 @lru_cache(maxsize=16)  # a language's catalog read from its file once, not for every map
@@ -104,20 +108,10 @@ def _num(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-@lru_cache(maxsize=4096)  # the same labels recur (legend entries, level marks)
-def text_width(text: str, size: float) -> float:
-    """A generous estimate of the width of ``text`` in Source Sans Pro at ``size`` px."""
-    total = 0.0
-    for char in text:
-        if char in "iIl.,:;|!'’ ()[]·/":
-            total += 0.3
-        elif char in "mwMW@%":
-            total += 0.9
-        elif char.isupper() or char.isdigit():
-            total += 0.64
-        else:
-            total += 0.54
-    return total * size
+def text_width(text: str, size: float, *, bold: bool = False) -> float:
+    """The width of ``text`` in Source Sans Pro at ``size`` px, from the font's real
+    advance widths (:mod:`kerker.render.metrics`, shared by every map)."""
+    return metrics.text_width(text, size, bold=bold)
 
 
 # --------------------------------------------------------------------------------------
@@ -471,8 +465,11 @@ def _stairs(length: float, down: bool, depth: float = 2 * CELL) -> str:
     that narrow going down."""
     h = length / 2
     top = min(0.0, depth)
+    # Down: shaded (going down into the dark) with a solid arrowhead at the far end; up:
+    # white, an open arrowhead pointing up the steps.
+    fill = STAIRS_DOWN if down else FLOOR
     parts = [f'<rect x="{_num(-h)}" y="{_num(top)}" width="{_num(length)}" '
-             f'height="{_num(abs(depth))}" fill="{FLOOR}" stroke="{INK}" stroke-width="1.6"/>']
+             f'height="{_num(abs(depth))}" fill="{fill}" stroke="{INK}" stroke-width="1.6"/>']
     treads = 6
     path = []
     for i in range(1, treads):
@@ -482,6 +479,14 @@ def _stairs(length: float, down: bool, depth: float = 2 * CELL) -> str:
             shrink = h * 0.5 * (treads - i) / treads if down else h * 0.5 * i / treads
         path.append(f"M{_num(-h + shrink)} {_num(y)}H{_num(h - shrink)}")
     parts.append(f'<path d="{"".join(path)}" stroke="{INK}" stroke-width="1.2" fill="none"/>')
+    tip = depth * 0.92
+    back = depth * 0.62
+    arrow = f"M{_num(-3.5)} {_num(back)}L0 {_num(tip)}L3.5 {_num(back)}"
+    if down:
+        parts.append(f'<path d="{arrow}z" fill="{INK}"/>')
+    else:
+        arrow = f"M{_num(-3.5)} {_num(tip)}L0 {_num(back)}L3.5 {_num(tip)}"
+        parts.append(f'<path d="{arrow}" stroke="{INK}" stroke-width="1.4" fill="none"/>')
     return "".join(parts)
 
 
@@ -569,8 +574,18 @@ def _hatch_strokes(gx: float, gy: float, k: int) -> list[tuple[float, float, flo
     return out
 
 
-@cache  # the same text in every map
-def _defs() -> str:
+STYLES = ("classic", "print")
+"""Map looks: ``classic`` (cream paper, tinted rock) and ``print`` (ink-saving: white paper,
+the hatching on white)."""
+
+
+def _check_style(style: str) -> None:
+    if style not in STYLES:
+        raise OptionError(N_("unknown map style {style!r} (classic or print)"), style=style)
+
+
+@cache  # the same text in every map of a style
+def _defs(style: str = "classic") -> str:
     c2 = 2 * CELL
     tile = _HATCH_TILE
     strokes = [f"M{_num(ax)} {_num(ay)}L{_num(bx)} {_num(by)}"
@@ -584,7 +599,8 @@ def _defs() -> str:
     return (
         "<defs>"
         f'<pattern id="hatch" width="{tile}" height="{tile}" patternUnits="userSpaceOnUse">'
-        f'<rect width="{tile}" height="{tile}" fill="{HATCH_BG}"/>'
+        f'<rect width="{tile}" height="{tile}" '
+        f'fill="{HATCH_BG if style == "classic" else FLOOR}"/>'
         f'<g stroke="{HATCH}" stroke-width="1" stroke-linecap="round" fill="none">'
         f'{"".join(shifted)}</g></pattern>'
         f'<pattern id="ripples" width="{c2}" height="{c2}" patternUnits="userSpaceOnUse">'
@@ -648,6 +664,275 @@ def _has_trap(area: Mapping[str, Any]) -> bool:
     return False
 
 
+# --------------------------------------------------------------------------------------
+# Label placement: text boxes from the fonts' real advance widths; every label clear of
+# every symbol, wall and other label.
+
+Box = tuple[float, float, float, float]
+"""x0, y0, x1, y1 in map pixels."""
+
+_ConnParts = tuple[list[str], list["_Mark"], set[str], list[Box]]
+_ASCENT = 0.72  # of the font size above the baseline (caps, digits, arrows, "?")
+_DESCENT = 0.06
+_HALO = 1.5  # half the white stroke behind every label
+_WALL = 1.6 + 0.4  # half a wall's stroke and a hair of air
+_BUCKET = 4 * CELL
+_NUMBER_TRIES = 600  # candidate spots per area number (nearest first)
+
+
+@lru_cache(maxsize=4096)
+def _mark_width(text: str, size: float, family: str = "sans") -> float:
+    return metrics.text_width(text, size, family=family, bold=True)
+
+
+def label_box(cx: float, cy: float, text: str, size: float, family: str = "sans") -> Box:
+    """The box a :func:`_label` centred at ``cx``, ``cy`` covers (halo included)."""
+    w = _mark_width(text, size, family) / 2 + _HALO
+    base = cy + size * 0.35
+    return (cx - w, base - size * _ASCENT - _HALO, cx + w, base + size * _DESCENT + _HALO)
+
+
+def _turned(cx: float, cy: float, angle: int, box: Box) -> Box:
+    """The map box around a local box (x along the wall, +y out) turned by ``angle``."""
+    x0, y0, x1, y1 = box
+    turns = {0: (1.0, 0.0), 90: (0.0, 1.0), 180: (-1.0, 0.0), 270: (0.0, -1.0)}
+    c, s = turns.get(angle % 360, (0.7071, 0.7071))
+    if angle % 90:
+        c = 0.7071 if angle % 360 in (45, 315) else -0.7071
+        s = 0.7071 if angle % 360 in (45, 135) else -0.7071
+    xs, ys = [], []
+    for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
+        xs.append(cx + x * c - y * s)
+        ys.append(cy + x * s + y * c)
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _meet(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _cuts(box: Box, seg: tuple[float, float, float, float], pad: float) -> bool:
+    """Whether a segment (widened by ``pad``) crosses ``box``."""
+    x0, y0, x1, y1 = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
+    ax, ay, bx, by = seg
+    if max(ax, bx) <= x0 or min(ax, bx) >= x1 or max(ay, by) <= y0 or min(ay, by) >= y1:
+        return False
+    if ax == bx or ay == by:
+        return True  # axis-parallel and its bounds meet the box
+    # Liang-Barsky clip of the segment against the box.
+    t0, t1 = 0.0, 1.0
+    dx, dy = bx - ax, by - ay
+    for p, q in ((-dx, ax - x0), (dx, x1 - ax), (-dy, ay - y0), (dy, y1 - ay)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class _Mark:
+    """A mark's wish: where its symbol puts it, and which way is out of the wall."""
+
+    cls: str
+    x: float
+    y: float
+    text: str
+    size: float
+    side: str
+    colour: str = INK
+    fixed: bool = False  # the secret door's "S" stands on its wall
+    at: tuple[float, float] | None = None  # what a leader line points to (the symbol)
+
+
+def _rings() -> tuple[tuple[int, int], ...]:
+    out: list[tuple[int, int]] = []
+    for r in range(2, 17):
+        ring = set()
+        for i in range(-r, r + 1):
+            ring |= {(i, -r), (i, r), (-r, i), (r, i)}
+        out += sorted(ring, key=lambda p: (p[0] ** 2 + p[1] ** 2, p[1], p[0]))
+    return tuple(out)
+
+
+_RINGS = _rings()
+"""Offsets (half cells) of the rings 2..16 around a point, nearest first."""
+
+
+class _Placer:
+    """Boxes taken so far on one view of a level, and the walls, in buckets."""
+
+    def __init__(self, drawing: _Map) -> None:
+        self.map = drawing
+        self.owner = drawing.owner
+        self.taken: dict[tuple[int, int], list[Box]] = {}
+        self.walls: dict[tuple[int, int], list[tuple[float, float, float, float]]] = \
+            drawing.wall_buckets()
+        x0, y0, x1, y1 = drawing.bounds()
+        self.frame: Box = (x0 * CELL + 1.0, y0 * CELL + 1.0, x1 * CELL - 1.0, y1 * CELL - 1.0)
+
+    def _keys(self, box: Box) -> Iterable[tuple[int, int]]:
+        for bx in range(int(box[0] // _BUCKET), int(box[2] // _BUCKET) + 1):
+            for by in range(int(box[1] // _BUCKET), int(box[3] // _BUCKET) + 1):
+                yield bx, by
+
+    def block(self, boxes: Iterable[Box]) -> None:
+        for box in boxes:
+            for key in self._keys(box):
+                self.taken.setdefault(key, []).append(box)
+
+    def free(self, box: Box, walls: bool = True) -> bool:
+        """Whether ``box`` lies inside the map's frame, meets no box taken and (``walls``)
+        no wall line."""
+        fx0, fy0, fx1, fy1 = self.frame
+        if box[0] < fx0 or box[1] < fy0 or box[2] > fx1 or box[3] > fy1:
+            return False
+        for key in self._keys(box):
+            for other in self.taken.get(key, ()):
+                if _meet(box, other):
+                    return False
+            if walls:
+                for seg in self.walls.get(key, ()):
+                    if _cuts(box, seg, _WALL):
+                        return False
+        return True
+
+    def _cells(self, box: Box) -> Iterable[Cell]:
+        for x in range(int(box[0] // CELL), int((box[2] - 1e-6) // CELL) + 1):
+            for y in range(int(box[1] // CELL), int((box[3] - 1e-6) // CELL) + 1):
+                yield x, y
+
+    def mark(self, spec: _Mark) -> str:
+        """The mark drawn at the first spot out from its symbol that is clear."""
+        ix, iy = _DIRS.get(spec.side, (0, 1))
+        unit = 0.7071 if ix and iy else 1.0
+        dx, dy = ix * unit, iy * unit
+        px, py = -dy, dx  # along the wall
+        if spec.fixed:
+            # The secret door's "S" stays on its wall (and it may: the wall is the door),
+            # moved along it or a little into the room when a symbol is in the way.
+            outs: tuple[float, ...] = (0, -3, -6, -9, -12)
+            acrosses: tuple[float, ...] = (0, 4, -4, 8, -8, 12, -12)
+        else:
+            outs = (0, 4, 8, 12, 16, 22, 28, 36, 44, 52)
+            acrosses = (0, 7, -7, 14, -14, 21, -21, 28, -28, 35, -35)
+        spots = [(spec.x + dx * o + px * a, spec.y + dy * o + py * a)
+                 for o in outs for a in acrosses]
+        spot = next((p for p in spots
+                     if self.free(self._mark_box(spec, *p), walls=not spec.fixed)), None)
+        leader = ""
+        if spot is None and not spec.fixed:
+            # Crowded: the nearest clear spot around, tied to the symbol by a leader line.
+            spot = next((p for p in self._around(spec.x, spec.y)
+                         if self.free(self._mark_box(spec, *p))), None)
+            if spot is not None:
+                leader = self._leader(self._mark_box(spec, *spot),
+                                      *(spec.at or (spec.x, spec.y)))
+        if spot is None:  # nothing clear of walls: at least clear of every other label
+            spot = next((p for p in spots
+                         if self.free(self._mark_box(spec, *p), walls=False)), (spec.x, spec.y))
+        x, y = spot
+        self.block([self._mark_box(spec, x, y)])
+        if spec.fixed:
+            return _secret_mark(x, y)
+        if spec.cls == "entrance":
+            return leader + _entrance_mark(x, y)
+        return leader + _label(x, y, spec.text, spec.size, colour=spec.colour, cls=spec.cls)
+
+    @staticmethod
+    def _mark_box(spec: _Mark, x: float, y: float) -> Box:
+        if spec.cls == "entrance":
+            return (x - 7.5, y - 7.5, x + 7.5, y + 7.5)
+        if spec.fixed:  # the "S": its baseline 5 px below the wall
+            return label_box(x, y - 0.25, spec.text, spec.size, "serif")
+        return label_box(x, y, spec.text, spec.size)
+
+    @staticmethod
+    def _leader(box: Box, ax: float, ay: float) -> str:
+        """A thin line from a label's box to the point ``ax``, ``ay`` it names."""
+        ex = min(max(ax, box[0]), box[2])
+        ey = min(max(ay, box[1]), box[3])
+        return (f'<path class="leader" d="M{_num(ex)} {_num(ey)}L{_num(ax)} {_num(ay)}" '
+                f'stroke="{MUTED}" stroke-width="0.9" fill="none"/>'
+                f'<circle cx="{_num(ax)}" cy="{_num(ay)}" r="1.6" fill="{MUTED}"/>')
+
+    def _group(self, cx: float, cy: float, text: str, size: float, entrance: bool,
+               trap: bool) -> list[Box]:
+        boxes = [label_box(cx, cy, text, size, "serif")]
+        wide = len(text) * 5 + 10
+        if entrance:
+            boxes.append((cx - wide - 7.5, cy - 12.5, cx - wide + 7.5, cy + 1.5))
+        if trap:
+            boxes.append((cx + wide - 7.5, cy - 12, cx + wide + 7.5, cy + 1))
+        return boxes
+
+    def number(self, area: Mapping[str, Any], entrance: bool, trap: bool) -> list[str]:
+        """An area's number (with its entrance star and trap mark): inside the area where
+        it is clear, else in the rock beside it with a leader line."""
+        here = str(area.get("id"))
+        text = str(area.get("number", ""))
+        size = 12 if area.get("kind") == "corridor" else 16
+        at = area.get("label_at") or (area.get("cells") or [[0, 0]])[0]
+        ax, ay = (int(at[0]) + 0.5) * CELL, (int(at[1]) + 0.5) * CELL
+        cells = self.map.cells.get(here, set())
+        spot = None
+        for cx, cy in self._inside(ax, ay, cells):
+            boxes = self._group(cx, cy, text, size, entrance, trap)
+            if all(all(self.owner.get(c) == here for c in self._cells(b)) for b in boxes) \
+                    and all(self.free(b) for b in boxes):
+                spot = (cx, cy)
+                break
+        leader = ""
+        if spot is None:
+            for cx, cy in self._around(ax, ay):
+                boxes = self._group(cx, cy, text, size, entrance, trap)
+                if all(all(self.owner.get(c) in (None, here) for c in self._cells(b))
+                       for b in boxes) and all(self.free(b) for b in boxes):
+                    spot = (cx, cy)
+                    leader = self._leader(boxes[0], ax, ay)
+                    break
+        if spot is None:
+            spot = (ax, ay)
+        cx, cy = spot
+        self.block(self._group(cx, cy, text, size, entrance, trap))
+        out = [leader] if leader else []
+        out.append(_label(cx, cy, text, size, cls="number", family=SVG_FONT_SERIF))
+        wide = len(text) * 5 + 10
+        if entrance:
+            out.append(_entrance_mark(cx - wide, cy - 5))
+        if trap:
+            out.append(_trap_mark(cx + wide, cy - 5))
+        return out
+
+    @staticmethod
+    def _inside(ax: float, ay: float, cells: set[Cell]) -> Iterator[tuple[float, float]]:
+        """The label cell's centre first, then every cell centre and cell corner of the
+        area, nearest first."""
+        yield ax, ay
+        spots = {(ax, ay)}
+        for x, y in cells:
+            spots.add(((x + 0.5) * CELL, (y + 0.5) * CELL))
+            spots.add(((x + 1) * CELL, (y + 1) * CELL))
+            spots.add(((x + 1) * CELL, (y + 0.5) * CELL))
+            spots.add(((x + 0.5) * CELL, (y + 1) * CELL))
+        near = sorted(spots - {(ax, ay)},
+                      key=lambda p: ((p[0] - ax) ** 2 + (p[1] - ay) ** 2, p[1], p[0]))
+        yield from near[:_NUMBER_TRIES]
+
+    @staticmethod
+    def _around(ax: float, ay: float) -> Iterator[tuple[float, float]]:
+        """Spots on rings around a point, nearest first (half-cell steps)."""
+        for i, j in _RINGS:
+            yield ax + i * HALF, ay + j * HALF
+
+
 class _Map:
     """The pieces of one level's map: what both views share is drawn once (the geometry,
     the features, every connection's symbol, the area numbers); :meth:`draw` puts one
@@ -684,10 +969,37 @@ class _Map:
                              if conn.get("kind") not in _INSIDE_WAYS])
         self._shared: list[str] | None = None
         self._shared_used: set[str] = set()
-        self._conn_parts: list[tuple[list[str], list[str], set[str]]] | None = None
+        self._conn_parts: list[_ConnParts] | None = None
+        self._wall_buckets: dict[tuple[int, int], list[tuple[float, float, float, float]]] \
+            | None = None
         self._walls: dict[tuple[int, ...], str] = {}
         self._bounds: tuple[int, int, int, int] | None = None
         self._floor_ds: list[str] | None = None  # each floor polygon's path data, once drawn
+
+    def wall_buckets(self) -> dict[tuple[int, int], list[tuple[float, float, float, float]]]:
+        """Every wall line (the floors' outline and the edges between areas, uncut) as
+        segments in map pixels, by bucket of :data:`_BUCKET` pixels."""
+        if self._wall_buckets is None:
+            buckets: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+            segs: list[tuple[float, float, float, float]] = []  # px
+            for poly in self.floor:
+                n = len(poly)
+                for i in range(n):
+                    (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
+                    segs.append((x1 * HALF, y1 * HALF, x2 * HALF, y2 * HALF))
+            hor, ver = self.inner
+            segs += [(x * CELL, y * CELL, (x + 1) * CELL, y * CELL) for x, y in hor]
+            segs += [(x * CELL, y * CELL, x * CELL, (y + 1) * CELL) for x, y in ver]
+            pad = _WALL + 1
+            for seg in segs:
+                lo_x, hi_x = min(seg[0], seg[2]), max(seg[0], seg[2])
+                lo_y, hi_y = min(seg[1], seg[3]), max(seg[1], seg[3])
+                for bx in range(int((lo_x - pad) // _BUCKET), int((hi_x + pad) // _BUCKET) + 1):
+                    for by in range(int((lo_y - pad) // _BUCKET),
+                                    int((hi_y + pad) // _BUCKET) + 1):
+                        buckets.setdefault((bx, by), []).append(seg)
+            self._wall_buckets = buckets
+        return self._wall_buckets
 
     def conns(self, gm: bool) -> list[int]:
         """The indices of the connections a view shows."""
@@ -702,6 +1014,12 @@ class _Map:
     def _find_bounds(self) -> tuple[int, int, int, int]:
         xs = list(map(itemgetter(0), self.owner))  # every area's cells
         ys = list(map(itemgetter(1), self.owner))
+        for conn in self.all_conns:  # and the steps of stairs beyond a wall
+            if conn.get("kind") == "stairs" and conn.get("to") not in self.cells:
+                dx, dy = _DIRS.get(str(conn.get("side") or "n"), (0, -1))
+                for x, y in _span(conn):
+                    xs.append(x + 2 * dx)
+                    ys.append(y + 2 * dy)
         if not xs:
             return 0, 0, max(2, int(self.level.get("width", 2))), \
                 max(2, int(self.level.get("height", 2)))
@@ -732,29 +1050,29 @@ class _Map:
         # Connections.
         if self._conn_parts is None:
             self._conn_parts = [self.connection(conn) for conn in self.all_conns]
-        marks: list[str] = []
+        specs: list[_Mark] = []
+        placer = _Placer(self)
         for i in shown:
-            drawn, marked, keys = self._conn_parts[i]
+            drawn, marked, keys, boxes = self._conn_parts[i]
             out.extend(drawn)
-            marks.extend(marked)
+            specs.extend(marked)
             used |= keys
-        # Area numbers (and trap marks for the game master).
+            placer.block(boxes)
+        # Marks first (they belong to their symbol), each clear of the others; then the
+        # area numbers (with the entrance star and the trap mark beside them), each clear
+        # of every symbol, mark, wall and other number, or offset with a leader line. A map
+        # without numbers (a tabletop picture) leaves out the numbers and the marks.
+        marks = [placer.mark(spec) for spec in specs] if numbers else []
+        way_in = any(spec.cls == "entrance" for spec in specs)
         for area in self.areas if numbers else ():
-            at = area.get("label_at") or (area.get("cells") or [[0, 0]])[0]
-            cx, cy = (int(at[0]) + 0.5) * CELL, (int(at[1]) + 0.5) * CELL
-            corridor = area.get("kind") == "corridor"
-            out.append(_label(cx, cy, str(area.get("number", "")), 12 if corridor else 16,
-                              cls="number", family=SVG_FONT_SERIF))
-            if area.get("id") == self.level.get("entrance"):
+            entrance = area.get("id") == self.level.get("entrance") and not way_in
+            trap = gm and _has_trap(area)
+            if entrance:
                 used.add("entrance")
-                wide = len(str(area.get("number", ""))) * 5 + 10
-                out.append(_entrance_mark(cx - wide, cy - 5))
-            if gm and _has_trap(area):
+            if trap:
                 used.add("trap")
-                wide = len(str(area.get("number", ""))) * 5 + 10
-                out.append(_trap_mark(cx + wide, cy - 5))
-        if numbers:
-            out.extend(marks)
+            out.extend(placer.number(area, entrance, trap))
+        out.extend(marks)
         return out, used
 
     def _draw_shared(self, x0: int, y0: int, x1: int, y1: int) -> list[str]:
@@ -983,41 +1301,55 @@ class _Map:
                 f'<path d="{planks}" stroke="{WOOD_LINE}" stroke-width="0.8" fill="none"/>'
                 f'<path d="{rails}" stroke="{INK}" stroke-width="2" fill="none"/></g>')
 
-    def connection(self, conn: Mapping[str, Any]) -> tuple[list[str], list[str], set[str]]:
-        """A connection's symbol, its marks (drawn over the area numbers) and its legend
-        keys: the same in every view that shows it."""
+    def connection(self, conn: Mapping[str, Any]) -> _ConnParts:
+        """A connection's symbol, its marks (placed over the area numbers, free of every
+        other label) and its legend keys, and the boxes its symbol covers: the same in
+        every view that shows it."""
         kind = str(conn.get("kind", "door"))
         cx, cy, angle, length = _frame(conn)
         unexplored = is_unexplored(conn, self.level)
         out: list[str] = []
-        marks: list[str] = []
+        marks: list[_Mark] = []
         used: set[str] = set()
+        boxes: list[Box] = []
+        side = str(conn.get("side") or "n")
+        h = length / 2
         cls = f"conn {kind}"
         if kind == "door":
             used.add("door")
             out.append(_g(cx, cy, angle, _door(length), cls))
+            w = max(8.0, min(length * 0.62, length - 5)) / 2 + 0.8
+            boxes.append(_turned(cx, cy, angle, (-w, -4.3, w, 4.3)))
         elif kind == "one_way_door":
             used.add("one_way_door")
             outward = conn.get("one_way") != "to_from"
             out.append(_g(cx, cy, angle, _one_way(length, outward), cls))
+            w = max(8.0, min(length * 0.62, length - 5)) / 2 + 0.8
+            boxes.append(_turned(cx, cy, angle, (-w, -4.3, w, 4.3)))
+            boxes.append(_turned(cx, cy, angle, (-4.5, -11.5, 4.5, 11.5)))
         elif kind == "secret_door":
             used.add("secret_door")  # only reached in the GM view
             out.append(_g(cx, cy, angle, f'<path d="M{_num(-length / 2 + 1)} 0h'
                           f'{_num(length - 2)}" stroke="{RED}" stroke-width="1.2" '
                           'stroke-dasharray="2 1.5"/>', cls))
-            marks.append(_secret_mark(cx, cy))
+            marks.append(_Mark("secret", cx, cy, "S", 15, side, fixed=True))
         elif kind == "archway":
             used.add("archway")
             out.append(_g(cx, cy, angle, _archway(length), cls))
+            boxes.append(_turned(cx, cy, angle, (-h - 2.5, -4.5, h + 2.5, 4.5)))
         elif kind == "opening":
             used.add("opening")
             out.append(_g(cx, cy, angle, _jambs(length), cls))
+            boxes.append(_turned(cx, cy, angle, (-h - 1.1, -4.5, -h + 1.1, 4.5)))
+            boxes.append(_turned(cx, cy, angle, (h - 1.1, -4.5, h + 1.1, 4.5)))
         elif kind == "stairs":
             down = conn.get("direction") != "up"
             used.add("stairs_down" if down else "stairs_up")
             free = self._free_depth(conn)
             depth = free * CELL if free else -CELL
             out.append(_g(cx, cy, angle, _stairs(length, down, depth), cls))
+            boxes.append(_turned(cx, cy, angle, (-h - 0.8, min(0.0, depth) - 0.8, h + 0.8,
+                                                 max(0.0, depth) + 0.8)))
             if conn.get("door_closes"):
                 # A door shuts the way back up: across the stairs at their lower end, a
                 # small door at the foot of the stairs at their upper end.
@@ -1027,8 +1359,8 @@ class _Map:
                 out.append(_g(cx, cy, angle, door, "conn door_closes"))
             if conn.get("to_level") is not None or conn.get("direction"):
                 dist = depth + 11 if free else 11
-                mx, my = _out_point(cx, cy, str(conn.get("side") or "n"), dist)
-                marks.append(_label(mx, my, level_mark(conn), 13, cls="level-mark"))
+                mx, my = _out_point(cx, cy, side, dist)
+                marks.append(_Mark("level-mark", mx, my, level_mark(conn), 13, side))
         elif kind == "elevator":
             # The whole room goes up or down: its floor drawn as a platform (a dashed frame
             # inside the room) with the way's arrow and level beside the room's number.
@@ -1039,8 +1371,8 @@ class _Map:
                 ax, ay = (int(v) for v in conn.get("at") or (0, 0))
                 spot = (ax + 1, ay + 1) if (ax + 1, ay + 1) in cells else (ax, ay)
                 mark = level_mark(conn)
-                marks.append(_label((spot[0] + 0.5) * CELL, (spot[1] + 0.5) * CELL + 4, mark,
-                                    13, colour=EXIT, cls="level-mark"))
+                marks.append(_Mark("level-mark", (spot[0] + 0.5) * CELL,
+                                   (spot[1] + 0.5) * CELL + 4, mark, 13, "s", colour=EXIT))
         elif kind in ("trapdoor", "shaft"):
             used.add(kind)
             span = _span(conn)
@@ -1048,15 +1380,23 @@ class _Map:
             size = CELL * (1.0 if len(span) == 1 else 1.6)
             symbol = _trapdoor(size) if kind == "trapdoor" else _shaft(size)
             out.append(_g(tx, ty, 0, symbol, cls))
+            boxes.append((tx - size / 2, ty - size / 2, tx + size / 2, ty + size / 2))
             mark = level_mark(conn)
-            marks.append(_label(tx + size / 2 + 3 + text_width(mark, 12) / 2, ty, mark, 12,
-                                cls="level-mark"))
+            marks.append(_Mark("level-mark", tx + size / 2 + 3 + _mark_width(mark, 12) / 2, ty,
+                               mark, 12, "e", at=(tx, ty)))
+        if conn.get("to_level") == 0 and conn.get("from") == self.level.get("entrance"):
+            # The way in from the surface: the entrance star stands outside it.
+            used.add("entrance")
+            dist = (self._free_depth(conn) * CELL + 11 if kind == "stairs" else CELL)
+            mx, my = _out_point(cx, cy, side, dist)
+            marks.append(_Mark("entrance", mx, my, "", 15, side, at=(cx, cy)))
         if unexplored and kind not in _LEVEL_WAYS:
             used.add("unexplored")
             out.append(_g(cx, cy, angle, _unexplored(), "unexplored"))
-            mx, my = _out_point(cx, cy, str(conn.get("side") or "n"), CELL + 19)
-            marks.append(_label(mx, my, "?", 15, colour=EXIT, cls="unexplored-mark"))
-        return out, marks, used
+            boxes.append(_turned(cx, cy, angle, (-4.5, 2.0, 4.5, CELL + 9.5)))
+            mx, my = _out_point(cx, cy, side, CELL + 19)
+            marks.append(_Mark("unexplored-mark", mx, my, "?", 15, side, colour=EXIT))
+        return out, marks, used, boxes
 
 
 def _steps(start: float, stop: float, step: float) -> list[float]:
@@ -1279,44 +1619,78 @@ def title_text(doc: Doc, depth: int, lang: str) -> str:
         rules=rules_name(str(doc.get("rules", ""))), seed=doc.get("seed", "?"), depth=depth)
 
 
-def render_svg(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str = "de") -> str:
+def doc_lang(doc: Doc, lang: str | None) -> str:
+    """``lang`` when given, else the document's own language (``"lang"``; English when it
+    names none): no renderer falls back to German for an Italian document."""
+    return lang or str(doc.get("lang") or "en")
+
+
+def render_svg(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str | None = None,
+               style: str = "classic", bare: bool = False) -> str:
     """Level ``depth`` of the dungeon document ``doc`` as an SVG map.
 
-    ``view`` ``gm`` shows everything; ``player`` draws secret doors as plain wall and leaves
-    out traps and every ``gm_only`` connection. Refuses an unknown view or level with
-    :class:`OptionError`. Same document, depth, view and language -> the same bytes.
+    ``view`` ``gm`` shows everything; ``player`` shows what the players can know
+    (:mod:`kerker.dungeon.player`): no secret door (plain wall), no area reachable only
+    through one (rock), no trap, no ``gm_only`` connection. Refuses an unknown view or level with
+    :class:`OptionError`. ``lang`` defaults to the document's language. ``style``
+    (:data:`STYLES`): ``print`` saves ink (white paper); ``bare``: the map alone, without
+    title, scale bar and legend (for projection). Same document, depth, view, language and
+    style -> the same bytes.
     """
     _check_view(view)
+    _check_style(style)
+    lang = doc_lang(doc, lang)
     level = _level(doc, depth)
-    return _svg(doc, depth, level, _Map(level), view == "gm", lang)
+    if view == "player":
+        level = player_level(level, player_areas(doc), contents=False)
+    return _svg(doc, depth, level, _Map(level), view == "gm", lang, style, bare)
 
 
-def render_views(doc: Doc, *, depth: int = 1, lang: str = "de",
-                 views: Sequence[str] = VIEWS) -> dict[str, str]:
+def render_views(doc: Doc, *, depth: int = 1, lang: str | None = None,
+                 views: Sequence[str] = VIEWS, style: str = "classic",
+                 bare: bool = False) -> dict[str, str]:
     """Level ``depth`` of ``doc`` in each of ``views``: ``{view: svg}``, each the same bytes
     as :func:`render_svg` gives for that view, faster than one call per view (what every
     view shares is drawn once). Refuses an unknown view or level with :class:`OptionError`.
     """
     for view in views:
         _check_view(view)
+    _check_style(style)
+    lang = doc_lang(doc, lang)
     level = _level(doc, depth)
     drawing = _Map(level)
-    return {view: _svg(doc, depth, level, drawing, view == "gm", lang) for view in views}
+    out: dict[str, str] = {}
+    for view in views:
+        shown, shown_map = level, drawing
+        if view == "player":
+            shown = player_level(level, player_areas(doc), contents=False)
+            if shown is not level:
+                shown_map = _Map(shown)
+        out[view] = _svg(doc, depth, shown, shown_map, view == "gm", lang, style, bare)
+    return out
 
 
 def _svg(doc: Doc, depth: int, level: Mapping[str, Any], drawing: _Map, gm: bool,
-         lang: str) -> str:
+         lang: str, style: str = "classic", bare: bool = False) -> str:
     """One view of a level as an SVG document."""
     _ = _translator(lang)
     x0, y0, x1, y1 = drawing.bounds()
     map_w = (x1 - x0) * CELL
     map_h = (y1 - y0) * CELL
+    body, used = drawing.draw(gm)
+    paper = PAPER if style == "classic" else FLOOR
+    title = title_text(doc, depth, lang)
+    if bare:  # the map alone, edge to edge
+        return "\n".join([
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{map_w}" height="{map_h}" '
+            f'viewBox="0 0 {map_w} {map_h}">', f"<title>{_escape(title)}</title>",
+            _defs(style), f'<rect width="{map_w}" height="{map_h}" fill="{paper}"/>',
+            f'<g class="map" transform="translate({-x0 * CELL} {-y0 * CELL})">', *body,
+            "</g>", "</svg>"]) + "\n"
     width = max(map_w + 2 * MARGIN, MIN_WIDTH)
     ox = (width - map_w) // 2
     oy = TITLE_H
-    body, used = drawing.draw(gm)
 
-    title = title_text(doc, depth, lang)
     areas = len(drawing.areas)
     rooms = sum(1 for a in drawing.areas if a.get("kind") != "corridor")
     lw, lh = int(level.get("width", 0)), int(level.get("height", 0))
@@ -1342,9 +1716,9 @@ def _svg(doc: Doc, depth: int, level: Mapping[str, Any], drawing: _Map, gm: bool
     svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{total_h}" '
            f'viewBox="0 0 {width} {total_h}">',
            f"<title>{_escape(title)}</title>",
-           _defs(),
+           _defs(style),
            f'<rect width="{width}" height="{total_h}" fill="{FLOOR}"/>',
-           f'<rect x="{ox}" y="{oy}" width="{map_w}" height="{map_h}" fill="{PAPER}"/>',
+           f'<rect x="{ox}" y="{oy}" width="{map_w}" height="{map_h}" fill="{paper}"/>',
            *head,
            f'<g class="map" transform="translate({tx} {ty})">',
            *body,
@@ -1361,18 +1735,20 @@ PNG_SCALE = 1.5
 on screen (the SVG is the print format). 2.0 took 2 x the time (PNG encoding dominates)."""
 
 
-def render_png(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str = "de",
-               scale: float = PNG_SCALE) -> bytes:
-    """The SVG of :func:`render_svg` drawn as PNG by resvg with kerker's own fonts.
+def render_png(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str | None = None,
+               scale: float = PNG_SCALE, style: str = "classic", bare: bool = False,
+               fit: bool = True) -> bytes:
+    """The SVG of :func:`render_svg` drawn as PNG by libvips with kerker's own fonts.
 
-    Refuses pictures over :data:`kerker.render.png.MAX_PIXELS` with a ``RenderError``.
+    A map too large for :data:`kerker.render.png.MAX_PIXELS` at ``scale`` is drawn at the
+    largest scale that fits; with ``fit=False`` it is refused with a ``RenderError``.
     """
     from kerker.render.png import svg_to_png
 
-    svg = render_svg(doc, depth=depth, view=view, lang=lang)
+    svg = render_svg(doc, depth=depth, view=view, lang=lang, style=style, bare=bare)
     found = re.search(r'width="(\d+)" height="(\d+)"', svg)
     width, height = (int(found.group(1)), int(found.group(2))) if found else (0, 0)
-    return svg_to_png(svg, scale=scale, width=width, height=height)
+    return svg_to_png(svg, scale=scale, width=width, height=height, fit=fit)
 
 
 class TabletopMap:
@@ -1384,8 +1760,12 @@ class TabletopMap:
     OPEN_WALL = frozenset(_OPEN_WALL)
     """The kinds of connection that open their wall in the map (a secret door does not)."""
 
-    def __init__(self, doc: Doc, depth: int = 1) -> None:
-        self.level = _level(doc, depth)
+    def __init__(self, doc: Doc, depth: int = 1, view: str = "gm") -> None:
+        _check_view(view)
+        level = _level(doc, depth)
+        if view == "player":  # the players' map: what only a secret door leads to is rock
+            level = player_level(level, player_areas(doc), contents=False)
+        self.level = level
         self._map = _Map(self.level)
         self.connections: list[Mapping[str, Any]] = self._map.all_conns
 
@@ -1428,6 +1808,6 @@ class TabletopMap:
             "</svg>"]) + "\n"
 
 
-__all__ = ["PNG_SCALE", "VIEWS", "TabletopMap", "is_unexplored", "level_mark", "render_png",
-           "render_svg", "render_views", "rules_name", "title_text"]
+__all__ = ["PNG_SCALE", "STYLES", "VIEWS", "TabletopMap", "doc_lang", "is_unexplored",
+           "level_mark", "render_png", "render_svg", "render_views", "rules_name", "title_text"]
 

@@ -92,7 +92,7 @@ def level_walls(doc: Mapping[str, Any], depth: int = 1, view: str = "player",
     otherwise a secret door is wall, as the map draws it. Refuses an unknown level or view
     with :class:`OptionError`.
     """
-    tmap = TabletopMap(doc, depth)
+    tmap = TabletopMap(doc, depth, view)
     shown = tmap.shown(view)
     conns = tmap.connections
     opening = [i for i in shown if conns[i].get("kind") in TabletopMap.OPEN_WALL]

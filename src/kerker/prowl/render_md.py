@@ -20,15 +20,23 @@ from kerker.prowl.model import (
     Connection,
     Prowl,
 )
+from kerker.render.kit import md_code
+from kerker.render.kit import md_text as _e
 from kerker.tables.render import number
 
 
 def _cell(text: object) -> str:
-    """Text for a table cell: no line breaks, pipes escaped."""
-    return str(text).replace("\n", " ").replace("|", "\\|")
+    """Text for a table cell: one line, Markdown and HTML escaped (pipes too)."""
+    return _e(str(text))
 
 
 def _text(p: Prowl, key: str, lang: str) -> str:
+    """The rule text of ``key`` in ``lang``, escaped for Markdown (a plan's texts are
+    user input)."""
+    return _e(_raw_text(p, key, lang))
+
+
+def _raw_text(p: Prowl, key: str, lang: str) -> str:
     texts = p.texts.get(key)
     if not texts:
         return key.rsplit(":", 1)[-1]
@@ -86,10 +94,11 @@ def challenge_line(p: Prowl, c: Challenge, lang: str) -> str:
     """One challenge as a sentence-like line: id, subtype text, kind, level, mode."""
     _ = translator(lang)
     text = _text(p, f"{c.table}:{c.subtype}", lang)
-    where = (_("on patrol: {route}").format(route=" – ".join(c.route)) if c.mode == PATROL
+    where = (_("on patrol: {route}").format(route=" – ".join(map(_e, c.route)))
+             if c.mode == PATROL
              else _("stationed"))
     return _("**{id}** {text} ({kind}) – level {level}, {where}").format(
-        id=c.id, text=text, kind=_kind(c, _), level=c.level, where=where)
+        id=_e(c.id), text=text, kind=_e(_kind(c, _)), level=c.level, where=where)
 
 
 def _door_words(conn: Connection, p: Prowl, lang: str) -> str:
@@ -121,11 +130,11 @@ def render_markdown(p: Prowl, lang: str) -> str:
     # Factions.
     out.append("## " + _("Factions"))
     out.append("")
-    source = _("the default list") if p.lotto.source == "default" else p.lotto.source
+    source = _("the default list") if p.lotto.source == "default" else _e(p.lotto.source)
     available = sum(1 for e in p.lotto.entries if e.stance != FRIENDLY)
     out.append(_("Drawn on the {dice} lotto ({source}): it holds the insider connections and "
                  "{n} hostile factions (for these players and this reputation); {n} distinct "
-                 "entries are drawn.").format(dice=p.lotto.dice, source=source,
+                 "entries are drawn.").format(dice=_e(p.lotto.dice), source=source,
                                               n=min(s.hostile_wanted, available)))
     if available < s.hostile_wanted:
         out.append(_("The rules ask for {wanted}, but the list holds only {n}.").format(
@@ -140,7 +149,7 @@ def render_markdown(p: Prowl, lang: str) -> str:
             draw = str(f.roll) if f.roll is not None else "–"
             if f.origin == "tuning":
                 draw += " " + _("(fine-tuning)")
-            out.append(f"| {f.id} | {_cell(_text(p, f'lotto:{f.key}', lang))} | {side} | "
+            out.append(f"| {_e(f.id)} | {_text(p, f'lotto:{f.key}', lang)} | {side} | "
                        f"{draw} |")
     else:
         out.append(_("No faction is in play."))
@@ -152,7 +161,7 @@ def render_markdown(p: Prowl, lang: str) -> str:
     out.append("| " + _("Attribute") + " | " + _("Value") + " |")
     out.append("|---|---:|")
     for key, value in p.attributes:
-        out.append(f"| {_cell(_attribute_name(p, key, lang))} | {value} |")
+        out.append(f"| {_attribute_name(p, key, lang)} | {_cell(value)} |")
     out.append("")
 
     # Structure.
@@ -167,7 +176,7 @@ def render_markdown(p: Prowl, lang: str) -> str:
                    else _("successes against X, option --reading successes"))
         out.append(f"| {short} | {count} | " + _(
             "Reputation({target}) test: {dice} gives degree {degree}").format(
-                target=test.target, dice=test.dice, degree=test.degree) + f" ({reading}) |")
+                target=test.target, dice=_e(test.dice), degree=test.degree) + f" ({reading}) |")
     nosec_note = _("{asked} asked for, {added} added by the layout").format(
         asked=s.nosec_requested, added=s.nosec_added)
     out.append(f"| NoSec | {counts[0]} | {nosec_note} |")
@@ -196,23 +205,24 @@ def render_markdown(p: Prowl, lang: str) -> str:
                                    _("Branch points"), _("Challenges"), _("Loot")]) + " |")
     out.append("|---|---|---:|---:|---:|---|---:|")
     for room in p.rooms:
-        items = ", ".join(f"{c.id} ({c.level})" for c in p.challenges_in(room.id)) or "–"
-        loot = (f"{number(room.loot.value, lang)} {room.loot.unit}"
+        items = ", ".join(f"{_e(c.id)} ({c.level})" for c in p.challenges_in(room.id)) or "–"
+        loot = (f"{number(room.loot.value, lang)} {_e(room.loot.unit)}"
                 if room.loot is not None else "–")
-        out.append(f"| {room.id} | {SECURITY_SHORT[room.security]} | {room.depth} | "
+        out.append(f"| {_e(room.id)} | {SECURITY_SHORT[room.security]} | {room.depth} | "
                    f"{p.exits(room.id)} | {room.branch_cost} | {items} | {loot} |")
     out.append("")
     for room in p.rooms:
         head = _("{id} – {security}, depth {depth}, exits: {exits}").format(
-            id=room.id, security=SECURITY_SHORT[room.security], depth=room.depth,
+            id=_e(room.id), security=SECURITY_SHORT[room.security], depth=room.depth,
             exits=p.exits(room.id))
         out.append(f"### {head}")
         out.append("")
         ways = []
         for conn in p.links(room.id):
             other = conn.other(room.id)
-            where = _("from outside") if other == OUTSIDE else _("to {room}").format(room=other)
-            ways.append(f"{conn.id} {where} ({_door_words(conn, p, lang)})")
+            where = (_("from outside") if other == OUTSIDE
+                     else _("to {room}").format(room=_e(other)))
+            ways.append(f"{_e(conn.id)} {where} ({_door_words(conn, p, lang)})")
         out.append("- " + _("Ways: {list}").format(list="; ".join(ways)))
         here = p.challenges_in(room.id)
         if room.security == 0:
@@ -224,19 +234,21 @@ def render_markdown(p: Prowl, lang: str) -> str:
         passing = [c for c in p.challenges if c.mode == PATROL and room.id in c.route
                    and c.room != room.id]
         for c in passing:
-            out.append("- " + _("{id} passes through on patrol.").format(id=c.id))
+            out.append("- " + _("{id} passes through on patrol.").format(id=_e(c.id)))
         if room.loot is not None:
             found = room.loot
             secured = _text(p, f"mazeprowl/loot-secured:{found.secured}", lang)
             parts = []
             for x in found.protections:
-                word = {"hidden": _("hidden {n}"), "locked": _("locked {n}"),
-                        "trap": _("trap {n}")}.get(x.kind, x.kind + " {n}").format(n=x.level)
+                known = {"hidden": _("hidden {n}"), "locked": _("locked {n}"),
+                         "trap": _("trap {n}")}.get(x.kind)
+                word = (known.format(n=x.level) if known is not None
+                        else f"{_e(x.kind)} {x.level}")
                 if x.subtype and x.table:
                     word += f" ({_text(p, f'{x.table}:{x.subtype}', lang)})"
                 parts.append(word)
             line = _("Loot: {value} {unit}. {secured}").format(
-                value=number(found.value, lang), unit=found.unit, secured=secured)
+                value=number(found.value, lang), unit=_e(found.unit), secured=secured)
             if parts:
                 line += " " + _("Levels: {list}.").format(list=", ".join(parts))
             out.append("- " + line)
@@ -251,16 +263,16 @@ def render_markdown(p: Prowl, lang: str) -> str:
         a, b = conn.between
         outside = _("outside")
         passage = _("open passage")
-        between = f"{outside if a == OUTSIDE else a} – {b}"
+        between = f"{outside if a == OUTSIDE else _e(a)} – {_e(b)}"
         if not conn.door:
-            out.append(f"| {conn.id} | {between} | – | {passage} |")
+            out.append(f"| {_e(conn.id)} | {between} | – | {passage} |")
             continue
         trap = (_text(p, f"{conn.trap.table}:{conn.trap.subtype}", lang)
                 if conn.trap is not None else "–")
         strength = str(conn.strength)
         if conn.bonus:
             strength += f" (+{conn.bonus})"
-        out.append(f"| {conn.id} | {between} | {strength} | {_cell(trap)} |")
+        out.append(f"| {_e(conn.id)} | {between} | {strength} | {trap} |")
     out.append("")
 
     # Fine-tuning.
@@ -277,7 +289,7 @@ def render_markdown(p: Prowl, lang: str) -> str:
                    + _("Changes") + " |")
         out.append("|---:|---|---:|---:|---|")
         for e in t.log:
-            out.append(f"| {e.n} | `{_cell(e.op)}` | {e.cost} | {e.left} | "
+            out.append(f"| {e.n} | {md_code(e.op, table=True)} | {e.cost} | {e.left} | "
                        f"{_cell('; '.join(e.changes))} |")
     else:
         out.append(_("No operation yet. Example: `kerker prowl tune PLAN.json raise-room R3`."))
@@ -289,9 +301,55 @@ def render_markdown(p: Prowl, lang: str) -> str:
     out.append("<details><summary>" + _("{n} rolls").format(n=len(p.rolls)) + "</summary>")
     out.append("")
     for r in p.rolls:
-        out.append(f"- {_step_label(p, str(r.get('step', '')), lang)}: "
-                   f"`{r.get('explain', '')}` → {_outcome(p, r, lang)}")
+        out.append(f"- {_cell(_step_label(p, str(r.get('step', '')), lang))}: "
+                   f"{md_code(r.get('explain', ''))} → {_outcome(p, r, lang)}")
     out.append("")
     out.append("</details>")
     out.append("")
     return "\n".join(out)
+
+
+def render_pdf(p: Prowl, lang: str, *, paper: str = "a4") -> bytes:
+    """The heist on one landscape page (``paper`` ``a4`` or ``letter``): the plan (vector)
+    beside one entry per room (security, ways, challenges, loot) and the doors in one
+    compact list. Refuses what :func:`kerker.render.pdf.sheet_pdf` refuses."""
+    from kerker.prowl.render_svg import render_svg
+    from kerker.render.pdf import Section, Sheet, sheet_pdf
+
+    _ = translator(lang)
+    sections = []
+    for room in p.rooms:
+        head = _("{id} – {security}, depth {depth}, exits: {exits}").format(
+            id=room.id, security=SECURITY_SHORT[room.security], depth=room.depth,
+            exits=p.exits(room.id))
+        lines = []
+        for c in p.challenges_in(room.id):
+            text = _raw_text(p, f"{c.table}:{c.subtype}", lang)
+            lines.append(f"{c.id} {text} ({_kind(c, _)}) – {c.level}")
+        if room.loot is not None:
+            secured = _raw_text(p, f"mazeprowl/loot-secured:{room.loot.secured}", lang)
+            lines.append(_("Loot: {value} {unit}. {secured}").format(
+                value=number(room.loot.value, lang), unit=room.loot.unit, secured=secured))
+        if room.security == 0:
+            lines.append(_("No security: no challenges, no loot."))
+        sections.append(Section(head, lines or [_("No challenge.")]))
+    doors = []
+    for conn in p.connections:
+        a, b = conn.between
+        between = f"{_('outside') if a == OUTSIDE else a} – {b}"
+        if not conn.door:
+            doors.append(f"{conn.id} {between}: {_('open passage')}")
+            continue
+        words = _("strength {n}").format(n=conn.strength)
+        if conn.trap is not None:
+            words += ", " + _("trap: {text}").format(
+                text=_raw_text(p, f"{conn.trap.table}:{conn.trap.subtype}", lang))
+        doors.append(f"{conn.id} {between}: {words}")
+    title = _("Prowl – seed {seed}").format(seed=p.seed) if p.seed is not None else _("Prowl")
+    subtitle = " · ".join([_("reputation: {n}").format(n=p.reputation),
+                           _("players: {n}").format(n=p.players),
+                           _("rooms: {n}").format(n=len(p.rooms))])
+    sheet = Sheet(title=title, subtitle=subtitle, svg=render_svg(p, lang), sections=sections,
+                  tail=[_("Doors") + ": " + "; ".join(doors)] if doors else [], lang=lang,
+                  more=_("{n} more entries: see the full key."))
+    return sheet_pdf([sheet], paper=paper)

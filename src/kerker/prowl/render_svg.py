@@ -13,7 +13,6 @@ Pure function of the prowl and the language: the same prowl gives the same bytes
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -27,6 +26,8 @@ from kerker.prowl.model import (
     DoorTrap,
     Prowl,
 )
+from kerker.render import metrics
+from kerker.render.kit import xml_text
 from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
 from kerker.tables.render import number
 
@@ -54,25 +55,16 @@ FILLS = ("#e6e6e6", "#d4ebcf", "#fbe2a6", "#f3b7af")
 STROKES = ("#8c8c8c", "#4f8a45", "#b8860b", "#b03a2e")
 
 
-def _escape(text: str) -> str:
-    """``text`` for an XML text node (``&``, ``<``, ``>``; what xml.sax.saxutils.escape does,
-    without importing urllib on the way)."""
-    return html.escape(text, quote=False)
+def _escape(text: object) -> str:
+    """``text`` for an XML text node (:func:`kerker.render.kit.xml_text`: control
+    characters visible, markup escaped)."""
+    return xml_text(str(text))
 
 
-def text_width(text: str, size: float) -> float:
-    """A generous estimate of the width of ``text`` in Source Sans Pro at ``size`` px."""
-    total = 0.0
-    for char in text:
-        if char in "iIl.,:;|!'’ ()[]·":
-            total += 0.28
-        elif char in "mwMW@%":
-            total += 0.85
-        elif char.isupper() or char.isdigit():
-            total += 0.6
-        else:
-            total += 0.52
-    return total * size
+def text_width(text: str, size: float, *, bold: bool = False) -> float:
+    """The width of ``text`` in Source Sans Pro at ``size`` px, from the font's real
+    advance widths (:mod:`kerker.render.metrics`, shared by every map)."""
+    return metrics.text_width(text, size, bold=bold)
 
 
 def _n(value: float) -> str:
@@ -209,12 +201,12 @@ def _door_mark(x: float, y: float, conn: Connection) -> list[str]:
     if conn.strength is None:
         return out
     label = str(conn.strength)
-    w = max(18.0, text_width(label, 12) + 8)
+    w = max(18.0, text_width(label, 12, bold=True) + 8)
     out.append(f'<rect x="{_n(x - w / 2)}" y="{_n(y - 9)}" width="{_n(w)}" height="18" rx="2" '
                f'fill="#ffffff" stroke="{INK}" stroke-width="1.6"/>')
     out.append(f'<text x="{_n(x)}" y="{_n(y + 4.5)}" text-anchor="middle" '
                f'font-family="{SVG_FONT_SANS}" font-size="12" font-weight="bold" '
-               f'fill="{INK}">{label}</text>')
+               f'fill="{INK}">{_escape(label)}</text>')
     if conn.trap is not None:
         tx, ty = x + w / 2 + 1, y - 9
         out.append(f'<path d="M {_n(tx)} {_n(ty - 11)} L {_n(tx + 7)} {_n(ty + 2)} '
@@ -245,9 +237,25 @@ def _coin(x: float, y: float) -> str:
             'stroke-width="1"/>')
 
 
-def render_svg(p: Prowl, lang: str) -> str:
-    """The plan of ``p`` as an SVG document, texts in ``lang`` (de, it or en)."""
-    _ = translator(lang)
+@dataclass
+class _Plan:
+    """Where everything of a plan goes: room boxes by column, each connection's path and
+    door spot (``upright``: on a vertical line), the columns' x and the drawing's size."""
+
+    boxes: dict[str, _Box]
+    cols: dict[int, list[str]]
+    col_x: dict[int, float]
+    depth_of: dict[str, int]
+    paths: dict[str, str]
+    doors_at: dict[str, tuple[float, float]]
+    upright: set[str]
+    content_w: float
+    content_h: float
+
+
+def layout_plan(p: Prowl) -> _Plan:
+    """The plan's geometry (no drawing, no language): boxes by depth, ports, lanes,
+    detours, paths and door spots; the same prowl gives the same layout."""
     slot = _slots(p)
     cols = _columns(p, slot)
     lines_needed = max([len(_room_lines(p, r.id)) for r in p.rooms] + [1])
@@ -408,27 +416,16 @@ def render_svg(p: Prowl, lang: str) -> str:
             paths[conn.id] = f"M {_n(x1)} {_n(y1)} H {_n(lane_x)} V {_n(y2)} H {_n(x2)}"
         doors_at[conn.id] = (door_x - stagger.get(conn.id, 0.0), y2)
 
-    body: list[str] = []
-    # Title.
-    title = _("Prowl – seed {seed}").format(seed=p.seed) if p.seed is not None else _("Prowl")
-    sub = [_("reputation: {n}").format(n=p.reputation),
-           _("players: {n}").format(n=p.players),
-           _("accesses: {n}").format(n=p.accesses),
-           _("rooms: {n}").format(n=len(p.rooms)),
-           _("fine-tuning budget {budget}, {left} left").format(
-               budget=p.tuning.budget, left=p.tuning.left)]
-    body.append(f'<text x="{MARGIN}" y="36" font-family="{SVG_FONT_SERIF}" font-size="24" '
-                f'font-weight="bold" fill="{INK}">{_escape(title)}</text>')
-    body.append(f'<text x="{MARGIN}" y="58" font-family="{SVG_FONT_SANS}" font-size="14" '
-                f'fill="{MUTED}">{_escape(" · ".join(sub))}</text>')
-    depth_label_y = TITLE_H + 8
-    for d in sorted(cols):
-        x = col_x[d] + BOX_W / 2
-        body.append(_id_tag(x, depth_label_y, _("depth {n}").format(n=d)))
-    outside = _("outside")
-    body.append(f'<text x="{MARGIN}" y="{depth_label_y}" font-family="{SVG_FONT_SANS}" '
-                f'font-size="10" fill="{MUTED}">{_escape(outside)}</text>')
+    return _Plan(boxes=boxes, cols=cols, col_x=col_x, depth_of=depth_of, paths=paths,
+                 doors_at=doors_at, upright=upright, content_w=content_w, content_h=content_h)
 
+
+def _draw_connections(p: Prowl, plan: _Plan) -> list[str]:
+    """Every connection's line (a white halo under each bus, so crossings show), the
+    arrows in from outside and the patrol bands."""
+    boxes, depth_of = plan.boxes, plan.depth_of
+    paths, doors_at = plan.paths, plan.doors_at
+    body: list[str] = []
     # Connections, bus by bus: a white halo first, so where a line crosses another bus
     # the one below shows a gap (a crossing, not a junction).
     groups: dict[str, list[Connection]] = {}
@@ -465,7 +462,14 @@ def render_svg(p: Prowl, lang: str) -> str:
         if conn.id in walked:
             body.append(f'<path d="{paths[conn.id]}" fill="none" stroke="{PATROL_COLOUR}" '
                         'stroke-opacity="0.35" stroke-width="9" stroke-linecap="butt"/>')
+    return body
 
+
+def _draw_rooms(p: Prowl, plan: _Plan, lang: str) -> list[str]:
+    """Every room's box: id, security, challenges with their levels, loot."""
+    _ = translator(lang)
+    boxes = plan.boxes
+    body: list[str] = []
     # Rooms.
     none_here = _("no challenge")
     for room in p.rooms:
@@ -474,7 +478,7 @@ def render_svg(p: Prowl, lang: str) -> str:
         body.append(f'<rect x="{_n(box.x)}" y="{_n(box.y)}" width="{BOX_W}" height="{_n(box.h)}" '
                     f'rx="5" fill="{FILLS[sec]}" stroke="{STROKES[sec]}" stroke-width="2"/>')
         body.append(f'<text x="{_n(box.x + 8)}" y="{_n(box.y + 17)}" font-family="{SVG_FONT_SANS}" '
-                    f'font-size="15" font-weight="bold" fill="{INK}">{room.id}</text>')
+                    f'font-size="15" font-weight="bold" fill="{INK}">{_escape(room.id)}</text>')
         body.append(f'<text x="{_n(box.x + BOX_W - 8)}" y="{_n(box.y + 16)}" text-anchor="end" '
                     f'font-family="{SVG_FONT_SANS}" font-size="12" font-weight="bold" '
                     f'fill="{STROKES[sec]}">{SECURITY_SHORT[sec]}</text>')
@@ -491,8 +495,8 @@ def render_svg(p: Prowl, lang: str) -> str:
                 body.append(_creature(x, y - 3.5, colour) if c.type == "creature"
                             else _trap(x, y - 3.5, colour))
                 body.append(f'<text x="{_n(x + 8)}" y="{_n(y + 1)}" font-family="{SVG_FONT_SANS}" '
-                            f'font-size="12" fill="{colour}">{c.id}<tspan font-weight="bold" '
-                            f'dx="3">{c.level}</tspan></text>')
+                            f'font-size="12" fill="{colour}">{_escape(c.id)}'
+                            f'<tspan font-weight="bold" dx="3">{_escape(c.level)}</tspan></text>')
                 x += _item_width(c)
             y += LINE_H
         if room.loot is not None:
@@ -506,6 +510,13 @@ def render_svg(p: Prowl, lang: str) -> str:
                 text += f" ({marks})"
             body.append(f'<text x="{_n(box.x + 22)}" y="{_n(ly)}" font-family="{SVG_FONT_SANS}" '
                         f'font-size="12" fill="#5c4400">{_escape(text)}</text>')
+    return body
+
+
+def _draw_doors(plan: _Plan, p: Prowl) -> list[str]:
+    """The doors (strength, trap mark) and every connection's id, on top."""
+    doors_at, upright = plan.doors_at, plan.upright
+    body: list[str] = []
     # Doors and their ids on top.
     for conn in p.connections:
         x, y = doors_at[conn.id]
@@ -520,6 +531,41 @@ def render_svg(p: Prowl, lang: str) -> str:
             body.append(_id_tag(x + 6, y + 4, conn.id, "start"))
         else:
             body.append(_id_tag(x, y + 13, conn.id))
+    return body
+
+
+def render_svg(p: Prowl, lang: str) -> str:
+    """The plan of ``p`` as an SVG document, texts in ``lang`` (de, it or en): the layout
+    of :func:`layout_plan` drawn (title, connections, patrols, rooms, doors, legend)."""
+    _ = translator(lang)
+    plan = layout_plan(p)
+    cols, col_x = plan.cols, plan.col_x
+    content_w, content_h = plan.content_w, plan.content_h
+
+    body: list[str] = []
+    # Title.
+    title = _("Prowl – seed {seed}").format(seed=p.seed) if p.seed is not None else _("Prowl")
+    sub = [_("reputation: {n}").format(n=p.reputation),
+           _("players: {n}").format(n=p.players),
+           _("accesses: {n}").format(n=p.accesses),
+           _("rooms: {n}").format(n=len(p.rooms)),
+           _("fine-tuning budget {budget}, {left} left").format(
+               budget=p.tuning.budget, left=p.tuning.left)]
+    body.append(f'<text x="{MARGIN}" y="36" font-family="{SVG_FONT_SERIF}" font-size="24" '
+                f'font-weight="bold" fill="{INK}">{_escape(title)}</text>')
+    body.append(f'<text x="{MARGIN}" y="58" font-family="{SVG_FONT_SANS}" font-size="14" '
+                f'fill="{MUTED}">{_escape(" · ".join(sub))}</text>')
+    depth_label_y = TITLE_H + 8
+    for d in sorted(cols):
+        x = col_x[d] + BOX_W / 2
+        body.append(_id_tag(x, depth_label_y, _("depth {n}").format(n=d)))
+    outside = _("outside")
+    body.append(f'<text x="{MARGIN}" y="{depth_label_y}" font-family="{SVG_FONT_SANS}" '
+                f'font-size="10" fill="{MUTED}">{_escape(outside)}</text>')
+
+    body += _draw_connections(p, plan)
+    body += _draw_rooms(p, plan, lang)
+    body += _draw_doors(plan, p)
 
     # Legend.
     legend, legend_h, legend_w = _legend(p, lang, MARGIN, content_h + 30)

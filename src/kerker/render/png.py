@@ -134,14 +134,33 @@ def _vips() -> ModuleType:
         return _VIPS
 
 
-def svg_to_png(svg: str, *, scale: float = 1.0, width: int = 0, height: int = 0) -> bytes:
+def fit_scale(svg: str, scale: float, width: int = 0, height: int = 0) -> float:
+    """``scale``, or the largest smaller one at which ``svg`` (``width`` × ``height`` SVG
+    units; read from its root when 0) stays within :data:`MAX_PIXELS`: a 200 × 200-square
+    level's map is drawn a little smaller rather than refused."""
+    if not (width and height):
+        found = re.search(r'<svg\b[^>]*?\bwidth="([\d.]+)"[^>]*?\bheight="([\d.]+)"', svg)
+        if found is None:
+            return scale
+        width, height = int(float(found.group(1))), int(float(found.group(2)))
+    if width * height * scale * scale <= MAX_PIXELS:
+        return scale
+    # Floor to 1/1000 so rounding of the picture's size cannot cross the cap.
+    return int((MAX_PIXELS / (width * height)) ** 0.5 * 1000 - 1) / 1000
+
+
+def svg_to_png(svg: str, *, scale: float = 1.0, width: int = 0, height: int = 0,
+               fit: bool = False) -> bytes:
     """Render ``svg`` (as made by kerker) to PNG bytes at ``scale``, on white.
 
     ``width`` and ``height`` (the SVG's size, optional) let a too large picture be refused
     before the SVG is read. Refuses pictures of more than ``MAX_PIXELS`` pixels, SVG that
     cannot be read and renderer failures with a :class:`RenderError`. Safe to call from
-    several threads at once.
+    several threads at once. ``fit``: draw too large a picture at the scale
+    :func:`fit_scale` gives instead of refusing it.
     """
+    if fit:
+        scale = fit_scale(svg, scale, width, height)
     if width and height and width * height * scale * scale > MAX_PIXELS:
         raise RenderError(N_("the picture would have more than {max} pixels"), max=MAX_PIXELS)
     vips = _vips()
@@ -210,17 +229,44 @@ def _draw(svg: str, scale: float, width: int, height: int) -> bytes | tuple[str,
     """:func:`svg_to_png` for a worker process: a refusal comes back as its template and
     parameters (so the caller raises it in the reader's language)."""
     try:
-        return svg_to_png(svg, scale=scale, width=width, height=height)
+        return svg_to_png(svg, scale=scale, width=width, height=height, fit=True)
     except RenderError as exc:
         return exc.template, exc.params
 
 
-def _worker_start() -> None:
+PR_SET_PDEATHSIG = 1
+"""prctl(2) option: the signal a process gets when the thread that forked it ends."""
+
+
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux to kill this (forked) worker when its parent ends, however it ends
+    (``kill -9`` included), so no worker outlives the command and holds its stdout open.
+    A parent already gone before the request (the worker's parent is then init or a
+    subreaper) ends the worker at once. Does nothing where prctl is missing."""
+    import ctypes
+    import signal
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _worker_start(parent: int = 0) -> None:
     """A worker leaves Ctrl-C to the process that started it (which stops the batch), so
-    that an interrupted command prints no trace of every worker."""
+    that an interrupted command prints no trace of every worker; and it ends when that
+    process ends (:func:`_die_with_parent`)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent:
+        _die_with_parent(parent)
 
 
 def _fork_is_safe() -> bool:
@@ -240,8 +286,9 @@ class PngBatch:
     """PNGs drawn in the background while the caller goes on with other work.
 
     ``add`` hands over an SVG and returns at once; ``results`` waits and gives the PNGs in
-    the order they were added. Each picture is a pure function of its SVG, so the result
-    is the same as drawing them one by one.
+    the order they were added. A picture too large at the batch's scale is drawn at the
+    largest scale that fits (:func:`fit_scale`). Each picture is a pure function of its
+    SVG, so the result is the same as drawing them one by one.
 
     With ``processes`` (the default where it is safe, see :func:`_fork_is_safe`) the
     pictures are drawn in forked worker processes, which never wait for the caller's
@@ -269,7 +316,8 @@ class PngBatch:
 
             self._pool = ProcessPoolExecutor(max_workers=count,
                                              mp_context=multiprocessing.get_context("fork"),
-                                             initializer=_worker_start)
+                                             initializer=_worker_start,
+                                             initargs=(os.getpid(),))
         else:
             self._pool = ThreadPoolExecutor(max_workers=count, thread_name_prefix="kerker-png")
         self.processes = processes

@@ -8,6 +8,7 @@ the hidden connections with their hints. Pure function of the map.
 from __future__ import annotations
 
 from kerker.i18n import translator
+from kerker.render.kit import md_text as _e
 from kerker.zones.model import Area, ZoneMap
 from kerker.zones.render_text import grid_lines, notes, theme_label
 
@@ -38,7 +39,7 @@ def _area(zmap: ZoneMap, area: Area, lang: str) -> list[str]:
     details = area.details
     head = f"### {area.letter}"
     if details is not None:
-        head += f" – {details.name.text(lang)}"
+        head += f" – {_e(details.name.text(lang), lead=False)}"
     if area.letter == zmap.start:
         head += " ★"
     out = [head, ""]
@@ -53,9 +54,9 @@ def _area(zmap: ZoneMap, area: Area, lang: str) -> list[str]:
         out.append(f"- {label['alone']}")
     if details is None:
         return [*out, ""]
-    prop = details.property.text(lang)
+    prop = _e(details.property.text(lang), lead=False)
     if details.scope is not None:
-        prop += f" *({details.scope.text(lang)})*"
+        prop += f" *({_e(details.scope.text(lang), lead=False)})*"
     out.append(f"- **{label['property']}:** {prop}")
     if details.senses:
         out.append(f"- **{label['description']}:**")
@@ -64,9 +65,9 @@ def _area(zmap: ZoneMap, area: Area, lang: str) -> list[str]:
             kind = sense.values.get("sense")
             name = senses.get(str(kind), str(kind)) if kind is not None else ""
             prefix = f"*{name}:* " if name else ""
-            out.append(f"  - {prefix}{sense.text(lang)}")
-    out.append(f"- **{label['encounter']}:** {details.encounter.text(lang)}")
-    out.append(f"- **{label['loot']}:** {details.loot.text(lang)}")
+            out.append(f"  - {prefix}{_e(sense.text(lang), lead=not prefix)}")
+    out.append(f"- **{label['encounter']}:** {_e(details.encounter.text(lang), lead=False)}")
+    out.append(f"- **{label['loot']}:** {_e(details.loot.text(lang), lead=False)}")
     return [*out, ""]
 
 
@@ -84,7 +85,7 @@ def render_md(zmap: ZoneMap, lang: str) -> str:
                       theme_label(zmap.theme, lang)])
     out = [f"# {title}", "", sub, "", "```text", *grid_lines(zmap), "```", "",
            _("═ ║ connection   ? hidden connection   * suggested start   · empty node"), ""]
-    out += [f"- {line}" for line in notes(zmap, lang)]
+    out += [f"- {_e(line, lead=False)}" for line in notes(zmap, lang)]
     label = _labels(lang)
     out += ["", f"## {label['areas']}", ""]
     for area in zmap.areas:
@@ -93,7 +94,7 @@ def render_md(zmap: ZoneMap, lang: str) -> str:
     if hidden:
         out += [f"## {label['hidden']}", ""]
         for link in hidden:
-            hint = f" {link.hint.text(lang)}" if link.hint is not None else ""
+            hint = f" {_e(link.hint.text(lang), lead=False)}" if link.hint is not None else ""
             if link.via:
                 hint = " " + _("(a way across empty nodes: {n})").format(n=len(link.via)) + hint
             out.append(f"- **{link.a} – {link.b}:**{hint}")
@@ -103,3 +104,50 @@ def render_md(zmap: ZoneMap, lang: str) -> str:
             seed=zmap.seed))
         out.append("")
     return "\n".join(out)
+
+
+def render_pdf(zmap: ZoneMap, lang: str, *, paper: str = "a4") -> bytes:
+    """The game master's sheet on one landscape page (``paper`` ``a4`` or ``letter``): the
+    map (vector) beside one entry per area (zones, connections, property, senses,
+    encounter, loot) and the hidden connections with their hints. Refuses what
+    :func:`kerker.render.pdf.sheet_pdf` refuses."""
+    from kerker.render.pdf import Section, Sheet, sheet_pdf
+    from kerker.zones.render_svg import render_svg
+
+    _ = translator(lang)
+    label = _labels(lang)
+    sections = []
+    for area in zmap.areas:
+        details = area.details
+        head = area.letter
+        if details is not None:
+            head += f" – {details.name.text(lang)}"
+        if area.letter == zmap.start:
+            head += " ★"
+        lines = [f"{label['zones']}: {len(area.zones)} · {label['connections']}: "
+                 + (", ".join(zmap.linked(area.letter)) or "–")]
+        hidden = zmap.linked(area.letter, hidden=True)
+        if hidden:
+            lines.append(f"{label['hidden']}: {', '.join(hidden)}")
+        if details is not None:
+            prop = details.property.text(lang)
+            if details.scope is not None:
+                prop += f" ({details.scope.text(lang)})"
+            lines.append(f"{label['property']}: {prop}")
+            lines += [sense.text(lang) for sense in details.senses]
+            lines.append(f"{label['encounter']}: {details.encounter.text(lang)}")
+            lines.append(f"{label['loot']}: {details.loot.text(lang)}")
+        sections.append(Section(head, lines))
+    tail = [f"{link.a} – {link.b}: {link.hint.text(lang)}" for link in zmap.connections
+            if link.hidden and link.hint is not None]
+    if tail:
+        tail.insert(0, label["hidden"] + ":")
+    title = (_("Zone map – seed {seed}").format(seed=zmap.seed) if zmap.seed is not None
+             else _("Zone map"))
+    subtitle = " · ".join([_("{w} × {h} nodes").format(w=zmap.width, h=zmap.height),
+                           _("zones: {n}").format(n=len(zmap.zones)),
+                           _("areas: {n}").format(n=len(zmap.areas))])
+    sheet = Sheet(title=title, subtitle=subtitle, svg=render_svg(zmap, view="gm", lang=lang),
+                  sections=sections, tail=tail, lang=lang,
+                  more=_("{n} more entries: see the full key."))
+    return sheet_pdf([sheet], paper=paper)

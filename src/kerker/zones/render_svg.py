@@ -11,10 +11,11 @@ carries the seed. Pure function of the map: same map, view and language -> same 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
 
 from kerker.errors import N_, OptionError
 from kerker.i18n import translator
+from kerker.render import metrics
+from kerker.render.kit import xml_text as escape
 from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
 from kerker.zones.model import Area, Point, ZoneMap
 
@@ -50,19 +51,10 @@ PALETTES = {
 DEFAULT_PALETTE = PALETTES["scifi"]
 
 
-def text_width(text: str, size: float) -> float:
-    """A generous estimate of the width of ``text`` in Source Sans/Serif at ``size`` px."""
-    total = 0.0
-    for char in text:
-        if char in "iIl.,:;|!'’ ()[]":
-            total += 0.3
-        elif char in "mwMW@%":
-            total += 0.9
-        elif char.isupper() or char.isdigit():
-            total += 0.64
-        else:
-            total += 0.54
-    return total * size
+def text_width(text: str, size: float, *, bold: bool = False) -> float:
+    """The width of ``text`` in Source Sans Pro at ``size`` px, from the font's real
+    advance widths (:mod:`kerker.render.metrics`, shared by every map)."""
+    return metrics.text_width(text, size, bold=bold)
 
 
 def wrap(text: str, size: float, width: float) -> list[str]:
@@ -297,7 +289,7 @@ def render_svg(zmap: ZoneMap, *, view: str = "gm", lang: str = "en") -> str:
         body.append(f'<text class="letter" x="{cx}" y="{_num(base)}" '
                     f'font-family="{SVG_FONT_SERIF}" '
                     f'font-size="{size}" font-weight="bold" text-anchor="middle" '
-                    f'fill="{pal.ink}">{area.letter}</text>')
+                    f'fill="{pal.ink}">{escape(area.letter)}</text>')
         if start:
             body.append(f'<polygon class="start" points="{_star(cx, cy + 16, 7.5)}" '
                         f'fill="{STAR}" '
@@ -389,7 +381,7 @@ def _legend(zmap: ZoneMap, lang: str, gm: bool, pal: Palette, width: int,
         tx = MARGIN + col * col_w
         ty = y + row * line_h + 12
         out.append(f'<text x="{_num(tx)}" y="{ty}" font-family="{SVG_FONT_SANS}" '
-                   f'font-size="14" font-weight="bold" fill="{pal.ink}">{letter}</text>')
+                   f'font-size="14" font-weight="bold" fill="{pal.ink}">{escape(letter)}</text>')
         out.append(f'<text x="{_num(tx + letter_w)}" y="{ty}" font-family="{SVG_FONT_SANS}" '
                    f'font-size="14" fill="{pal.ink}">{escape(name)}</text>')
     y += per_col * line_h

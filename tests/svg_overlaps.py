@@ -1,0 +1,182 @@
+"""Overlaps measured from a dungeon map's SVG itself (issue 15): the labels' boxes from the
+fonts' real advance widths (kerker.render.metrics reads them from the font files), the
+symbols' boxes from their drawn rectangles and paths, the walls from the walls path.
+
+Reports every pair of a label (area number, stair/shaft mark, "?", secret "S", entrance
+star, trap mark) with another label or a door/stair/exit symbol, and every label on a wall
+line (the secret "S" stands on its wall by design)."""
+
+from __future__ import annotations
+
+import math
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from itertools import pairwise
+
+from kerker.render.metrics import text_width
+
+Box = tuple[float, float, float, float]
+NS = "{http://www.w3.org/2000/svg}"
+LABELS = ("number", "level-mark", "unexplored-mark", "secret")
+ASCENT, DESCENT = 0.70, 0.04  # digits, capitals, arrows, "?" of Source Sans/Serif
+_TOKEN = re.compile(r"[MmHhVvLlZz]|-?\d+(?:\.\d+)?")
+
+
+def _transform(text: str) -> tuple[float, float, float]:
+    move = re.search(r"translate\((-?[\d.]+)[ ,](-?[\d.]+)\)", text or "")
+    turn = re.search(r"rotate\((-?[\d.]+)\)", text or "")
+    x, y = (float(move.group(1)), float(move.group(2))) if move else (0.0, 0.0)
+    return x, y, float(turn.group(1)) if turn else 0.0
+
+
+def path_points(d: str) -> Iterator[list[tuple[float, float]]]:
+    """Each subpath of a path (M, L, H, V absolute or relative, Z) as its points."""
+    tokens = _TOKEN.findall(d)
+    x = y = 0.0
+    cur: list[tuple[float, float]] = []
+    i = 0
+    cmd = "M"
+    while i < len(tokens):
+        if tokens[i].isalpha():
+            cmd = tokens[i]
+            i += 1
+            if cmd in "Zz":
+                if cur:
+                    cur.append(cur[0])
+                continue
+        if cmd in "Mm":
+            if cur:
+                yield cur
+            dx, dy = float(tokens[i]), float(tokens[i + 1])
+            x, y = (x + dx, y + dy) if cmd == "m" else (dx, dy)
+            cur = [(x, y)]
+            i += 2
+            cmd = "l" if cmd == "m" else "L"
+        elif cmd in "Ll":
+            dx, dy = float(tokens[i]), float(tokens[i + 1])
+            x, y = (x + dx, y + dy) if cmd == "l" else (dx, dy)
+            cur.append((x, y))
+            i += 2
+        elif cmd in "Hh":
+            x = x + float(tokens[i]) if cmd == "h" else float(tokens[i])
+            cur.append((x, y))
+            i += 1
+        elif cmd in "Vv":
+            y = y + float(tokens[i]) if cmd == "v" else float(tokens[i])
+            cur.append((x, y))
+            i += 1
+        else:
+            i += 1
+    if cur:
+        yield cur
+
+
+def _turned(points: list[tuple[float, float]], x: float, y: float, angle: float) -> Box:
+    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    xs = [x + px * c - py * s for px, py in points]
+    ys = [y + px * s + py * c for px, py in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _shape_points(el: ET.Element) -> list[list[tuple[float, float]]]:
+    """The corner pairs of each piece a shape draws (a path: each subpath)."""
+    tag = el.tag.replace(NS, "")
+    pad = float(el.get("stroke-width") or 0) / 2
+    if tag == "rect":
+        x, y = float(el.get("x", 0)), float(el.get("y", 0))
+        w, h = float(el.get("width", 0)), float(el.get("height", 0))
+        return [[(x - pad, y - pad), (x + w + pad, y + h + pad)]]
+    if tag == "circle":
+        cx, cy, r = float(el.get("cx", 0)), float(el.get("cy", 0)), float(el.get("r", 0))
+        return [[(cx - r - pad, cy - r - pad), (cx + r + pad, cy + r + pad)]]
+    if tag == "path":
+        out = []
+        for sub in path_points(el.get("d", "")):
+            xs, ys = [p[0] for p in sub], [p[1] for p in sub]
+            out.append([(min(xs) - pad, min(ys) - pad), (max(xs) + pad, max(ys) + pad)])
+        return out
+    return []
+
+
+def _corners(pts: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return [(min(xs), min(ys)), (max(xs), min(ys)), (min(xs), max(ys)), (max(xs), max(ys))]
+
+
+def measure(svg: str) -> dict[str, list[tuple[str, str]]]:
+    """Every collision on a map: ``{"labels": [(a, b), ...], "walls": [(a, ""), ...]}``."""
+    root = ET.fromstring(svg)
+    group = next(g for g in root.iter(NS + "g") if g.get("class") == "map")
+    labels: list[tuple[str, Box]] = []
+    symbols: list[tuple[str, Box]] = []
+    walls: list[tuple[float, float, float, float]] = []
+    for el in group.iter():
+        cls = el.get("class") or ""
+        tag = el.tag.replace(NS, "")
+        if tag == "text" and cls in LABELS:
+            size = float(el.get("font-size", 12))
+            family = "serif" if "Serif" in (el.get("font-family") or "") else "sans"
+            text = el.text or ""
+            w = text_width(text, size, family=family, bold=el.get("font-weight") == "bold")
+            x, y = float(el.get("x", 0)), float(el.get("y", 0))
+            labels.append((f"{cls} {text!r}", (x - w / 2, y - size * ASCENT, x + w / 2,
+                                                y + size * DESCENT)))
+        elif tag == "g" and (cls.startswith("conn ") or cls == "unexplored"):
+            if cls in ("conn secret_door", "conn elevator"):
+                continue  # the S is drawn on it; the platform is the room's floor
+            x, y, angle = _transform(el.get("transform", ""))
+            for child in el:
+                for pts in _shape_points(child):
+                    symbols.append((cls, _turned(_corners(pts), x, y, angle)))
+        elif tag == "g" and cls == "trap":
+            x, y, _a = _transform(el.get("transform", ""))
+            labels.append(("trap", (x - 7, y - 6.5, x + 7, y + 5.5)))
+        elif tag == "polygon" and cls == "entrance":
+            pts = [tuple(map(float, p.split(","))) for p in (el.get("points") or "").split()]
+            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+            labels.append(("entrance", (min(xs), min(ys), max(xs), max(ys))))
+        elif tag == "path" and cls == "walls":
+            for sub in path_points(el.get("d", "")):
+                for (x1, y1), (x2, y2) in pairwise(sub):
+                    walls.append((x1, y1, x2, y2))
+    found: dict[str, list[tuple[str, str]]] = {"labels": [], "walls": []}
+    for i, (name, box) in enumerate(labels):
+        for other, obox in labels[i + 1:] + symbols:
+            if _meet(box, obox):
+                found["labels"].append((name, other))
+        if name.startswith("secret"):
+            continue
+        for seg in walls:
+            if _cuts(box, seg, 1.6):
+                found["walls"].append((name, ""))
+                break
+    return found
+
+
+def _meet(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _cuts(box: Box, seg: tuple[float, float, float, float], pad: float) -> bool:
+    """Whether a wall segment of half width ``pad`` meets ``box`` (the segment clipped to
+    the box grown by ``pad``, Liang-Barsky)."""
+    x0, y0, x1, y1 = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
+    ax, ay, bx, by = seg
+    if max(ax, bx) <= x0 or min(ax, bx) >= x1 or max(ay, by) <= y0 or min(ay, by) >= y1:
+        return False
+    t0, t1 = 0.0, 1.0
+    dx, dy = bx - ax, by - ay
+    for p, q in ((-dx, ax - x0), (dx, x1 - ax), (-dy, ay - y0), (dy, y1 - ay)):
+        if p == 0:
+            if q <= 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 >= t1:
+            return False
+    return True

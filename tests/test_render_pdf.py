@@ -1,0 +1,116 @@
+"""One printable sheet per level (issue 15): a landscape A4 / US Letter page with the map as
+vector graphics and the compact key beside it, fonts embedded, the same bytes for the same
+document; user text reaches Typst as data, never as markup. Needs the typst package (the
+extra kerker[pdf], part of kerker[test]): skipped locally without it, a failure under
+CI=true."""
+
+from __future__ import annotations
+
+import copy
+import os
+import random
+import re
+import shutil
+import subprocess
+from typing import Any
+
+import pytest
+
+from kerker.dungeon.engine import Params, generate
+from kerker.dungeon.export import to_document
+from kerker.dungeon.render_key import compact_key, render_pdf
+from kerker.render.pdf import PdfError, Section, Sheet, sheet_pdf
+from kerker.tables.registry import load_registry
+
+try:
+    import typst  # noqa: F401
+except ImportError:  # pragma: no cover - depends on the machine
+    if os.environ.get("CI") == "true":
+        raise
+    pytest.skip("typst is not installed (pip install 'kerker[pdf]')", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def doc() -> Any:
+    params = Params(seed=7, levels=3)
+    return to_document(generate(params, random.Random(7), load_registry([])), "de")
+
+
+def _pages(pdf: bytes) -> list[tuple[float, float]]:
+    boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", pdf)
+    return [(float(w), float(h)) for w, h in boxes]
+
+
+def test_one_landscape_page_per_level_fonts_embedded(doc: Any) -> None:
+    a4 = render_pdf(doc)
+    letter = render_pdf(doc, paper="letter")
+    levels = len(doc["levels"])
+    assert levels == 2
+    assert [tuple(round(v) for v in box) for box in _pages(a4)] == [(842, 595)] * levels
+    assert [tuple(round(v) for v in box) for box in _pages(letter)] == [(792, 612)] * levels
+    assert a4.count(b"/FontFile") >= 2  # Source Sans and Serif embedded, no system font
+    assert render_pdf(copy.deepcopy(doc)) == a4  # same document, same bytes
+    assert render_pdf(doc, view="player") != a4
+
+
+def test_compact_key_puts_rooms_first_and_folds_corridors(doc: Any) -> None:
+    rooms, tail = compact_key(doc, lang="en")
+    corridors = [a for a in doc["levels"][0]["areas"] if a["kind"] == "corridor"]
+    others = [a for a in doc["levels"][0]["areas"] if a["kind"] != "corridor"]
+    assert len(rooms) == len(others) and corridors
+    assert tail and tail[0].startswith("Corridors: ")
+    assert tail[0].count("→") <= len(corridors)
+    assert not any("Roll" in line for _h, lines in rooms for line in lines)
+    assert not any(re.search(r"\d,\d+ squares|0\.25", _h) for _h, _l in rooms)
+
+
+def test_user_text_is_data_not_markup() -> None:
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="80">'
+           '<rect width="100" height="80" fill="#ffffff"/></svg>')
+    evil = '#set page(paper: "a0") #pagebreak() $x$ *b* ] [ \\ \x07 ")'
+    sheet = Sheet(title=evil, subtitle=evil, svg=svg,
+                  sections=[Section(evil, [evil, evil])] * 3, tail=[evil])
+    pdf = sheet_pdf([sheet])
+    assert [tuple(round(v) for v in box) for box in _pages(pdf)] == [(842, 595)]
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True,
+                              check=True).stdout.decode()
+        assert "#set page" in text and "\x07" not in text
+
+
+def test_a_key_too_long_is_cut_with_a_note() -> None:
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="80">'
+           '<rect width="100" height="80" fill="#ffffff"/></svg>')
+    sections = [Section(f"{i}. Raum", ["Tür nach Norden zu 2; Tür nach Süden zu 3"] * 3)
+                for i in range(150)]
+    pdf = sheet_pdf([Sheet("T", "S", svg, sections, more="{n} weitere")])
+    assert len(_pages(pdf)) == 1
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True,
+                              check=True).stdout.decode()
+        assert re.search(r"\d+ weitere", text)
+
+
+def test_bad_paper_is_refused(doc: Any) -> None:
+    with pytest.raises(PdfError):
+        render_pdf(doc, paper="a0")
+
+
+def test_zone_map_and_heist_sheets() -> None:
+    from kerker.prowl.generate import ProwlOptions
+    from kerker.prowl.generate import generate as prowl_generate
+    from kerker.prowl.render_md import render_pdf as prowl_pdf
+    from kerker.zones.generate import ZoneParams
+    from kerker.zones.generate import generate as zones_generate
+    from kerker.zones.render_md import render_pdf as zones_pdf
+
+    registry = load_registry([])
+    zmap = zones_generate(ZoneParams(size=(8, 5), theme="fantasy"), random.Random(7), registry)
+    heist = prowl_generate(ProwlOptions(reputation=5, players=4), random.Random(4), seed=4)
+    for pdf in (zones_pdf(zmap, "de"), zones_pdf(zmap, "it", paper="letter"),
+                prowl_pdf(heist, "en"), prowl_pdf(heist, "de", paper="letter")):
+        assert len(_pages(pdf)) == 1 and pdf.count(b"/FontFile") >= 2
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", "-", "-"], input=prowl_pdf(heist, "en"),
+                              capture_output=True, check=True).stdout.decode()
+        assert all(room.id in text for room in heist.rooms)

@@ -1,0 +1,115 @@
+"""Map symbols a game master reads at a glance (issue 15): the entrance star stands at the
+way in from the surface and the key names that way; stairs down and up look different
+(map and legend); marks stay inside the map's frame (Scatola Bianca seed 11's entrance
+stair)."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from kerker.dungeon.engine import Params, generate
+from kerker.dungeon.export import to_document
+from kerker.dungeon.render_key import area_keys
+from kerker.dungeon.render_svg import CELL, render_svg
+from kerker.tables.registry import load_registry
+
+
+@pytest.fixture(scope="module")
+def registry() -> Any:
+    return load_registry([])
+
+
+def _doc(registry: Any, rules: str, seed: int, lang: str, levels: int = 1) -> Any:
+    params = Params(rules=rules, seed=seed, levels=levels)
+    return to_document(generate(params, random.Random(seed), registry), lang)
+
+
+def _star(svg: str) -> tuple[float, float]:
+    found = re.search(r'<polygon class="entrance" points="([^"]*)"', svg)
+    assert found
+    pts = [tuple(map(float, p.split(","))) for p in found.group(1).split()]
+    return sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
+
+
+def test_entrance_star_at_the_way_in_and_keyed(registry: Any) -> None:
+    doc = _doc(registry, "zufallslabyrinth", 7, "de")
+    level = doc["levels"][0]
+    way = next(c for c in level["connections"]
+               if c["from"] == level["entrance"] and c["to_level"] == 0)
+    sx, sy = _star(render_svg(doc))
+    ax, ay = ((way["at"][0] + 0.5) * CELL, (way["at"][1] + 0.5) * CELL)
+    # Outside the way's wall, within two cells of it (seed 7: the south door).
+    assert way["side"] == "s" and ay < sy < ay + 3 * CELL and abs(sx - ax) < 2 * CELL
+    keys = area_keys(doc, lang="en")
+    first = next(k for k in keys if k.heading.startswith("1."))
+    assert "Door to the south: the way in from the surface" in [t for t, _n in first.exits]
+    assert not any(t.startswith("Door to the south: unexplored") for t, _n in first.exits)
+
+
+def test_stairs_down_and_up_differ(registry: Any) -> None:
+    doc = _doc(registry, "zufallslabyrinth", 7, "en", levels=3)
+    svg = render_svg(doc, depth=2)
+    groups = re.findall(r'<g class="conn stairs"[^>]*>(.*?)</g>', svg)
+    legend = {key: body for key, body in re.findall(
+        r'<g class="legend-item" data-key="(stairs_(?:down|up))">(.*?)</g></g>', svg)}
+    assert groups
+    ups = [g for g in groups if 'fill="#ffffff"' in g.split("/>")[0]]
+    downs = [g for g in groups if g not in ups]
+    assert ups and downs
+    assert all('z" fill=' in g for g in downs) and not any('z" fill=' in g for g in ups)
+    if len(legend) == 2:
+        assert legend["stairs_down"] != legend["stairs_up"].replace("up", "down")
+
+
+def test_marks_stay_inside_the_frame(registry: Any) -> None:
+    doc = _doc(registry, "scatola-bianca", 11, "it")
+    svg = render_svg(doc)
+    frame = re.search(r'<rect x="(\d+)" y="(\d+)" width="(\d+)" height="(\d+)" fill="none"', svg)
+    move = re.search(r'<g class="map" transform="translate\((-?[\d.]+) (-?[\d.]+)\)">', svg)
+    assert frame and move
+    fx, fy, fw, fh = map(float, frame.groups())
+    tx, ty = map(float, move.groups())
+    for x, y in re.findall(r'<text class="(?:level-mark|number|unexplored-mark)" '
+                           r'x="(-?[\d.]+)" y="(-?[\d.]+)"', svg):
+        px, py = float(x) + tx, float(y) + ty
+        assert fx < px < fx + fw and fy < py < fy + fh, (px, py)
+
+
+def test_print_style_and_bare_map(registry: Any) -> None:
+    from kerker.dungeon.render_svg import HATCH_BG, PAPER, render_views
+
+    doc = _doc(registry, "zufallslabyrinth", 7, "de")
+    classic = render_svg(doc)
+    printed = render_svg(doc, style="print")
+    assert PAPER in classic and HATCH_BG in classic
+    assert PAPER not in printed and HATCH_BG not in printed
+    # Same drawing otherwise: only the two fills differ.
+    assert printed.replace("#ffffff", "").count("<") == classic.replace("#ffffff", "").count("<")
+    bare = render_svg(doc, bare=True)
+    assert 'class="legend"' not in bare and 'class="scale"' not in bare
+    assert 'class="title"' not in bare and 'class="compass"' not in bare
+    body = re.search(r'<g class="map"[^>]*>(.*?)\n</g>\n', classic, re.S)
+    assert body and body.group(1) in bare  # the very same map
+    views = render_views(doc, style="print", bare=True)
+    assert views["gm"] == render_svg(doc, style="print", bare=True)
+    with pytest.raises(Exception, match="style"):
+        render_svg(doc, style="neon")
+
+
+def test_cli_style_print(tmp_path: Any) -> None:
+    from typer.testing import CliRunner
+
+    from kerker.cli import app
+    from kerker.dungeon.render_svg import PAPER
+
+    runner = CliRunner()
+    r = runner.invoke(app, ["dungeon", "--seed", "3", "--out", str(tmp_path), "--style", "print",
+                            "--format", "svg", "--lang", "en"])
+    assert r.exit_code == 0, r.output
+    assert PAPER not in (tmp_path / "dungeon-3.svg").read_text(encoding="utf-8")
+    r = runner.invoke(app, ["dungeon", "--seed", "3", "--out", str(tmp_path), "--style", "neon"])
+    assert r.exit_code == 2 and "neon" in r.output and "Traceback" not in r.output
