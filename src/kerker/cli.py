@@ -13,6 +13,7 @@ from kerker.commands.check import CHECK_HELP, check_command
 from kerker.commands.dice import ODDS_HELP, ROLL_HELP, odds_command, roll_command
 from kerker.commands.dungeon import DUNGEON_HELP, dungeon_command
 from kerker.commands.prowl import prowl_app
+from kerker.commands.serve import SERVE_HELP, serve_command
 from kerker.commands.table import table_app
 from kerker.commands.zones import ZONES_HELP, zones_command
 from kerker.i18n import default_language, translator
@@ -35,6 +36,7 @@ app.command("dungeon", help=_h(DUNGEON_HELP))(dungeon_command)
 app.add_typer(table_app, name="table")
 app.command("zones", help=_h(ZONES_HELP))(zones_command)
 app.add_typer(prowl_app, name="prowl")
+app.command("serve", help=_h(SERVE_HELP))(serve_command)
 
 
 def main() -> None:
