@@ -41,6 +41,11 @@ def _percent(value: Fraction, lang: str) -> str:
     return (text.replace(".", ",") if lang in ("de", "it") else text) + " %"
 
 
+def _decimal(value: Fraction, lang: str) -> str:
+    text = f"{float(value):.2f}".rstrip("0").rstrip(".")
+    return text.replace(".", ",") if lang in ("de", "it") else text
+
+
 def _fraction(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}" if value.denominator != 1 else str(value)
 
@@ -55,6 +60,8 @@ def _environment() -> Environment:
     env.globals["rule_names"] = RULE_NAMES
     env.filters["percent"] = lambda v: _percent(v, weblang.current.get())
     env.filters["fraction"] = _fraction
+    env.filters["share"] = lambda part, whole: f"{float(part / whole * 100):.1f}" if whole else "0"
+    env.filters["decimal"] = lambda v: _decimal(v, weblang.current.get())
     return env
 
 
