@@ -33,7 +33,8 @@ MAX_BODY = 256 * 1024
 
 LANGUAGE_NAMES = {"de": "Deutsch", "it": "Italiano", "en": "English"}
 RULE_SETS = ("zufallslabyrinth", "scatola-bianca")
-RULE_NAMES = {"zufallslabyrinth": "Zufallslabyrinth", "scatola-bianca": "La Scatola Bianca"}
+RULE_NAMES = {"zufallslabyrinth": "Zufallslabyrinth", "scatola-bianca": "La Scatola Bianca",
+              "zonenkarten": "Zonenkarten", "hpr": "Würfelei (HPR)", "mazeprowl": "Mazeprowl"}
 
 
 def _percent(value: Fraction, lang: str) -> str:
@@ -58,6 +59,7 @@ def _environment() -> Environment:
     env.globals["language_names"] = LANGUAGE_NAMES
     env.globals["version"] = __version__
     env.globals["rule_names"] = RULE_NAMES
+    env.globals["dungeon_rules"] = RULE_SETS
     env.filters["percent"] = lambda v: _percent(v, weblang.current.get())
     env.filters["fraction"] = _fraction
     env.filters["share"] = lambda part, whole: f"{float(part / whole * 100):.1f}" if whole else "0"
