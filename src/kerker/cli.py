@@ -12,6 +12,7 @@ import typer
 from kerker.commands.check import CHECK_HELP, check_command
 from kerker.commands.dice import ODDS_HELP, ROLL_HELP, odds_command, roll_command
 from kerker.commands.dungeon import DUNGEON_HELP, dungeon_command
+from kerker.commands.play import PLAY_HELP, play_app
 from kerker.commands.prowl import prowl_app
 from kerker.commands.serve import SERVE_HELP, serve_command
 from kerker.commands.table import table_app
@@ -37,6 +38,7 @@ app.add_typer(table_app, name="table")
 app.command("zones", help=_h(ZONES_HELP))(zones_command)
 app.add_typer(prowl_app, name="prowl")
 app.command("serve", help=_h(SERVE_HELP))(serve_command)
+app.add_typer(play_app, name="play", help=_h(PLAY_HELP))
 
 
 def main() -> None:

@@ -1,0 +1,137 @@
+"""The play library's one entry point for front ends (the CLI, the web app): a store and a
+registry in, sessions as :class:`~kerker.play.session.PlayState` out.
+
+Every step is: load the log, fold it, propose the event against that state, append it with
+the sequence number seen (a clash is a :class:`~kerker.play.store.ConflictError` carrying
+the current state), fold again. A front end only translates requests to these calls.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any
+
+from kerker.errors import N_
+from kerker.play.events import MAX_EVENTS, Event, EventError, event_from_json
+from kerker.play.session import (
+    PlayState,
+    SessionInfo,
+    fold,
+    new_info,
+    propose,
+    verify,
+    with_fingerprint,
+)
+from kerker.play.store import ConflictError, Store
+from kerker.tables.registry import Registry
+
+FORMAT = "kerker-play"
+FORMAT_VERSION = 1
+MAX_IMPORT_BYTES = 4_000_000
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class Play:
+    """Sessions in ``store``, dungeons rolled from ``registry``."""
+
+    def __init__(self, store: Store, registry: Registry) -> None:
+        self.store = store
+        self.registry = registry
+
+    def new(self, rules: str, seed: int, options: dict[str, Any], name: str = "") -> PlayState:
+        """A new session (stored, no events yet)."""
+        info = new_info(secrets.token_hex(5), rules, seed, options, name=name,
+                        player_token=secrets.token_urlsafe(16), now=_now())
+        state = fold(info, [], self.registry)
+        info = with_fingerprint(info, state)
+        self.store.create(info)
+        state.info = info
+        return state
+
+    def state(self, ref: str) -> PlayState:
+        """The session named ``ref`` (id, id prefix or name), replayed and verified."""
+        info, events = self.store.load(ref)
+        return verify(fold(info, events, self.registry))
+
+    def act(self, ref: str, kind: str, expected: int | None = None, **fields: Any
+            ) -> PlayState:
+        """Do ``kind`` (see :func:`~kerker.play.session.propose`) on session ``ref`` and
+        return the state after it. ``expected``: the last event the caller saw; when the
+        session moved on since (another writer), :class:`ConflictError` with ``.state`` the
+        current state, and nothing is written."""
+        state = self.state(ref)
+        if expected is not None and expected != state.seq:
+            err = ConflictError(state.info.id, expected, state.seq)
+            err.state = state
+            raise err
+        event = propose(state, kind, self.registry, **fields)
+        return self._append(state, event)
+
+    def _append(self, state: PlayState, event: Event) -> PlayState:
+        after = fold(state.info, [*state.events, event], self.registry)
+        info = with_fingerprint(replace(state.info, updated=_now()), after)
+        try:
+            self.store.append(info, event)
+        except ConflictError as err:
+            err.state = self.state(state.info.id)
+            raise
+        after.info = info
+        return after
+
+    def delete(self, ref: str) -> str:
+        """Remove the session named ``ref``; returns its id."""
+        info = self.store.find(ref)
+        self.store.delete(info.id)
+        return info.id
+
+    def sessions(self) -> list[SessionInfo]:
+        """Every session, the most recently played first."""
+        return self.store.sessions()
+
+    def import_log(self, data: Any, name: str | None = None) -> PlayState:
+        """A new session from an exported log (``export`` / ``journal --format json``):
+        same rules, seed and options, every event replayed and checked on the way (an event
+        that does not apply is refused in one line, naming it)."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise EventError(N_("not a kerker play log (it needs \"format\": \"{format}\")"),
+                             format=FORMAT)
+        if not isinstance(data.get("events"), list) or len(data["events"]) > MAX_EVENTS:
+            raise EventError(N_("a play log needs a list \"events\" of at most {max}"),
+                             max=MAX_EVENTS)
+        head = data
+        rules, seed, options = head.get("rules"), head.get("seed"), head.get("options")
+        if (not isinstance(rules, str) or not isinstance(seed, int) or isinstance(seed, bool)
+                or not isinstance(options, dict)):
+            raise EventError(N_("the log's session header needs rules, seed and options"))
+        events = [event_from_json(item, seq=n) for n, item in enumerate(data["events"], 1)]
+        title = name if name is not None else str(head.get("name") or "")
+        state = self.new(rules, seed, options, name=title)
+        for event in events:
+            self._check_replays(state, event)
+            state = self._append(state, event)
+        return state
+
+    def _check_replays(self, state: PlayState, event: Event) -> None:
+        """Refuse an imported event the session as it stands does not allow, or whose
+        dice do not come out as recorded."""
+        fields = dict(event.data)
+        if event.kind in ("open", "reroll", "enter"):
+            fields = {"exit": event.data["exit"]} if event.kind != "enter" else {
+                "level": event.data["level"]}
+        redo = propose(state, event.kind, self.registry, **fields)
+        if redo.data != event.data:
+            raise EventError(N_("event {seq} ({kind}) of the log does not replay here as it "
+                                "was recorded"), seq=event.seq, kind=event.kind)
+
+
+def export(state: PlayState) -> dict[str, Any]:
+    """The whole log as JSON: ``{"session": id, "name", "rules", "seed", "options", "kerker",
+    "rules_digest", "fingerprint", "created", "updated", "format", "version", "events"}`` (what
+    :meth:`Play.import_log` reads back)."""
+    return {**state.info.to_json(), "format": FORMAT, "version": FORMAT_VERSION,
+            "events": [e.to_json() for e in state.events]}

@@ -1,0 +1,208 @@
+"""The journal: a session told as a play report in the reader's language (Markdown), or its
+whole log (JSON, :func:`kerker.play.api.export`).
+
+Each step says what was done; an opened exit says what lay behind it (area, size, what is
+in it) with the rolls folded under it; checks, dice, table rolls and notes are told with
+their dice. Undone steps are struck through, opens a later reroll made void are marked.
+Everything is rendered from the log and the replayed dungeon, never from stored text; the
+texts of notes are the players' own, escaped for Markdown.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from kerker.dice.explain import explain
+from kerker.dice.roller import roll
+from kerker.errors import N_
+from kerker.i18n import translator
+from kerker.play.events import Event
+from kerker.play.session import EnteredDice, PlayState, event_seed, roll_check
+from kerker.play.views import exit_name, open_exit_list
+from kerker.tables.registry import Registry
+
+_MD = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
+
+
+def md_escape(text: str) -> str:
+    """User text made inert in Markdown (and HTML made from it): one line, marks escaped."""
+    flat = " ".join(text.split())
+    return _MD.sub(r"\\\1", flat).replace("&", "&amp;")
+
+
+RULE_NAMES = {"zufallslabyrinth": "Zufallslabyrinth", "scatola-bianca": "La Scatola Bianca"}
+
+
+def _areas(state: PlayState, lang: str) -> dict[tuple[int, str], dict[str, Any]]:
+    doc = state.document(lang)
+    return {(lv["depth"], a["id"]): a for lv in doc["levels"] for a in lv["areas"]}
+
+
+def _area_lines(area: dict[str, Any], depth: int, lang: str, view: str) -> list[str]:
+    _ = translator(lang)
+    size = area["size"]["feet"] if lang == "en" else area["size"]["metres"]
+    head = _("{title} {number} (level {depth}), {size}").format(
+        title=area["title"], number=area["number"], depth=depth, size=size)
+    lines = [f"   - {head}"]
+    if view == "gm":
+        for content in area["contents"]:
+            text = content.get("text")
+            if text:
+                lines.append(f"     - {text}")
+        rolls = area["rolls"]
+        if rolls:
+            lines.append("     <details><summary>" + _("Rolls") + "</summary>\n")
+            for r in rolls:
+                label = r.get("label") or r["table"]
+                text = r.get("text") or r["row"]
+                lines.append(f"     - {label}: {r['explain']} → {text}")
+            lines.append("\n     </details>")
+    return lines
+
+
+def _exits(state: PlayState) -> dict[str, tuple[str, int]]:
+    """Stable key -> (kind, number of the area it leaves) of every connection."""
+    out: dict[str, tuple[str, int]] = {}
+    for level in state.document()["levels"]:
+        depth = level["depth"]
+        number = {a["id"]: a["number"] for a in level["areas"]}
+        for conn in level["connections"]:
+            x, y = conn["at"]
+            out.setdefault(f"{depth}:{x},{y}:{conn['side']}",
+                           (conn["kind"], number.get(conn["from"], 0)))
+    for item in open_exit_list(state, "gm"):
+        out[item["key"]] = (item["kind"], item["area"])
+    return out
+
+
+def _code(text: str) -> str:
+    """Text as an inline code span (dice and their explanations read as typed)."""
+    return "`" + " ".join(text.replace("`", "'").split()) + "`"
+
+
+def _step(state: PlayState, e: Event, registry: Registry, lang: str, view: str,
+          areas: dict[tuple[int, str], dict[str, Any]],
+          exits: dict[str, tuple[str, int]]) -> list[str]:
+    _ = translator(lang)
+    d = e.data
+    if e.kind in ("open", "enter"):
+        key = d["exit"]
+        way = exits.get(key)
+        name = exit_name(way[0], _) if way else _("Way")
+        if e.kind == "open":
+            head = _("{exit} of area {area} opened ({key}).").format(
+                exit=name, area=way[1] if way else "?", key=key)
+        else:
+            head = _("{exit} taken down or up to level {level} ({key}).").format(
+                exit=name, level=d["level"], key=key)
+        if e.seq not in state.done:
+            return [head]
+        if e.seq in state.lapsed:
+            return [head + " " + _("(No longer there: a reroll before it changed the way.)")]
+        lines = [head]
+        made = state.made.get(e.seq, [])
+        if not made:
+            lines[0] += " " + _("It leads into an area already known.")
+        for depth, area_id in made:
+            area = areas.get((depth, area_id))
+            if area is not None:
+                lines += _area_lines(area, depth, lang, view)
+        return lines
+    if e.kind == "reroll":
+        way = exits.get(d["exit"])
+        return [_("Rerolled what lies behind the {exit} of area {area} ({key}); the step "
+                  "that opened it shows the new roll.").format(
+            exit=exit_name(way[0], _) if way else _("Way"), area=way[1] if way else "?",
+            key=d["exit"])]
+    if e.kind == "undo":
+        return [_("Undid the last step.")]
+    if e.kind == "redo":
+        return [_("Redid the step undone.")]
+    if e.kind == "note":
+        where = (_("Note on area {area} (level {depth}):").format(area=d["area"],
+                                                                  depth=d["depth"])
+                 if d["area"] is not None else _("Note:"))
+        return [f"{where} {md_escape(d['text'])}"]
+    if e.kind == "roll":
+        rng = (EnteredDice(d["entered"]) if d["entered"] is not None
+               else random.Random(event_seed(state.info, e.seq)))
+        thrown = roll(d["expr"], rng)
+        how = _("entered") if d["entered"] is not None else _("rolled")
+        return [_("Dice {expr} ({how}): {total}").format(
+            expr=_code(d["expr"]), how=how, total=thrown.total) + " " + _code(explain(thrown))]
+    if e.kind == "table":
+        from kerker.tables.engine import roll_table
+        from kerker.tables.render import lines as table_lines
+
+        result, _log = roll_table(registry, d["table"],
+                                  random.Random(event_seed(state.info, e.seq)),
+                                  context={"level": d["level"]})
+        return [_("Table {table}:").format(table=_code(d["table"]))] + [
+            f"   - {line.strip()}" for line in table_lines(result, lang)
+            if line.strip()]
+    if e.kind == "check":
+        result = roll_check(state.info, e.seq, d["value"], d["modifier"], d["secret"],
+                            d["entered"])
+        head = _("Check against {value} (modifier {modifier}):").format(
+            value=d["value"], modifier=f"{d['modifier']:+d}")
+        if view == "player":
+            return [f"{head} {result.player_line(lang)}"]
+        return [f"{head} {result.gm_line(lang)}"]
+    if e.kind in ("reveal", "hide"):
+        what = (_("area {area} (level {depth})").format(area=d["area"], depth=d["depth"])
+                if d["area"] is not None else _("the way at {key}").format(key=d["exit"]))
+        text = (_("Showed {what} to the players.") if e.kind == "reveal"
+                else _("Hid {what} from the players."))
+        return [text.format(what=what)]
+    return [e.kind]  # pragma: no cover - every kind is handled above
+
+
+def journal_md(state: PlayState, registry: Registry, lang: str = "en",
+               view: str = "gm") -> str:
+    """The journal as Markdown in ``lang`` (de, it, en). The player ``view`` leaves out
+    secret checks' dice and what lies in the rooms, and every step that only the GM saw
+    (a secret door's reveal counts as seen once it is revealed)."""
+    _ = translator(lang)
+    info = state.info
+    areas = _areas(state, lang)
+    exits = _exits(state)
+    title = md_escape(info.name) if info.name else _("Session {id}").format(id=info.id)
+    lines = [f"# {title}", "",
+             _("{rules}, seed {seed}; kerker {version}.").format(
+                 rules=RULE_NAMES.get(info.rules, info.rules), seed=info.seed,
+                 version=info.kerker_version), ""]
+    if state.read_only:
+        lines += [_("Read-only: {reason}").format(reason=state.read_only), ""]
+    lines += journal_lines(state, registry, lang, view, state.events, areas, exits)
+    if not state.events:
+        lines.append(_("Nothing explored yet."))
+    return "\n".join(lines) + "\n"
+
+
+def journal_lines(state: PlayState, registry: Registry, lang: str, view: str,
+                  events: list[Event],
+                  areas: dict[tuple[int, str], dict[str, Any]] | None = None,
+                  exits: dict[str, tuple[str, int]] | None = None) -> list[str]:
+    """The journal's numbered lines for ``events`` (some or all of the session's)."""
+    _ = translator(lang)
+    areas = _areas(state, lang) if areas is None else areas
+    exits = _exits(state) if exits is None else exits
+    active = set(state.done)
+    lines = []
+    for e in events:
+        if view == "player" and e.kind in ("reveal", "hide"):
+            continue
+        body = _step(state, e, registry, lang, view, areas, exits)
+        first = body[0]
+        if e.kind in ("open", "reroll", "enter", "note", "reveal", "hide") and (
+                e.seq not in active):
+            first = f"~~{first}~~ " + _("(undone)")
+        lines.append(f"{e.seq}. {first}")
+        lines += body[1:]
+    return lines
+
+
+JOURNAL_FORMATS = ("md", "json")
+LABEL = N_("journal")

@@ -1,0 +1,463 @@
+"""A play session: rule set, options, seed, versions, and the fold of its event log.
+
+Nothing mutable is stored: :func:`fold` replays the log from the seed (a few milliseconds
+for dozens of steps; bench/play.py measures it). :func:`propose` turns what a player wants
+to do into the next :class:`~kerker.play.events.Event`, refusing in one line what the
+session as it stands does not allow; the store appends it with the sequence number the
+caller saw, so two writers cannot both append step 12.
+
+Dice and checks are rolled when they are proposed, from a sub-seed of the session seed and
+the event's number (or taken from the faces a player entered), and the event keeps the
+totals; replay rolls them again and compares, so a changed dice engine is noticed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any
+
+import kerker
+from kerker.dice.ast import BinOp, Dice, Group, Neg, Node, Num
+from kerker.dice.parser import parse
+from kerker.dice.roller import roll
+from kerker.errors import N_, KerkerError
+from kerker.play import engine_port as port
+from kerker.play.events import MAX_EVENTS, UNDOABLE, Event, EventError
+from kerker.tables.registry import RULES_DIR, Registry
+
+OPTION_NAMES = ("levels", "size", "max_areas", "min_areas", "entrance", "caves")
+"""The dungeon options a session records (those of ``kerker dungeon``)."""
+
+
+class ReadOnlyError(KerkerError):
+    """A session that can be read but not played on (its replay differs)."""
+
+    code = "read_only"
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    """What a session is made of besides its log."""
+
+    id: str
+    rules: str
+    seed: int
+    options: dict[str, Any]
+    kerker_version: str
+    rules_digest: str
+    name: str = ""
+    player_token: str = ""
+    fingerprint: str = ""
+    """Digest of the GM document after the last event (what replay must give again)."""
+    created: str = ""
+    updated: str = ""
+
+    def params(self) -> port.Params:
+        """The engine parameters (checked)."""
+        opts = dict(self.options)
+        size = opts.pop("size", None)
+        if size is not None:
+            opts["size"] = tuple(size)
+        return port.Params(rules=self.rules, seed=self.seed, **opts).checked()
+
+    def to_json(self) -> dict[str, Any]:
+        """The session's header as exported (``journal --format json``, ``export``)."""
+        return {"session": self.id, "name": self.name, "rules": self.rules, "seed": self.seed,
+                "options": self.options, "kerker": self.kerker_version,
+                "rules_digest": self.rules_digest, "fingerprint": self.fingerprint,
+                "created": self.created, "updated": self.updated}
+
+
+@lru_cache(maxsize=8)
+def rules_digest(rules: str) -> str:
+    """A digest of the shipped rule data a session of ``rules`` reads: its tables and the
+    HPR check rules (compiled JSON twins, sorted by path)."""
+    h = hashlib.blake2b(digest_size=16)
+    for folder in (RULES_DIR / rules, RULES_DIR / "hpr"):
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*.compiled.json")):
+            h.update(str(path.relative_to(RULES_DIR)).encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def event_seed(info: SessionInfo, seq: int) -> int:
+    """The sub-seed a free roll or check of event ``seq`` is rolled with."""
+    text = f"{info.seed}:event:{seq}".encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
+
+
+class EnteredDice(random.Random):
+    """A stand-in RNG that yields the faces a player rolled on real dice, in order.
+
+    The roller draws a face of an n-sided die as ``getrandbits(k) + 1`` (rejection
+    sampling), so answering ``face - 1`` gives exactly that face. The faces are checked
+    against the dice first (:func:`check_entered`); running out is a one-line error.
+    """
+
+    def __init__(self, faces: Sequence[int]) -> None:
+        super().__init__(0)
+        self.faces = list(faces)
+        self.used = 0
+
+    def getrandbits(self, k: int, /) -> int:
+        """The next entered face minus one."""
+        if self.used >= len(self.faces):
+            raise EventError(N_("the roll needs more dice than the {n} entered"),
+                             n=len(self.faces))
+        face = self.faces[self.used]
+        self.used += 1
+        return face - 1
+
+
+def _plain_dice(node: Node, out: list[int]) -> bool:
+    """Collect the sides of each die of a plain expression (NdX, +, -, numbers)."""
+    if isinstance(node, Num):
+        return True
+    if isinstance(node, Group):
+        return _plain_dice(node.inner, out)
+    if isinstance(node, Neg):
+        return _plain_dice(node.operand, out)
+    if isinstance(node, BinOp):
+        return node.op in ("+", "-") and _plain_dice(node.left, out) and _plain_dice(
+            node.right, out)
+    if isinstance(node, Dice):
+        if (node.die.kind not in ("std", "percent") or node.reroll or node.explode
+                or node.keep or node.success or not isinstance(node.count, Num)):
+            return False
+        out.extend([len(node.die.faces)] * node.count.value)
+        return True
+    return False
+
+
+def check_entered(expr: str, faces: Sequence[int]) -> None:
+    """Refuse, in one line, faces the dice of ``expr`` cannot show (a W20 shows 1 to 20),
+    the wrong number of faces, or an expression whose dice cannot be entered by hand
+    (rerolls, explosions, keep/drop, W66: let kerker roll those)."""
+    parsed = parse(expr)
+    sides: list[int] = []
+    if not _plain_dice(parsed.root, sides) or not sides:
+        raise EventError(N_("{expr}: dice can be entered only for plain NdX expressions "
+                            "(with + and -); let kerker roll this one"), expr=expr)
+    if len(faces) != len(sides):
+        raise EventError(N_("{expr} needs {n} dice, {m} entered"), expr=expr, n=len(sides),
+                         m=len(faces))
+    for face, n in zip(faces, sides, strict=True):
+        if not 1 <= face <= n:
+            raise EventError(N_("a d{sides} cannot show {value}"), sides=n, value=face)
+
+
+@dataclass
+class PlayState:
+    """A session folded: the dungeon as it stands and everything said and rolled."""
+
+    info: SessionInfo
+    events: list[Event]
+    dungeon: port.DungeonState
+    done: list[int] = field(default_factory=list)
+    """Seqs of undoable events in effect, oldest first."""
+    undone: list[int] = field(default_factory=list)
+    """Seqs undone and not redone, the last undone last."""
+    lapsed: list[int] = field(default_factory=list)
+    """Seqs of opens whose exit a reroll before them removed (kept in the log, no effect)."""
+    notes: list[Event] = field(default_factory=list)
+    revealed: set[tuple[int, int | None, str | None]] = field(default_factory=set)
+    hidden: set[tuple[int, int | None, str | None]] = field(default_factory=set)
+    rerolls: dict[str, int] = field(default_factory=dict)
+    made: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
+    """Seq of an open or enter -> (depth, engine area id) of the areas it made."""
+    depth: int = 1
+    """The level last entered (what a view shows first)."""
+    read_only: str | None = None
+    """Why the session cannot be played on, or None."""
+    _frozen: Any = None
+    _docs: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def seq(self) -> int:
+        """The number of the last event (0 for a new session)."""
+        return self.events[-1].seq if self.events else 0
+
+    @property
+    def by_seq(self) -> dict[int, Event]:
+        """Events by their number."""
+        return {e.seq: e for e in self.events}
+
+    def frozen(self) -> Any:
+        """The dungeon as frozen values (:class:`kerker.dungeon.model.Dungeon`), made once:
+        freezing settles the engine's state, so nothing is expanded after it."""
+        if self._frozen is None:
+            self._frozen = port.snapshot(self.dungeon)
+        return self._frozen
+
+    def document(self, lang: str = "en") -> dict[str, Any]:
+        """The GM document (docs/dungeon-json.md) with texts in ``lang``, made once."""
+        doc = self._docs.get(lang)
+        if doc is None:
+            from kerker.dungeon.export import to_document
+
+            doc = self._docs[lang] = to_document(self.frozen(), lang)
+        return doc
+
+
+def fingerprint(doc: dict[str, Any]) -> str:
+    """A digest of a dungeon document without the kerker version that made it."""
+    body = {k: v for k, v in doc.items() if k not in ("kerker", "lang")}
+    text = json.dumps(body, sort_keys=True, ensure_ascii=False)
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def _effective(events: list[Event]) -> tuple[list[int], list[int]]:
+    done: list[int] = []
+    undone: list[int] = []
+    for e in events:
+        if e.kind == "undo":
+            if done:
+                undone.append(done.pop())
+        elif e.kind == "redo":
+            if undone:
+                done.append(undone.pop())
+        elif e.kind in UNDOABLE:
+            done.append(e.seq)
+            undone.clear()
+    return done, undone
+
+
+def fold(info: SessionInfo, events: list[Event], registry: Registry) -> PlayState:
+    """Replay ``events`` from the session's seed. Refuses a log that is out of order or
+    names exits that never existed (a foreign or tampered log) with :class:`EventError`."""
+    if len(events) > MAX_EVENTS:
+        raise EventError(N_("a session holds at most {max} events"), max=MAX_EVENTS)
+    for n, e in enumerate(events, 1):
+        if e.seq != n:
+            raise EventError(N_("the log jumps from event {a} to {b}"), a=n - 1, b=e.seq)
+    done, undone = _effective(events)
+    by_seq = {e.seq: e for e in events}
+    effect = [by_seq[s] for s in sorted(done)]
+    rerolls: dict[str, int] = {}
+    for e in effect:
+        if e.kind == "reroll":
+            rerolls[e.data["exit"]] = rerolls.get(e.data["exit"], 0) + 1
+    dungeon = port.start(info.params(), info.seed, registry)
+    state = PlayState(info, list(events), dungeon, done, undone, rerolls=rerolls)
+    for e in effect:
+        if e.kind in ("open", "enter"):
+            key = e.data["exit"]
+            before = {(d, a) for d, lv in dungeon.levels.items() for a in lv.areas}
+            if not port.expand(dungeon, key, rerolls.get(key, 0)):
+                state.lapsed.append(e.seq)
+                continue
+            state.made[e.seq] = [(d, a) for d, lv in sorted(dungeon.levels.items())
+                                 for a in lv.areas if (d, a) not in before]
+            if e.kind == "enter":
+                state.depth = e.data["level"]
+        elif e.kind == "note":
+            state.notes.append(e)
+        elif e.kind in ("reveal", "hide"):
+            mark = (e.data["depth"], e.data["area"], e.data["exit"])
+            (state.revealed if e.kind == "reveal" else state.hidden).add(mark)
+            (state.hidden if e.kind == "reveal" else state.revealed).discard(mark)
+    return state
+
+
+def new_info(session_id: str, rules: str, seed: int, options: dict[str, Any], *,
+             name: str = "", player_token: str = "", now: str = "") -> SessionInfo:
+    """The header of a new session (options checked by the engine's parameters)."""
+    unknown = sorted(set(options) - set(OPTION_NAMES))
+    if unknown:
+        raise EventError(N_("unknown dungeon option {name!r}"), name=unknown[0])
+    info = SessionInfo(session_id, rules, seed, dict(options), kerker.__version__,
+                       rules_digest(rules), name=name, player_token=player_token,
+                       created=now, updated=now)
+    info.params()
+    return info
+
+
+def verify(state: PlayState) -> PlayState:
+    """Compare a replayed session with what it recorded; on a difference it opens
+    read-only (:attr:`PlayState.read_only` says why), never as a silently other dungeon."""
+    info = state.info
+    if not info.fingerprint:
+        return state
+    same_data = (info.kerker_version == kerker.__version__
+                 and info.rules_digest == rules_digest(info.rules))
+    if same_data:
+        return state
+    if fingerprint(state.document()) != info.fingerprint:
+        state.read_only = (
+            f"made with kerker {info.kerker_version} and other rule data; replayed here it "
+            "gives another dungeon")
+    return state
+
+
+# -- proposing the next event -------------------------------------------------------------
+
+
+def _exit_key(state: PlayState, exit_: str, *, opened: bool = False) -> str:
+    """An exit named by its number in :func:`views.open_exits`, its key, or ``next``."""
+    from kerker.play.views import open_exit_list
+
+    if opened:
+        if port.exit_known(state.dungeon, exit_):
+            return exit_
+        raise EventError(N_("no exit {exit!r} in this session"), exit=exit_)
+    exits = open_exit_list(state, "gm")
+    if exit_ == "next":
+        state.frozen()
+        key = port.next_exit(state.dungeon)
+        if key is None:
+            raise EventError(N_("no exit is open"))
+        return key
+    if exit_.isdigit():
+        for item in exits:
+            if str(item["number"]) == exit_:
+                return str(item["key"])
+        raise EventError(N_("no open exit number {exit}; {n} are open"), exit=exit_,
+                         n=len(exits))
+    for item in exits:
+        if item["key"] == exit_:
+            return exit_
+    raise EventError(N_("no open exit {exit!r}"), exit=exit_)
+
+
+def _area_exists(state: PlayState, depth: int, number: int) -> None:
+    for level in state.document()["levels"]:
+        if level["depth"] == depth and any(a["number"] == number for a in level["areas"]):
+            return
+    raise EventError(N_("no area {number} on level {depth}"), number=number, depth=depth)
+
+
+def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> Event:
+    """The event ``kind`` with ``fields`` as it would be appended next, rolled and checked
+    against the session as it stands. Refuses with :class:`EventError` (one line) what
+    cannot be done, :class:`ReadOnlyError` on a read-only session.
+
+    ``open`` / ``reroll``: ``exit`` (number, key, ``next``); ``note``: ``text``, optional
+    ``depth``/``area``; ``roll``: ``expr``, optional ``entered`` faces; ``table``: ``table``;
+    ``check``: ``value``, optional ``modifier``, ``secret``, ``entered`` faces;
+    ``reveal``/``hide``: ``depth`` and ``area`` or ``exit``; ``enter``: ``level``.
+    """
+    if state.read_only:
+        raise ReadOnlyError(N_("this session is read-only: {reason}"), reason=state.read_only)
+    if len(state.events) >= MAX_EVENTS:
+        raise EventError(N_("a session holds at most {max} events"), max=MAX_EVENTS)
+    seq = state.seq + 1
+    data: dict[str, Any]
+    if kind == "open":
+        data = {"exit": _exit_key(state, str(fields["exit"]))}
+    elif kind == "reroll":
+        opens = [state.by_seq[s].data["exit"] for s in state.done
+                 if state.by_seq[s].kind in ("open", "enter") and s not in state.lapsed]
+        wanted = str(fields["exit"])
+        if wanted == "last":
+            if not opens:
+                raise EventError(N_("no exit has been opened: nothing to reroll"))
+            wanted = opens[-1]
+        key = _exit_key(state, wanted, opened=True)
+        opened = any(state.by_seq[s].kind in ("open", "enter")
+                     and state.by_seq[s].data["exit"] == key
+                     and s not in state.lapsed for s in state.done)
+        if not opened:
+            raise EventError(N_("exit {exit!r} has not been opened: nothing to reroll"),
+                             exit=key)
+        data = {"exit": key}
+    elif kind == "undo":
+        if not state.done:
+            raise EventError(N_("nothing to undo"))
+        data = {}
+    elif kind == "redo":
+        if not state.undone:
+            raise EventError(N_("nothing to redo"))
+        data = {}
+    elif kind == "note":
+        text = str(fields["text"]).strip()
+        if not text:
+            raise EventError(N_("a note needs some text"))
+        depth, area = fields.get("depth"), fields.get("area")
+        if area is not None:
+            depth = depth or state.depth
+            _area_exists(state, int(depth), int(area))
+        data = {"text": text, "depth": depth, "area": area}
+    elif kind == "roll":
+        expr = str(fields["expr"])
+        entered = fields.get("entered")
+        if entered is not None:
+            entered = [int(f) for f in entered]
+            check_entered(expr, entered)
+            thrown = roll(expr, EnteredDice(entered))
+        else:
+            thrown = roll(expr, random.Random(event_seed(state.info, seq)))
+        data = {"expr": expr, "entered": entered, "total": thrown.total}
+    elif kind == "table":
+        from kerker.tables.engine import roll_table
+
+        table = str(fields["table"])
+        result, _log = roll_table(registry, table, random.Random(event_seed(state.info, seq)),
+                                  context={"level": state.depth})
+        data = {"table": table, "level": state.depth, "total": result.pick.total}
+    elif kind == "check":
+        result = roll_check(state.info, seq, int(fields["value"]),
+                            int(fields.get("modifier") or 0), bool(fields.get("secret")),
+                            fields.get("entered"))
+        data = {"value": result.value, "modifier": result.modifier,
+                "secret": result.secret, "entered": fields.get("entered"),
+                "outcome": result.outcome.value}
+    elif kind in ("reveal", "hide"):
+        depth = int(fields.get("depth") or state.depth)
+        area, exit_ = fields.get("area"), fields.get("exit")
+        if (area is None) == (exit_ is None):
+            raise EventError(N_("{kind} takes an area number or an exit key"), kind=kind)
+        if area is not None:
+            _area_exists(state, depth, int(area))
+            area = int(area)
+        else:
+            exit_ = _exit_key(state, str(exit_), opened=True)
+            depth = int(exit_.split(":", 1)[0])
+        data = {"depth": depth, "area": area, "exit": exit_}
+    elif kind == "enter":
+        level = int(fields["level"])
+        ways = [e for e in port.open_exits(state.dungeon) if e.to_level == level]
+        if not ways:
+            raise EventError(N_("no open way leads to level {level}"), level=level)
+        data = {"level": level, "exit": ways[0].key}
+    else:
+        raise EventError(N_("unknown event kind {kind!r}"), kind=kind)
+    return Event(seq, kind, data)
+
+
+def roll_check(info: SessionInfo, seq: int, value: int, modifier: int, secret: bool,
+               entered: Sequence[int] | None) -> Any:
+    """The HPR check (seed 003) of event ``seq``: rolled from its sub-seed, or decided by
+    the check die's faces a player entered (first roll, then the confirmation after a 1 or
+    a 20). Refuses faces the check die cannot show."""
+    from kerker.checks.data import load_rules
+    from kerker.checks.hpr import check
+
+    if entered is not None:
+        die = load_rules().die
+        for face in entered:
+            check_entered(die, [face])
+        rng: random.Random = EnteredDice([int(f) for f in entered])
+    else:
+        rng = random.Random(event_seed(info, seq))
+    try:
+        result = check(value, modifier, rng, secret=secret)
+    except EventError:
+        raise EventError(N_("after a {best} or a {worst} the check needs a confirmation "
+                            "roll: enter both dice (e.g. 20,7)"), best=load_rules().best,
+                         worst=load_rules().worst) from None
+    if isinstance(rng, EnteredDice) and rng.used != len(rng.faces):
+        raise EventError(N_("the check used {n} of the {m} dice entered"), n=rng.used,
+                         m=len(rng.faces))
+    return result
+
+
+def with_fingerprint(info: SessionInfo, state: PlayState) -> SessionInfo:
+    """``info`` recording the fingerprint of ``state``'s document."""
+    return replace(info, fingerprint=fingerprint(state.document()))

@@ -1,0 +1,241 @@
+"""The store's contract and the SQL both backends share."""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from contextlib import AbstractContextManager
+from typing import Any
+
+from kerker.errors import N_, KerkerError
+from kerker.play.events import Event, event_from_json
+from kerker.play.session import SessionInfo
+from kerker.play.store.migrations import APP, LATEST, MIGRATIONS
+
+MAX_SESSIONS_LISTED = 1_000
+
+
+class StoreError(KerkerError):
+    """A database that cannot be opened, read or written (one line, no traceback)."""
+
+    code = "store"
+
+
+class ConflictError(StoreError):
+    """Another writer appended to the session first: ``seq`` is the session's last event
+    now (the caller reloads and shows the current state)."""
+
+    code = "conflict"
+
+    def __init__(self, session: str, expected: int, seq: int) -> None:
+        super().__init__(N_("session {session} changed meanwhile (expected event {expected}, "
+                            "it is at {seq}); showing it as it is now"),
+                         session=session, expected=expected, seq=seq)
+        self.session = session
+        self.expected = expected
+        self.seq = seq
+        self.state: Any = None
+        """The current :class:`~kerker.play.session.PlayState`, filled in by the caller
+        that folds it (:class:`kerker.play.api.Play`)."""
+
+
+_COLUMNS = ("id", "name", "rules", "seed", "options", "kerker_version", "rules_digest",
+            "player_token", "fingerprint", "created", "updated")
+
+
+def _info(row: tuple[Any, ...]) -> SessionInfo:
+    d = dict(zip(_COLUMNS, row, strict=False))
+    return SessionInfo(d["id"], d["rules"], int(d["seed"]), json.loads(d["options"]),
+                       d["kerker_version"], d["rules_digest"], name=d["name"],
+                       player_token=d["player_token"], fingerprint=d["fingerprint"],
+                       created=d["created"], updated=d["updated"])
+
+
+class Store(ABC):
+    """Sessions and their append-only event logs in one SQL database.
+
+    Subclasses give a transaction (:meth:`transaction`, yielding a DB-API cursor), the
+    parameter mark (``?`` or ``%s``), how to tell a primary-key clash (:meth:`is_clash`)
+    and how to make a database error one line (:meth:`fail`).
+    """
+
+    mark = "?"
+    where = ""
+    """What the store is (a path or a URL without password), for messages."""
+
+    @abstractmethod
+    def transaction(self) -> AbstractContextManager[Any]:
+        """A cursor inside one transaction: committed on success, rolled back on error."""
+
+    @abstractmethod
+    def is_clash(self, exc: BaseException) -> bool:
+        """Whether ``exc`` is a primary-key or unique clash."""
+
+    @abstractmethod
+    def fail(self, exc: BaseException) -> StoreError:
+        """``exc`` (a database error) as a one-line :class:`StoreError`."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Close the connection."""
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _sql(self, text: str) -> str:
+        return text.replace("?", self.mark)
+
+    # -- schema ---------------------------------------------------------------------------
+    def _tables(self, cur: Any) -> set[str]:
+        raise NotImplementedError
+
+    def migrate(self) -> int:
+        """Bring the schema to :data:`~kerker.play.store.migrations.LATEST`; refuses a
+        database that is not a kerker session store or is newer than this kerker."""
+        with self.transaction() as cur:
+            self._lock(cur)
+            tables = self._tables(cur)
+            version = 0
+            if "kerker_meta" in tables:
+                cur.execute("SELECT key, value FROM kerker_meta")
+                meta = dict(cur.fetchall())
+                if meta.get("app") != APP:
+                    raise StoreError(N_("{where} is not a kerker session database"),
+                                     where=self.where)
+                version = int(meta.get("schema", "0"))
+            elif tables:
+                raise StoreError(N_("{where} is not a kerker session database"),
+                                 where=self.where)
+            if version > LATEST:
+                raise StoreError(N_("{where} was made by a newer kerker (schema {n}, this "
+                                    "kerker knows {latest})"), where=self.where, n=version,
+                                 latest=LATEST)
+            for number, statements in MIGRATIONS:
+                if number <= version:
+                    continue
+                for statement in statements:
+                    cur.execute(statement)
+                if number == 1:
+                    cur.execute(self._sql("INSERT INTO kerker_meta VALUES (?, ?)"),
+                                ("app", APP))
+                    cur.execute(self._sql("INSERT INTO kerker_meta VALUES (?, ?)"),
+                                ("schema", str(number)))
+                else:
+                    cur.execute(self._sql("UPDATE kerker_meta SET value = ? WHERE key = ?"),
+                                (str(number), "schema"))
+                version = number
+        return version
+
+    def _lock(self, cur: Any) -> None:
+        """Serialise migrations of several processes (PostgreSQL: an advisory lock)."""
+
+    # -- sessions -------------------------------------------------------------------------
+    def create(self, info: SessionInfo) -> None:
+        """Store a new session (no events yet); refuses an id already used."""
+        row = (info.id, info.name, info.rules, str(info.seed), json.dumps(info.options),
+               info.kerker_version, info.rules_digest, info.player_token, info.fingerprint,
+               info.created, info.updated)
+        try:
+            with self.transaction() as cur:
+                cur.execute(self._sql(f"INSERT INTO sessions ({', '.join(_COLUMNS)}, seq) "
+                                      f"VALUES ({', '.join('?' * len(_COLUMNS))}, 0)"), row)
+        except StoreError:
+            raise
+        except Exception as exc:
+            if self.is_clash(exc):
+                raise StoreError(N_("a session {session} exists already"),
+                                 session=info.id) from None
+            raise self.fail(exc) from None
+
+    def sessions(self) -> list[SessionInfo]:
+        """Every session, the most recently played first (at most
+        :data:`MAX_SESSIONS_LISTED`)."""
+        with self.transaction() as cur:
+            cur.execute(f"SELECT {', '.join(_COLUMNS)} FROM sessions "
+                        f"ORDER BY updated DESC, id LIMIT {MAX_SESSIONS_LISTED}")
+            return [_info(tuple(r)) for r in cur.fetchall()]
+
+    def find(self, ref: str) -> SessionInfo:
+        """The session whose id is ``ref``, starts with ``ref``, or whose name is ``ref``;
+        refuses none or several in one line."""
+        with self.transaction() as cur:
+            cur.execute(self._sql(f"SELECT {', '.join(_COLUMNS)} FROM sessions "
+                                  "WHERE id = ? OR name = ? OR id LIKE ? ORDER BY id LIMIT 3"),
+                        (ref, ref, ref.replace("%", "").replace("_", "") + "%"))
+            rows = [_info(tuple(r)) for r in cur.fetchall()]
+        exact = [r for r in rows if r.id == ref]
+        if exact:
+            return exact[0]
+        if len(rows) == 1 and ref:
+            return rows[0]
+        if not rows or not ref:
+            raise StoreError(N_("no session {session!r}; `kerker play list` shows them"),
+                             session=ref)
+        raise StoreError(N_("{session!r} names several sessions: {ids}"), session=ref,
+                         ids=", ".join(r.id for r in rows))
+
+    def events(self, session: str) -> list[Event]:
+        """The log of ``session`` in order. Refuses a stored event that does not read as
+        one (a damaged database) in one line."""
+        with self.transaction() as cur:
+            cur.execute(self._sql("SELECT seq, kind, data FROM events WHERE session = ? "
+                                  "ORDER BY seq"), (session,))
+            rows = cur.fetchall()
+        out = []
+        for seq, kind, data in rows:
+            try:
+                item = json.loads(data)
+            except ValueError:
+                raise StoreError(N_("event {seq} of session {session} is damaged"), seq=seq,
+                                 session=session) from None
+            out.append(event_from_json({**item, "kind": kind}, seq=int(seq)))
+        return out
+
+    def load(self, ref: str) -> tuple[SessionInfo, list[Event]]:
+        """The session named ``ref`` (:meth:`find`) and its log."""
+        info = self.find(ref)
+        return info, self.events(info.id)
+
+    def append(self, info: SessionInfo, event: Event) -> None:
+        """Append ``event`` to the session of ``info`` (its ``fingerprint`` and ``updated``
+        recorded with it) in one transaction, if the session's last event is still
+        ``event.seq - 1``; else :class:`ConflictError`, and nothing is written."""
+        expected = event.seq - 1
+        data = json.dumps({k: v for k, v in event.to_json().items()
+                           if k not in ("seq", "kind")}, ensure_ascii=False)
+        try:
+            with self.transaction() as cur:
+                cur.execute(self._sql("UPDATE sessions SET seq = ?, fingerprint = ?, "
+                                      "updated = ? WHERE id = ? AND seq = ?"),
+                            (event.seq, info.fingerprint, info.updated, info.id, expected))
+                if cur.rowcount != 1:
+                    raise ConflictError(info.id, expected, self._seq(cur, info.id))
+                cur.execute(self._sql("INSERT INTO events (session, seq, kind, data, created) "
+                                      "VALUES (?, ?, ?, ?, ?)"),
+                            (info.id, event.seq, event.kind, data, info.updated))
+        except StoreError:
+            raise
+        except Exception as exc:
+            if self.is_clash(exc):
+                with self.transaction() as cur:
+                    seq = self._seq(cur, info.id)
+                raise ConflictError(info.id, expected, seq) from None
+            raise self.fail(exc) from None
+
+    def _seq(self, cur: Any, session: str) -> int:
+        cur.execute(self._sql("SELECT seq FROM sessions WHERE id = ?"), (session,))
+        row = cur.fetchone()
+        if row is None:
+            raise StoreError(N_("no session {session!r}; `kerker play list` shows them"),
+                             session=session)
+        return int(row[0])
+
+    def delete(self, session: str) -> None:
+        """Remove a session and its log."""
+        with self.transaction() as cur:
+            cur.execute(self._sql("DELETE FROM events WHERE session = ?"), (session,))
+            cur.execute(self._sql("DELETE FROM sessions WHERE id = ?"), (session,))
+

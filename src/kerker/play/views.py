@@ -1,0 +1,183 @@
+"""What a session shows: the GM view (everything, with the rolls) and the player view
+(only what was opened or revealed: no secret door until it is found, nothing that lies only
+behind one, no contents or rolls).
+
+:func:`show` is the document ``kerker play show --json`` prints and the web app serves:
+the dungeon JSON (docs/dungeon-json.md) plus ``open_exits`` and the session's header.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from kerker.errors import N_, OptionError
+from kerker.play import engine_port as port
+from kerker.play.session import PlayState
+
+VIEWS = ("gm", "player")
+EXIT_KINDS = {
+    "door": N_("Door"), "secret_door": N_("Secret door"), "one_way_door": N_("One-way door"),
+    "archway": N_("Archway"), "opening": N_("Opening"), "stairs": N_("Stairs"),
+    "trapdoor": N_("Trapdoor"), "shaft": N_("Shaft"), "elevator": N_("Elevator"),
+}
+"""Names of exit kinds (the key's words, translated by the catalogs)."""
+
+
+def exit_name(kind: str, translate: Callable[[str], str]) -> str:
+    """An exit kind's name in the language of ``translate`` (a corridor's open end and
+    other kinds: "Way")."""
+    return translate(EXIT_KINDS.get(kind, N_("Way")))
+
+
+def check_view(view: str) -> str:
+    """``gm`` or ``player``; refuses anything else."""
+    if view not in VIEWS:
+        raise OptionError(N_("--view takes gm or player, not {text!r}"), text=view)
+    return view
+
+
+def _found(state: PlayState, depth: int, key: str | None) -> bool:
+    return key is not None and (depth, None, key) in state.revealed
+
+
+def open_exit_list(state: PlayState, view: str) -> list[dict[str, Any]]:
+    """The open exits numbered 1.. as shown: ``{"number", "key", "depth", "area", "kind",
+    "to_level"}``; the player view leaves out secret doors not found and exits of areas
+    the players cannot see."""
+    state.frozen()  # settled first: exits whose far side was taken have joined it
+    visible = _visible(state) if view == "player" else None
+    out = []
+    for item in port.open_exits(state.dungeon):
+        if view == "player":
+            if (item.kind == "secret_door" or item.gm_only) and not _found(
+                    state, item.depth, item.key):
+                continue
+            assert visible is not None
+            if (item.depth, item.area) not in visible:
+                continue
+        out.append({"number": len(out) + 1, "key": item.key, "depth": item.depth,
+                    "area": item.area, "kind": item.kind, "to_level": item.to_level})
+    return out
+
+
+def _conn_key(depth: int, conn: dict[str, Any]) -> str:
+    x, y = conn["at"]
+    return f"{depth}:{x},{y}:{conn['side']}"
+
+
+def _visible(state: PlayState) -> set[tuple[int, int]]:
+    """(depth, area number) the players can see: reached from the entrance or an arrival
+    through ways that are not unfound secret doors, plus revealed areas, minus hidden."""
+    doc = state.document()
+    seen: set[tuple[int, int]] = set()
+    for level in doc["levels"]:
+        depth = level["depth"]
+        number = {a["id"]: a["number"] for a in level["areas"]}
+        links: dict[str, list[str]] = {}
+        starts = [level["entrance"]] if level["entrance"] else []
+        for conn in level["connections"]:
+            if conn["to_level"] is not None:
+                if depth > 1:
+                    starts.append(conn["from"])
+                continue
+            if conn["to"] is None:
+                continue
+            secret = conn["kind"] == "secret_door" or conn["gm_only"]
+            if secret and not _found(state, depth, _conn_key(depth, conn)):
+                continue
+            links.setdefault(conn["from"], []).append(conn["to"])
+            links.setdefault(conn["to"], []).append(conn["from"])
+        hidden = {a for d, a, _e in state.hidden if d == depth and a is not None}
+        todo = deque(s for s in starts if s in number and number[s] not in hidden)
+        reached = set(todo)
+        while todo:
+            here = todo.popleft()
+            for there in links.get(here, ()):
+                if there not in reached and number.get(there) not in hidden:
+                    reached.add(there)
+                    todo.append(there)
+        seen |= {(depth, number[a]) for a in reached}
+        seen |= {(d, a) for d, a, _e in state.revealed if d == depth and a is not None}
+        seen -= {(depth, a) for a in hidden}
+    return seen
+
+
+def document(state: PlayState, view: str, lang: str) -> dict[str, Any]:
+    """The dungeon document in ``lang`` for ``view`` (the player's: only visible areas,
+    their shapes and features, ways between them that are not unfound secret doors)."""
+    check_view(view)
+    doc = state.document(lang)
+    if view == "gm":
+        return doc
+    visible = _visible(state)
+    levels = []
+    for level in doc["levels"]:
+        depth = level["depth"]
+        ids = {a["id"] for a in level["areas"] if (depth, a["number"]) in visible}
+        if not ids:
+            continue
+        areas = [{**a, "contents": [], "rolls": []} for a in level["areas"] if a["id"] in ids]
+        conns = []
+        for conn in level["connections"]:
+            if conn["from"] not in ids or (conn["to"] is not None and conn["to"] not in ids):
+                continue
+            if (conn["kind"] == "secret_door" or conn["gm_only"]) and not _found(
+                    state, depth, _conn_key(depth, conn)):
+                continue
+            conns.append(conn)
+        levels.append({**level, "areas": areas, "connections": conns,
+                       "entrance": level["entrance"] if level["entrance"] in ids else None,
+                       "unexplored": [c for c in level["unexplored"]
+                                      if any(k["id"] == c for k in conns)]})
+    return {**doc, "levels": levels,
+            "stats": {"areas": sum(len(lv["areas"]) for lv in levels), "bent": {}}}
+
+
+def show(state: PlayState, view: str = "gm", lang: str = "en") -> dict[str, Any]:
+    """``kerker play show --json``: the document for ``view`` plus ``session``,
+    ``player_token``, ``seq``, ``read_only``, ``depth`` and ``open_exits``."""
+    doc = document(state, view, lang)
+    head: dict[str, Any] = {"session": state.info.id, "name": state.info.name,
+                            "player_token": state.info.player_token if view == "gm" else None,
+                            "view": view, "seq": state.seq, "read_only": state.read_only,
+                            "depth": state.depth}
+    return {**head, **doc, "open_exits": open_exit_list(state, view)}
+
+
+def rules_language(state: PlayState) -> str:
+    """The language the session's rule set was printed in (German for seed 000, Italian
+    for seed 001, else English)."""
+    return {"zufallslabyrinth": "de", "scatola-bianca": "it"}.get(state.info.rules, "en")
+
+
+def exit_lines(state: PlayState, view: str, _: Callable[[str], str]) -> list[str]:
+    """The open exits as numbered lines in the language of ``_``."""
+    sides = {"n": _("north"), "e": _("east"), "s": _("south"), "w": _("west")}
+    out = []
+    for item in open_exit_list(state, view):
+        side = sides.get(item["key"].rsplit(":", 1)[-1].split("#")[0], "")
+        where = (_("to level {level}").format(level=item["to_level"])
+                 if item["to_level"] is not None else side)
+        out.append(_("{number:>3}. {exit} of area {area} ({where}), level {depth}").format(
+            number=item["number"], exit=exit_name(item["kind"], _), area=item["area"],
+            where=where, depth=item["depth"]))
+    return out
+
+
+def summary(state: PlayState, lang: str, view: str = "gm") -> str:
+    """The terminal picture of a session: the map preview of ``view`` and the open
+    exits."""
+    from kerker.dungeon.render_ascii import render_ascii
+    from kerker.i18n import translator
+
+    _ = translator(lang)
+    doc = document(state, view, lang)
+    lines = [render_ascii(doc, view=view, lang=lang).rstrip()]
+    if state.read_only:
+        lines.append(_("Read-only: {reason}").format(reason=state.read_only))
+    exits = exit_lines(state, view, _)
+    lines.append(_("Open exits:") if exits else _("No exit is open."))
+    lines += exits
+    return "\n".join(lines)
