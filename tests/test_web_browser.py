@@ -5,6 +5,7 @@ run; locally these tests skip. Screenshots go to $KERKER_ARTEFACTS (default: a t
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import tempfile
@@ -45,7 +46,8 @@ def server() -> Iterator[str]:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
+    db = Path(tempfile.mkdtemp(prefix="kerker-web-")) / "sessions.sqlite3"
+    config = uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -148,3 +150,47 @@ def test_phone_width_has_no_horizontal_scroll(browser: Any, server: str,
         assert overflow <= 1, (url, overflow)
         assert problems == []
         page.context.close()
+
+
+def test_play_by_clicking_the_map_with_a_live_player_screen(browser: Any, server: str,
+                                                             artefacts: Path) -> None:
+    from playwright.sync_api import expect
+
+    gm, problems = _page(browser, width=1400, height=1000)
+    gm.goto(f"{server}/play?lang=de")
+    gm.fill("input[name=seed]", "7")
+    gm.fill("input[name=levels]", "2")
+    gm.locator("form[action='/play'] button").click()
+    gm.wait_for_url(re.compile(r".*/play/[0-9a-f]+$"))
+    watch_url = gm.locator("a[target=_blank]").get_attribute("href")
+    player, player_problems = _page(browser, width=900, height=900)
+    player.goto(f"{watch_url}?lang=it")
+    expect(player.locator("html")).to_have_attribute("lang", "it")
+    play = gm.locator("#play")
+    for _ in range(3):
+        seq = play.get_attribute("data-seq")
+        box = gm.locator("[data-panzoom] svg").first
+        gm.locator("a.exit").first.click()
+        expect(play).not_to_have_attribute("data-seq", seq)
+        assert box.get_attribute("viewBox") is not None
+    assert play.get_attribute("data-seq") == "3"
+    # the player screen follows by itself (server-sent events), without a reload
+    expect(player.locator("#play")).to_have_attribute("data-seq", "3", timeout=15_000)
+    gm.get_by_role("button", name="Rückgängig").click()
+    expect(play).to_have_attribute("data-seq", "4")
+    gm.fill("input[name=exit][required]", "9:9,9:n")  # not an exit: refused in place
+    gm.get_by_role("button", name="Neu würfeln", exact=True).click()
+    expect(gm.locator("[data-flash]")).to_be_visible()
+    assert play.get_attribute("data-seq") == "4"
+    assert all("400" in text for text in problems)  # the browser notes the refused request
+    problems.clear()
+    gm.get_by_role("button", name="Neu würfeln, was hinter der letzten Tür liegt").click()
+    expect(play).to_have_attribute("data-seq", "5")
+    expect(player.locator("#play")).to_have_attribute("data-seq", "5", timeout=15_000)
+    html = player.content()
+    assert 'class="exit"' not in html and 'class="secret"' not in html
+    gm.screenshot(path=str(artefacts / "play-gm-de.png"))
+    player.screenshot(path=str(artefacts / "play-player-it.png"))
+    assert problems == [] and player_problems == []
+    gm.context.close()
+    player.context.close()

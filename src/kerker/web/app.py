@@ -92,8 +92,10 @@ def _is_api(request: Request) -> bool:
     return request.url.path.startswith("/api/")
 
 
-def create_app() -> FastAPI:
-    """The kerker web application (stateless: every result is made again from its seed)."""
+def create_app(db: str | Path | None = None) -> FastAPI:
+    """The kerker web application. Generators are stateless (every result is made again
+    from its seed); play sessions live in the store at ``db`` (a SQLite path or
+    ``postgresql://...``; None: the user's SQLite file, created on first use)."""
     app = FastAPI(title="kerker", version=__version__, openapi_url="/api/openapi.json",
                   docs_url=None, redoc_url=None)
     pages = _Pages()
@@ -148,7 +150,12 @@ def create_app() -> FastAPI:
                    str(exc.detail))
         return _error(request, pages, exc.status_code, "http", message)
 
+    from kerker.web.sessions import Sessions, session_routes
+
+    sessions = Sessions(db)
+    app.state.sessions = sessions
     _page_routes(app, pages)
+    session_routes(app, sessions)
     _api_routes(app)
     return app
 
@@ -207,9 +214,11 @@ def _zone_args(seed: int | None, size: str | None, theme: str) -> tuple[int, Any
     return used, services.zone_map(used, _size(size, 2, 20, Word(N_("map size"))), theme)
 
 
-def _dungeon_options(rules: str, seed: int | None, levels: int, size: str | None,
+def dungeon_options(rules: str, seed: int | None, levels: int, size: str | None,
                      max_areas: int, min_areas: int, entrance: str, caves: str
                      ) -> services.DungeonOptions:
+    """The dungeon options of a form or request, checked (a fresh seed when none is given);
+    refuses an unknown rule set or sheet size in one line."""
     return services.DungeonOptions(
         rules=_choice(rules, RULE_SETS, Word(N_("rule set"))), seed=_seed(seed), levels=levels,
         size=_size(size, 10, 200, Word(N_("sheet"))) or (30, 40), max_areas=max_areas,
@@ -303,7 +312,7 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
                 "caves": caves}
         if not go and seed is None:
             return pages.render(request, "dungeon.html", form=form, doc=None, seed="")
-        options = _dungeon_options(rules, seed, levels, size, max_areas, min_areas,
+        options = dungeon_options(rules, seed, levels, size, max_areas, min_areas,
                                    entrance, caves)
         view = _choice(view, ("gm", "player"), Word(N_("view")))
         code = weblang.current.get()
@@ -336,7 +345,7 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         if kind == "prowl":
             plan = services.heist(seed, reputation, players, accesses, nosec)
             return _prowl_file(plan, seed, format, code)
-        options = _dungeon_options(rules, seed, levels, size, max_areas, min_areas, entrance,
+        options = dungeon_options(rules, seed, levels, size, max_areas, min_areas, entrance,
                                    caves)
         doc = services.dungeon_document(options, code)
         return _dungeon_file(doc, options, format, view, depth, code)
@@ -484,7 +493,7 @@ def _api_routes(app: FastAPI) -> None:
         """A whole dungeon as the document of `kerker dungeon --json` (docs/dungeon-json.md)."""
         from kerker.dungeon.export import dumps_document
 
-        options = _dungeon_options(rules, seed, levels, size, max_areas, min_areas, entrance,
+        options = dungeon_options(rules, seed, levels, size, max_areas, min_areas, entrance,
                                    caves)
         doc = services.dungeon_document(options, weblang.current.get())
         return Response(dumps_document(doc), media_type="application/json")
