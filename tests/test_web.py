@@ -20,6 +20,7 @@ from kerker.web.lang import choose, from_accept_language
 PAGES = [
     "/",
     "/dice?expr=3W6%2B2&seed=4",
+    "/check?value=12&difficulty=schwer&roll=1&seed=2",
     "/tables",
     "/tables/zufallslabyrinth/schatz?roll=1&seed=3&odds=1",
     "/zones?seed=7",

@@ -9,6 +9,7 @@ the field named, an unknown page a 404; the API answers JSON ``{"error", "messag
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -160,6 +161,49 @@ def create_app(db: str | Path | None = None) -> FastAPI:
     return app
 
 
+RECENT = 5
+"""Sessions the start page offers to continue (each is replayed to count its rooms)."""
+
+
+def ago(stamp: str, now: datetime | None = None) -> str:
+    """"vor 2 Stunden" for an ISO time stamp, in the current request's language."""
+    _ = weblang.gettext()
+    try:
+        then = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    except ValueError:
+        return stamp
+    seconds = int(((now or datetime.now(UTC)) - then).total_seconds())
+    if seconds < 90:
+        return _("just now")
+    if seconds < 90 * 60:
+        return _("{n} min ago").format(n=round(seconds / 60))
+    if seconds < 36 * 3600:
+        return _("{n} h ago").format(n=round(seconds / 3600))
+    return _("{n} days ago").format(n=round(seconds / 86400))
+
+
+def _recent_sessions(sessions: Any, lang: str) -> list[dict[str, Any]]:
+    """The most recently played sessions: name or seed, rule set, rooms, when."""
+    from kerker.errors import KerkerError as _Err
+
+    out: list[dict[str, Any]] = []
+    try:
+        infos = sessions.listing()[:RECENT]
+    except _Err:
+        return out
+    for info in infos:
+        try:
+            state = sessions.state(info.id)
+            rooms = sum(1 for lv in state.document(lang)["levels"] for a in lv["areas"]
+                        if a.get("kind") != "corridor")
+        except _Err:
+            rooms = None
+        out.append({"id": info.id, "name": info.name, "seed": info.seed,
+                    "rules": RULE_NAMES.get(info.rules, info.rules), "rooms": rooms,
+                    "ago": ago(info.updated)})
+    return out
+
+
 def _refuse(request: Request) -> tuple[int, str, str] | None:
     """Requests refused before any route runs: cross-site POSTs and oversized bodies."""
     _ = weblang.gettext()
@@ -230,8 +274,9 @@ def dungeon_options(rules: str, seed: int | None, levels: int, size: str | None,
 
 def _page_routes(app: FastAPI, pages: _Pages) -> None:
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    async def index(request: Request) -> HTMLResponse:
-        return pages.render(request, "index.html")
+    def index(request: Request) -> HTMLResponse:
+        recent = _recent_sessions(request.app.state.sessions, weblang.current.get())
+        return pages.render(request, "index.html", recent=recent)
 
     @app.get("/dice", response_class=HTMLResponse, include_in_schema=False)
     def dice_page(request: Request, expr: str = "", seed: int | None = None) -> HTMLResponse:
@@ -241,6 +286,16 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
             rolled = services.roll_dice(expr, used)
             odds = services.dice_odds(expr)
         return pages.render(request, "dice.html", expr=expr, rolled=rolled, odds=odds)
+
+    @app.get("/check", response_class=HTMLResponse, include_in_schema=False)
+    def check_page(request: Request, value: int | None = None, difficulty: str = "",
+                   seed: int | None = None, roll: bool = False) -> HTMLResponse:
+        answer = None
+        if value is not None:
+            used = _seed(seed) if roll or seed is not None else None
+            answer = services.hpr_check(value, difficulty[:60], used, weblang.current.get())
+        return pages.render(request, "check.html", value="" if value is None else value,
+                            difficulty=difficulty[:60], answer=answer)
 
     @app.get("/tables", response_class=HTMLResponse, include_in_schema=False)
     def tables_page(request: Request) -> HTMLResponse:
@@ -445,6 +500,17 @@ def _api_routes(app: FastAPI) -> None:
     def api_odds(expr: str = Query(max_length=services.MAX_EXPRESSION)) -> dict[str, Any]:
         """Exact odds of a dice expression; probabilities as "n/d" strings."""
         return services.dice_odds(expr).data
+
+    @app.get("/api/check", responses=ERRORS, tags=["dice"])
+    def api_check(value: int, difficulty: str = Query("", max_length=60),
+                  seed: int | None = None) -> dict[str, Any]:
+        """An HPR check (seed 003): exact odds of the five outcomes, and the roll when a seed
+        is given."""
+        answer = services.hpr_check(value, difficulty, None if seed is None else _seed(seed),
+                                    weblang.current.get())
+        return {"value": answer.value, "modifier": answer.modifier, "chance": answer.chance,
+                "odds": {key: _fraction(p) for key, _name, p in answer.odds},
+                "success": _fraction(answer.success), "lines": list(answer.lines)}
 
     @app.get("/api/tables", tags=["tables"])
     def api_tables() -> list[dict[str, Any]]:

@@ -211,3 +211,44 @@ def rule_set_language(rule_set: str) -> str | None:
     from kerker.tables.registry import rule_set_language as language
 
     return language(registry(), rule_set)
+
+
+# -- HPR checks (seed 003) -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckAnswer:
+    """A rolled HPR check (when a seed or roll was asked) and the exact odds of its value."""
+
+    value: int
+    modifier: int
+    chance: int
+    lines: tuple[str, ...]
+    odds: tuple[tuple[str, str, Fraction], ...]
+    """(outcome key, name in the language, probability), best first."""
+    success: Fraction
+
+
+def hpr_check(value: int, difficulty: str, seed: int | None, lang: str) -> CheckAnswer:
+    """An HPR check of ``value`` with a difficulty word or number (``"sehr schwer"``,
+    ``"-5"``, empty for none): rolled with ``seed`` when given, and its exact odds."""
+    from kerker.checks import ROLLED_OUTCOMES, chance, check, load_rules, odds, parse_difficulty
+
+    text = difficulty.strip()
+    if not text:
+        modifier = 0
+    elif text.lstrip("+-").isdigit() and len(text) < 5:
+        modifier = int(text)
+    else:
+        modifier = parse_difficulty(text, lang=lang)
+    table = odds(value, modifier)
+    rules = load_rules()
+    names = tuple((o.value, rules.outcomes[o.value].name[lang if lang in ("de", "it") else "en"],
+                   table[o.value]) for o in ROLLED_OUTCOMES)
+    lines: tuple[str, ...] = ()
+    if seed is not None:
+        result = check(value, modifier, rng_for(check_seed(seed)))
+        lines = tuple(result.gm_lines(lang))
+    success = sum((p for key, _n, p in names if key in ("super", "critical", "success")),
+                  Fraction(0))
+    return CheckAnswer(value, modifier, chance(value, modifier), lines, names, success)

@@ -215,7 +215,13 @@ def _journal(state: Any, lang: str, view: str) -> list[str]:
     return lines
 
 
-def _page_data(state: Any, view: str, lang: str, depth: int | None) -> dict[str, Any]:
+def _area_number(anchor: str) -> int | None:
+    found = re.search(r"(\d+)$", anchor)
+    return int(found.group(1)) if found else None
+
+
+def _page_data(state: Any, view: str, lang: str, depth: int | None,
+               area: int | None = None) -> dict[str, Any]:
     from kerker.dungeon.render_svg import render_svg
     from kerker.play.views import document, open_exit_list
 
@@ -232,11 +238,22 @@ def _page_data(state: Any, view: str, lang: str, depth: int | None) -> dict[str,
         svg = render_svg(doc, depth=shown, view=view, lang=lang)
         if view == "gm" and not state.read_only:
             svg = with_exits(svg, exits, shown)
+    keys: list[Any] = []
+    if shown is not None:
+        from kerker.dungeon.render_key import area_keys
+
+        keys = area_keys(doc, depth=shown, lang=lang, view=view)
+    numbered = [(k, _area_number(k.anchor)) for k in keys]
+    chosen = next((k for k, n in numbered if n == area), None)
+    if chosen is None and numbered:
+        chosen = max(numbered, key=lambda kn: kn[1] or 0)[0]
     gone = set(state.undone) | set(state.lapsed)
     opened = [e.data["exit"] for e in state.events
               if e.kind in ("open", "reroll") and e.seq not in gone and "exit" in e.data]
     return {"state": state, "info": state.info, "doc": doc, "depths": depths, "depth": shown,
             "last_opened": opened[-1] if opened else None,
+            "areas": [(n, k.heading) for k, n in numbered if n is not None],
+            "area_key": chosen, "area": _area_number(chosen.anchor) if chosen else None,
             "exits": [e for e in exits if e["depth"] == shown] if shown else exits,
             "all_exits": exits, "svg": svg, "seq": state.seq,
             "journal": _journal(state, lang, view)}
@@ -267,10 +284,11 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
         return RedirectResponse(f"/play/{state.info.id}", status_code=303)
 
     @app.get("/play/{session}", response_class=HTMLResponse, include_in_schema=False)
-    def play_page(request: Request, session: str, depth: int | None = None) -> HTMLResponse:
+    def play_page(request: Request, session: str, depth: int | None = None,
+                  area: int | None = None) -> HTMLResponse:
         code = weblang.current.get()
         state = sessions.state(session)
-        data = _page_data(state, "gm", code, depth)
+        data = _page_data(state, "gm", code, depth, area)
         watch = str(request.url_for("watch_page", token=state.info.player_token))
         return pages.render(request, "play.html", watch_url=watch, **data)
 
