@@ -215,3 +215,44 @@ def test_no_query_gives_a_server_error(client: TestClient, path: str,
                                        params: dict[str, str]) -> None:
     response = client.get(path, params=params)
     assert response.status_code < 500, (path, params, response.text[:300])
+
+
+def test_an_uploaded_table_file_is_checked_rolled_and_weighed(client: TestClient) -> None:
+    from pathlib import Path
+
+    good = Path(__file__).parent.joinpath("fixtures", "tables", "foundry.yaml").read_bytes()
+    response = client.post("/upload?lang=en", files={"file": ("mine.yaml", good)},
+                           data={"seed": "5"})
+    assert response.status_code == 200
+    assert "No problems" in response.text and "<pre class=\"result\">" in response.text
+    again = client.post("/upload?lang=en", files={"file": ("mine.yaml", good)},
+                        data={"seed": "5"})
+    assert again.text == response.text  # the same seed rolls the same
+
+
+def test_an_uploaded_file_with_problems_names_line_and_column(client: TestClient) -> None:
+    response = client.post("/upload?lang=en", data={"text": "schema: 1\nrule_set: x\n  bad: [",
+                                                     "name": "x.yaml"})
+    assert response.status_code == 422
+    assert "x.yaml:3:6: not valid YAML" in response.text
+    assert "/tmp" not in response.text and "kerker-upload" not in response.text
+    hostile = client.post("/upload?lang=en", data={
+        "text": "schema: 1\ntables: [{id: '<script>alert(1)</script>'}]\n", "name": "<b>.yaml"})
+    assert hostile.status_code == 422
+    assert "<script>alert" not in hostile.text and "<b>.yaml" not in hostile.text
+    binary = client.post("/upload", files={"file": ("x.yaml", b"\xff\xfe\x00")})
+    assert binary.status_code == 400
+    long = client.post("/upload?lang=en", data={"text": "x" * 250_000})
+    assert long.status_code == 400 and "at most 200000 characters" in long.text
+    huge = client.post("/upload", data={"text": "x" * 300_000})
+    assert huge.status_code == 413
+
+
+def test_a_chunked_body_past_the_cap_is_refused(client: TestClient) -> None:
+    def chunks():  # no Content-Length: the body is counted as it arrives
+        for _ in range(40):
+            yield b"x" * 10_000
+
+    response = client.post("/upload", content=chunks(),
+                           headers={"content-type": "application/x-www-form-urlencoded"})
+    assert response.status_code == 413

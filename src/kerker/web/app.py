@@ -8,6 +8,7 @@ the field named, an unknown page a 404; the API answers JSON ``{"error", "messag
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from fractions import Fraction
@@ -89,6 +90,39 @@ class _Pages:
         return response
 
 
+class BodyTooLarge(KerkerError):
+    """A request body (chunked or not) grew past :data:`MAX_BODY`."""
+
+    code = "too_large"
+
+
+class BodyCap:
+    """ASGI middleware that counts the bytes of a request body as they arrive and refuses
+    the request past ``limit`` (the Content-Length check alone misses chunked bodies)."""
+
+    def __init__(self, app: Any, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        total = 0
+
+        async def counted() -> Any:
+            nonlocal total
+            message = await receive()
+            if message.get("type") == "http.request":
+                total += len(message.get("body", b""))
+                if total > self.limit:
+                    raise BodyTooLarge(N_("the request is larger than {max} KiB"),
+                                       max=self.limit // 1024)
+            return message
+
+        await self.app(scope, counted, send)
+
+
 def _is_api(request: Request) -> bool:
     return request.url.path.startswith("/api/")
 
@@ -102,6 +136,7 @@ def create_app(db: str | Path | None = None) -> FastAPI:
     pages = _Pages()
     app.state.pages = pages
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.add_middleware(BodyCap, limit=MAX_BODY)
 
     @app.middleware("http")
     async def language_and_guards(request: Request,
@@ -132,7 +167,8 @@ def create_app(db: str | Path | None = None) -> FastAPI:
 
     @app.exception_handler(KerkerError)
     async def kerker_error(request: Request, exc: KerkerError) -> Response:
-        return _error(request, pages, 400, exc.code, exc.message(weblang.gettext()))
+        status = 413 if isinstance(exc, BodyTooLarge) else 400
+        return _error(request, pages, status, exc.code, exc.message(weblang.gettext()))
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
@@ -304,6 +340,38 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         for item in items:
             groups.setdefault(item["rule_set"], []).append(item)
         return pages.render(request, "tables.html", groups=groups)
+
+    @app.get("/upload", response_class=HTMLResponse, include_in_schema=False)
+    def upload_form(request: Request) -> HTMLResponse:
+        return pages.render(request, "upload.html", checked=None, text="")
+
+    @app.post("/upload", response_class=HTMLResponse, include_in_schema=False)
+    async def upload(request: Request) -> HTMLResponse:
+        form = await request.form(max_files=1, max_fields=8)
+        file = form.get("file")
+        text = form.get("text")
+        name = "upload.yaml"
+        content = ""
+        if file is not None and not isinstance(file, str) and file.filename:
+            raw = await file.read(services.MAX_UPLOAD * 4 + 1)
+            name = file.filename
+            try:
+                content = raw.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise OptionError(N_("a table file must be UTF-8 text")) from None
+        elif isinstance(text, str):
+            content = text
+            given = form.get("name")
+            if isinstance(given, str) and given.strip():
+                name = given.strip()
+        seed_text = form.get("seed")
+        seed = (int(seed_text) if isinstance(seed_text, str) and seed_text.isdigit()
+                and len(seed_text) < 12 else services.fresh_seed())
+        checked = await asyncio.to_thread(services.check_upload, name, content,
+                                          weblang.current.get(), seed)
+        status = 422 if checked.problems else 200
+        return pages.render(request, "upload.html", status=status, checked=checked,
+                            text=checked.text, seed=seed)
 
     @app.get("/tables/{table_id:path}", response_class=HTMLResponse, include_in_schema=False)
     def table_page(request: Request, table_id: str, roll: bool = False,

@@ -10,6 +10,7 @@ everything is regenerated from its seed, so any instance can answer any request.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -252,3 +253,84 @@ def hpr_check(value: int, difficulty: str, seed: int | None, lang: str) -> Check
     success = sum((p for key, _n, p in names if key in ("super", "critical", "success")),
                   Fraction(0))
     return CheckAnswer(value, modifier, chance(value, modifier), lines, names, success)
+
+
+# -- own tables (uploads) ----------------------------------------------------------------------
+
+MAX_UPLOAD = 200_000
+"""Largest table file the web app reads (characters)."""
+
+
+@dataclass(frozen=True)
+class UploadCheck:
+    """An uploaded table file checked: its problems (``line:col: message``) or its tables
+    rolled once and weighed."""
+
+    name: str
+    text: str
+    problems: tuple[str, ...]
+    tables: tuple[dict[str, Any], ...]
+
+
+def check_upload(name: str, text: str, lang: str, seed: int) -> UploadCheck:
+    """Lint an uploaded YAML table file (or CSV: range and text columns, turned into one
+    table first) and, when it is clean, roll each of its tables with ``seed`` and compute
+    its odds. The file is read in a temporary folder that is removed afterwards; nothing
+    is kept. Refuses files over :data:`MAX_UPLOAD` characters in one line."""
+    import tempfile
+    from pathlib import Path
+
+    from kerker.errors import KerkerError
+    from kerker.tables.lint import lint_paths
+    from kerker.tables.registry import Registry, load_path
+
+    if len(text) > MAX_UPLOAD:
+        raise OptionError(N_("a table file may be at most {max} characters long"),
+                          max=MAX_UPLOAD)
+    label = "".join(ch for ch in name if ch.isprintable())[:80] or "upload.yaml"
+    if label.lower().endswith(".csv"):
+        from kerker.tables.csvimport import import_csv
+
+        stem = label.rsplit(".", 1)[0].lower().replace(" ", "-") or "upload"
+        text = import_csv(text, name=stem, lang=lang if lang in ("de", "it") else "en",
+                          source_file=label)
+        label = stem + ".yaml"
+    translate = _translate(lang)
+    with tempfile.TemporaryDirectory(prefix="kerker-upload-") as folder:
+        path = Path(folder) / "upload.yaml"
+        path.write_text(text, encoding="utf-8")
+        problems = lint_paths([path])
+        lines = tuple(f"{label}:{p.line}:{p.col}: " + re.sub(
+            r"^\d+:\d+: ", "", p.text(translate).replace(f"{path}:", "").replace(str(path), label))
+                      for p in problems)
+        if problems:
+            return UploadCheck(label, text, lines, ())
+        tables = load_path(path, trusted=False)
+    merged = Registry({**registry().tables, **{t.id: t for t in tables}})
+    out: list[dict[str, Any]] = []
+    from kerker.tables.engine import roll_table
+    from kerker.tables.model import pick_text
+    from kerker.tables.odds import table_odds as weigh
+    from kerker.tables.render import lines as result_lines
+
+    for table in tables:
+        entry: dict[str, Any] = {"id": table.id, "title": pick_text(table.title, lang),
+                                 "dice": table.dice}
+        try:
+            result, _log = roll_table(merged, table.id, rng_for(seed))
+            entry["rolled"] = result_lines(result, lang, explain=True)
+        except KerkerError as err:
+            entry["rolled"] = [err.message(translate)]
+        try:
+            entry["odds"] = [(o.describe(), p) for o, p in weigh(merged, table.id,
+                                                                  lang=lang)[:50]]
+        except KerkerError as err:
+            entry["odds_error"] = err.message(translate)
+        out.append(entry)
+    return UploadCheck(label, text, (), tuple(out))
+
+
+def _translate(lang: str) -> Any:
+    from kerker.i18n import translator
+
+    return translator(lang)
