@@ -185,7 +185,10 @@ def create_app(db: str | Path | None = None) -> FastAPI:
         message = (_("no such page") if exc.status_code == 404 else
                    _("this method is not allowed here") if exc.status_code == 405 else
                    str(exc.detail))
-        return _error(request, pages, exc.status_code, "http", message)
+        response = _error(request, pages, exc.status_code, "http", message)
+        for name, value in (exc.headers or {}).items():
+            response.headers[name] = value
+        return response
 
     from kerker.web.sessions import Sessions, session_routes
 
@@ -550,6 +553,7 @@ def _dungeon_file(doc: dict[str, Any], options: services.DungeonOptions, fmt: st
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"description": "The input is not usable: `{\"error\": code, \"message\": line}`"},
+    404: {"description": "No such route: `{\"error\": \"http\", \"message\"}`"},
     422: {"description": "A parameter has the wrong type: `{\"error\", \"message\"}`"},
 }
 

@@ -392,6 +392,9 @@ SESSION_ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"description": "Not usable: `{\"error\": code, \"message\": line}`"},
     409: {"description": "Another writer came first: `{\"error\": \"conflict\", \"message\","
                          " \"state\"}` with the current state"},
+    403: {"description": "A request from another site (its Origin is not this host)"},
+    404: {"description": "No such route: `{\"error\": \"http\", \"message\"}`"},
+    413: {"description": "The body is larger than 256 KiB"},
     422: {"description": "A field has the wrong type: `{\"error\", \"message\"}`"},
 }
 
