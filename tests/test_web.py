@@ -256,3 +256,24 @@ def test_a_chunked_body_past_the_cap_is_refused(client: TestClient) -> None:
     response = client.post("/upload", content=chunks(),
                            headers={"content-type": "application/x-www-form-urlencoded"})
     assert response.status_code == 413
+
+
+def test_heist_fine_tuning_by_links_spends_the_budget(client: TestClient) -> None:
+    import html
+    import re
+
+    from kerker.web import services
+
+    page = client.get("/prowl?seed=5&reputation=5&players=4&lang=en").text
+    raise_links = [html.unescape(u) for u in re.findall(r'href="(/prowl\?[^"]*raise-room[^"]*)"',
+                                                         page)]
+    assert raise_links
+    tuned = client.get(raise_links[0] + "&lang=en")
+    assert tuned.status_code == 200
+    plan = services.heist(5, 5, 4, None, 0, "raise-room R2")
+    assert f"left {plan.tuning.left}." in tuned.text
+    assert "<code>raise-room" in tuned.text
+    bad = client.get("/prowl?seed=5&add=nonsense+X&lang=en")
+    assert bad.status_code == 400 and "unknown operation" in bad.text
+    api = client.get("/api/prowl?seed=5&reputation=5&players=4&ops=raise-room%20R2").json()
+    assert api["tuning"]["left"] == plan.tuning.left

@@ -409,20 +409,36 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
 
     @app.get("/prowl", response_class=HTMLResponse, include_in_schema=False)
     def prowl_page(request: Request, seed: int | None = None, reputation: int = 5,
-                   players: int = 4, accesses: int | None = None,
-                   nosec: int = 0) -> HTMLResponse:
+                   players: int = 4, accesses: int | None = None, nosec: int = 0,
+                   ops: str = "", add: str = "") -> HTMLResponse:
         from kerker.prowl.render_md import render_markdown
         from kerker.prowl.render_svg import render_svg
 
         code = weblang.current.get()
         used = _seed(seed)
-        plan = services.heist(used, reputation, players, accesses, nosec)
+        chain = [o.strip() for o in ops.split(",") if o.strip()]
+        if add.strip():
+            chain.append(add.strip()[:120])
+        plan = services.heist(used, reputation, players, accesses, nosec, ", ".join(chain))
         svg = render_svg(plan, code)
-        query = {"seed": used, "reputation": reputation, "players": players, "nosec": nosec,
-                 **({"accesses": accesses} if accesses else {})}
+        base = {"seed": used, "reputation": reputation, "players": players, "nosec": nosec,
+                **({"accesses": accesses} if accesses else {})}
+
+        def link(more: list[str]) -> str:
+            return "/prowl?" + urlencode({**base, **({"ops": ", ".join(more)} if more else {})})
+
+        query = urlencode({**base, **({"ops": ", ".join(chain)} if chain else {})})
+        rooms = [(r.id, link([*chain, f"raise-room {r.id}"]), link([*chain, f"lower-room {r.id}"]))
+                 for r in plan.rooms]
+        challenges = [(c.id, c.room, link([*chain, f"reinforce {c.id}"]),
+                       link([*chain, f"patrol {c.id}"])) for c in plan.challenges]
         return pages.render(request, "prowl.html", svg=svg, seed=used, reputation=reputation,
                             players=players, accesses=accesses or "", nosec=nosec,
-                            sheet=render_markdown(plan, code), query=urlencode(query))
+                            sheet=render_markdown(plan, code), query=query, plan=plan,
+                            chain=chain, ops=", ".join(chain), rooms=rooms,
+                            challenges=challenges, undo=link(chain[:-1]) if chain else None,
+                            doors=link([*chain, "reroll-doors"]),
+                            finish=link([*chain, "finish"]), verbs=services.tune_verbs())
 
     @app.get("/dungeon", response_class=HTMLResponse, include_in_schema=False)
     def dungeon_page(request: Request, rules: str = "zufallslabyrinth",
@@ -457,7 +473,8 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
     def download(request: Request, kind: str, format: str = "svg", view: str = "gm",
                  seed: int | None = None, theme: str = "scifi", size: str | None = None,
                  reputation: int = 5, players: int = 4, accesses: int | None = None,
-                 nosec: int = 0, rules: str = "zufallslabyrinth", levels: int = 1,
+                 nosec: int = 0, ops: str = "", rules: str = "zufallslabyrinth",
+                 levels: int = 1,
                  max_areas: int = 60, min_areas: int = 10, entrance: str = "variant",
                  caves: str = "depth", depth: int = 1) -> Response:
         code = weblang.current.get()
@@ -469,7 +486,7 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
             used, zmap = _zone_args(seed, size, theme)
             return _zones_file(zmap, used, format, view, code)
         if kind == "prowl":
-            plan = services.heist(seed, reputation, players, accesses, nosec)
+            plan = services.heist(seed, reputation, players, accesses, nosec, ops)
             return _prowl_file(plan, seed, format, code)
         options = dungeon_options(rules, seed, levels, size, max_areas, min_areas, entrance,
                                    caves)
@@ -616,11 +633,13 @@ def _api_routes(app: FastAPI) -> None:
 
     @app.get("/api/prowl", responses=ERRORS, tags=["generators"])
     def api_prowl(reputation: int, players: int, seed: int | None = None,
-                  accesses: int | None = None, nosec: int = 0) -> Response:
-        """A heist complex (seed 004) as the plan JSON of `kerker prowl --json`."""
+                  accesses: int | None = None, nosec: int = 0,
+                  ops: str = Query("", max_length=2000)) -> Response:
+        """A heist complex (seed 004) as the plan JSON of `kerker prowl --json`, fine-tuned by
+        `ops` (`prowl tune`'s operations separated by commas)."""
         from kerker.prowl.export import dumps
 
-        plan = services.heist(_seed(seed), reputation, players, accesses, nosec)
+        plan = services.heist(_seed(seed), reputation, players, accesses, nosec, ops)
         return Response(dumps(plan), media_type="application/json")
 
     @app.get("/api/dungeon", responses=ERRORS, tags=["generators"])

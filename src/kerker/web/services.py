@@ -170,12 +170,34 @@ def zone_map(seed: int, size: tuple[int, int] | None, theme: str) -> Any:
                     rng_for(seed), registry())
 
 
-def heist(seed: int, reputation: int, players: int, accesses: int | None, nosec: int) -> Any:
-    """A Mazeprowl heist complex (seed 004) for ``seed``."""
+MAX_TUNE_OPS = 40
+"""Most fine-tuning operations a heist link may carry (the budget ends far sooner)."""
+
+
+def heist(seed: int, reputation: int, players: int, accesses: int | None, nosec: int,
+          ops: str = "") -> Any:
+    """A Mazeprowl heist complex (seed 004) for ``seed``, fine-tuned by ``ops`` (``prowl
+    tune``'s operations, separated by commas: ``"raise-room R3, patrol C2"``). Refuses
+    unknown or unaffordable operations in one line, naming the operation."""
     from kerker.prowl.generate import ProwlOptions, generate
 
-    return generate(ProwlOptions(reputation, players, accesses, nosec, None),
+    plan = generate(ProwlOptions(reputation, players, accesses, nosec, None),
                     rng_for(check_seed(seed)), registry=registry(), seed=seed)
+    words = ops.strip()
+    if not words:
+        return plan
+    from kerker.prowl.tuning import parse_operations, tune
+
+    if len(words) > 2_000 or words.count(",") >= MAX_TUNE_OPS:
+        raise OptionError(N_("at most {max} fine-tuning operations"), max=MAX_TUNE_OPS)
+    return tune(plan, parse_operations([words]), registry())
+
+
+def tune_verbs() -> list[tuple[str, str]]:
+    """Every fine-tuning verb with its syntax (``raise-room R3``)."""
+    from kerker.prowl.tuning import VERBS
+
+    return [(name, verb.usage) for name, verb in VERBS.items()]
 
 
 @dataclass(frozen=True)
