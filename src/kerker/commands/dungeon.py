@@ -8,6 +8,7 @@ A thin shell around :mod:`kerker.dungeon`: options -> :func:`~kerker.dungeon.eng
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -21,11 +22,15 @@ from kerker.errors import N_, OptionError
 from kerker.i18n import default_language, translator
 
 if TYPE_CHECKING:
+    from kerker.export.files import VttOptions
     from kerker.render.png import PngBatch
 
 _h = translator(default_language())
 
 FORMATS = ("svg", "png", "json", "md", "html", "ascii")
+"""What ``--out`` writes without ``--format``."""
+VTT_FORMATS = ("uvtt", "foundry")
+"""Virtual tabletop files, written when ``--format`` names them (kerker.export)."""
 PNG_SCALE_MIN, PNG_SCALE_MAX = 0.5, 4.0
 """Bounds of ``--png-scale`` (4 gives a default sheet of about 3 800 x 5 500 pixels)."""
 
@@ -43,8 +48,9 @@ DUNGEON_HELP = N_(
 
 
 def parse_formats(text: str) -> list[str]:
-    """``"svg,json"`` -> the formats in the order of :data:`FORMATS`; refuses others."""
-    return _parse_formats(text, FORMATS)
+    """``"svg,json"`` -> the formats in the order of :data:`FORMATS` (then
+    :data:`VTT_FORMATS`); refuses others."""
+    return _parse_formats(text, FORMATS + VTT_FORMATS)
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -95,7 +101,9 @@ def _drawings(doc: dict[str, Any], out: Path, seed: int, lang: str,
 
 
 def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: list[str],
-                batch: PngBatch | None = None, png_scale: float | None = None) -> list[Path]:
+                batch: PngBatch | None = None, png_scale: float | None = None,
+                vtt: VttOptions | None = None,
+                warn: Callable[[str], None] | None = None) -> list[Path]:
     """Write the files of ``formats`` (see :data:`FORMATS`) for the dungeon document ``doc``
     to the folder ``out``; returns the paths written, PNGs last.
 
@@ -103,7 +111,9 @@ def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: l
     :data:`~kerker.dungeon.render_svg.PNG_SCALE`) is drawn by ``batch`` (one is made if
     ``formats`` has "png" and none is given; a given batch keeps its own scale) as soon as
     its SVG exists, while the next maps and the other files
-    are made here. Refuses what :func:`~kerker.cli_support.write_output` and
+    are made here. ``vtt`` (default :class:`~kerker.export.files.VttOptions`) says how the
+    uvtt and foundry files are made; ``warn`` is told of levels drawn smaller for them.
+    Refuses what :func:`~kerker.cli_support.write_output` and
     :func:`~kerker.render.png.svg_to_png` refuse.
     """
     from kerker.dungeon.export import dumps_document
@@ -147,10 +157,37 @@ def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: l
             for path, data in files:
                 write_output(path, data)
                 written.append(path)
+        tabletop = [f for f in VTT_FORMATS if f in formats]
+        if tabletop:
+            from kerker.export.files import VttOptions, vtt_files
+
+            for path, data in vtt_files(doc, out, tabletop, vtt or VttOptions(), lang, warn):
+                write_output(path, data)
+                written.append(path)
     finally:
         if own and batch is not None:
             batch.close()
     return written
+
+
+def _vtt_options(chosen: list[str], ppg: int | None, gm: bool, webp: bool,
+                 layout: str) -> VttOptions:
+    """The tabletop options of the command line, checked."""
+    from kerker.export.files import VttOptions
+    from kerker.export.foundry import LAYOUTS
+    from kerker.export.image import PPG_CHOICES, PPG_DEFAULT
+
+    asked = ppg is not None or gm or webp or layout != "v13"
+    if asked and not any(f in chosen for f in VTT_FORMATS):
+        raise OptionError(N_("--ppg, --gm, --webp and --foundry-layout need --out DIR and "
+                             "the uvtt or foundry format"))
+    if ppg is not None and ppg not in PPG_CHOICES:
+        raise OptionError(N_("--ppg takes {choices}, not {value}"),
+                          choices=", ".join(map(str, PPG_CHOICES)), value=ppg)
+    if layout not in LAYOUTS:
+        raise OptionError(N_("--foundry-layout takes {choices}, not {value!r}"),
+                          choices=", ".join(LAYOUTS), value=layout)
+    return VttOptions(ppg=ppg or PPG_DEFAULT, gm=gm, webp=webp, foundry_layout=layout)
 
 
 @friendly
@@ -193,8 +230,24 @@ def dungeon_command(
     formats: Annotated[
         str | None,
         typer.Option("--format", metavar="LIST", help=_h(N_(
-            "Files to write with --out: svg,png,json,md,html,ascii (default: all)."))),
+            "Files to write with --out: svg,png,json,md,html,ascii (default: all of these), "
+            "and for virtual tabletops uvtt (.dd2vtt) and foundry (scene, journal, "
+            "picture)."))),
     ] = None,
+    ppg: Annotated[
+        int | None,
+        typer.Option("--ppg", metavar="PX", help=_h(N_(
+            "Pixels per 10-ft square of the uvtt and foundry pictures: 100 (the default), "
+            "70 or 50."))),
+    ] = None,
+    gm: Annotated[bool, typer.Option("--gm", help=_h(N_(
+        "uvtt and foundry: the game master's map (area numbers, secret doors) as the "
+        "picture instead of the players'.")))] = False,
+    webp: Annotated[bool, typer.Option("--webp", help=_h(N_(
+        "uvtt and foundry: the picture as WebP (smaller) instead of PNG.")))] = False,
+    foundry_layout: Annotated[str, typer.Option("--foundry-layout", metavar="VERSION", help=_h(
+        N_("foundry: the scene for Foundry v13 (the default) or v14 (the picture in "
+           "levels[]).")))] = "v13",
     png_scale: Annotated[
         float | None,
         typer.Option("--png-scale", metavar="FACTOR", help=_h(N_(
@@ -230,6 +283,7 @@ def dungeon_command(
                           low=PNG_SCALE_MIN, high=PNG_SCALE_MAX, value=png_scale)
     if png_scale is not None and (out is None or "png" not in chosen):
         raise OptionError(N_("--png-scale needs --out DIR and the png format"))
+    vtt = _vtt_options(chosen, ppg, gm, webp, foundry_layout)
     batch: PngBatch | None = None
     if out is not None and "png" in chosen:
         from kerker.dungeon.render_svg import PNG_SCALE
@@ -241,7 +295,8 @@ def dungeon_command(
         dungeon = generate(params, rng, registry)
         doc = to_document(dungeon, code)
         if out is not None:
-            written = write_files(doc, out, used_seed, code, chosen, batch)
+            written = write_files(doc, out, used_seed, code, chosen, batch, vtt=vtt,
+                                  warn=lambda text: print(text, file=sys.stderr))
     finally:
         if batch is not None:
             batch.close()

@@ -7,6 +7,7 @@ do not pay for it at start-up.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -20,6 +21,9 @@ from kerker.i18n import default_language, translator
 _h = translator(default_language())  # help texts follow the locale
 
 FORMATS = ("svg", "png", "json", "md")
+"""What ``--out`` writes without ``--format``."""
+VTT_FORMATS = ("uvtt",)
+"""Universal VTT (kerker.export.zones), written when ``--format`` names it."""
 TEXT_FORMATS = ("svg", "json", "md")
 
 ZONES_HELP = N_(
@@ -35,7 +39,7 @@ ZONES_HELP = N_(
 
 def parse_formats(text: str) -> list[str]:
     """``"svg,json"`` -> the formats in the order of :data:`FORMATS`; refuses others."""
-    return _parse_formats(text, FORMATS)
+    return _parse_formats(text, FORMATS + VTT_FORMATS)
 
 
 
@@ -70,8 +74,8 @@ def zones_command(
     formats: Annotated[
         str | None,
         typer.Option("--format", metavar="LIST", help=_h(N_(
-            "Files to write with --out: svg,png,json,md (default: all). Without --out, one "
-            "of svg, json or md is printed."))),
+            "Files to write with --out: svg,png,json,md (default: all) and uvtt (a .dd2vtt "
+            "for virtual tabletops). Without --out, one of svg, json or md is printed."))),
     ] = None,
     tables: Annotated[
         list[Path] | None,
@@ -112,6 +116,13 @@ def zones_command(
                                                           dumps(zmap, code))]
             elif fmt == "md":
                 files = [(stem.with_suffix(".md"), render_md(zmap, code))]
+            elif fmt == "uvtt":
+                from kerker.export.zones import zones_uvtt
+
+                text, warnings = zones_uvtt(zmap, lang=code)
+                for warning in warnings:
+                    print(warning, file=sys.stderr)
+                files = [(stem.with_suffix(".dd2vtt"), text)]
             elif fmt == "svg":
                 files = [(stem.with_suffix(".svg"), render_svg(zmap, view="gm", lang=code)),
                          (out / f"zones-{used_seed}-player.svg",

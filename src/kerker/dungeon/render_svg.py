@@ -314,6 +314,38 @@ def _walls_d(polys: Sequence[Sequence[Point]], hor: set[Cell], ver: set[Cell],
     return "".join(parts)
 
 
+def _wall_lines(polys: Sequence[Sequence[Point]], hor: set[Cell], ver: set[Cell]
+                ) -> list[list[Point]]:
+    """:func:`_walls_d` as point lists: each polygon without the unit edges in
+    ``hor``/``ver``, split into the polylines that remain (an uncut polygon closed, its first
+    point repeated at its end)."""
+    gaps = {((2 * x, 2 * y), (2 * x + 2, 2 * y)) for x, y in hor}
+    gaps |= {((2 * x, 2 * y), (2 * x, 2 * y + 2)) for x, y in ver}
+    gaps |= {(b, a) for a, b in gaps}
+    out: list[list[Point]] = []
+    for poly in polys:
+        n = len(poly)
+        cut = list(map(gaps.__contains__, zip(poly, [*poly[1:], poly[0]], strict=True)))
+        if not any(cut):
+            out.append([*poly, poly[0]])
+            continue
+        start = cut.index(True) + 1
+        run: list[Point] = []
+        for k in range(n):
+            i = (start + k) % n
+            if cut[i]:
+                if run:
+                    out.append(run)
+                run = []
+                continue
+            if not run:
+                run = [poly[i]]
+            run.append(poly[(i + 1) % n])
+        if run:
+            out.append(run)
+    return out
+
+
 def _at_outline(cells: Iterable[Cell], floor: Collection[Cell]) -> bool:
     """Whether a cell lies next to (or diagonally next to) a cell that is not floor."""
     for x, y in cells:
@@ -681,8 +713,11 @@ class _Map:
         y1 += y1 % 2
         return x0, y0, x1, y1
 
-    def draw(self, gm: bool) -> tuple[list[str], set[str]]:
-        """The map's elements for one view, and the legend keys they use."""
+    def draw(self, gm: bool, numbers: bool = True) -> tuple[list[str], set[str]]:
+        """The map's elements for one view, and the legend keys they use; ``numbers``
+        False leaves out the area numbers and every mark written over the map (target
+        levels of stairs, "?" of unexplored exits, "S" of secret doors): a tabletop's
+        picture, whose notes say those things."""
         if self._shared is None:
             self._shared = self._draw_shared(*self.bounds())
         used = set(self._shared_used)
@@ -702,7 +737,7 @@ class _Map:
             marks.extend(marked)
             used |= keys
         # Area numbers (and trap marks for the game master).
-        for area in self.areas:
+        for area in self.areas if numbers else ():
             at = area.get("label_at") or (area.get("cells") or [[0, 0]])[0]
             cx, cy = (int(at[0]) + 0.5) * CELL, (int(at[1]) + 0.5) * CELL
             corridor = area.get("kind") == "corridor"
@@ -716,7 +751,8 @@ class _Map:
                 used.add("trap")
                 wide = len(str(area.get("number", ""))) * 5 + 10
                 out.append(_trap_mark(cx + wide, cy - 5))
-        out.extend(marks)
+        if numbers:
+            out.extend(marks)
         return out, used
 
     def _draw_shared(self, x0: int, y0: int, x1: int, y1: int) -> list[str]:
@@ -770,14 +806,8 @@ class _Map:
             return self._walls[opening]
         hor: set[Cell] = set()
         ver: set[Cell] = set()
-        owner = self.owner
         for i in opening:
-            conn = self.all_conns[i]
-            h, v = self.pierced[i]
-            if conn.get("to") in self.cells:
-                # Into an area of this level: only where a floor lies on both sides.
-                h = {(x, y) for x, y in h if (x, y - 1) in owner and (x, y) in owner}
-                v = {(x, y) for x, y in v if (x - 1, y) in owner and (x, y) in owner}
+            h, v = self.cut(i)
             hor |= h
             ver |= v
         inner_h, inner_v = self.inner
@@ -786,6 +816,37 @@ class _Map:
                  'stroke-width="3.2" stroke-linecap="square"/>')
         self._walls[opening] = walls
         return walls
+
+    def cut(self, i: int) -> tuple[set[Cell], set[Cell]]:
+        """The wall edges connection ``i`` opens when its view shows it open (horizontal,
+        vertical): its pierced edges, into an area of this level only where a floor lies
+        on both sides."""
+        conn = self.all_conns[i]
+        h, v = self.pierced[i]
+        if conn.get("to") in self.cells:
+            owner = self.owner
+            h = {(x, y) for x, y in h if (x, y - 1) in owner and (x, y) in owner}
+            v = {(x, y) for x, y in v if (x - 1, y) in owner and (x, y) in owner}
+        return h, v
+
+    def wall_lines(self, opening: Collection[int]) -> list[list[Point]]:
+        """The walls :meth:`_walls_for` draws for the connections ``opening`` (indices), as
+        polylines in half cells: the floor polygons cut where those connections open them
+        (an uncut polygon closed: its first point repeated at its end), then the straight
+        runs of the edges between two areas."""
+        hor: set[Cell] = set()
+        ver: set[Cell] = set()
+        for i in opening:
+            h, v = self.cut(i)
+            hor |= h
+            ver |= v
+        lines = _wall_lines(self.floor, hor, ver)
+        inner_h, inner_v = self.inner
+        for (y, x0), length in _merge(sorted((y, x) for x, y in inner_h - hor)):
+            lines.append([(2 * x0, 2 * y), (2 * (x0 + length), 2 * y)])
+        for (x, y0), length in _merge(sorted(inner_v - ver)):
+            lines.append([(2 * x, 2 * y0), (2 * x, 2 * (y0 + length))])
+        return lines
 
     def feature(self, feature: Mapping[str, Any], used: set[str],
                 cells: set[Cell] | None = None) -> list[str]:
@@ -1312,6 +1373,59 @@ def render_png(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str = "de",
     return svg_to_png(svg, scale=scale, width=width, height=height)
 
 
-__all__ = ["PNG_SCALE", "VIEWS", "is_unexplored", "level_mark", "render_png", "render_svg",
-           "render_views", "rules_name", "title_text"]
+class TabletopMap:
+    """One level's map for a virtual tabletop (:mod:`kerker.export`): only the map inside
+    its frame (no title, legend or scale bar), and the walls and openings it draws, so that
+    the walls written for a tabletop are the ones on its picture. Refuses an unknown level
+    with :class:`OptionError`."""
+
+    OPEN_WALL = frozenset(_OPEN_WALL)
+    """The kinds of connection that open their wall in the map (a secret door does not)."""
+
+    def __init__(self, doc: Doc, depth: int = 1) -> None:
+        self.level = _level(doc, depth)
+        self._map = _Map(self.level)
+        self.connections: list[Mapping[str, Any]] = self._map.all_conns
+
+    @property
+    def bounds(self) -> tuple[int, int, int, int]:
+        """The cells the map shows: ``x0, y0, x1, y1`` (x1, y1 exclusive), all even (the
+        10-ft grid)."""
+        return self._map.bounds()
+
+    def shown(self, view: str) -> list[int]:
+        """The indices of the connections ``view`` shows."""
+        _check_view(view)
+        return self._map.conns(view == "gm")
+
+    def cut(self, i: int) -> tuple[set[Cell], set[Cell]]:
+        """The unit edges (horizontal, vertical; as in :meth:`Outline.borders`) connection
+        ``i`` opens when it is drawn open."""
+        return self._map.cut(i)
+
+    def wall_lines(self, opening: Collection[int]) -> list[list[Point]]:
+        """The walls with the connections ``opening`` (indices) open, as polylines in half
+        cells (see :meth:`_Map.wall_lines`); ``opening`` = the :data:`OPEN_WALL`
+        connections a view shows gives the walls that view draws."""
+        return self._map.wall_lines(opening)
+
+    def svg(self, view: str, width: int, height: int, numbers: bool = True) -> str:
+        """The map alone as an SVG of ``width`` x ``height`` units (the picture's pixels),
+        the frame's cells stretched over it; ``numbers`` False leaves out area numbers."""
+        _check_view(view)
+        x0, y0, x1, y1 = self.bounds
+        body, _used = self._map.draw(view == "gm", numbers)
+        vb = f"{x0 * CELL} {y0 * CELL} {(x1 - x0) * CELL} {(y1 - y0) * CELL}"
+        return "\n".join([
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="{vb}" preserveAspectRatio="none">',
+            _defs(),
+            f'<rect x="{x0 * CELL}" y="{y0 * CELL}" width="{(x1 - x0) * CELL}" '
+            f'height="{(y1 - y0) * CELL}" fill="{PAPER}"/>',
+            *body,
+            "</svg>"]) + "\n"
+
+
+__all__ = ["PNG_SCALE", "VIEWS", "TabletopMap", "is_unexplored", "level_mark", "render_png",
+           "render_svg", "render_views", "rules_name", "title_text"]
 

@@ -164,6 +164,20 @@ def svg_to_png(svg: str, *, scale: float = 1.0, width: int = 0, height: int = 0)
     return bytes(data)
 
 
+def png_to_webp(data: bytes, *, lossless: bool = True) -> bytes:
+    """The PNG ``data`` (as :func:`svg_to_png` made it) as WebP, lossless unless asked
+    (quality 90 then). Refuses what libvips cannot read with a :class:`RenderError`."""
+    vips = _vips()
+    try:
+        image = vips.Image.new_from_buffer(data, "")
+        out = (image.webpsave_buffer(lossless=True, effort=2) if lossless
+               else image.webpsave_buffer(Q=90, effort=2))
+    except vips.Error as exc:
+        reason = " ".join(str(exc).split())[:200]
+        raise RenderError(N_("cannot render the picture: {reason}"), reason=reason) from None
+    return bytes(out)
+
+
 def _paints_white(svg: str, width: int, height: int, scale: float) -> bool:
     """Whether ``svg`` paints a white rectangle over its whole canvas (kerker's renderers
     do), so that no pixel of its picture is transparent."""
