@@ -277,3 +277,20 @@ def test_heist_fine_tuning_by_links_spends_the_budget(client: TestClient) -> Non
     assert bad.status_code == 400 and "unknown operation" in bad.text
     api = client.get("/api/prowl?seed=5&reputation=5&players=4&ops=raise-room%20R2").json()
     assert api["tuning"]["left"] == plan.tuning.left
+
+
+def test_virtual_tabletop_downloads(client: TestClient) -> None:
+    import io
+    import json as _json
+    import zipfile
+
+    uvtt = client.get("/download/dungeon?seed=7&format=uvtt&depth=1")
+    assert uvtt.status_code == 200
+    data = _json.loads(uvtt.text)
+    assert data["format"] == 0.3 and data["line_of_sight"]
+    assert uvtt.headers["content-disposition"].endswith('.dd2vtt"')
+    bundle = client.get("/download/dungeon?seed=7&format=foundry&depth=1")
+    assert bundle.status_code == 200
+    names = zipfile.ZipFile(io.BytesIO(bundle.content)).namelist()
+    assert any(n.endswith("-scene.json") for n in names) and len(names) == 3
+    assert client.get("/download/dungeon?seed=7&format=foundry&depth=1").content == bundle.content

@@ -546,7 +546,8 @@ def _dungeon_file(doc: dict[str, Any], options: services.DungeonOptions, fmt: st
     from kerker.dungeon.render_key import render_html, render_md
     from kerker.dungeon.render_svg import render_png, render_svg
 
-    fmt = _choice(fmt, ("svg", "png", "json", "md", "html"), Word(N_("format")))
+    fmt = _choice(fmt, ("svg", "png", "json", "md", "html", "uvtt", "foundry"),
+                  Word(N_("format")))
     if depth not in [lv["depth"] for lv in doc["levels"]]:
         raise OptionError(N_("this dungeon has no level {depth}"), depth=depth)
     stem = f"{options.rules}-{options.seed}"
@@ -559,11 +560,39 @@ def _dungeon_file(doc: dict[str, Any], options: services.DungeonOptions, fmt: st
                            f"{stem}{level}.png", "image/png")
     if fmt == "json":
         return _attachment(dumps_document(doc), f"{stem}.json", "application/json")
+    if fmt == "uvtt":
+        from kerker.export.uvtt import export_uvtt
+
+        text, _warnings = export_uvtt(doc, depth, view=view, lang=lang)
+        return _attachment(text, f"{stem}{level}.dd2vtt", "application/json")
+    if fmt == "foundry":
+        return _attachment(_foundry_zip(doc, depth, view, lang, f"{stem}{level}"),
+                           f"{stem}{level}-foundry.zip", "application/zip")
     if fmt == "md":
         return _attachment(render_md(doc, lang=lang, view=view), f"{stem}.md",
                            "text/markdown; charset=utf-8")
     return _attachment(render_html(doc, lang=lang, view=view), f"{stem}.html",
                        "text/html; charset=utf-8")
+
+
+def _foundry_zip(doc: dict[str, Any], depth: int, view: str, lang: str, stem: str) -> bytes:
+    """A Foundry bundle (scene, journal, picture) as one zip, byte for byte the same for the
+    same document (fixed time stamps)."""
+    import io
+    import zipfile
+
+    from kerker.export.foundry import export_foundry
+
+    bundle = export_foundry(doc, depth, view=view, lang=lang)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in ((f"{stem}-scene.json", bundle.scene.encode()),
+                           (f"{stem}-journal.json", bundle.journal.encode()),
+                           (bundle.image_name, bundle.image)):
+            info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+    return buffer.getvalue()
 
 
 # -- JSON API --------------------------------------------------------------------------------
