@@ -33,7 +33,7 @@ def extract() -> Catalog:
     # A fixed creation date: the header stays the same from run to run (no merge conflicts).
     template = Catalog(project="kerker", charset="utf-8",
                        creation_date=datetime(2026, 1, 1, tzinfo=UTC))
-    method_map = [("**.py", "python")]
+    method_map = [("**.py", "python"), ("web/templates/**.html", "jinja2.ext:babel_extract")]
     for filename, lineno, message, comments, context in extract_from_dir(
         str(SOURCE), method_map=method_map, keywords=KEYWORDS, strip_comment_tags=True
     ):

@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str, str | None]] = {
     "table": ("kerker.commands.table", "table_app", None),
     "prowl": ("kerker.commands.prowl", "prowl_app", None),
     "play": ("kerker.commands.play", "play_app", None),
+    "serve": ("kerker.commands.serve", "serve_command", "SERVE_HELP"),
 }
 """Every command in the order ``--help`` lists them: module, function (or sub-app) and the
 name of its help text in that module (``None`` for a sub-app, which carries its own)."""

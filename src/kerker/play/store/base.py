@@ -177,6 +177,18 @@ class Store(ABC):
         raise StoreError(N_("{session!r} names several sessions: {ids}"), session=ref,
                          ids=", ".join(r.id for r in rows))
 
+    def by_token(self, token: str) -> SessionInfo:
+        """The session whose player token is ``token`` (exactly); refuses others in one line
+        without saying whether any session exists."""
+        with self.transaction() as cur:
+            cur.execute(self._sql(f"SELECT {', '.join(_COLUMNS)} FROM sessions "
+                                  "WHERE player_token = ?"), (token,))
+            row = cur.fetchone()
+        if row is None or not token:
+            raise StoreError(N_("this player link is not valid (ask the game master for a "
+                                "new one)"))
+        return _info(tuple(row))
+
     def events(self, session: str) -> list[Event]:
         """The log of ``session`` in order. Refuses a stored event that does not read as
         one (a damaged database) in one line."""

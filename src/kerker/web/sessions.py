@@ -1,0 +1,507 @@
+"""Play sessions in the browser: the GM page, the player page with its live stream, and the
+session API. Every request opens the store, folds the session's log and answers; nothing
+is kept in the process, so any instance serves any session (principle 16).
+
+Writes carry the sequence number the page was drawn at (``expected``): when another writer
+came first, the answer is a 409 with the current state, never a lost or doubled event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import Body, FastAPI, Form, Request
+from fastapi.responses import (
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
+
+from kerker.errors import N_, OptionError, Word
+
+if TYPE_CHECKING:
+    from kerker.web.app import _Pages as Pages
+from kerker.web import lang as weblang
+from kerker.web import services
+
+BodyDict = Annotated[dict[str, Any] | None, Body()]
+SESSION_ID = re.compile(r"^[0-9a-f]{6,32}$")
+TOKEN = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+MAX_NOTE = 2_000
+STREAM_POLL = 1.0
+"""Seconds between two looks at the store by a player stream (any instance's writes show)."""
+STREAM_LIFETIME = 600.0
+"""A stream ends after this long; the browser's EventSource reconnects by itself."""
+ACTIONS = ("open", "undo", "redo", "reroll", "note", "check", "reveal", "hide", "enter")
+
+
+class Sessions:
+    """The session side of the app: a store URL (None: the user's SQLite file)."""
+
+    def __init__(self, db: str | Path | None) -> None:
+        self.db = db
+
+    @contextmanager
+    def play(self) -> Iterator[Any]:
+        """A :class:`~kerker.play.api.Play` on a store opened for this request."""
+        from kerker.play.api import Play
+        from kerker.play.store import open_store
+
+        store = open_store(self.db)
+        try:
+            yield Play(store, services.registry())
+        finally:
+            store.close()
+
+    def state(self, session: str) -> Any:
+        """The session with exactly this id, replayed."""
+        if not SESSION_ID.match(session):
+            raise OptionError(N_("no session {session!r}"), session=session[:40])
+        with self.play() as play:
+            state = play.state(session)
+        if state.info.id != session:
+            raise OptionError(N_("no session {session!r}"), session=session[:40])
+        return state
+
+    def by_token(self, token: str) -> Any:
+        """The session a player token reads (and nothing else)."""
+        from kerker.play.store import StoreError
+
+        if not TOKEN.match(token):
+            raise StoreError(N_("this player link is not valid (ask the game master for a "
+                                "new one)"))
+        with self.play() as play:
+            info = play.store.by_token(token)
+            return play.state(info.id)
+
+    def act(self, session: str, kind: str, expected: int | None, **fields: Any) -> Any:
+        """Do ``kind`` on the session (see :func:`kerker.play.session.propose`)."""
+        if kind not in ACTIONS:
+            raise OptionError(N_("unknown {what} {value!r}; choose one of {choices}"),
+                              what=Word(N_("action")), value=kind, choices=", ".join(ACTIONS))
+        self.state(session)  # exact id
+        with self.play() as play:
+            return play.act(session, kind, expected=expected, **fields)
+
+    def new(self, options: services.DungeonOptions, name: str) -> Any:
+        """A new session of a dungeon with ``options``."""
+        if len(name) > 100 or any(not ch.isprintable() for ch in name):
+            raise OptionError(N_("a session name takes up to 100 printable characters"))
+        opts: dict[str, Any] = {"levels": options.levels, "size": list(options.size),
+                                "max_areas": options.max_areas,
+                                "min_areas": options.min_areas, "entrance": options.entrance}
+        if options.caves != "depth" or options.rules == "scatola-bianca":
+            opts["caves"] = options.caves
+        with self.play() as play:
+            return play.new(options.rules, options.seed, opts, name=name)
+
+    def listing(self) -> list[Any]:
+        """Every session, the most recently played first."""
+        with self.play() as play:
+            found: list[Any] = play.sessions()
+            return found
+
+
+# -- the map with clickable exits -------------------------------------------------------------
+
+_MAP_GROUP = re.compile(r'<g class="map" transform="translate\(([-\d.]+) ([-\d.]+)\)">')
+_SIDES = {"n": (0, -1), "s": (0, 1), "e": (1, 0), "w": (-1, 0), "ne": (1, -1),
+          "nw": (-1, -1), "se": (1, 1), "sw": (-1, 1)}
+
+
+def exit_place(key: str) -> tuple[int, float, float] | None:
+    """(depth, x, y) in 5-ft cells where an exit's marker goes: half a square beyond its
+    door, from a stable key ``depth:x,y:side`` (None for a key of another form)."""
+    found = re.match(r"^(\d+):(-?\d+),(-?\d+):([a-z]+)", key)
+    if not found or found.group(4) not in _SIDES:
+        return None
+    dx, dy = _SIDES[found.group(4)]
+    x, y = int(found.group(2)), int(found.group(3))
+    return int(found.group(1)), x + 0.5 + dx * 1.2, y + 0.5 + dy * 1.2
+
+
+def with_exits(svg: str, exits: list[dict[str, Any]], depth: int) -> str:
+    """The map ``svg`` with a numbered marker on every open exit of level ``depth``; each
+    marker is a link to its button in the exit list (the script opens it directly)."""
+    from html import escape as xml_escape
+
+    from kerker.dungeon.render_svg import CELL
+
+    found = _MAP_GROUP.search(svg)
+    end = svg.rfind("</svg>")
+    if not found or end < 0:
+        return svg
+    marks = []
+    for item in exits:
+        place = exit_place(item["key"])
+        if place is None or place[0] != depth:
+            continue
+        _d, x, y = place
+        cx, cy = x * CELL, y * CELL
+        number = int(item["number"])
+        marks.append(
+            f'<a href="#exit-{number}" class="exit" data-exit="{xml_escape(item["key"])}" '
+            f'aria-label="{number}"><circle cx="{cx:.1f}" cy="{cy:.1f}" r="9" '
+            f'fill="#8a3b12" stroke="#fff" stroke-width="2"/><text x="{cx:.1f}" '
+            f'y="{cy + 4:.1f}" text-anchor="middle" font-size="11" font-weight="bold" '
+            f'font-family="sans-serif" fill="#fff">{number}</text></a>')
+    if not marks:
+        return svg
+    group = (f'<g class="exits" transform="translate({found.group(1)} {found.group(2)})">'
+             + "".join(marks) + "</g>\n")
+    return svg[:end] + group + svg[end:]
+
+
+# -- routes -----------------------------------------------------------------------------------
+
+
+def _form_int(value: str | None, what: str, low: int, high: int) -> int | None:
+    if value is None or not value.strip():
+        return None
+    text = value.strip()
+    if not re.fullmatch(r"-?\d{1,9}", text) or not low <= int(text) <= high:
+        raise OptionError(N_("{what} takes a whole number from {low} to {high}"),
+                          what=Word(what), low=low, high=high)
+    return int(text)
+
+
+def _fields(kind: str, exit: str | None, text: str | None, area: str | None,
+            value: str | None, modifier: str | None, secret: bool, level: str | None,
+            depth: str | None) -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    if kind in ("open", "reroll"):
+        if not exit:
+            raise OptionError(N_("which exit? give its number or key"))
+        fields["exit"] = exit[:80]
+    elif kind == "note":
+        note = (text or "").strip()
+        if not note or len(note) > MAX_NOTE:
+            raise OptionError(N_("a note takes 1 to {max} characters"), max=MAX_NOTE)
+        fields["text"] = note
+        fields["area"] = _form_int(area, N_("area"), 1, 10_000)
+        fields["depth"] = _form_int(depth, N_("level"), 1, 20)
+    elif kind == "check":
+        got = _form_int(value, N_("value"), -100, 100)
+        if got is None:
+            raise OptionError(N_("a check needs a value"))
+        fields["value"] = got
+        fields["modifier"] = _form_int(modifier, N_("modifier"), -100, 100) or 0
+        fields["secret"] = secret
+    elif kind in ("reveal", "hide"):
+        fields["area"] = _form_int(area, N_("area"), 1, 10_000)
+        fields["depth"] = _form_int(depth, N_("level"), 1, 20)
+        if exit:
+            fields["exit"] = exit[:80]
+    elif kind == "enter":
+        got = _form_int(level, N_("level"), 0, 20)
+        if got is None:
+            raise OptionError(N_("which level?"))
+        fields["level"] = got
+    return fields
+
+
+def _journal(state: Any, lang: str, view: str) -> list[str]:
+    from kerker.play.journal import journal_lines
+
+    lines: list[str] = journal_lines(state, services.registry(), lang, view, state.events)
+    return lines
+
+
+def _area_number(anchor: str) -> int | None:
+    found = re.search(r"(\d+)$", anchor)
+    return int(found.group(1)) if found else None
+
+
+def _page_data(state: Any, view: str, lang: str, depth: int | None,
+               area: int | None = None) -> dict[str, Any]:
+    from kerker.dungeon.render_svg import render_svg
+    from kerker.play.views import document, open_exit_list
+
+    doc = document(state, view, lang)
+    depths = [lv["depth"] for lv in doc["levels"]]
+    shown = depth if depth in depths else (state.depth if state.depth in depths else
+                                           (depths[0] if depths else None))
+    from kerker.play.views import exit_name
+
+    exits = [{**e, "name": exit_name(e["kind"], weblang.gettext())}
+             for e in open_exit_list(state, view)]
+    svg = ""
+    if shown is not None:
+        svg = render_svg(doc, depth=shown, view=view, lang=lang)
+        if view == "gm" and not state.read_only:
+            svg = with_exits(svg, exits, shown)
+    keys: list[Any] = []
+    if shown is not None:
+        from kerker.dungeon.render_key import area_keys
+
+        keys = area_keys(doc, depth=shown, lang=lang, view=view)
+    numbered = [(k, _area_number(k.anchor)) for k in keys]
+    chosen = next((k for k, n in numbered if n == area), None)
+    if chosen is None and numbered:
+        chosen = max(numbered, key=lambda kn: kn[1] or 0)[0]
+    gone = set(state.undone) | set(state.lapsed)
+    opened = [e.data["exit"] for e in state.events
+              if e.kind in ("open", "reroll") and e.seq not in gone and "exit" in e.data]
+    return {"state": state, "info": state.info, "doc": doc, "depths": depths, "depth": shown,
+            "last_opened": opened[-1] if opened else None,
+            "areas": [(n, k.heading) for k, n in numbered if n is not None],
+            "area_key": chosen, "area": _area_number(chosen.anchor) if chosen else None,
+            "exits": [e for e in exits if e["depth"] == shown] if shown else exits,
+            "all_exits": exits, "svg": svg, "seq": state.seq,
+            "journal": _journal(state, lang, view)}
+
+
+def session_routes(app: FastAPI, sessions: Sessions) -> None:
+    """Add the session pages and API to ``app``."""
+    pages: Pages = app.state.pages
+
+    @app.get("/play", response_class=HTMLResponse, include_in_schema=False)
+    def play_list(request: Request) -> HTMLResponse:
+        return pages.render(request, "play_list.html", sessions=sessions.listing())
+
+    @app.post("/play", include_in_schema=False)
+    def play_new(request: Request, rules: str = Form("zufallslabyrinth"),
+                 seed: str = Form(""), levels: str = Form("1"), size: str = Form("30x40"),
+                 max_areas: str = Form("60"), min_areas: str = Form("10"),
+                 entrance: str = Form("variant"), caves: str = Form("depth"),
+                 name: str = Form("")) -> Response:
+        from kerker.web.app import dungeon_options
+
+        options = dungeon_options(
+            rules, _form_int(seed, N_("seed"), 0, 2**31 - 1),
+            _form_int(levels, N_("levels"), 1, 20) or 1, size,
+            _form_int(max_areas, N_("areas at most"), 1, 1000) or 60,
+            _form_int(min_areas, N_("areas at least"), 0, 1000) or 0, entrance, caves)
+        state = sessions.new(options, name.strip())
+        return RedirectResponse(f"/play/{state.info.id}", status_code=303)
+
+    @app.get("/play/{session}", response_class=HTMLResponse, include_in_schema=False)
+    def play_page(request: Request, session: str, depth: int | None = None,
+                  area: int | None = None) -> HTMLResponse:
+        code = weblang.current.get()
+        state = sessions.state(session)
+        data = _page_data(state, "gm", code, depth, area)
+        watch = str(request.url_for("watch_page", token=state.info.player_token))
+        return pages.render(request, "play.html", watch_url=watch, **data)
+
+    @app.post("/play/{session}/{kind}", include_in_schema=False)
+    def play_action(request: Request, session: str, kind: str,
+                    expected: str | None = Form(None), exit: str | None = Form(None),
+                    text: str | None = Form(None), area: str | None = Form(None),
+                    value: str | None = Form(None), modifier: str | None = Form(None),
+                    secret: bool = Form(False), level: str | None = Form(None),
+                    depth: str | None = Form(None)) -> Response:
+        from kerker.play.store import ConflictError
+
+        fields = _fields(kind, exit, text, area, value, modifier, secret, level, depth)
+        seen = _form_int(expected, N_("expected"), 0, 10**9)
+        try:
+            state = sessions.act(session, kind, seen, **fields)
+        except ConflictError as err:
+            code = weblang.current.get()
+            data = _page_data(err.state, "gm", code, None)
+            watch = str(request.url_for("watch_page", token=err.state.info.player_token))
+            page: Response = pages.render(request, "play.html", status=409, watch_url=watch,
+                                          conflict=err.message(weblang.gettext()), **data)
+            return page
+        at = f"?depth={state.depth}" if state.depth else ""
+        return RedirectResponse(f"/play/{session}{at}", status_code=303)
+
+    @app.get("/play/{session}/journal.md", include_in_schema=False)
+    def play_journal_md(session: str, view: str = "gm") -> Response:
+        from kerker.play.journal import journal_md
+
+        state = sessions.state(session)
+        text = journal_md(state, services.registry(), weblang.current.get(),
+                          view=_view(view))
+        return Response(text, media_type="text/markdown; charset=utf-8", headers={
+            "Content-Disposition": f'attachment; filename="session-{session}.md"'})
+
+    @app.get("/play/{session}/log.json", include_in_schema=False)
+    def play_log(session: str) -> Response:
+        from kerker.play.api import export
+
+        data = json.dumps(export(sessions.state(session)), ensure_ascii=False, indent=1)
+        return Response(data, media_type="application/json", headers={
+            "Content-Disposition": f'attachment; filename="session-{session}.json"'})
+
+    @app.get("/watch/{token}", response_class=HTMLResponse, include_in_schema=False,
+             name="watch_page")
+    def watch_page(request: Request, token: str, depth: int | None = None) -> HTMLResponse:
+        code = weblang.current.get()
+        state = sessions.by_token(token)
+        data = _page_data(state, "player", code, depth)
+        return pages.render(request, "watch.html", token=token, **data)
+
+    @app.get("/watch/{token}/events", include_in_schema=False)
+    async def watch_events(request: Request, token: str) -> Response:
+        state = await asyncio.to_thread(sessions.by_token, token)
+
+        async def stream() -> AsyncIterator[bytes]:
+            seen = state.seq
+            yield f"retry: 2000\nevent: hello\ndata: {seen}\n\n".encode()
+            waited = 0.0
+            while waited < STREAM_LIFETIME:
+                if await request.is_disconnected():
+                    return
+                await asyncio.sleep(STREAM_POLL)
+                waited += STREAM_POLL
+                now = await asyncio.to_thread(_seq_of, sessions, token)
+                if now is None:
+                    return
+                if now != seen:
+                    seen = now
+                    yield f"event: changed\ndata: {now}\n\n".encode()
+                else:
+                    yield b": still here\n\n"
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store",
+                                          "X-Accel-Buffering": "no"})
+
+    _session_api(app, sessions)
+
+
+def _seq_of(sessions: Sessions, token: str) -> int | None:
+    from kerker.play.store import StoreError
+
+    try:
+        with sessions.play() as play:
+            info = play.store.by_token(token)
+            return len(play.store.events(info.id))
+    except StoreError:
+        return None
+
+
+def _view(view: str) -> str:
+    if view not in ("gm", "player"):
+        raise OptionError(N_("unknown {what} {value!r}; choose one of {choices}"),
+                          what=Word(N_("view")), value=view, choices="gm, player")
+    return view
+
+
+SESSION_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"description": "Not usable: `{\"error\": code, \"message\": line}`"},
+    409: {"description": "Another writer came first: `{\"error\": \"conflict\", \"message\","
+                         " \"state\"}` with the current state"},
+    403: {"description": "A request from another site (its Origin is not this host)"},
+    404: {"description": "No such route: `{\"error\": \"http\", \"message\"}`"},
+    413: {"description": "The body is larger than 256 KiB"},
+    422: {"description": "A field has the wrong type: `{\"error\", \"message\"}`"},
+}
+
+
+def _session_api(app: FastAPI, sessions: Sessions) -> None:
+    from kerker.web.app import dungeon_options
+
+    def shown(state: Any, view: str = "gm") -> dict[str, Any]:
+        from kerker.play.views import show
+
+        return show(state, view, weblang.current.get())
+
+    def acting(session: str, kind: str, body: dict[str, Any]) -> Response:
+        from kerker.play.store import ConflictError
+
+        expected = body.get("expected")
+        if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
+            raise OptionError(N_("expected takes the number of the last event seen"))
+        fields = {k: v for k, v in body.items() if k != "expected"}
+        if kind in ("open", "reroll") and not isinstance(fields.get("exit"), str | int):
+            raise OptionError(N_("which exit? give its number or key"))
+        try:
+            typed = _fields(kind, _str(fields.get("exit")), _str(fields.get("text")),
+                            _str(fields.get("area")), _str(fields.get("value")),
+                            _str(fields.get("modifier")), fields.get("secret") is True,
+                            _str(fields.get("level")), _str(fields.get("depth")))
+            state = sessions.act(session, kind, expected, **typed)
+        except ConflictError as err:
+            return JSONResponse({"error": "conflict",
+                                 "message": err.message(weblang.gettext()),
+                                 "state": shown(err.state)}, status_code=409)
+        return JSONResponse(shown(state))
+
+    @app.post("/api/sessions", responses=SESSION_ERRORS, tags=["sessions"])
+    def api_new(body: BodyDict = None) -> dict[str, Any]:
+        """A new session; the body takes the options of `kerker play new` (rules, seed,
+        levels, size "WxH", max_areas, min_areas, entrance, caves, name)."""
+        body = body or {}
+        size = body.get("size")
+        options = dungeon_options(
+            str(body.get("rules", "zufallslabyrinth")), _int(body.get("seed"), "seed"),
+            _int(body.get("levels"), "levels") or 1,
+            str(size) if size is not None else None,
+            _int(body.get("max_areas"), "max_areas") or 60,
+            _int(body.get("min_areas"), "min_areas") or 0 if body.get("min_areas") is not None
+            else 10, str(body.get("entrance", "variant")), str(body.get("caves", "depth")))
+        state = sessions.new(options, str(body.get("name", "")).strip())
+        return {"session": state.info.id, "player_token": state.info.player_token,
+                "rules": state.info.rules, "seed": state.info.seed}
+
+    @app.get("/api/sessions", tags=["sessions"])
+    def api_list() -> list[dict[str, Any]]:
+        """Every session, the most recently played first."""
+        return [{k: v for k, v in info.to_json().items() if k != "player_token"}
+                for info in sessions.listing()]
+
+    @app.get("/api/sessions/{session}", responses=SESSION_ERRORS, tags=["sessions"])
+    def api_state(session: str, view: str = "gm") -> dict[str, Any]:
+        """The session as `kerker play show --json` gives it."""
+        return shown(sessions.state(session), _view(view))
+
+    def step(kind: str) -> Any:
+        def route(session: str, body: BodyDict = None) -> Response:
+            return acting(session, kind, body or {})
+
+        route.__doc__ = (f"The `{kind}` step of `kerker play` (body: its fields, and "
+                         "`expected`: the number of the last event seen).")
+        return route
+
+    for kind in ACTIONS:
+        app.post(f"/api/sessions/{{session}}/{kind}", responses=SESSION_ERRORS,
+                 tags=["sessions"], name=f"api_{kind}")(step(kind))
+
+    @app.get("/api/sessions/{session}/journal", responses=SESSION_ERRORS, tags=["sessions"])
+    def api_journal(session: str, format: str = "md", view: str = "gm") -> Response:
+        """The journal as Markdown, or the whole log as JSON (`format=json`)."""
+        from kerker.play.api import export
+        from kerker.play.journal import journal_md
+
+        state = sessions.state(session)
+        if format == "json":
+            return JSONResponse(export(state))
+        if format != "md":
+            raise OptionError(N_("unknown {what} {value!r}; choose one of {choices}"),
+                              what=Word(N_("format")), value=format, choices="md, json")
+        return Response(journal_md(state, services.registry(), weblang.current.get(),
+                                   view=_view(view)),
+                        media_type="text/markdown; charset=utf-8")
+
+
+def _str(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str | int):
+        return str(value)
+    raise OptionError(N_("a field takes a number or text, not {kind}"),
+                      kind=type(value).__name__)
+
+
+def _int(value: Any, what: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OptionError(N_("{what} takes a whole number"), what=what)
+    return value
+
+
+__all__ = ["Sessions", "exit_place", "session_routes", "with_exits"]

@@ -1,0 +1,142 @@
+// kerker's own small script: pan and zoom of the maps (wheel, drag, keys + - 0 and arrows).
+// Pages work without it; it only makes them smoother.
+"use strict";
+(function () {
+  function setup(box) {
+    var svg = box.querySelector("svg");
+    if (!svg || !svg.viewBox || !svg.viewBox.baseVal) { return; }
+    // Home is the whole drawing as the renderer wrote it; a kept view (after a step) is
+    // clamped into it, since the drawing may have grown meanwhile.
+    var home = { x: 0, y: 0, w: parseFloat(svg.getAttribute("width")) || svg.viewBox.baseVal.width,
+                 h: parseFloat(svg.getAttribute("height")) || svg.viewBox.baseVal.height };
+    var base = svg.viewBox.baseVal;
+    var view = { x: base.x, y: base.y, w: Math.min(base.width, home.w), h: 0 };
+    view.h = view.w * home.h / home.w;
+    function apply() {
+      svg.setAttribute("viewBox", [view.x, view.y, view.w, view.h].join(" "));
+      if (view.w < home.w) { box.setAttribute("data-zoomed", ""); } else { box.removeAttribute("data-zoomed"); }
+    }
+    function zoom(factor, fx, fy) {
+      var w = Math.min(home.w, Math.max(home.w / 12, view.w * factor));
+      var h = w * home.h / home.w;
+      view.x += (view.w - w) * fx; view.y += (view.h - h) * fy; view.w = w; view.h = h;
+      clamp(); apply();
+    }
+    function clamp() {
+      view.x = Math.min(Math.max(view.x, home.x), home.x + home.w - view.w);
+      view.y = Math.min(Math.max(view.y, home.y), home.y + home.h - view.h);
+    }
+    clamp(); apply();
+    box.addEventListener("wheel", function (ev) {
+      var r = svg.getBoundingClientRect();
+      ev.preventDefault();
+      zoom(ev.deltaY < 0 ? 0.8 : 1.25, (ev.clientX - r.left) / r.width, (ev.clientY - r.top) / r.height);
+    }, { passive: false });
+    var drag = null;
+    box.addEventListener("pointerdown", function (ev) {
+      if (ev.target.closest && ev.target.closest("a, button")) { return; }
+      drag = { x: ev.clientX, y: ev.clientY, vx: view.x, vy: view.y };
+      box.setPointerCapture(ev.pointerId);
+    });
+    box.addEventListener("pointermove", function (ev) {
+      if (!drag) { return; }
+      var r = svg.getBoundingClientRect();
+      view.x = drag.vx - (ev.clientX - drag.x) * view.w / r.width;
+      view.y = drag.vy - (ev.clientY - drag.y) * view.h / r.height;
+      clamp(); apply();
+    });
+    box.addEventListener("pointerup", function () { drag = null; });
+    box.addEventListener("keydown", function (ev) {
+      var step = view.w / 10;
+      if (ev.key === "+" || ev.key === "=") { zoom(0.8, 0.5, 0.5); }
+      else if (ev.key === "-") { zoom(1.25, 0.5, 0.5); }
+      else if (ev.key === "0") { view = { x: home.x, y: home.y, w: home.w, h: home.h }; apply(); }
+      else if (ev.key === "ArrowLeft") { view.x -= step; clamp(); apply(); }
+      else if (ev.key === "ArrowRight") { view.x += step; clamp(); apply(); }
+      else if (ev.key === "ArrowUp") { view.y -= step; clamp(); apply(); }
+      else if (ev.key === "ArrowDown") { view.y += step; clamp(); apply(); }
+      else { return; }
+      ev.preventDefault();
+    });
+  }
+  function setupAll(root, keep) {
+    Array.prototype.forEach.call(root.querySelectorAll("[data-panzoom]"), function (box) {
+      var svg = box.querySelector("svg");
+      if (keep && svg) { svg.setAttribute("viewBox", keep); }
+      setup(box);
+    });
+  }
+
+  // Play pages: a step is sent with fetch and the page part is swapped in place, so the
+  // map keeps its pan and zoom; a conflict (409) shows the current state the same way.
+  function currentView() {
+    var svg = document.querySelector("#play [data-panzoom] svg");
+    return svg ? svg.getAttribute("viewBox") : null;
+  }
+  function swap(html, keepView) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var fresh = doc.getElementById("play");
+    var old = document.getElementById("play");
+    if (!fresh || !old) { return false; }
+    var zoomed = document.querySelector("#play [data-panzoom][data-zoomed]");
+    var keep = keepView && zoomed ? currentView() : null;
+    var focus = document.activeElement && document.activeElement.closest("form") ? true : false;
+    old.replaceWith(fresh);
+    var sameLevel = keep && fresh.querySelector("[data-panzoom] svg");
+    setupAll(fresh, sameLevel ? keep : null);
+    wire(fresh);
+    if (focus) {
+      var first = fresh.querySelector("ol.exits button, [data-panzoom]");
+      if (first) { first.focus(); }
+    }
+    return true;
+  }
+  // A refused step (4xx page) shows its one-line message here instead of leaving the page.
+  function flash(html) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var message = doc.querySelector("[role=alert] .message");
+    var box = document.querySelector("#play [data-flash]");
+    if (!message || !box) { return false; }
+    box.textContent = message.textContent;
+    box.hidden = false;
+    box.scrollIntoView({ block: "nearest" });
+    return true;
+  }
+  function send(form) {
+    var body = new URLSearchParams(new FormData(form));
+    fetch(form.action, { method: "POST", body: body, credentials: "same-origin",
+                         headers: { "Accept": "text/html" } })
+      .then(function (r) { return r.text().then(function (t) { return { ok: r.ok || r.status === 409, text: t }; }); })
+      .then(function (res) { if (!swap(res.text, true) && !flash(res.text)) { form.submit(); } })
+      .catch(function () { form.submit(); });
+  }
+  function wire(root) {
+    Array.prototype.forEach.call(root.querySelectorAll("form.act"), function (form) {
+      form.addEventListener("submit", function (ev) { ev.preventDefault(); send(form); });
+    });
+    Array.prototype.forEach.call(root.querySelectorAll("a.exit"), function (link) {
+      link.addEventListener("click", function (ev) {
+        var target = root.querySelector(link.getAttribute("href") + " form");
+        if (!target) { return; }
+        ev.preventDefault();
+        send(target);
+      });
+    });
+  }
+  function watch() {
+    var root = document.getElementById("play");
+    if (!root || !root.getAttribute("data-watch") || !window.EventSource) { return; }
+    var url = root.getAttribute("data-watch");
+    var stream = new EventSource(url + "/events");
+    stream.addEventListener("changed", function () {
+      fetch(window.location.href, { credentials: "same-origin" })
+        .then(function (r) { return r.text(); })
+        .then(function (t) { swap(t, true); });
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    setupAll(document, null);
+    wire(document);
+    watch();
+  });
+})();

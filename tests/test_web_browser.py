@@ -1,0 +1,196 @@
+"""The web app in a real browser: Playwright for Python driving Debian's Chromium
+(/usr/bin/chromium, never a downloaded browser). Under CI=true a missing browser fails the
+run; locally these tests skip. Screenshots go to $KERKER_ARTEFACTS (default: a temp folder)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def _need_browser() -> None:
+    problem = None
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        problem = "playwright is not installed (pip install -e '.[test]')"
+    if problem is None and not Path(CHROMIUM).exists():
+        problem = "Chromium is not installed (apt-get install chromium)"
+    if problem is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"browser tests need a browser under CI: {problem}")
+        pytest.skip(problem)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    _need_browser()
+    import uvicorn
+
+    from kerker.web import create_app
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    db = Path(tempfile.mkdtemp(prefix="kerker-web-")) / "sessions.sqlite3"
+    config = uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    assert srv.started, "the test server did not start"
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser(server: str) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def artefacts() -> Path:
+    path = Path(os.environ.get("KERKER_ARTEFACTS") or tempfile.mkdtemp(prefix="kerker-shots-"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _page(browser: Any, width: int = 1280, height: int = 900, **kw: Any) -> tuple[Any, list[str]]:
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  accept_downloads=True, **kw)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda err: problems.append(str(err)))
+    return page, problems
+
+
+def test_dungeon_page_pans_and_zooms_by_keyboard(browser: Any, server: str,
+                                                 artefacts: Path) -> None:
+    page, problems = _page(browser)
+    page.goto(f"{server}/dungeon?seed=7&go=1&lang=de")
+    box = page.locator("[data-panzoom]")
+    svg = box.locator("svg").first
+    before = svg.get_attribute("viewBox")
+    box.focus()
+    page.keyboard.press("+")
+    zoomed = svg.get_attribute("viewBox")
+    assert zoomed != before
+    assert float(zoomed.split()[2]) < float(before.split()[2])
+    page.keyboard.press("ArrowRight")
+    assert svg.get_attribute("viewBox") != zoomed
+    page.keyboard.press("0")
+    assert svg.get_attribute("viewBox").split() == before.split()
+    page.screenshot(path=str(artefacts / "dungeon-de.png"), full_page=False)
+    assert problems == []  # no script errors, no CSP violations
+    page.context.close()
+
+
+def test_language_switch_and_cookie(browser: Any, server: str, artefacts: Path) -> None:
+    page, problems = _page(browser, locale="de-DE")
+    page.goto(f"{server}/")
+    assert page.locator("html").get_attribute("lang") == "de"  # Accept-Language
+    page.get_by_role("link", name="Italiano").click()
+    assert page.locator("html").get_attribute("lang") == "it"
+    page.get_by_role("link", name="Dadi", exact=True).click()
+    assert page.locator("html").get_attribute("lang") == "it"  # remembered
+    page.fill("input[name=expr]", "4d6kh3")
+    page.get_by_role("button", name="Tira i dadi").click()
+    assert "Probabilità esatte" in page.content()
+    page.screenshot(path=str(artefacts / "dice-it.png"), full_page=True)
+    assert problems == []
+    page.context.close()
+
+
+def test_downloading_the_key(browser: Any, server: str) -> None:
+    page, problems = _page(browser)
+    page.goto(f"{server}/dungeon?seed=7&go=1&lang=en")
+    with page.expect_download() as info:
+        page.get_by_role("link", name="key (Markdown)").click()
+    download = info.value
+    assert download.suggested_filename == "zufallslabyrinth-7.md"
+    text = Path(download.path()).read_text(encoding="utf-8")
+    assert "7" in text and len(text) > 1000
+    assert problems == []
+    page.context.close()
+
+
+def test_phone_width_has_no_horizontal_scroll(browser: Any, server: str,
+                                              artefacts: Path) -> None:
+    for url, name in (("/zones?seed=7&lang=de", "zones-phone-de"),
+                      ("/dungeon?seed=11&go=1&rules=scatola-bianca&lang=it", "dungeon-phone-it"),
+                      ("/tables?lang=it", "tables-phone-it")):
+        page, problems = _page(browser, width=390, height=844)
+        page.goto(server + url)
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        page.screenshot(path=str(artefacts / f"{name}.png"), full_page=False)
+        assert overflow <= 1, (url, overflow)
+        assert problems == []
+        page.context.close()
+
+
+def test_play_by_clicking_the_map_with_a_live_player_screen(browser: Any, server: str,
+                                                             artefacts: Path) -> None:
+    from playwright.sync_api import expect
+
+    gm, problems = _page(browser, width=1400, height=1000)
+    gm.goto(f"{server}/play?lang=de")
+    gm.fill("input[name=seed]", "7")
+    gm.fill("input[name=levels]", "2")
+    gm.locator("form[action='/play'] button").click()
+    gm.wait_for_url(re.compile(r".*/play/[0-9a-f]+$"))
+    watch_url = gm.locator("a[target=_blank]").get_attribute("href")
+    player, player_problems = _page(browser, width=900, height=900)
+    player.goto(f"{watch_url}?lang=it")
+    expect(player.locator("html")).to_have_attribute("lang", "it")
+    play = gm.locator("#play")
+    for _ in range(3):
+        seq = play.get_attribute("data-seq")
+        box = gm.locator("[data-panzoom] svg").first
+        gm.locator("a.exit").first.click()
+        expect(play).not_to_have_attribute("data-seq", seq)
+        assert box.get_attribute("viewBox") is not None
+    assert play.get_attribute("data-seq") == "3"
+    # the player screen follows by itself (server-sent events), without a reload
+    expect(player.locator("#play")).to_have_attribute("data-seq", "3", timeout=15_000)
+    gm.get_by_role("button", name="Rückgängig").click()
+    expect(play).to_have_attribute("data-seq", "4")
+    gm.fill("input[name=exit][required]", "9:9,9:n")  # not an exit: refused in place
+    gm.get_by_role("button", name="Neu würfeln", exact=True).click()
+    expect(gm.locator("[data-flash]")).to_be_visible()
+    assert play.get_attribute("data-seq") == "4"
+    assert all("400" in text for text in problems)  # the browser notes the refused request
+    problems.clear()
+    gm.get_by_role("button", name="Neu würfeln, was hinter der letzten Tür liegt").click()
+    expect(play).to_have_attribute("data-seq", "5")
+    expect(player.locator("#play")).to_have_attribute("data-seq", "5", timeout=15_000)
+    html = player.content()
+    assert 'class="exit"' not in html and 'class="secret"' not in html
+    gm.screenshot(path=str(artefacts / "play-gm-de.png"))
+    player.screenshot(path=str(artefacts / "play-player-it.png"))
+    assert problems == [] and player_problems == []
+    gm.context.close()
+    player.context.close()
