@@ -260,11 +260,14 @@ def test_lint_says_which_files_it_cannot_read(tmp_path: Path) -> None:
     folder.mkdir()
     os.mkfifo(folder / "pipe.yaml")
     (folder / "ok.yaml").write_text(TABLE, encoding="utf-8")
+    with (folder / "huge.yaml").open("wb") as f:
+        f.truncate(50 * 1024 * 1024)  # sparse; refused by its size, never read
     proc = run("table", "lint", str(folder), "/dev/null")
     assert proc.returncode == 1
     assert proc.stdout.splitlines() == [
         "/dev/null:1:1: is not a regular file (a pipe, device or socket); kerker reads only "
         "files",
+        f"{folder / 'huge.yaml'}:1:1: larger than 5000000 bytes; not a table file",
         f"{folder / 'pipe.yaml'}:1:1: is not a regular file (a pipe, device or socket); "
         "kerker reads only files",
     ]
