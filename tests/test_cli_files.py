@@ -135,6 +135,17 @@ def test_prowl_tune_on_a_full_disk_keeps_the_plan(tiny_disk: Path) -> None:
     assert not [p for p in tiny_disk.iterdir() if p.name.endswith(".tmp")]
 
 
+def test_dungeon_json_into_a_file_on_a_full_disk_is_one_line(tiny_disk: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(SRC), LANG="C.UTF-8", LC_ALL="C.UTF-8")
+    with (tiny_disk / "dungeon.json").open("wb") as target:
+        proc = subprocess.run([sys.executable, "-m", "kerker", "dungeon", "--seed", "7",
+                               "--json"], stdout=target, stderr=subprocess.PIPE, env=env,
+                              timeout=120, check=False)
+    assert proc.returncode == 2
+    assert proc.stderr.decode() == ("kerker: error: cannot write to standard output: No space "
+                                    "left on device\n")
+
+
 # -- bounded reads ---------------------------------------------------------------------------
 
 

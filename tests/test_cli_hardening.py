@@ -237,3 +237,53 @@ def test_json_keeps_control_characters_as_escapes(workdir: Path) -> None:
     texts = [row["texts"]["en"] for row in json.loads(out)["rows"]]
     assert texts[0].startswith("clear \x1b[2J\x1b]0;pwned")
     assert texts[1] == "plain [bold]not bold[/bold] \u202eevil\x85"
+
+
+def test_svg_on_an_ascii_stdout_is_the_same_drawing() -> None:
+    from xml.dom import minidom
+
+    args = ["zones", "--seed", "3", "--size", "3x3", "--format", "svg", "--lang", "de"]
+    utf8 = run(args).stdout
+    ascii_run = run(args, LC_ALL="C", LANG="C", PYTHONUTF8="0")
+    assert ascii_run.returncode == 0
+    ascii_run.stdout.decode("ascii")
+    assert utf8 != ascii_run.stdout  # the German text needed references
+    assert minidom.parseString(ascii_run.stdout).toxml() == minidom.parseString(utf8).toxml()
+
+
+class _FillingDisk(__import__("io").RawIOBase):
+    """A raw stream that takes 100 bytes, then answers short writes and ENOSPC (a disk
+    filling up under ``> file`` with PYTHONUNBUFFERED)."""
+
+    def __init__(self) -> None:
+        self.data = b""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b: object) -> int:
+        import errno
+
+        chunk = bytes(b)  # type: ignore[call-overload]
+        room = 100 - len(self.data)
+        if room <= 0:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        self.data += chunk[:room]
+        return min(room, len(chunk))
+
+
+def test_a_short_write_on_an_unbuffered_stdout_is_an_error() -> None:
+    import io
+
+    from kerker.termio import OutputError, _guard
+
+    raw = _FillingDisk()
+    plain = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)  # type: ignore[arg-type]
+    plain.write("x" * 300)  # what Python does by itself: the short write is lost silently
+    assert len(raw.data) == 100
+    raw = _FillingDisk()
+    original = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)  # type: ignore[arg-type]
+    guarded = _guard(original, "stdout")  # (sys.__stdout__ keeps the original alive)
+    with pytest.raises(OutputError, match="cannot write to standard output: No space left"):
+        guarded.write("x" * 300)
+    assert guarded.failed

@@ -163,6 +163,16 @@ def print_json(text: str) -> None:
         stream.write(text)
 
 
+def print_svg(text: str) -> None:
+    """Print SVG text: as it is on a UTF-8 stdout, else with character references
+    (``&#xfc;``) for what the encoding lacks -- the same drawing, not a replacement."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    if not is_utf8(sys.stdout):
+        with contextlib.suppress(LookupError):
+            text = text.encode(encoding, "xmlcharrefreplace").decode(encoding)
+    sys.stdout.write(text)
+
+
 # -- guarded streams ------------------------------------------------------------------------
 
 
@@ -180,16 +190,20 @@ class GuardedText(io.TextIOWrapper):
     """
 
     def __init__(self, buffer: IO[bytes], name: str, *, encoding: str,
-                 line_buffering: bool) -> None:
+                 line_buffering: bool, flush_each: bool = False) -> None:
         super().__init__(buffer, encoding=encoding, errors=HANDLER,
                          line_buffering=line_buffering, write_through=True)
         self.stream_name = name
         self.failed = False
+        self.flush_each = flush_each
 
     def write_styled(self, text: str) -> int:
         """Write text as it is (Rich's escape sequences), with the same failure handling."""
         try:
-            return super().write(text)
+            written = super().write(text)
+            if self.flush_each:
+                super().flush()
+            return written
         except OSError as exc:
             self.failed = True
             if exc.errno == errno.EPIPE:
@@ -214,8 +228,15 @@ def _guard(stream: Any, name: str) -> Any:
         return stream
     with contextlib.suppress(OSError, ValueError):
         stream.flush()
-    return GuardedText(stream.buffer, name, encoding=stream.encoding,
-                       line_buffering=stream.line_buffering)
+    buffer = stream.buffer
+    unbuffered = isinstance(buffer, io.RawIOBase)
+    if unbuffered:
+        # PYTHONUNBUFFERED: the text layer sits on the raw file, whose short writes (a disk
+        # filling up) it ignores -- a truncated file and exit 0. A buffered writer retries
+        # the rest and raises; flushing after each write keeps the stream unbuffered.
+        buffer = io.BufferedWriter(buffer)
+    return GuardedText(buffer, name, encoding=stream.encoding,
+                       line_buffering=stream.line_buffering, flush_each=unbuffered)
 
 
 def guard_streams() -> None:
