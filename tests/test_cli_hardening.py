@@ -216,6 +216,7 @@ def test_odds_of_numbers_beyond_a_float_are_exact() -> None:
     flat = "".join(out.split())  # Rich folds the long numbers over lines
     factor = 999999999**35  # odd: the mean 3.5 * factor ends in .5
     assert f"mean{factor * 7 // 2}.50,standarddeviation" in flat
+    assert "16.67 %" in out  # every result's probability is still shown
 
 
 @pytest.mark.parametrize("args", [["zones", "--seed", "1", "--size", "3x3"],
