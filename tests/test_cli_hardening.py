@@ -288,3 +288,15 @@ def test_a_short_write_on_an_unbuffered_stdout_is_an_error() -> None:
     with pytest.raises(OutputError, match="cannot write to standard output: No space left"):
         guarded.write("x" * 300)
     assert guarded.failed
+
+
+@pytest.mark.parametrize("args", [["roll", "1d6"], ["odds", "2W6"], ["--help"],
+                                  ["table", "show", "zufallslabyrinth/schatz"]], ids=" ".join)
+def test_a_closed_stdout_is_one_line_and_exit_2(args: list[str]) -> None:
+    env = dict(os.environ, PYTHONPATH=str(SRC), LANG="C.UTF-8", LC_ALL="C.UTF-8")
+    proc = subprocess.run([sys.executable, "-m", "kerker", *args], stderr=subprocess.PIPE,
+                          env=env, timeout=120, check=False,
+                          preexec_fn=lambda: os.close(1))  # kerker ... >&-
+    assert proc.returncode == 2
+    assert proc.stderr.decode() == ("kerker: error: cannot write to standard output: it is "
+                                    "closed\n")

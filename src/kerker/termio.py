@@ -29,7 +29,7 @@ import sys
 from collections.abc import Callable
 from typing import IO, Any, TextIO
 
-from kerker.errors import N_, KerkerError
+from kerker.errors import N_, KerkerError, Word
 
 EXIT_USER_ERROR = 2
 HANDLER = "kerker-readable"
@@ -239,10 +239,45 @@ def _guard(stream: Any, name: str) -> Any:
                        line_buffering=stream.line_buffering, flush_each=unbuffered)
 
 
+class ClosedStream(io.TextIOBase):
+    """Stands for a standard stream that was closed before kerker started (``>&-``):
+    writing to it is an :class:`OutputError` for stdout, and nothing for stderr (there is
+    nowhere to say anything; the exit status still tells)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.stream_name = name
+        self.failed = False
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return "utf-8"
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return False
+
+    def write(self, text: str) -> int:
+        if self.stream_name == "stdout" and text:
+            self.failed = True
+            raise OutputError(N_("cannot write to standard output: {reason}"),
+                              reason=Word(N_("it is closed")))
+        return len(text)
+
+    def write_styled(self, text: str) -> int:
+        """As :meth:`write` (Rich writes here)."""
+        return self.write(text)
+
+
 def guard_streams() -> None:
-    """Replace ``sys.stdout`` and ``sys.stderr`` by :class:`GuardedText` wrappers."""
-    sys.stdout = _guard(sys.stdout, "stdout")
-    sys.stderr = _guard(sys.stderr, "stderr")
+    """Replace ``sys.stdout`` and ``sys.stderr`` by :class:`GuardedText` wrappers (or a
+    :class:`ClosedStream` where the stream was closed)."""
+    sys.stdout = _guard(sys.stdout, "stdout") if sys.stdout is not None else ClosedStream(
+        "stdout")
+    sys.stderr = _guard(sys.stderr, "stderr") if sys.stderr is not None else ClosedStream(
+        "stderr")
 
 
 class _StyledStdout:
@@ -254,7 +289,7 @@ class _StyledStdout:
         self.encoding = getattr(stream, "encoding", "utf-8")
 
     def write(self, text: str) -> int:
-        if isinstance(self._stream, GuardedText):
+        if isinstance(self._stream, GuardedText | ClosedStream):
             return self._stream.write_styled(text)
         return self._stream.write(text)
 
@@ -347,7 +382,8 @@ def run_guarded(command: Callable[[], object]) -> None:
         code = code or EXIT_USER_ERROR
     if getattr(sys.stdout, "failed", False):
         # What could not be written is dropped; a failed output is a failed command.
-        _silence(1)
+        if isinstance(sys.stdout, GuardedText):
+            _silence(1)
         if code in (0, 1, None):
             code = EXIT_USER_ERROR
     sys.exit(code)
