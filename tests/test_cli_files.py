@@ -206,6 +206,9 @@ def test_deep_nesting_is_refused_before_parsing(tmp_path: Path) -> None:
     for command in ("show", "roll", "odds"):
         line = one_line_error(run("table", command, "eigen/ding", "--tables", str(deep)))
         assert "deep.yaml:13: nested more than 64 levels deep" in line
+    linted = run("table", "lint", str(deep))
+    assert linted.returncode == 1
+    assert linted.stdout == f"{deep}:13:1: nested more than 64 levels deep\n"
     plan = run("prowl", "-r", "2", "-p", "2", "--seed", "3", "--json").stdout
     plan_file = tmp_path / "plan.json"  # a valid plan with one 5000-deep list in it
     plan_file.write_text(plan.replace("{", '{"deep": ' + "[" * 5000 + "]" * 5000 + ", ", 1),

@@ -206,6 +206,15 @@ class _Linter:
                 N_("not UTF-8 text (byte {byte})"), {"byte": exc.start + 1},
             ))
             return
+        from kerker.fileio import check_yaml_depth
+
+        try:  # what --tables refuses, lint reports (before a parser recurses into it)
+            check_yaml_depth(text, src.name)
+        except InputFileError as exc:
+            self.problems.append(Problem(src.name, exc.line or 1, 1,
+                                         exc.template.format(**exc.params), exc.template,
+                                         dict(exc.params)))
+            return
         data = self._parse(src, text)
         if data is _FAILED:
             return
