@@ -135,6 +135,17 @@ def test_prowl_tune_on_a_full_disk_keeps_the_plan(tiny_disk: Path) -> None:
     assert not [p for p in tiny_disk.iterdir() if p.name.endswith(".tmp")]
 
 
+def test_dungeon_json_into_a_file_on_a_full_disk_is_one_line(tiny_disk: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(SRC), LANG="C.UTF-8", LC_ALL="C.UTF-8")
+    with (tiny_disk / "dungeon.json").open("wb") as target:
+        proc = subprocess.run([sys.executable, "-m", "kerker", "dungeon", "--seed", "7",
+                               "--json"], stdout=target, stderr=subprocess.PIPE, env=env,
+                              timeout=120, check=False)
+    assert proc.returncode == 2
+    assert proc.stderr.decode() == ("kerker: error: cannot write to standard output: No space "
+                                    "left on device\n")
+
+
 # -- bounded reads ---------------------------------------------------------------------------
 
 
@@ -195,6 +206,9 @@ def test_deep_nesting_is_refused_before_parsing(tmp_path: Path) -> None:
     for command in ("show", "roll", "odds"):
         line = one_line_error(run("table", command, "eigen/ding", "--tables", str(deep)))
         assert "deep.yaml:13: nested more than 64 levels deep" in line
+    linted = run("table", "lint", str(deep))
+    assert linted.returncode == 1
+    assert linted.stdout == f"{deep}:13:1: nested more than 64 levels deep\n"
     plan = run("prowl", "-r", "2", "-p", "2", "--seed", "3", "--json").stdout
     plan_file = tmp_path / "plan.json"  # a valid plan with one 5000-deep list in it
     plan_file.write_text(plan.replace("{", '{"deep": ' + "[" * 5000 + "]" * 5000 + ", ", 1),
@@ -260,11 +274,14 @@ def test_lint_says_which_files_it_cannot_read(tmp_path: Path) -> None:
     folder.mkdir()
     os.mkfifo(folder / "pipe.yaml")
     (folder / "ok.yaml").write_text(TABLE, encoding="utf-8")
+    with (folder / "huge.yaml").open("wb") as f:
+        f.truncate(50 * 1024 * 1024)  # sparse; refused by its size, never read
     proc = run("table", "lint", str(folder), "/dev/null")
     assert proc.returncode == 1
     assert proc.stdout.splitlines() == [
         "/dev/null:1:1: is not a regular file (a pipe, device or socket); kerker reads only "
         "files",
+        f"{folder / 'huge.yaml'}:1:1: larger than 5000000 bytes; not a table file",
         f"{folder / 'pipe.yaml'}:1:1: is not a regular file (a pipe, device or socket); "
         "kerker reads only files",
     ]

@@ -216,6 +216,7 @@ def test_odds_of_numbers_beyond_a_float_are_exact() -> None:
     flat = "".join(out.split())  # Rich folds the long numbers over lines
     factor = 999999999**35  # odd: the mean 3.5 * factor ends in .5
     assert f"mean{factor * 7 // 2}.50,standarddeviation" in flat
+    assert "16.67 %" in out  # every result's probability is still shown
 
 
 @pytest.mark.parametrize("args", [["zones", "--seed", "1", "--size", "3x3"],
@@ -237,3 +238,65 @@ def test_json_keeps_control_characters_as_escapes(workdir: Path) -> None:
     texts = [row["texts"]["en"] for row in json.loads(out)["rows"]]
     assert texts[0].startswith("clear \x1b[2J\x1b]0;pwned")
     assert texts[1] == "plain [bold]not bold[/bold] \u202eevil\x85"
+
+
+def test_svg_on_an_ascii_stdout_is_the_same_drawing() -> None:
+    from xml.dom import minidom
+
+    args = ["zones", "--seed", "3", "--size", "3x3", "--format", "svg", "--lang", "de"]
+    utf8 = run(args).stdout
+    ascii_run = run(args, LC_ALL="C", LANG="C", PYTHONUTF8="0")
+    assert ascii_run.returncode == 0
+    ascii_run.stdout.decode("ascii")
+    assert utf8 != ascii_run.stdout  # the German text needed references
+    assert minidom.parseString(ascii_run.stdout).toxml() == minidom.parseString(utf8).toxml()
+
+
+class _FillingDisk(__import__("io").RawIOBase):
+    """A raw stream that takes 100 bytes, then answers short writes and ENOSPC (a disk
+    filling up under ``> file`` with PYTHONUNBUFFERED)."""
+
+    def __init__(self) -> None:
+        self.data = b""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b: object) -> int:
+        import errno
+
+        chunk = bytes(b)  # type: ignore[call-overload]
+        room = 100 - len(self.data)
+        if room <= 0:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        self.data += chunk[:room]
+        return min(room, len(chunk))
+
+
+def test_a_short_write_on_an_unbuffered_stdout_is_an_error() -> None:
+    import io
+
+    from kerker.termio import OutputError, _guard
+
+    raw = _FillingDisk()
+    plain = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)  # type: ignore[arg-type]
+    plain.write("x" * 300)  # what Python does by itself: the short write is lost silently
+    assert len(raw.data) == 100
+    raw = _FillingDisk()
+    original = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)  # type: ignore[arg-type]
+    guarded = _guard(original, "stdout")  # (sys.__stdout__ keeps the original alive)
+    with pytest.raises(OutputError, match="cannot write to standard output: No space left"):
+        guarded.write("x" * 300)
+    assert guarded.failed
+
+
+@pytest.mark.parametrize("args", [["roll", "1d6"], ["odds", "2W6"], ["--help"],
+                                  ["table", "show", "zufallslabyrinth/schatz"]], ids=" ".join)
+def test_a_closed_stdout_is_one_line_and_exit_2(args: list[str]) -> None:
+    env = dict(os.environ, PYTHONPATH=str(SRC), LANG="C.UTF-8", LC_ALL="C.UTF-8")
+    proc = subprocess.run([sys.executable, "-m", "kerker", *args], stderr=subprocess.PIPE,
+                          env=env, timeout=120, check=False,
+                          preexec_fn=lambda: os.close(1))  # kerker ... >&-
+    assert proc.returncode == 2
+    assert proc.stderr.decode() == ("kerker: error: cannot write to standard output: it is "
+                                    "closed\n")

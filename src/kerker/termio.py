@@ -29,7 +29,7 @@ import sys
 from collections.abc import Callable
 from typing import IO, Any, TextIO
 
-from kerker.errors import N_, KerkerError
+from kerker.errors import N_, KerkerError, Word
 
 EXIT_USER_ERROR = 2
 HANDLER = "kerker-readable"
@@ -163,6 +163,16 @@ def print_json(text: str) -> None:
         stream.write(text)
 
 
+def print_svg(text: str) -> None:
+    """Print SVG text: as it is on a UTF-8 stdout, else with character references
+    (``&#xfc;``) for what the encoding lacks -- the same drawing, not a replacement."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    if not is_utf8(sys.stdout):
+        with contextlib.suppress(LookupError):
+            text = text.encode(encoding, "xmlcharrefreplace").decode(encoding)
+    sys.stdout.write(text)
+
+
 # -- guarded streams ------------------------------------------------------------------------
 
 
@@ -180,16 +190,20 @@ class GuardedText(io.TextIOWrapper):
     """
 
     def __init__(self, buffer: IO[bytes], name: str, *, encoding: str,
-                 line_buffering: bool) -> None:
+                 line_buffering: bool, flush_each: bool = False) -> None:
         super().__init__(buffer, encoding=encoding, errors=HANDLER,
                          line_buffering=line_buffering, write_through=True)
         self.stream_name = name
         self.failed = False
+        self.flush_each = flush_each
 
     def write_styled(self, text: str) -> int:
         """Write text as it is (Rich's escape sequences), with the same failure handling."""
         try:
-            return super().write(text)
+            written = super().write(text)
+            if self.flush_each:
+                super().flush()
+            return written
         except OSError as exc:
             self.failed = True
             if exc.errno == errno.EPIPE:
@@ -214,14 +228,56 @@ def _guard(stream: Any, name: str) -> Any:
         return stream
     with contextlib.suppress(OSError, ValueError):
         stream.flush()
-    return GuardedText(stream.buffer, name, encoding=stream.encoding,
-                       line_buffering=stream.line_buffering)
+    buffer = stream.buffer
+    unbuffered = isinstance(buffer, io.RawIOBase)
+    if unbuffered:
+        # PYTHONUNBUFFERED: the text layer sits on the raw file, whose short writes (a disk
+        # filling up) it ignores -- a truncated file and exit 0. A buffered writer retries
+        # the rest and raises; flushing after each write keeps the stream unbuffered.
+        buffer = io.BufferedWriter(buffer)
+    return GuardedText(buffer, name, encoding=stream.encoding,
+                       line_buffering=stream.line_buffering, flush_each=unbuffered)
+
+
+class ClosedStream(io.TextIOBase):
+    """Stands for a standard stream that was closed before kerker started (``>&-``):
+    writing to it is an :class:`OutputError` for stdout, and nothing for stderr (there is
+    nowhere to say anything; the exit status still tells)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.stream_name = name
+        self.failed = False
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return "utf-8"
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return False
+
+    def write(self, text: str) -> int:
+        if self.stream_name == "stdout" and text:
+            self.failed = True
+            raise OutputError(N_("cannot write to standard output: {reason}"),
+                              reason=Word(N_("it is closed")))
+        return len(text)
+
+    def write_styled(self, text: str) -> int:
+        """As :meth:`write` (Rich writes here)."""
+        return self.write(text)
 
 
 def guard_streams() -> None:
-    """Replace ``sys.stdout`` and ``sys.stderr`` by :class:`GuardedText` wrappers."""
-    sys.stdout = _guard(sys.stdout, "stdout")
-    sys.stderr = _guard(sys.stderr, "stderr")
+    """Replace ``sys.stdout`` and ``sys.stderr`` by :class:`GuardedText` wrappers (or a
+    :class:`ClosedStream` where the stream was closed)."""
+    sys.stdout = _guard(sys.stdout, "stdout") if sys.stdout is not None else ClosedStream(
+        "stdout")
+    sys.stderr = _guard(sys.stderr, "stderr") if sys.stderr is not None else ClosedStream(
+        "stderr")
 
 
 class _StyledStdout:
@@ -233,7 +289,7 @@ class _StyledStdout:
         self.encoding = getattr(stream, "encoding", "utf-8")
 
     def write(self, text: str) -> int:
-        if isinstance(self._stream, GuardedText):
+        if isinstance(self._stream, GuardedText | ClosedStream):
             return self._stream.write_styled(text)
         return self._stream.write(text)
 
@@ -326,7 +382,8 @@ def run_guarded(command: Callable[[], object]) -> None:
         code = code or EXIT_USER_ERROR
     if getattr(sys.stdout, "failed", False):
         # What could not be written is dropped; a failed output is a failed command.
-        _silence(1)
+        if isinstance(sys.stdout, GuardedText):
+            _silence(1)
         if code in (0, 1, None):
             code = EXIT_USER_ERROR
     sys.exit(code)

@@ -166,8 +166,12 @@ def zones_command(
         print_json(dumps(zmap, code))
         return
     if formats is not None:
-        print(render_svg(zmap, view="gm", lang=code) if chosen == ["svg"]
-              else render_md(zmap, code), end="")
+        if chosen == ["svg"]:
+            from kerker.termio import print_svg
+
+            print_svg(render_svg(zmap, view="gm", lang=code))
+        else:
+            print(render_md(zmap, code), end="")
         return
     print(summary(zmap, code))
     print()

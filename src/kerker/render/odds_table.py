@@ -13,6 +13,8 @@ from kerker.termio import console as make_console
 from kerker.termio import rich_text
 
 BAR_WIDTH = 40
+LONG_RESULT = 24
+"""Results with more digits are folded over lines in their column."""
 MAX_ROWS = 400
 
 
@@ -28,7 +30,12 @@ def odds_table(
     _ = translator(lang)
     table = Table(title=rich_text(_("Odds of {expression}").format(expression=expression)),
                   title_justify="left")
-    table.add_column(_("result"), justify="right", style="bold", no_wrap=True)
+    longest = max((len(str(value)) for value, _p in dist), default=0)
+    if longest <= LONG_RESULT:
+        table.add_column(_("result"), justify="right", style="bold", no_wrap=True)
+    else:  # results of hundreds of digits fold, so that the probabilities stay readable
+        table.add_column(_("result"), justify="right", style="bold", overflow="fold",
+                         max_width=LONG_RESULT)
     table.add_column(_("exactly"), justify="right", no_wrap=True)
     table.add_column(_("at least"), justify="right", no_wrap=True)
     table.add_column(_("at most"), justify="right", no_wrap=True)

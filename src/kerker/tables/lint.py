@@ -192,14 +192,16 @@ class _Linter:
 
     # -- reading --------------------------------------------------------------------------
     def read(self, src: _Source, explicit: bool) -> None:
-        try:
-            raw = src.path.read_bytes()
-        except OSError as exc:
-            self.add(src.name, (), N_("cannot read the file: {reason}"), reason=exc.strerror)
-            return
-        if len(raw) > MAX_FILE_BYTES:
-            self.add(src.name, (), N_("larger than {max} bytes; not a table file"),
-                     max=MAX_FILE_BYTES)
+        from kerker.fileio import InputFileError, check_regular, read_bytes
+
+        try:  # type and size before reading: a FIFO never blocks, 50 MB are never loaded
+            if check_regular(src.path, src.name).st_size > MAX_FILE_BYTES:
+                self.add(src.name, (), N_("larger than {max} bytes; not a table file"),
+                         max=MAX_FILE_BYTES)
+                return
+            raw = read_bytes(src.path, max_bytes=MAX_FILE_BYTES, where=src.name)
+        except InputFileError as exc:
+            self.add(src.name, (), exc.template, **exc.params)
             return
         try:
             text = raw.decode("utf-8")
@@ -209,6 +211,15 @@ class _Linter:
                 src.name, line, 1, f"not UTF-8 text (byte {exc.start + 1})",
                 N_("not UTF-8 text (byte {byte})"), {"byte": exc.start + 1},
             ))
+            return
+        from kerker.fileio import check_yaml_depth
+
+        try:  # what --tables refuses, lint reports (before a parser recurses into it)
+            check_yaml_depth(text, src.name)
+        except InputFileError as exc:
+            self.problems.append(Problem(src.name, exc.line or 1, 1,
+                                         exc.template.format(**exc.params), exc.template,
+                                         dict(exc.params)))
             return
         data = self._parse(src, text)
         if data is _FAILED:
