@@ -406,8 +406,13 @@ def render_html(doc: Doc, *, lang: str | None = None, view: str = "gm",
                                              *key.traps)]
                 exits = "; ".join(_linked(t, n) for t, n in key.exits) or escape(_("none"))
                 parts.append(f"{escape(_('Exits'))}: {exits}")
+                rolls = ""
+                if key.rolls:  # folded, as in a room's entry
+                    lis = "".join(f"<li>{escape(r)}</li>" for r in key.rolls)
+                    rolls = (f"<details><summary>{escape(_('Rolls'))} ({len(key.rolls)})"
+                             f"</summary><ul>{lis}</ul></details>")
                 items.append(f'<li id="{key.anchor}"><b>{escape(key.heading)}</b> · '
-                             + " · ".join(parts) + "</li>")
+                             + " · ".join(parts) + rolls + "</li>")
             body.append(f'<section class="corridors"><h2>{escape(_("Corridors"))}</h2>'
                         f'<ul>{"".join(items)}</ul></section>')
         body.append("</div>")
