@@ -43,9 +43,8 @@ def serve_command(
 
     import uvicorn
 
-    from kerker.web import create_app
-
     from kerker.play.store import open_store
+    from kerker.web import create_app
 
     url_db = db or os.environ.get("KERKER_DB") or None
     open_store(url_db).close()  # a database that cannot be used is refused before serving

@@ -221,11 +221,14 @@ def dungeon_document(options: DungeonOptions, lang: str) -> dict[str, Any]:
     from kerker.dungeon.engine import Params, generate
     from kerker.dungeon.export import to_document
 
+    # Only Scatola Bianca knows caves (a procedure's own option); the engine refuses it
+    # for the Zufallslabyrinth.
+    caves = options.caves if options.rules == "scatola-bianca" else None
     params = Params(rules=options.rules, seed=None, levels=options.levels, size=options.size,
                     max_areas=options.max_areas, min_areas=options.min_areas,
-                    entrance=options.entrance, caves=options.caves).checked()
+                    entrance=options.entrance, caves=caves).checked()
     params = replace(params, seed=check_seed(options.seed))
-    dungeon = generate(params, rng_for(options.seed), registry())
+    dungeon = generate(params, registry())
     return to_document(dungeon, lang)
 
 
