@@ -107,6 +107,7 @@ async def _load(url: str, sessions: list[str], requests: int) -> tuple[list[floa
     number of answers other than 200, and the wall time of the whole level."""
     times: list[float] = []
     bad = 0
+    reasons: dict[str, int] = {}
 
     async def client(session: str) -> None:
         nonlocal bad
@@ -120,9 +121,13 @@ async def _load(url: str, sessions: list[str], requests: int) -> tuple[list[floa
                 times.append((time.perf_counter() - t0) * 1000)
                 if got.status_code != 200:
                     bad += 1
+                    why = f"{got.status_code} {got.json().get('message', '')}"[:120]
+                    reasons[why] = reasons.get(why, 0) + 1
 
     t0 = time.perf_counter()
     await asyncio.gather(*(client(s) for s in sessions))
+    for why, n in sorted(reasons.items()):
+        print(f"  {len(sessions)} clients: {n} x {why}")
     return times, bad, time.perf_counter() - t0
 
 
