@@ -297,3 +297,58 @@ def test_one_instance_keeps_its_memory_over_many_requests(
     print(f"\nRSS warm {warm} KiB, after {MEMORY_REQUESTS} more requests {after} KiB "
           f"({after - warm:+d} KiB)")
     assert after - warm < MEMORY_SLACK_KIB, (warm, after)
+
+
+def test_postgres_appends_notify_listeners_on_commit_only() -> None:
+    """The NOTIFY that wakes player streams: sent by a committed append (payload: the
+    session id), not by a refused one; a listener reports (None) when it (re)connects."""
+
+    from kerker.play.events import Event
+    from kerker.play.session import SessionInfo
+    from kerker.play.store import ConflictError, open_store
+    from kerker.play.store.postgres import listen
+
+    url = store_url("postgres", Path("."))
+    heard: queue.Queue[str | None] = queue.Queue()
+    stop = threading.Event()
+    thread = threading.Thread(target=listen, args=(url, heard.put, stop), daemon=True)
+    thread.start()
+
+    def info(sid: str) -> SessionInfo:
+        return SessionInfo(sid, "zufallslabyrinth", 7, {"levels": 1}, "0.1.0", "d" * 32,
+                           name=sid, player_token="tok-" + sid, created="t0", updated="t0")
+
+    def note(seq: int) -> Event:
+        return Event(seq, "note", {"text": "x", "depth": None, "area": None})
+
+    one, two = "n" + os.urandom(4).hex(), "n" + os.urandom(4).hex()
+
+    def next_heard(what: str, connect: bool = False) -> str | None:
+        # the channel is the database's, not the schema's: other tests' and other
+        # programs' appends are heard too, and skipped here
+        deadline = time.monotonic() + EVENT_WAIT
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                got = heard.get(timeout=left)
+            except queue.Empty:
+                break
+            if (got is None) == connect and (connect or got in (one, two)):
+                return got
+        raise AssertionError(f"the listener heard no {what} within {EVENT_WAIT:.0f} s")
+
+    try:
+        assert next_heard("connect", connect=True) is None
+        with open_store(url) as store:
+            store.create(info(one))
+            store.create(info(two))
+            store.append(info(one), note(1))
+            assert next_heard("append") == one
+            with pytest.raises(ConflictError):
+                store.append(info(one), note(1))  # refused: must notify nothing
+            store.append(info(two), note(1))
+            # notifications come in commit order: had the refused append sent one, `one`
+            # would come first
+            assert next_heard("second append") == two
+    finally:
+        stop.set()
+        thread.join(timeout=10)
