@@ -1,0 +1,282 @@
+"""Web app benchmark (issue 14): open-exit request latency at 1, 10 and 50 concurrent
+clients against ONE real `kerker serve` on loopback, the instance's memory (RSS) before and
+after, RSS over a bounded run of a few thousand mixed requests, and how long a player
+stream on a SECOND instance takes to hear of an opened door.
+
+Every client opens exits ("next") on a session of its own, made before the clock starts
+(so no client waits on another's 409), a fixed number of requests per client, one
+keep-alive connection each. Latency is measured in the client, request sent to response
+read. Run: ``python bench/web.py [--db URL] [--requests N] [--quick]``; ``--db`` defaults to
+a fresh SQLite file in a temporary folder, ``--db postgresql://...`` (e.g. from
+``scripts/pg_ci.sh start``) measures PostgreSQL and its LISTEN/NOTIFY delay.
+It measures and prints; the goal line (p99 < 100 ms at 50 clients) is informational.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+GOAL_P99_MS = 100.0
+SESSION = {"seed": 0, "max_areas": 60, "min_areas": 40}
+"""Options of every benchmark session (seed varied per client)."""
+
+
+def _port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Server:
+    """A `kerker serve` subprocess on loopback."""
+
+    def __init__(self, db: str, log: Path) -> None:
+        self.port = _port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep
+               + os.environ.get("PYTHONPATH", "")}
+        with log.open("wb") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "kerker", "serve", "--port", str(self.port),
+                 "--db", db], stdout=out, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + 60
+        with httpx.Client(base_url=self.url) as client:
+            while True:
+                if self.proc.poll() is not None:
+                    raise SystemExit(f"kerker serve exited: {log.read_text()[-1500:]}")
+                try:
+                    if client.get("/api/openapi.json").status_code == 200:
+                        return
+                except httpx.TransportError:
+                    pass
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise SystemExit("kerker serve did not answer within 60 s")
+                time.sleep(0.2)
+
+    def rss_mib(self) -> float:
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def _pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    k = min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))
+    return ordered[k]
+
+
+async def _sessions(url: str, count: int, first_seed: int) -> list[str]:
+    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+        out = []
+        for n in range(count):
+            got = await client.post("/api/sessions", json={**SESSION, "seed": first_seed + n})
+            got.raise_for_status()
+            out.append(got.json()["session"])
+        return out
+
+
+async def _load(url: str, sessions: list[str], requests: int) -> tuple[list[float], int, float]:
+    """Every client opens `requests` exits on its own session; latencies in ms, the
+    number of answers other than 200, and the wall time of the whole level."""
+    times: list[float] = []
+    bad = 0
+    reasons: dict[str, int] = {}
+
+    async def client(session: str) -> None:
+        nonlocal bad
+        limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+        async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as c:
+            await c.get(f"/api/sessions/{session}")  # connect before the clock starts
+            for _ in range(requests):
+                t0 = time.perf_counter()
+                got = await c.post(f"/api/sessions/{session}/open", json={"exit": "next"})
+                await got.aread()
+                times.append((time.perf_counter() - t0) * 1000)
+                if got.status_code != 200:
+                    bad += 1
+                    why = f"{got.status_code} {got.json().get('message', '')}"[:120]
+                    reasons[why] = reasons.get(why, 0) + 1
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(client(s) for s in sessions))
+    for why, n in sorted(reasons.items()):
+        print(f"  {len(sessions)} clients: {n} x {why}")
+    return times, bad, time.perf_counter() - t0
+
+
+def _memory_run(server: Server, total: int, step: int) -> list[tuple[int, float]]:
+    """`total` mixed requests on one session (open, undo, GM state, player page, in turn),
+    RSS every `step`; the log stays short (open, undo, redo... stays a few events)."""
+    marks: list[tuple[int, float]] = []
+    with httpx.Client(base_url=server.url, timeout=60) as c:
+        made = c.post("/api/sessions", json={**SESSION, "seed": 99}).json()
+        sid, token = made["session"], made["player_token"]
+        for _ in range(3):
+            c.post(f"/api/sessions/{sid}/open", json={"exit": "next"}).raise_for_status()
+        marks.append((0, server.rss_mib()))
+        for n in range(1, total + 1):
+            kind = n % 4
+            if kind == 0:
+                got = c.post(f"/api/sessions/{sid}/open", json={"exit": "next"})
+            elif kind == 1:
+                got = c.post(f"/api/sessions/{sid}/undo", json={})
+            elif kind == 2:
+                got = c.get(f"/api/sessions/{sid}")
+            else:
+                got = c.get(f"/watch/{token}")
+            got.raise_for_status()
+            if n % step == 0:
+                marks.append((n, server.rss_mib()))
+    return marks
+
+
+def _stream_delay(writer: Server, reader: Server, repeats: int) -> list[float]:
+    """Open a door on `writer` and time until a player stream on `reader` says so (ms,
+    from the open's response; negative: the stream was told before the response came)."""
+    with httpx.Client(base_url=writer.url, timeout=60) as c:
+        made = c.post("/api/sessions", json={**SESSION, "seed": 123}).json()
+    sid, token = made["session"], made["player_token"]
+    arrived: dict[int, float] = {}
+    ready = threading.Event()
+    done = threading.Event()
+
+    def read() -> None:
+        with httpx.Client(timeout=httpx.Timeout(30, read=60)) as s, \
+                s.stream("GET", f"{reader.url}/watch/{token}/events") as r:
+            kind = ""
+            for line in r.iter_lines():
+                if line.startswith("event: "):
+                    kind = line[7:]
+                elif line.startswith("data: "):
+                    if kind == "hello":
+                        ready.set()
+                    elif kind == "changed":
+                        arrived[int(line[6:])] = time.perf_counter()
+                        if len(arrived) >= repeats:
+                            done.set()
+                            return
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    if not ready.wait(30):
+        raise SystemExit("the player stream did not say hello")
+    sent: dict[int, float] = {}
+    with httpx.Client(base_url=writer.url, timeout=60) as c:
+        for _ in range(repeats):
+            got = c.post(f"/api/sessions/{sid}/open", json={"exit": "next"})
+            got.raise_for_status()
+            sent[got.json()["seq"]] = time.perf_counter()
+            deadline = time.monotonic() + 30
+            while got.json()["seq"] not in arrived and time.monotonic() < deadline:
+                time.sleep(0.005)
+            time.sleep(0.3)  # apart from the poll's phase, so each step is timed alone
+    done.wait(30)
+    return [(arrived[s] - sent[s]) * 1000 for s in sent if s in arrived]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--db", help="database URL (default: a fresh SQLite file)")
+    ap.add_argument("--requests", type=int, default=20,
+                    help="open requests per client at each level (default 20, at most 35)")
+    ap.add_argument("--clients", default="1,10,50")
+    ap.add_argument("--memory", type=int, default=3000,
+                    help="requests of the memory run (default 3000)")
+    ap.add_argument("--quick", action="store_true", help="a few requests: does it still run")
+    args = ap.parse_args()
+    requests = 3 if args.quick else max(1, min(args.requests, 35))
+    memory = 200 if args.quick else max(100, min(args.memory, 20_000))
+    levels = [int(x) for x in args.clients.split(",")]
+    folder = Path(tempfile.mkdtemp(prefix="kerker-bench-web-"))
+    db = args.db or str(folder / "sessions.sqlite3")
+    kind = "postgresql" if db.startswith("postgres") else "sqlite"
+    print(f"# bench/web.py  {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}")
+    print(f"python {platform.python_version()}  {platform.platform()}  cpus {os.cpu_count()}"
+          f"  load {os.getloadavg()[0]:.2f}  store {kind}")
+    print(f"each client: its own session ({SESSION['max_areas']} areas at most), "
+          f"{requests} x POST /api/sessions/ID/open {{\"exit\": \"next\"}}, one keep-alive "
+          "connection; one kerker serve (uvicorn, one process)")
+    server = Server(db, folder / "serve-a.log")
+    errors = 0
+    rows: list[tuple[int, int, float, float, float, float, int, float, float]] = []
+    try:
+        rss0 = server.rss_mib()
+        seed = 1000
+        for count in levels:
+            sessions = asyncio.run(_sessions(server.url, count, seed))
+            seed += count
+            before = server.rss_mib()
+            times, bad, wall = asyncio.run(_load(server.url, sessions, requests))
+            errors += bad
+            rows.append((count, len(times), statistics.median(times), _pct(times, 99),
+                         max(times), len(times) / wall, bad, before, server.rss_mib()))
+        print()
+        print("| clients | requests | p50 ms | p99 ms | max ms | req/s | non-200 | "
+              "RSS before MiB | RSS after MiB |")
+        print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for count, n, p50, p99, top, rate, bad, before, after in rows:
+            print(f"| {count} | {n} | {p50:.1f} | {p99:.1f} | {top:.1f} | {rate:.1f} | {bad} | "
+                  f"{before:.1f} | {after:.1f} |")
+        print(f"\nRSS at start {rss0:.1f} MiB")
+        marks = _memory_run(server, memory, max(1, memory // 6))
+        print(f"\nmemory run: {memory} requests (open, undo, GM state, player page in turn)")
+        print("| requests | RSS MiB |")
+        print("| ---: | ---: |")
+        for n, rss in marks:
+            print(f"| {n} | {rss:.1f} |")
+        growth = marks[-1][1] - marks[1][1] if len(marks) > 2 else float("nan")
+        print(f"growth after the first {marks[1][0] if len(marks) > 1 else 0} requests: "
+              f"{growth:+.1f} MiB")
+        second = Server(db, folder / "serve-b.log")
+        try:
+            delays = _stream_delay(server, second, 3 if args.quick else 10)
+        finally:
+            second.stop()
+        how = "LISTEN/NOTIFY" if kind == "postgresql" else "polling the file every 1 s"
+        if delays:
+            print(f"\nplayer stream on a second instance ({how}): told {len(delays)} times, "
+                  f"after the open's response: median {statistics.median(delays):.0f} ms, "
+                  f"min {min(delays):.0f} ms, max {max(delays):.0f} ms")
+        else:
+            print("\nplayer stream on a second instance: told nothing (ERROR)")
+            errors += 1
+    finally:
+        server.stop()
+    at50 = [r for r in rows if r[0] == 50]
+    if at50:
+        verdict = "PASS" if at50[0][3] < GOAL_P99_MS else "MISS"
+        print(f"\n{verdict}: p99 at 50 clients {at50[0][3]:.1f} ms (goal < {GOAL_P99_MS:.0f} ms)")
+    if errors:
+        print(f"ERROR: {errors} requests did not answer 200")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
