@@ -224,7 +224,7 @@ def _row_index(rows: tuple[Row, ...]) -> _RowIndex:
         return found
     found = _INDEXES[key] = _RowIndex(rows)
     _INDEXES.move_to_end(key)
-    if len(_INDEXES) > MAX_INDEXES:
+    while len(_INDEXES) > MAX_INDEXES:
         _INDEXES.popitem(last=False)
     return found
 

@@ -252,15 +252,26 @@ class _Odds:
             totals = self.weighted_totals(table.rows)
         else:
             totals = self.totals(table, table.dice, table.rows, modifier, reroll_if, ctx)
-        row_cache: dict[int, Dist] = {}
+        # A row whose effects do not read the roll has the same outcomes for each of its
+        # numbers: worked out once, weighted with the mass of all its numbers (one product
+        # per outcome, not one per number and outcome).
+        parts: list[tuple[Fraction, Dist]] = []
+        by_row: dict[int, int] = {}
         for total, p in totals.items():
             index, row = self.row_for(table.rows, total, table, weighted)
-            reads_result = self.reads_result(row)
-            dist = row_cache.get(index) if not reads_result else None
-            if dist is None:
-                dist = self.row(table, row, {**ctx, "result": total}, depth, again_depth)
-                if not reads_result:
-                    row_cache[index] = dist
+            if self.reads_result(row):
+                parts.append((p, self.row(table, row, {**ctx, "result": total}, depth,
+                                          again_depth)))
+                continue
+            at = by_row.get(index)
+            if at is None:
+                by_row[index] = len(parts)
+                parts.append((p, self.row(table, row, {**ctx, "result": total}, depth,
+                                          again_depth)))
+            else:
+                mass, dist = parts[at]
+                parts[at] = (mass + p, dist)
+        for p, dist in parts:
             for outcome, q in dist.items():
                 result[outcome] += p * q
             if len(result) > self.max_outcomes:  # it only grows: refuse before the rest

@@ -36,6 +36,10 @@ MAX_TEXT = 200
 Loc = tuple[str | int, ...]
 
 
+_MISSING = N_("{where}: the procedures read {name!r} from every row of {table}; this row has "
+              "none")
+
+
 @dataclass(frozen=True, slots=True)
 class ValueSpec:
     """The type and range of one value name."""
@@ -203,9 +207,8 @@ def check_table(spec: RuleSetValues, table: Mapping[str, Any], loc: Loc
                 continue
             if sub_values and all(required in v for v in sub_values):
                 continue
-            problems.append(ValueProblem(
-                row_loc, N_("{where}: the procedures read {name!r} from every row of {table}; "
-                            "this row has none"), {"name": required, "table": name}))
+            problems.append(ValueProblem(row_loc, _MISSING,
+                                         {"name": required, "table": name}))
         for key, value in values.items():
             found = spec.names.get(str(key))
             problem = found.problem(value) if found is not None else None
@@ -257,7 +260,8 @@ def refuse_bad_values(data: Mapping[str, Any], file: str, path: Path | None) -> 
     problems = check_file(data)
     if not problems:
         return
-    first = problems[0]
+    # A value that is there but wrong says more than one that is missing: it comes first.
+    first = min(problems, key=lambda p: p.template == _MISSING)
     line = None
     if path is not None:
         from kerker.tables.positions import locate
