@@ -40,6 +40,7 @@ from kerker.dungeon.model import (
     Level,
     RollEntry,
 )
+from kerker.dungeon.sheet import PLANE, crop
 from kerker.errors import N_, OptionError
 from kerker.geometry.grid import CELLS_PER_SQUARE, Cell, sort_cells, step
 from kerker.geometry.occupancy import Occupancy
@@ -121,7 +122,9 @@ class Params:
     rules: str = "zufallslabyrinth"
     seed: int | None = None
     levels: int = 1
-    size: tuple[int, int] = DEFAULT_SIZE
+    size: tuple[int, int] | None = None
+    """Squares across and down of a fixed sheet (``--size``); None: the sheet grows with the
+    dungeon (:mod:`kerker.dungeon.sheet`)."""
     max_areas: int = DEFAULT_MAX_AREAS
     entrance: str | None = None
     """How level 1 begins (a procedure option: ``variant``, ``room``, ``hall``)."""
@@ -151,7 +154,7 @@ class Params:
         if not 1 <= self.levels <= lim.max_levels:
             raise DungeonError(N_("{name} must be between 1 and {max}"), option="levels",
                                max=lim.max_levels)
-        w, h = self.size
+        w, h = self.size or (lim.min_size, lim.min_size)
         if not (lim.min_size <= w <= lim.max_size and lim.min_size <= h <= lim.max_size):
             raise DungeonError(N_("{name} must be between {lo}x{lo} and {hi}x{hi} squares"),
                                option="size", lo=lim.min_size, hi=lim.max_size)
@@ -502,7 +505,7 @@ class DungeonState:
     def level(self, depth: int) -> LevelState:
         """The level at ``depth`` (made empty on first use)."""
         if depth not in self.levels:
-            w, h = self.params.size
+            w, h = self.params.size or PLANE
             occ = Occupancy(w * CELLS_PER_SQUARE, h * CELLS_PER_SQUARE)
             self.levels[depth] = LevelState(depth, occ,
                                             random.Random(sub_seed(self.base, "level", depth)),
@@ -740,7 +743,9 @@ class DungeonState:
                 self._settle_one(level, conn)
 
     def _settle_one(self, level: LevelState, conn: ConnBuilder) -> None:
-        if conn.to is not None or conn.mode not in OPEN_MODES:
+        # a blocked exit (nothing fitted behind it) whose far side an area took later opens
+        # into that area too, so no false door faces a room (kerker.dungeon.toolkit.block)
+        if conn.to is not None or (conn.mode not in OPEN_MODES and conn.mode != "blocked"):
             return
         owner = level.occ.owner(step(conn.at, conn.side))
         if owner is None:
@@ -748,6 +753,8 @@ class DungeonState:
         if owner == conn.from_:
             self.drop(level, conn)
             return
+        if conn.mode == "blocked":
+            conn.info.pop("bends", None)
         conn.to = owner
         conn.mode = "exit"
         if conn.id in level.frontier:
@@ -783,9 +790,9 @@ class DungeonState:
                              and c.to is None and (c.mode in OPEN_MODES or (c.to_level or 0) >= 1))
             frozen = Level(depth, st.occ.width, st.occ.height, st.entrance, areas, conns,
                            open_ids)
-            levels.append(frozen)
+            levels.append(frozen if self.params.size else crop(frozen))
         p = self.params
-        options = (("levels", p.levels), ("size", list(p.size)),
+        options = (("levels", p.levels), ("size", list(p.size) if p.size else None),
                    ("max_areas", p.max_areas), ("min_areas", p.min_areas),
                    *p.procedure_options())
         return Dungeon(p.rules, p.seed, options, tuple(levels),
