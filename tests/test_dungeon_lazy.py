@@ -262,3 +262,29 @@ def test_reroll_variant_is_another_room_and_repeatable(rules: str) -> None:
     assert differs >= 15
     with pytest.raises(DungeonError, match="reroll variant"):
         expand(start(_params(rules, 1), REGISTRY), "1:1,1:n", variant=-1)
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_injected_limits_cap_the_corridor_walk(rules: str) -> None:
+    """``limits`` reaches the procedures: with one corridor roll allowed, no corridor logs
+    more than a handful of rolls of its walk table (one roll, its "roll again" repeats and
+    a hall or door roll's follow-ups), against 10+ with the default cap of 30."""
+    from kerker.limits import DungeonLimits
+
+    table = {"zufallslabyrinth": "zufallslabyrinth/gaenge",
+             "scatola-bianca": "scatola-bianca/tiri-periodici"}[rules]
+
+    def most(limits: DungeonLimits | None) -> int:
+        found = 0
+        for seed in range(30):
+            dungeon = generate(_params(rules, seed, levels=1, max_areas=20), REGISTRY,
+                               limits=limits)
+            for level in dungeon.levels:
+                for area in level.areas:
+                    found = max(found, sum(r.table == table for r in area.rolls))
+        return found
+
+    assert most(DungeonLimits(max_corridor_rolls=1)) <= 4 < 10 <= most(None)
+    with pytest.raises(DungeonError, match="levels must be between 1 and 2"):
+        generate(Params(rules=rules, seed=1, levels=3), REGISTRY,
+                 limits=DungeonLimits(max_levels=2))

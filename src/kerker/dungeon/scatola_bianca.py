@@ -55,7 +55,8 @@ from kerker.tables.engine import TableResult
 
 T = "scatola-bianca/"
 MAX_CHECKS = 30
-"""A.1 checks per corridor; a longer corridor goes on as an open exit."""
+"""A.1 checks per corridor; a longer corridor goes on as an open exit (the default of
+``DungeonLimits.max_corridor_rolls``: the injected ``state.limits`` decides)."""
 MAX_BLOCK_TURNS = 3
 """A.4 rolls for one stretch that keeps meeting rock; then the corridor ends."""
 CAVE_DEPTH = 3
@@ -617,7 +618,7 @@ class ScatolaBianca(Zufallslabyrinth):
         area = walker.area
         if not self._go(state, level, walker, first_ft):
             return
-        for _ in range(MAX_CHECKS):
+        for _ in range(state.limits.max_corridor_rolls):
             res = state.roll(T + "tiri-periodici", level, area,
                              caves=caves_at(state.params.caves, level.depth))
             if res.key == "wandering_monster":

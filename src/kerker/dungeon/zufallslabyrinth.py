@@ -45,7 +45,8 @@ from kerker.tables.engine import TableResult
 
 T = "zufallslabyrinth/"
 MAX_CORRIDOR_ROLLS = 30
-"""Step 4 rolls per corridor; a longer corridor goes on as an open exit."""
+"""Step 4 rolls per corridor; a longer corridor goes on as an open exit (the default of
+``DungeonLimits.max_corridor_rolls``: the injected ``state.limits`` decides)."""
 PARENT_GRACE = 3
 """Cells a corridor may run along the area it leaves before that area counts as rock."""
 NEAR = 6
@@ -951,7 +952,7 @@ class Zufallslabyrinth:
     def _step4(self, state: DungeonState, level: LevelState, walker: Walker) -> None:
         """Schritt 4: roll, walk, roll again while the row says so."""
         area = walker.area
-        for _ in range(MAX_CORRIDOR_ROLLS):
+        for _ in range(state.limits.max_corridor_rolls):
             res = state.roll(T + "gaenge", level, area)
             v = res.values
             if v.get("wandering_monsters"):
