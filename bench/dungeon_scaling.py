@@ -24,7 +24,9 @@ SIZE = (200, 200)
 
 def _generate(params: engine.Params) -> engine.Dungeon:
     """``engine.generate`` under either signature (before and after issue 12)."""
-    if len(inspect.signature(engine.generate).parameters) == 3:
+    positional = [p for p in inspect.signature(engine.generate).parameters.values()
+                  if p.kind is p.POSITIONAL_OR_KEYWORD]
+    if len(positional) == 3:
         return engine.generate(params, random.Random(params.seed), REGISTRY)  # type: ignore[call-arg]
     return engine.generate(params, REGISTRY)  # type: ignore[call-arg]
 

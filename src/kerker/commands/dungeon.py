@@ -135,8 +135,9 @@ def dungeon_command(
     ] = None,
     levels: Annotated[int, typer.Option("--levels", help=_h(N_(
         "Number of levels (1-20); deeper levels start where stairs arrive.")))] = 1,
-    size: Annotated[str, typer.Option("--size", metavar="WxH", help=_h(N_(
-        "Width x height of a level in 10-ft squares (10x10 to 200x200).")))] = "30x40",
+    size: Annotated[str | None, typer.Option("--size", metavar="WxH", help=_h(N_(
+        "Width x height of a level in 10-ft squares (10x10 to 200x200); without it the "
+        "sheet grows with the dungeon.")))] = None,
     max_areas: Annotated[int, typer.Option("--max-areas", help=_h(N_(
         "Areas per level at most (1-1000); open exits beyond stay unexplored.")))] = 60,
     min_areas: Annotated[int, typer.Option("--min-areas", help=_h(N_(
@@ -199,8 +200,7 @@ def dungeon_command(
     ] = None,
 ) -> None:
     """Roll a dungeon; see ``DUNGEON_HELP``."""
-    from kerker.dungeon.engine import Params, generate
-    from kerker.dungeon.export import dumps_document, to_document
+    from kerker.dungeon.api import Params, document, dumps_document, generate
     from kerker.dungeon.render_ascii import render_ascii
     from kerker.tables.registry import rule_set_language
 
@@ -208,7 +208,7 @@ def dungeon_command(
     if formats is not None and out is None:
         raise OptionError(N_("--format {text} needs --out DIR"), text=formats)
     params = Params(rules=rules, seed=None, levels=levels,
-                    size=parse_size(size),
+                    size=parse_size(size) if size is not None else None,
                     max_areas=max_areas, min_areas=min_areas, entrance=entrance,
                     caves=caves)
     with flags():
@@ -248,7 +248,7 @@ def dungeon_command(
     try:
         with flags():
             dungeon = generate(params, registry)
-        doc = to_document(dungeon, code)
+        doc = document(dungeon, code)
         if out is not None:
             if long_run:
                 progress(_("Drawing and writing the files ..."))

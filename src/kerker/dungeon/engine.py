@@ -40,6 +40,7 @@ from kerker.dungeon.model import (
     Level,
     RollEntry,
 )
+from kerker.dungeon.sheet import PLANE, crop
 from kerker.errors import N_, OptionError
 from kerker.geometry.grid import CELLS_PER_SQUARE, Cell, sort_cells, step
 from kerker.geometry.occupancy import Occupancy
@@ -121,7 +122,9 @@ class Params:
     rules: str = "zufallslabyrinth"
     seed: int | None = None
     levels: int = 1
-    size: tuple[int, int] = DEFAULT_SIZE
+    size: tuple[int, int] | None = None
+    """Squares across and down of a fixed sheet (``--size``); None: the sheet grows with the
+    dungeon (:mod:`kerker.dungeon.sheet`)."""
     max_areas: int = DEFAULT_MAX_AREAS
     entrance: str | None = None
     """How level 1 begins (a procedure option: ``variant``, ``room``, ``hall``)."""
@@ -151,7 +154,7 @@ class Params:
         if not 1 <= self.levels <= lim.max_levels:
             raise DungeonError(N_("{name} must be between 1 and {max}"), option="levels",
                                max=lim.max_levels)
-        w, h = self.size
+        w, h = self.size or (lim.min_size, lim.min_size)
         if not (lim.min_size <= w <= lim.max_size and lim.min_size <= h <= lim.max_size):
             raise DungeonError(N_("{name} must be between {lo}x{lo} and {hi}x{hi} squares"),
                                option="size", lo=lim.min_size, hi=lim.max_size)
@@ -267,12 +270,23 @@ class ConnBuilder:
     """The level's index of connections by area (:meth:`DungeonState.conns_of`): a
     procedure that sets ``to`` keeps it right without knowing of it."""
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        object.__setattr__(self, name, value)
-        if name == "to" and value is not None:
-            links = self.__dict__.get("links")
-            if links is not None:
-                links.setdefault(value, []).append(self)
+
+
+def _get_to(self: ConnBuilder) -> str | None:
+    return self.__dict__["_to"]  # type: ignore[no-any-return]
+
+
+def _set_to(self: ConnBuilder, value: str | None) -> None:
+    self.__dict__["_to"] = value
+    if value is not None:
+        links = self.__dict__.get("links")
+        if links is not None:
+            links.setdefault(value, []).append(self)
+
+
+# ``to`` as a property (set by the dataclass __init__ too): a procedure that links an exit
+# keeps the index right, and no other attribute pays for it
+ConnBuilder.to = property(_get_to, _set_to)  # type: ignore[assignment]
 
 
 @dataclass
@@ -336,6 +350,9 @@ class Procedure(Protocol):
       (the exporter's ``door_closes``), or None.
     - ``joined(state, level, conn)``: called when the engine links an open exit of an earlier
       step to the area that took its far cell.
+    - ``touched(state, level, conns)``: called at the end of each step with the connections
+      made in it and those whose far cells (any of their width) it took, in order of making
+      (Scatola Bianca trims their openings there).
     """
 
     name: str
@@ -502,7 +519,7 @@ class DungeonState:
     def level(self, depth: int) -> LevelState:
         """The level at ``depth`` (made empty on first use)."""
         if depth not in self.levels:
-            w, h = self.params.size
+            w, h = self.params.size or PLANE
             occ = Occupancy(w * CELLS_PER_SQUARE, h * CELLS_PER_SQUARE)
             self.levels[depth] = LevelState(depth, occ,
                                             random.Random(sub_seed(self.base, "level", depth)),
@@ -571,7 +588,9 @@ class DungeonState:
         conn.links = links
         if to is None and conn.mode in OPEN_MODES:
             level.frontier.append(conn.id)
-            level.waiting.setdefault(step(at, side), []).append(conn.id)
+            waiting = level.waiting
+            for cell in _span(at, side, conn.width):
+                waiting.setdefault(step(cell, side), []).append(conn.id)
         return conn
 
     def conns_of(self, level: LevelState, area: str) -> list[ConnBuilder]:
@@ -695,10 +714,12 @@ class DungeonState:
         level = self.level(1)
         return self._step(level, ("start",), lambda: self.procedure.start(self, level))
 
-    def expand_conn(self, level: LevelState, conn: ConnBuilder) -> Expansion:
+    def expand_conn(self, level: LevelState, conn: ConnBuilder, variant: int = 0
+                    ) -> Expansion:
         """Expand the open exit ``conn`` of ``level`` (:meth:`is_open` checked by the
-        caller)."""
+        caller); ``variant`` > 0 rolls it with another RNG of the same key (a reroll)."""
         self.expanded.add(conn.key)
+        again: tuple[object, ...] = (variant,) if variant else ()
         if conn.mode == "level":
             target = self._way_target(level, conn)
             assert target is not None
@@ -706,13 +727,13 @@ class DungeonState:
             dest.arrived += 1
             arrival = Arrival(conn.id, level.depth, conn.from_, conn.kind,
                               str(conn.info.get("ends_in", "corridor")))
-            made = self._step(dest, ("arrive", conn.key),
+            made = self._step(dest, ("arrive", conn.key, *again),
                               lambda: self.procedure.arrive(self, dest, arrival))
             where = dest
         else:
             if conn.id in level.frontier:
                 level.frontier.remove(conn.id)
-            made = self._step(level, ("exit", conn.key),
+            made = self._step(level, ("exit", conn.key, *again),
                               lambda: self.procedure.expand(self, level, conn))
             where = level
         opened = tuple(where.conns[i].key for i in where.made
@@ -733,14 +754,17 @@ class DungeonState:
         if not ids:
             return
         conns = level.conns
-        seen: set[str] = set()
-        for conn in sorted((conns[i] for i in set(ids) if i in conns), key=lambda c: c.seq):
-            if conn.id not in seen:
-                seen.add(conn.id)
-                self._settle_one(level, conn)
+        hit = sorted((conns[i] for i in set(ids) if i in conns), key=lambda c: c.seq)
+        for conn in hit:
+            self._settle_one(level, conn)
+        touched = getattr(self.procedure, "touched", None)
+        if touched is not None:
+            touched(self, level, [c for c in hit if conns.get(c.id) is c])
 
     def _settle_one(self, level: LevelState, conn: ConnBuilder) -> None:
-        if conn.to is not None or conn.mode not in OPEN_MODES:
+        # a blocked exit (nothing fitted behind it) whose far side an area took later opens
+        # into that area too, so no false door faces a room (kerker.dungeon.toolkit.block)
+        if conn.to is not None or (conn.mode not in OPEN_MODES and conn.mode != "blocked"):
             return
         owner = level.occ.owner(step(conn.at, conn.side))
         if owner is None:
@@ -748,6 +772,8 @@ class DungeonState:
         if owner == conn.from_:
             self.drop(level, conn)
             return
+        if conn.mode == "blocked":
+            conn.info.pop("bends", None)
         conn.to = owner
         conn.mode = "exit"
         if conn.id in level.frontier:
@@ -783,13 +809,22 @@ class DungeonState:
                              and c.to is None and (c.mode in OPEN_MODES or (c.to_level or 0) >= 1))
             frozen = Level(depth, st.occ.width, st.occ.height, st.entrance, areas, conns,
                            open_ids)
-            levels.append(frozen)
+            levels.append(frozen if self.params.size else crop(frozen))
         p = self.params
-        options = (("levels", p.levels), ("size", list(p.size)),
+        options = (("levels", p.levels), ("size", list(p.size) if p.size else None),
                    ("max_areas", p.max_areas), ("min_areas", p.min_areas),
                    *p.procedure_options())
         return Dungeon(p.rules, p.seed, options, tuple(levels),
                        tuple(sorted(self.bent.items())), self.attempt)
+
+
+def _span(at: Cell, side: str, width: int) -> list[Cell]:
+    """The cells of a connection ``width`` cells wide from ``at`` along its wall (+x on a
+    north or south wall, +y on an east or west one; one cell on a diagonal wall)."""
+    if width <= 1 or side not in ("n", "e", "s", "w"):
+        return [at]
+    ax, ay = (0, 1) if side in ("e", "w") else (1, 0)
+    return [(at[0] + ax * i, at[1] + ay * i) for i in range(width)]
 
 
 def _along_wall(conn: ConnBuilder) -> tuple[int, int] | None:
@@ -982,11 +1017,17 @@ def next_exit(state: DungeonState) -> str | None:
     return found[1].key if found is not None else None
 
 
-def expand(state: DungeonState, key: str) -> Expansion:
+def expand(state: DungeonState, key: str, *, variant: int = 0) -> Expansion:
     """Explore the open exit ``key`` (any level): roll what lies behind it with the RNG of
     its key, build it, link exits it meets. A way to another level places its arrival
-    there. Refuses (:class:`DungeonError`, one line) a key that names no exit, an exit that
-    is not open (explored, linked, blocked) and an exit of a full level."""
+    there. ``variant`` 1, 2, ... rolls it with the RNG of ``(key, variant)`` instead: what a
+    play session's "reroll what lies behind this exit" replays (0, the default, is what
+    :func:`generate` rolls). Refuses (:class:`DungeonError`, one line) a key that names no
+    exit, an exit that is not open (explored, linked, blocked), an exit of a full level and
+    a negative ``variant``."""
+    if not isinstance(variant, int) or variant < 0:
+        raise DungeonError(N_("a reroll variant is a whole number from 0 up, not {text!r}"),
+                           text=str(variant)[:40])
     level, conn = state.find(key)
     if not state.is_open(level, conn):
         if conn.mode in OPEN_MODES and conn.to is None and conn.key not in state.expanded:
@@ -994,7 +1035,7 @@ def expand(state: DungeonState, key: str) -> Expansion:
                                   "{max} areas"), key=key, depth=level.depth,
                                max=state.params.max_areas)
         raise DungeonError(N_("exit {key} is not open"), key=key)
-    return state.expand_conn(level, conn)
+    return state.expand_conn(level, conn, variant)
 
 
 def walk(state: DungeonState) -> DungeonState:

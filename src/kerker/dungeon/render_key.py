@@ -18,6 +18,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from kerker.dungeon.bend_text import bend_line, blocked_exit
 from kerker.dungeon.engine import kind_title, player_kind
 from kerker.dungeon.export import WANDERING
 from kerker.dungeon.player import player_areas, player_level
@@ -88,6 +89,7 @@ class AreaKey:
     traps: list[str] = field(default_factory=list)
     rolls: list[str] = field(default_factory=list)
     corridor: bool = False
+    bends: list[str] = field(default_factory=list)
 
 
 def _size(area: Mapping[str, Any], _: Translate, lang: str) -> str:
@@ -156,6 +158,8 @@ def _exit(conn: Mapping[str, Any], here: str, level: Mapping[str, Any],
         side = _OPPOSITE.get(side, side)
     direction = _(_DIRECTION.get(side, _DIRECTION["n"]))
     name = _(_EXIT_KIND[kind]) if kind in _EXIT_KIND else kind
+    if conn.get("blocked") and outgoing:
+        return blocked_exit(conn, name, direction, _), None
     if kind in _LEVEL_WAYS and outgoing and \
             (conn.get("to_level") is not None or conn.get("direction")):
         up = conn.get("direction") == "up"
@@ -263,6 +267,7 @@ def area_keys(doc: Doc, *, depth: int = 1, lang: str | None = None,
                      for (text, number), n in seen.items()]
         if gm:
             key.rolls = [_roll(entry, _) for entry in area.get("rolls") or ()]
+            key.bends = [bend_line(b, _, lang) for b in area.get("bends") or ()]
         out.append(key)
     return out
 
@@ -314,11 +319,12 @@ def render_md(doc: Doc, *, lang: str | None = None, view: str = "gm",
             out += _md_list(_("Features"), key.features)
             out += _md_list(_("Exits"), [text for text, _n in key.exits] or [_("none")])
             out += _md_list(_("Traps"), key.traps)
+            out += _md_list(_("Bent rolls"), key.bends)
         corridors = [k for k in keys if k.corridor]
         if corridors:
             out += [f"## {md_text(_('Corridors'), lead=False)}", ""]
             for key in corridors:
-                parts = [key.size, *key.contents, *key.features, *key.traps]
+                parts = [key.size, *key.contents, *key.features, *key.traps, *key.bends]
                 exits = "; ".join(text for text, _n in key.exits) or _("none")
                 parts.append(_("Exits") + ": " + exits)
                 out.append(f"- **{md_text(key.heading, lead=False)}** · "
@@ -451,6 +457,7 @@ def _html_area(key: AreaKey, _: Translate) -> str:
     exits = [_linked(text, number) for text, number in key.exits]
     block(_("Exits"), exits or [escape(_("none"))])
     block(_("Traps"), [escape(t) for t in key.traps], "traps")
+    block(_("Bent rolls"), [escape(b) for b in key.bends])
     parts.append("</dl>")
     if key.rolls:
         lis = "".join(f"<li>{escape(r)}</li>" for r in key.rolls)
