@@ -23,8 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from kerker.dungeon.engine import Params, generate
-from kerker.dungeon.export import dumps_document, to_document
-from kerker.dungeon.render_ascii import render_ascii
+from kerker.dungeon.export import to_document
 from kerker.tables.registry import load_registry
 
 REGISTRY = load_registry([])

@@ -28,7 +28,8 @@ def check_cells(doc: Doc) -> None:
 
 def check_connections(doc: Doc, level_links: Collection[str]) -> None:
     """Every connection starts on a cell of its area and ends on its target across its
-    wall (a wide one on every cell of its width, no wall edge opened twice); links to other levels are of ``level_links`` kinds; open exits face rock."""
+    wall (a wide one on every cell of its width, no wall edge opened twice); links to other
+    levels are of ``level_links`` kinds; open exits face rock."""
     all_ids = {a["id"] for lv in doc["levels"] for a in lv["areas"]}
     for level in doc["levels"]:
         owner = {tuple(c): a["id"] for a in level["areas"] for c in a["cells"]}

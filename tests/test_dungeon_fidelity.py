@@ -252,7 +252,8 @@ def test_min_areas_is_checked() -> None:
 
 def test_secret_door_checks_and_level_size(docs: list[dict[str, Any]]) -> None:
     """Rooms with 0 exits and rolled dead ends check every wall section near an area (not
-    one they already open into) with 25 %; levels close themselves mostly (docs/dungeon.md "Areas per level")."""
+    one they already open into) with 25 %; levels close themselves mostly (docs/dungeon.md
+    "Areas per level")."""
     checks = [e for a in _areas(docs) for e in a["rolls"]
               if e["dice"] == "W%" and e["table"] in (T + "anzahl_ausgaenge", T + "gaenge")]
     assert len(checks) > 500

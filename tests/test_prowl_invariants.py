@@ -20,8 +20,8 @@ from kerker.errors import KerkerError, OptionError
 from kerker.prowl.export import dumps, from_json, to_json
 from kerker.prowl.generate import (
     ProwlOptions,
-    default_factions,
     Rules,
+    default_factions,
     door_kind,
     generate,
     has_door,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from fractions import Fraction
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -156,7 +157,7 @@ def check_invariants(zmap: ZoneMap) -> None:
             continue
         assert link.hidden and frozenset((link.a, link.b)) not in touching
         chain = [one, *link.via, two]
-        assert all(_adjacent(p, q) for p, q in zip(chain, chain[1:]))
+        assert all(_adjacent(p, q) for p, q in pairwise(chain))
         assert all(zmap.grid[y][x] is None for x, y in link.via)
         assert len(set(link.via)) == len(link.via)
     # Every area can be reached, through open or hidden connections, from the start (or

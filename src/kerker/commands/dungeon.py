@@ -233,11 +233,9 @@ def dungeon_command(
     notes: list[str] = []
     long_run = params.levels * params.max_areas >= LONG_RUN
     if long_run:
-        width, height = params.size
-        progress(_("Rolling the dungeon (levels: {levels}, {width}x{height} squares, up to "
-                   "{areas} areas a level); this can take a minute ...").format(
-                       levels=params.levels, width=width, height=height,
-                       areas=params.max_areas))
+        progress(_("Rolling the dungeon (levels: {levels}, up to {areas} areas a level); "
+                   "this can take a minute ...").format(levels=params.levels,
+                                                        areas=params.max_areas))
     batch: PngBatch | None = None
     if out is not None and "png" in chosen:
         from kerker.dungeon.render_svg import PNG_SCALE
