@@ -43,7 +43,7 @@ def _generate(rel: str, registry: object, seed: int = 3) -> None:
         prowl_generate(ProwlOptions(reputation=30, players=4), rng, registry=registry)  # type: ignore[arg-type]
     else:
         rules = rel.split("/")[0]
-        dungeon_generate(Params(rules=rules, seed=seed, size=(60, 60), max_areas=25), rng,
+        dungeon_generate(Params(rules=rules, seed=seed, size=(60, 60), max_areas=25),
                          registry)  # type: ignore[arg-type]
 
 
