@@ -282,12 +282,17 @@ def test_walls_with_connections_are_never_smoothed(generated: list[dict[str, Any
     """Every wall piece a connection sits on stays a straight cell edge: on the floor's
     outline (or between two areas), in the wall where it is closed (secret doors), cut
     where a connection opens it, in both views."""
+    from kerker.dungeon.player import player_areas, player_level
+
     checked = 0
-    for doc, level in _levels(generated):
-        owner = {tuple(c): a["id"] for a in level["areas"] for c in a["cells"]}
-        conns = [c for c in level["connections"]
-                 if c["kind"] not in ("trapdoor", "shaft") and len(c["side"]) == 1]
+    for doc, full in _levels(generated):
         for view in ("gm", "player"):
+            # The players' map draws only what they know (what a secret door hides is rock).
+            level = full if view == "gm" else player_level(full, player_areas(doc),
+                                                           contents=False)
+            owner = {tuple(c): a["id"] for a in level["areas"] for c in a["cells"]}
+            conns = [c for c in level["connections"]
+                     if c["kind"] not in ("trapdoor", "shaft") and len(c["side"]) == 1]
             root = ET.fromstring(render_svg(doc, depth=level["depth"], view=view))
             walls = _segments(_path(root, "walls"))
             floor = _segments(_path(root, "floor"))
