@@ -144,6 +144,16 @@ def describe(state: DungeonState, key: str) -> tuple[str, int] | None:
     return conn.kind, area.number if area is not None else 0
 
 
+def leads_to(state: DungeonState, key: str) -> int | None:
+    """The number of the area the connection ``key`` leads into, or None."""
+    try:
+        level, conn = state.find(key)
+    except DungeonError:
+        return None
+    area = level.areas.get(conn.to) if conn.to is not None else None
+    return area.number if area is not None else None
+
+
 def snapshot(state: DungeonState) -> Dungeon:
     """The frozen dungeon as it stands now (the state is left as it was)."""
     return api.snapshot(state)
