@@ -39,12 +39,17 @@ def check_connections(doc: Doc, level_links: Collection[str]) -> None:
             assert owner[tuple(conn["at"])] == conn["from"], (doc["seed"], conn)
             dx, dy = VECTORS[conn["side"]]
             across = (conn["at"][0] + dx, conn["at"][1] + dy)
-            if conn["to_level"] is not None:
+            if conn["blocked"] and conn["kind"] in level_links:
+                # a way up from level 1 that ends in a dead end (seed 000, decision 36)
+                assert conn["to"] is None and conn["to_level"] is None
+            elif conn["to_level"] is not None:
                 assert conn["kind"] in level_links
                 assert conn["to"] is None or conn["to"] in all_ids
             elif conn["to"] is None:
                 assert across not in owner, (doc["seed"], conn)
-                assert conn["id"] in level["unexplored"]
+                # an open exit is unexplored; a blocked one (nothing could be built
+                # behind it) is kept where it was rolled and never expanded
+                assert (conn["id"] in level["unexplored"]) != conn["blocked"], conn
             else:
                 assert owner.get(across) == conn["to"], (doc["seed"], conn)
                 if conn["side"] in ("n", "e", "s", "w"):

@@ -81,13 +81,36 @@ def _first_rolls(docs: list[dict[str, Any]], table: str,
     return seen
 
 
+def _by_key(docs: list[dict[str, Any]], table: str, seen: Counter[str],
+            exact: dict[str, Fraction]) -> tuple[Counter[str], dict[str, Fraction]]:
+    key_of = {r.label(): str(r.key) for r in REGISTRY.get(T + table).rows}
+    by_key: Counter[str] = Counter()
+    for label, n in seen.items():
+        by_key[key_of[label]] += n
+    kind = "door" if table == "ausgang_mit_tuer" else "archway"
+    for d in docs:
+        for lv in d["levels"]:
+            for c in lv["connections"]:
+                if c["blocked"] and c["kind"] == kind and c["bends"]:
+                    by_key[str(c["bends"][0]["rolled"])] += 1
+    odds: dict[str, Fraction] = {}
+    for label, p in exact.items():
+        odds[key_of[label]] = odds.get(key_of[label], Fraction(0)) + p
+    return by_key, odds
+
+
 @pytest.mark.parametrize("table", ["gangbreite", "ausgang_mit_tuer", "ausgang_ohne_tuer",
                                    "position_ausgaenge", "schatzbehaelter", "schatzsicherung",
                                    "finesse_oder_falle", "gaenge", "lage_der_tuer",
                                    "kerkerzufallsbegegnung", "treppe_falltuer_schacht"])
 def test_unbent_tables_match_their_odds(docs: list[dict[str, Any]], table: str) -> None:
     seen = _first_rolls(docs, table)
-    chi2, df = _chi2(seen, _exact(table))
+    exact = _exact(table)
+    if table.startswith("ausgang_"):
+        # an exit with nothing buildable behind it is blocked and builds no area: its roll
+        # is the row key in the connection's bend (issue 12), so compare by row key
+        seen, exact = _by_key(docs, table, seen, exact)
+    chi2, df = _chi2(seen, exact)
     print(table, sum(seen.values()), round(chi2, 1), df)
     assert sum(seen.values()) >= 100
     assert chi2 < _critical(df), (table, chi2, df, seen)
@@ -166,7 +189,7 @@ def test_bends_per_area_are_bounded(docs: list[dict[str, Any]]) -> None:
     total, areas = bends(docs)
     rates = {k: v / areas for k, v in total.items()}
     print({k: round(v, 3) for k, v in sorted(rates.items())})
-    ceilings = {"dead_end": 0.32, "joined": 0.42, "rerolled": 0.20, "moved": 0.20,
+    ceilings = {"blocked": 0.08, "dead_end": 0.32, "joined": 0.42, "rerolled": 0.20, "moved": 0.20,
                 "turned": 0.18, "shrunk": 0.13, "turned_other_way": 0.11, "narrowed": 0.17,
                 "no_arrival": 0.01, "level_rerolled": 0.02}
     assert set(rates) <= set(ceilings), set(rates) - set(ceilings)
@@ -221,9 +244,9 @@ def test_small_first_levels_are_rolled_again(rules: str, docs: list[dict[str, An
 
 
 def test_min_areas_is_checked() -> None:
-    with pytest.raises(DungeonError, match="--min-areas"):
+    with pytest.raises(DungeonError, match="min_areas must be between 0 and 1000"):
         Params(min_areas=-1).checked()
-    with pytest.raises(DungeonError, match="--min-areas"):
+    with pytest.raises(DungeonError, match="min_areas"):
         Params(min_areas=1001).checked()
 
 
@@ -256,4 +279,5 @@ def test_secret_door_checks_and_level_size(docs: list[dict[str, Any]]) -> None:
     at_budget = sum(1 for c in counts if c >= 60) / len(counts)
     print(f"areas per level {mean:.1f}, at the budget {at_budget:.2f}")
     assert 20 < mean < 40
-    assert at_budget < 0.25
+    # the sheet grows with the dungeon (issue 12): fewer levels close themselves early
+    assert at_budget < 0.45

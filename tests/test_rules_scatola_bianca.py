@@ -560,10 +560,14 @@ def test_15_treasure_scales_with_the_dungeon_level() -> None:
     assert of(row_at("tesoro-senza-mostri", 100), NoteEffect)
 
 
-def test_16_stairs_row_12_is_a_chimney_down_one_level() -> None:
+def test_16_stairs_row_12_is_the_lost_stairs_up_one_level() -> None:
+    # issue 12: rows 08-11 are the source's 09-12 moved up; the lost row is "up 1 level"
     r = row_at("scale", 12)
-    assert r.range == (12, 12) and r.key == "chimney_down_1"
-    assert r.value == {"kind": "chimney", "direction": "down", "levels": 1, "advance_ft": 30}
+    assert r.range == (12, 12) and r.key == "up_1"
+    assert r.value == {"kind": "stairs", "direction": "up", "levels": 1}
+    assert row_at("scale", 11).value["kind"] == "chimney"
+    assert row_at("scale", 13).value == {"kind": "chimney", "direction": "down", "levels": 2,
+                                         "advance_ft": 30}
 
 
 def test_17_stairs_doors_are_1_in_12_10_8_with_their_own_die() -> None:

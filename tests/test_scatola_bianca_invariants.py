@@ -227,6 +227,9 @@ def test_chambers_have_open_passages_rooms_doors(docs: list[dict[str, Any]]) -> 
                 if c["to_level"] is not None or c["kind"] not in ("door", "opening"):
                     continue
                 here = area[c["from"]]
+                # (a door into the 20' x 20' elevator room its trap rolled: issue 12)
+                if area.get(str(c["to"]), {}).get("kind") == "elevator":
+                    continue
                 seen[f"{here['kind']} {c['kind']}"] += 1
                 if here["kind"] in ("chamber", "cave") and c["kind"] == "door":
                     assert any(r["table"].endswith("ricerca-porta-nascosta") and
@@ -260,13 +263,17 @@ def test_caves_by_depth_always_never() -> None:
 
 
 def test_caves_option_is_checked() -> None:
-    with pytest.raises(DungeonError, match="depth, always or never"):
+    with pytest.raises(DungeonError, match="caves takes depth, always, never"):
         Params(rules=RULES, caves="sometimes").checked()
-    with pytest.raises(DungeonError, match="not for --rules zufallslabyrinth"):
-        Params(caves="always").checked()
-    assert Params(caves="depth").checked().procedure_options() == ()
+    for caves in ("always", "depth"):  # the procedure declares no option caves
+        with pytest.raises(DungeonError, match="caves is not an option of the rules "
+                                               "zufallslabyrinth") as err:
+            Params(caves=caves).checked()
+        assert err.value.option == "caves" and "--" not in str(err.value)
+    assert Params().checked().procedure_options() == (("entrance", "variant"),)
     assert Params(rules=RULES, caves="never").checked().procedure_options() == (
-        ("caves", "never"),)
+        ("entrance", "variant"), ("caves", "never"))
+    assert Params(rules=RULES).checked().caves == "depth"
 
 
 @pytest.mark.parametrize(("entrance", "kinds"), [("variant", {"corridor"}),
@@ -284,7 +291,12 @@ def test_entrance_option(entrance: str, kinds: set[str]) -> None:
         first = next(a for a in level["areas"] if a["id"] == level["entrance"])
         assert first["kind"] in kinds
         up = [c for c in level["connections"] if c["to_level"] == 0 and c["kind"] == "stairs"]
-        assert [c["from"] for c in up] == [first["id"]]
+        # the entrance's stairs, and those of A.6 row 12 ("up one level": issue 12)
+        areas = {a["id"]: a for a in level["areas"]}
+        assert up[0]["from"] == first["id"]
+        for c in up[1:]:
+            assert any(r["table"] == "scatola-bianca/scale" and r["key"] == "up_1"
+                       for r in areas[c["from"]]["rolls"]), c
         if entrance != "variant":
             tables = [r["table"] for r in first["rolls"]]
             assert tables[0].endswith("forma-stanza" if entrance == "room" else "forma-camera")
@@ -311,19 +323,24 @@ def test_elevator_rooms(docs: list[dict[str, Any]]) -> None:
                 assert any(x["kind"] == "trap" and "ascensore" in x["text"].lower()
                            for x in room["contents"]), room["id"]
                 if c["direction"] == "down":
-                    rolled = [r for r in room["rolls"] if r["table"].endswith("trappole-e-tranelli")]
-                    if room["kind"] == "elevator":
-                        assert len(room["cells"]) == 16, room  # 20' x 20' as printed
+                    # always the 20' x 20' room as printed (issue 12): a room of that size
+                    # that rolled it, or a room of its own behind a door of the passage or
+                    # room that rolled it
+                    assert room["kind"] == "elevator", room["id"]
+                    assert len(room["cells"]) == 16, room
+                    rolled = [r for r in room["rolls"]
+                              if r["table"].endswith("trappole-e-tranelli")]
+                    if rolled:
+                        seen["in a room"] += 1
+                    else:
                         feeder = [x for x in level["connections"] if x["to"] == room["id"]
                                   and x["kind"] == "door"]
                         assert feeder, room
-                        _d, passage = areas[feeder[0]["from"]]
-                        rolled = [r for r in passage["rolls"]
+                        _d, source = areas[feeder[0]["from"]]
+                        rolled = [r for r in source["rolls"]
                                   if r["table"].endswith("trappole-e-tranelli")]
-                        seen["from a passage"] += 1
-                    else:
-                        assert room["kind"] in ("room", "chamber", "cave", "corridor")
-                        seen[f"in a {room['kind']}"] += 1
+                        seen["from a passage" if source["kind"] == "corridor"
+                             else "in a room"] += 1
                     row = [r["row"] for r in rolled if r["row"] in ("9", "10", "11")][-1]
                     levels = {"9": 1, "10": 2, "11": 2}[row]
                     assert c["to_level"] == depth + levels

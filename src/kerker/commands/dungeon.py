@@ -10,6 +10,8 @@ through the registry) and makes the seed; the library does neither.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -43,6 +45,24 @@ DUNGEON_HELP = N_(
     "Example: kerker dungeon --seed 7 --levels 2 --out maps"
 )
 
+
+
+@contextmanager
+def flags() -> Iterator[None]:
+    """Re-raise a library :class:`~kerker.dungeon.engine.DungeonError` about an option with
+    the command line's flag for it (``max_areas`` -> ``--max-areas``): the library's
+    messages name no flag."""
+    from kerker.dungeon.engine import DungeonError
+
+    try:
+        yield
+    except DungeonError as err:
+        if err.option is None:
+            raise
+        params = dict(err.params)
+        params.pop("name", None)
+        raise DungeonError(err.template, option=err.option,
+                           name="--" + err.option.replace("_", "-"), **params) from None
 
 
 def parse_formats(text: str) -> list[str]:
@@ -83,20 +103,21 @@ def dungeon_command(
     ] = None,
     levels: Annotated[int, typer.Option("--levels", help=_h(N_(
         "Number of levels (1-20); deeper levels start where stairs arrive.")))] = 1,
-    size: Annotated[str, typer.Option("--size", metavar="WxH", help=_h(N_(
-        "Width x height of a level in 10-ft squares (10x10 to 200x200).")))] = "30x40",
+    size: Annotated[str | None, typer.Option("--size", metavar="WxH", help=_h(N_(
+        "Width x height of a level in 10-ft squares (10x10 to 200x200); without it the "
+        "sheet grows with the dungeon.")))] = None,
     max_areas: Annotated[int, typer.Option("--max-areas", help=_h(N_(
         "Areas per level at most (1-1000); open exits beyond stay unexplored.")))] = 60,
     min_areas: Annotated[int, typer.Option("--min-areas", help=_h(N_(
         "A dungeon whose first level has fewer areas is rolled again, up to 50 times "
         "(0-1000; 0 keeps the first roll).")))] = 10,
-    entrance: Annotated[str, typer.Option("--entrance", help=_h(N_(
+    entrance: Annotated[str | None, typer.Option("--entrance", help=_h(N_(
         "How level 1 begins: variant, room or hall. zufallslabyrinth: the rolled entrance "
         "(step 1, W6), a room or a hall (step 5); scatola-bianca: a passage (the default), a "
-        "room or a chamber (A.5).")))] = "variant",
-    caves: Annotated[str, typer.Option("--caves", help=_h(N_(
+        "room or a chamber (A.5).")))] = None,
+    caves: Annotated[str | None, typer.Option("--caves", help=_h(N_(
         "Where A.1 chambers become A.8 caves: depth = from level 3 on (the default), "
-        "always, never; only for scatola-bianca.")))] = "depth",
+        "always, never; only for scatola-bianca.")))] = None,
     lang: Annotated[
         str | None,
         typer.Option("--lang", help=_h(N_("Language of the output: de, it or en "
@@ -128,8 +149,7 @@ def dungeon_command(
     ] = None,
 ) -> None:
     """Roll a dungeon; see ``DUNGEON_HELP``."""
-    from kerker.dungeon.engine import Params, generate
-    from kerker.dungeon.export import dumps_document, to_document
+    from kerker.dungeon.api import Params, document, dumps_document, generate
     from kerker.dungeon.render_ascii import render_ascii
     from kerker.tables.registry import load_registry, rule_set_language
 
@@ -137,9 +157,11 @@ def dungeon_command(
     if formats is not None and out is None:
         raise OptionError(N_("--format {text} needs --out DIR"), text=formats)
     params = Params(rules=rules, seed=None, levels=levels,
-                    size=parse_size(size),
+                    size=parse_size(size) if size is not None else None,
                     max_areas=max_areas, min_areas=min_areas, entrance=entrance,
-                    caves=caves).checked()
+                    caves=caves)
+    with flags():
+        params = params.checked()
     registry = load_registry(tables or [])
     # A rule set speaks the language it was printed in unless --lang says otherwise.
     code = resolve_language(lang or rule_set_language(registry, params.rules))
@@ -159,8 +181,9 @@ def dungeon_command(
         # The PNG workers load the renderer while the dungeon is rolled.
         batch = PngBatch(scale=png_scale or PNG_SCALE, warm=True)
     try:
-        dungeon = generate(params, registry)
-        doc = to_document(dungeon, code)
+        with flags():
+            dungeon = generate(params, registry)
+        doc = document(dungeon, code)
         if out is not None:
             written = write_files(doc, out, used_seed, code, chosen, batch)
     finally:

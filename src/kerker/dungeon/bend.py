@@ -39,7 +39,7 @@ from kerker.geometry.shapes import (
 )
 
 MAX_REROLLS = 2
-MAX_OFFSETS = 6
+MAX_OFFSETS = 16
 
 
 class SizeSpec(NamedTuple):
@@ -119,6 +119,51 @@ def try_place(occ: Occupancy, spec: SizeSpec, origin: Cell, heading: str, allowe
             dx, dy = shift(origin, heading, u0)
             if occ.fits_footprint(shape, dx, dy, allowed):
                 return place(local, origin, heading, u0)
+    return None
+
+
+class Placement(NamedTuple):
+    """Where a rolled area went: ``rolled`` is the roll kept (the first, or the reroll that
+    fitted), ``built`` what was placed (smaller than ``rolled`` when it had to be resized),
+    ``first`` the first roll, ``cells`` the cells."""
+
+    first: SizeSpec
+    rolled: SizeSpec
+    built: SizeSpec
+    cells: frozenset[Cell]
+
+
+def place_rolled(occ: Occupancy, spec: SizeSpec, origin: Cell, heading: str,
+                 allowed: set[str], rng: random.Random,
+                 reroll: Callable[[], SizeSpec | None],
+                 count: Callable[[str], None]) -> Placement | None:
+    """Place ``spec`` as the seed allows: as rolled (at every door offset, also turned);
+    else the size rolled again (at most :data:`MAX_REROLLS` times) until a roll fits as
+    rolled; else the first roll made smaller step by step. None when not even one square
+    fits: the caller keeps the exit visible as blocked. ``count`` records each bend."""
+    first = spec
+    current = spec
+    for attempt in range(MAX_REROLLS + 1):
+        if clamp(current, occ) == current:
+            cells = try_place(occ, current, origin, heading, allowed, rng)
+            if cells is not None:
+                return Placement(first, current, current, cells)
+        if attempt == MAX_REROLLS:
+            break
+        again = reroll()
+        if again is None:
+            break
+        count("rerolled")
+        current = again
+    smaller: SizeSpec | None = clamp(first, occ)
+    if smaller == first:
+        smaller = first.smaller()
+    while smaller is not None:
+        cells = try_place(occ, smaller, origin, heading, allowed, rng)
+        if cells is not None:
+            count("shrunk")
+            return Placement(first, first, smaller, cells)
+        smaller = smaller.smaller()
     return None
 
 

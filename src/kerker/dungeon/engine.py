@@ -26,7 +26,7 @@ import importlib
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple, Protocol
 
 from kerker.dice.explain import explain
@@ -40,6 +40,7 @@ from kerker.dungeon.model import (
     Level,
     RollEntry,
 )
+from kerker.dungeon.sheet import PLANE, crop
 from kerker.errors import N_, OptionError
 from kerker.geometry.grid import CELLS_PER_SQUARE, Cell, sort_cells, step
 from kerker.geometry.occupancy import Occupancy
@@ -62,8 +63,9 @@ OPEN_MODES = ("exit", "corridor")
 
 
 def available_procedures() -> tuple[str, ...]:
-    """Rule sets that have a procedure: a rule folder ``rules/<name>/`` and a module
-    ``kerker.dungeon.<name>`` (dashes as underscores) defining ``PROCEDURE``.
+    """Rule sets that have a procedure: those registered (:func:`register_procedure`) and
+    each rule folder ``rules/<name>/`` with a module ``kerker.dungeon.<name>`` (dashes as
+    underscores) defining ``PROCEDURE``.
 
     Found without importing the modules, so adding a procedure touches no engine file.
     """
@@ -71,83 +73,131 @@ def available_procedures() -> tuple[str, ...]:
 
     from kerker.tables.registry import RULES_DIR
 
-    found = []
+    found = set(_PLUGINS)
     for folder in sorted(p.name for p in RULES_DIR.iterdir() if p.is_dir()):
         module = f"kerker.dungeon.{folder.replace('-', '_')}"
         if importlib.util.find_spec(module) is not None:
-            found.append(folder)
-    return tuple(found)
+            found.add(folder)
+    return tuple(sorted(found))
 
 
 _FOUND: set[str] = set()
 """Rule sets :func:`available_procedures` has listed in this process."""
+_PLUGINS: dict[str, Procedure] = {}
+"""Procedures registered by :func:`register_procedure` (name -> procedure)."""
 
 
 class DungeonError(OptionError):
-    """Options a dungeon cannot be made with."""
+    """Options a dungeon cannot be made with, or a step it cannot take. ``option`` names the
+    :class:`Params` field (or procedure option) at fault, if one is (the CLI names its flag
+    in the message instead: the template's ``{name}``)."""
 
     code = "dungeon"
+
+    def __init__(self, template: str, /, *, option: str | None = None, **params: Any) -> None:
+        self.option = option
+        if option is not None:
+            params.setdefault("name", option)
+        super().__init__(template, **params)
+
+
+class ProcedureOption(NamedTuple):
+    """An option a procedure declares (its ``options``): ``name``, the ``choices`` it takes
+    and the ``default`` used when none is given."""
+
+    name: str
+    choices: tuple[str, ...]
+    default: str
 
 
 @dataclass(frozen=True, slots=True)
 class Params:
     """What to generate. ``size`` is in squares (10 ft); bounds are checked by
-    :meth:`checked`."""
+    :meth:`checked`.
+
+    ``options`` are the procedure's own options (``ProcedureOption``: Zufallslabyrinth
+    ``entrance``; Scatola Bianca ``entrance``, ``caves``); ``entrance`` and ``caves`` are
+    shorthands for two of them. :meth:`checked` fills in the procedure's defaults."""
 
     rules: str = "zufallslabyrinth"
     seed: int | None = None
     levels: int = 1
-    size: tuple[int, int] = DEFAULT_SIZE
+    size: tuple[int, int] | None = None
+    """Squares across and down of a fixed sheet (``--size``); None: the sheet grows with the
+    dungeon (:mod:`kerker.dungeon.sheet`)."""
     max_areas: int = DEFAULT_MAX_AREAS
-    entrance: str = "variant"
+    entrance: str | None = None
+    """How level 1 begins (a procedure option: ``variant``, ``room``, ``hall``)."""
     empty_entrance: bool = False
     min_areas: int = DEFAULT_MIN_AREAS
     """A dungeon whose first level has fewer areas (capped by ``max_areas``) is rolled again,
     as a game master would (docs/dungeon.md); 0 or 1 takes the first roll."""
-    caves: str = "depth"
+    caves: str | None = None
     """Where a procedure that can make caves instead of chambers makes them (Scatola Bianca
-    A.8): ``depth`` (its own depth rule), ``always`` or ``never``."""
+    A.8, a procedure option): ``depth`` (its own depth rule), ``always`` or ``never``."""
+    options: tuple[tuple[str, str], ...] = ()
+    """The procedure's options as (name, value) pairs; after :meth:`checked` every declared
+    option, defaults filled in, in the order the procedure declares them."""
 
     def checked(self, limits: DungeonLimits | None = None) -> Params:
-        """Self, or a :class:`DungeonError` naming the option out of bounds (bounds from
-        ``limits``, default :data:`~kerker.limits.DEFAULT_DUNGEON_LIMITS`)."""
+        """Self with the procedure's option defaults filled in, or a :class:`DungeonError`
+        naming the option out of bounds (bounds from ``limits``, default
+        :data:`~kerker.limits.DEFAULT_DUNGEON_LIMITS`; option choices from the procedure)."""
         lim = limits or DEFAULT_DUNGEON_LIMITS
         if self.rules not in _FOUND:  # a rule set once found stays found (no folder scan)
             procedures = available_procedures()
             if self.rules not in procedures:
                 raise DungeonError(N_("unknown rules {rules!r}; choose one of {choices}"),
-                                   rules=self.rules, choices=", ".join(procedures))
+                                   option="rules", rules=str(self.rules)[:40],
+                                   choices=", ".join(procedures))
             _FOUND.add(self.rules)
         if not 1 <= self.levels <= lim.max_levels:
-            raise DungeonError(N_("--levels must be between 1 and {max}"), max=lim.max_levels)
-        w, h = self.size
+            raise DungeonError(N_("{name} must be between 1 and {max}"), option="levels",
+                               max=lim.max_levels)
+        w, h = self.size or (lim.min_size, lim.min_size)
         if not (lim.min_size <= w <= lim.max_size and lim.min_size <= h <= lim.max_size):
-            raise DungeonError(N_("--size must be between {lo}x{lo} and {hi}x{hi} squares"),
-                               lo=lim.min_size, hi=lim.max_size)
+            raise DungeonError(N_("{name} must be between {lo}x{lo} and {hi}x{hi} squares"),
+                               option="size", lo=lim.min_size, hi=lim.max_size)
         if not 1 <= self.max_areas <= lim.max_areas:
-            raise DungeonError(N_("--max-areas must be between 1 and {max}"), max=lim.max_areas)
+            raise DungeonError(N_("{name} must be between 1 and {max}"), option="max_areas",
+                               max=lim.max_areas)
         if not 0 <= self.min_areas <= lim.max_areas:
-            raise DungeonError(N_("--min-areas must be between 0 and {max}"), max=lim.max_areas)
-        if self.entrance not in ("variant", "room", "hall"):
-            raise DungeonError(N_("--entrance takes variant, room or hall, not {text!r}"),
-                               text=self.entrance)
-        if self.caves not in ("depth", "always", "never"):
-            raise DungeonError(N_("--caves takes depth, always or never, not {text!r}"),
-                               text=self.caves)
-        if self.caves != "depth" and not self.reads_caves():
-            raise DungeonError(N_("--caves {caves} is not for --rules {rules}: its caves come "
-                                  "from its own tables"), caves=self.caves, rules=self.rules)
-        return self
+            raise DungeonError(N_("{name} must be between 0 and {max}"), option="min_areas",
+                               max=lim.max_areas)
+        values = self._options()
+        return replace(self, entrance=values.get("entrance"), caves=values.get("caves"),
+                       options=tuple(values.items()))
+
+    def _options(self) -> dict[str, str]:
+        """Every option the procedure declares, given or its default; refuses an option it
+        does not declare and a value it does not take."""
+        declared = {o.name: o for o in procedure_options(self.rules)}
+        given = dict(self.options)
+        for name, value in (("entrance", self.entrance), ("caves", self.caves)):
+            if value is not None:
+                given[name] = value
+        for name, value in given.items():
+            option = declared.get(name)
+            if option is None:
+                raise DungeonError(N_("{name} is not an option of the rules {rules}"),
+                                   option=str(name)[:40], rules=self.rules)
+            if value not in option.choices:
+                raise DungeonError(N_("{name} takes {choices}, not {text!r}"), option=name,
+                                   choices=", ".join(option.choices), text=str(value)[:40])
+        return {name: given.get(name, option.default) for name, option in declared.items()}
+
+    def option(self, name: str) -> str | None:
+        """The value of the procedure option ``name`` (after :meth:`checked`), or None."""
+        return dict(self.options).get(name)
 
     def reads_caves(self) -> bool:
-        """Whether the procedure of :attr:`rules` honours :attr:`caves` (its plug-in says so
-        with ``reads_caves = True``)."""
-        return bool(getattr(load_procedure(self.rules), "reads_caves", False))
+        """Whether the procedure of :attr:`rules` declares the option ``caves``."""
+        return any(o.name == "caves" for o in procedure_options(self.rules))
 
     def procedure_options(self) -> tuple[tuple[str, Any], ...]:
-        """The options only some procedures read, as the document's ``options`` records
-        them: ``caves`` for a procedure that honours it, else nothing."""
-        return (("caves", self.caves),) if self.reads_caves() else ()
+        """The procedure's options as the document's ``options`` records them (after
+        ``levels`` ... ``min_areas``): every one it declares, in its order."""
+        return self.options or tuple(self._options().items())
 
 
 @dataclass
@@ -220,12 +270,23 @@ class ConnBuilder:
     """The level's index of connections by area (:meth:`DungeonState.conns_of`): a
     procedure that sets ``to`` keeps it right without knowing of it."""
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        object.__setattr__(self, name, value)
-        if name == "to" and value is not None:
-            links = self.__dict__.get("links")
-            if links is not None:
-                links.setdefault(value, []).append(self)
+
+
+def _get_to(self: ConnBuilder) -> str | None:
+    return self.__dict__["_to"]  # type: ignore[no-any-return]
+
+
+def _set_to(self: ConnBuilder, value: str | None) -> None:
+    self.__dict__["_to"] = value
+    if value is not None:
+        links = self.__dict__.get("links")
+        if links is not None:
+            links.setdefault(value, []).append(self)
+
+
+# ``to`` as a property (set by the dataclass __init__ too): a procedure that links an exit
+# keeps the index right, and no other attribute pays for it
+ConnBuilder.to = property(_get_to, _set_to)  # type: ignore[assignment]
 
 
 @dataclass
@@ -267,10 +328,32 @@ class LevelState:
     """Ids of connections made in the step being made."""
     arrived: int = 0
     """Ways from other levels placed here (capped by ``limits.max_arrivals``)."""
+    limits: DungeonLimits = DEFAULT_DUNGEON_LIMITS
+    """The dungeon's caps (:attr:`DungeonState.limits`), for helpers that get only a level."""
 
 
 class Procedure(Protocol):
-    """A rule set's steps. The engine calls them; they call the engine's book-keeping."""
+    """A rule set's steps. The engine calls them; they call the engine's book-keeping.
+
+    Besides ``name`` and the three steps a procedure may declare (class attributes, read
+    with defaults, so a plug-in declares only what it has):
+
+    - ``options``: a tuple of :class:`ProcedureOption` (validated by :meth:`Params.checked`).
+    - ``kinds``: (area kind, its title: an ``N_`` message) pairs, for the document's
+      ``title`` and the key; every kind a procedure makes must be there (or be one of
+      :data:`BASIC_KINDS`).
+    - ``player_kinds``: (kind, the kind the players' view shows instead) pairs (a trick).
+    - ``checks``: (roll key, a sentence: an ``N_`` template with ``{row}`` and ``{dice}``)
+      pairs for the procedure's own checks logged under a table without a row of it.
+    (Pairs, not dicts: class attributes stay immutable.)
+    - ``door_value``: the value key of a stairs result that says a door shuts the way back
+      (the exporter's ``door_closes``), or None.
+    - ``joined(state, level, conn)``: called when the engine links an open exit of an earlier
+      step to the area that took its far cell.
+    - ``touched(state, level, conns)``: called at the end of each step with the connections
+      made in it and those whose far cells (any of their width) it took, in order of making
+      (Scatola Bianca trims their openings there).
+    """
 
     name: str
 
@@ -284,11 +367,76 @@ class Procedure(Protocol):
         """Explore what lies behind the open exit ``conn`` (depth-first, fully)."""
 
 
+BASIC_KINDS: dict[str, str] = {
+    "entrance": N_("Entrance"), "room": N_("Room"), "hall": N_("Hall"), "cave": N_("Cave"),
+    "corridor": N_("Corridor"),
+}
+"""Area kinds every procedure may use without declaring them, with their titles."""
+
+
+def register_procedure(procedure: Procedure) -> None:
+    """Make ``procedure`` available as ``Params(rules=procedure.name)`` in this process (a
+    plug-in outside the package, e.g. a test's toy procedure). Refuses a procedure without a
+    name or the three steps (:class:`DungeonError`)."""
+    name = getattr(procedure, "name", None)
+    steps = all(callable(getattr(procedure, s, None)) for s in ("start", "arrive", "expand"))
+    if not isinstance(name, str) or not name or not steps:
+        raise DungeonError(N_("a procedure needs a name and the steps start, arrive and "
+                              "expand"))
+    _PLUGINS[name] = procedure
+    _FOUND.add(name)
+
+
 def load_procedure(name: str) -> Procedure:
-    """The ``PROCEDURE`` of module ``kerker.dungeon.<name>``."""
-    module = importlib.import_module(f"kerker.dungeon.{name.replace('-', '_')}")
-    procedure: Procedure = module.PROCEDURE
+    """The registered procedure ``name``, or the ``PROCEDURE`` of module
+    ``kerker.dungeon.<name>`` (dashes as underscores); a :class:`DungeonError` if neither
+    exists."""
+    found = _PLUGINS.get(name)
+    if found is not None:
+        return found
+    try:
+        module = importlib.import_module(f"kerker.dungeon.{name.replace('-', '_')}")
+        procedure: Procedure = module.PROCEDURE
+    except (ImportError, AttributeError):
+        raise DungeonError(N_("unknown rules {rules!r}; choose one of {choices}"),
+                           option="rules", rules=str(name)[:40],
+                           choices=", ".join(available_procedures())) from None
     return procedure
+
+
+def procedure_options(rules: str) -> tuple[ProcedureOption, ...]:
+    """The options the procedure of ``rules`` declares."""
+    return tuple(getattr(load_procedure(rules), "options", ()))
+
+
+def kind_title(rules: str, kind: str) -> str | None:
+    """The title (an untranslated message) of the area kind ``kind`` of ``rules``: the
+    procedure's ``kinds``, else :data:`BASIC_KINDS`; None for a kind neither knows (or an
+    unknown rule set)."""
+    try:
+        kinds = dict(getattr(load_procedure(rules), "kinds", ()))
+    except DungeonError:
+        kinds = {}
+    title = kinds.get(kind) or BASIC_KINDS.get(kind)
+    return str(title) if title else None
+
+
+def player_kind(rules: str, kind: str) -> str:
+    """The kind the players' view shows for ``kind`` (the procedure's ``player_kinds``)."""
+    try:
+        shown = dict(getattr(load_procedure(rules), "player_kinds", ()))
+    except DungeonError:
+        shown = {}
+    return str(shown.get(kind, kind))
+
+
+def declared(rules: str, attribute: str, default: Any) -> Any:
+    """The procedure's declaration ``attribute`` (``checks``, ``door_value`` ...), or
+    ``default`` (also for an unknown rule set)."""
+    try:
+        return getattr(load_procedure(rules), attribute, default)
+    except DungeonError:
+        return default
 
 
 def sub_seed(base: int, *parts: object) -> int:
@@ -371,10 +519,11 @@ class DungeonState:
     def level(self, depth: int) -> LevelState:
         """The level at ``depth`` (made empty on first use)."""
         if depth not in self.levels:
-            w, h = self.params.size
+            w, h = self.params.size or PLANE
             occ = Occupancy(w * CELLS_PER_SQUARE, h * CELLS_PER_SQUARE)
             self.levels[depth] = LevelState(depth, occ,
-                                            random.Random(sub_seed(self.base, "level", depth)))
+                                            random.Random(sub_seed(self.base, "level", depth)),
+                                            limits=self.limits)
         return self.levels[depth]
 
     def budget_left(self, level: LevelState) -> bool:
@@ -439,7 +588,9 @@ class DungeonState:
         conn.links = links
         if to is None and conn.mode in OPEN_MODES:
             level.frontier.append(conn.id)
-            level.waiting.setdefault(step(at, side), []).append(conn.id)
+            waiting = level.waiting
+            for cell in _span(at, side, conn.width):
+                waiting.setdefault(step(cell, side), []).append(conn.id)
         return conn
 
     def conns_of(self, level: LevelState, area: str) -> list[ConnBuilder]:
@@ -563,10 +714,12 @@ class DungeonState:
         level = self.level(1)
         return self._step(level, ("start",), lambda: self.procedure.start(self, level))
 
-    def expand_conn(self, level: LevelState, conn: ConnBuilder) -> Expansion:
+    def expand_conn(self, level: LevelState, conn: ConnBuilder, variant: int = 0
+                    ) -> Expansion:
         """Expand the open exit ``conn`` of ``level`` (:meth:`is_open` checked by the
-        caller)."""
+        caller); ``variant`` > 0 rolls it with another RNG of the same key (a reroll)."""
         self.expanded.add(conn.key)
+        again: tuple[object, ...] = (variant,) if variant else ()
         if conn.mode == "level":
             target = self._way_target(level, conn)
             assert target is not None
@@ -574,13 +727,13 @@ class DungeonState:
             dest.arrived += 1
             arrival = Arrival(conn.id, level.depth, conn.from_, conn.kind,
                               str(conn.info.get("ends_in", "corridor")))
-            made = self._step(dest, ("arrive", conn.key),
+            made = self._step(dest, ("arrive", conn.key, *again),
                               lambda: self.procedure.arrive(self, dest, arrival))
             where = dest
         else:
             if conn.id in level.frontier:
                 level.frontier.remove(conn.id)
-            made = self._step(level, ("exit", conn.key),
+            made = self._step(level, ("exit", conn.key, *again),
                               lambda: self.procedure.expand(self, level, conn))
             where = level
         opened = tuple(where.conns[i].key for i in where.made
@@ -601,14 +754,17 @@ class DungeonState:
         if not ids:
             return
         conns = level.conns
-        seen: set[str] = set()
-        for conn in sorted((conns[i] for i in set(ids) if i in conns), key=lambda c: c.seq):
-            if conn.id not in seen:
-                seen.add(conn.id)
-                self._settle_one(level, conn)
+        hit = sorted((conns[i] for i in set(ids) if i in conns), key=lambda c: c.seq)
+        for conn in hit:
+            self._settle_one(level, conn)
+        touched = getattr(self.procedure, "touched", None)
+        if touched is not None:
+            touched(self, level, [c for c in hit if conns.get(c.id) is c])
 
     def _settle_one(self, level: LevelState, conn: ConnBuilder) -> None:
-        if conn.to is not None or conn.mode not in OPEN_MODES:
+        # a blocked exit (nothing fitted behind it) whose far side an area took later opens
+        # into that area too, so no false door faces a room (kerker.dungeon.toolkit.block)
+        if conn.to is not None or (conn.mode not in OPEN_MODES and conn.mode != "blocked"):
             return
         owner = level.occ.owner(step(conn.at, conn.side))
         if owner is None:
@@ -616,6 +772,8 @@ class DungeonState:
         if owner == conn.from_:
             self.drop(level, conn)
             return
+        if conn.mode == "blocked":
+            conn.info.pop("bends", None)
         conn.to = owner
         conn.mode = "exit"
         if conn.id in level.frontier:
@@ -651,13 +809,22 @@ class DungeonState:
                              and c.to is None and (c.mode in OPEN_MODES or (c.to_level or 0) >= 1))
             frozen = Level(depth, st.occ.width, st.occ.height, st.entrance, areas, conns,
                            open_ids)
-            levels.append(frozen)
+            levels.append(frozen if self.params.size else crop(frozen))
         p = self.params
-        options = (("levels", p.levels), ("size", list(p.size)),
+        options = (("levels", p.levels), ("size", list(p.size) if p.size else None),
                    ("max_areas", p.max_areas), ("min_areas", p.min_areas),
-                   ("entrance", p.entrance), *p.procedure_options())
+                   *p.procedure_options())
         return Dungeon(p.rules, p.seed, options, tuple(levels),
                        tuple(sorted(self.bent.items())), self.attempt)
+
+
+def _span(at: Cell, side: str, width: int) -> list[Cell]:
+    """The cells of a connection ``width`` cells wide from ``at`` along its wall (+x on a
+    north or south wall, +y on an east or west one; one cell on a diagonal wall)."""
+    if width <= 1 or side not in ("n", "e", "s", "w"):
+        return [at]
+    ax, ay = (0, 1) if side in ("e", "w") else (1, 0)
+    return [(at[0] + ax * i, at[1] + ay * i) for i in range(width)]
 
 
 def _along_wall(conn: ConnBuilder) -> tuple[int, int] | None:
@@ -850,11 +1017,17 @@ def next_exit(state: DungeonState) -> str | None:
     return found[1].key if found is not None else None
 
 
-def expand(state: DungeonState, key: str) -> Expansion:
+def expand(state: DungeonState, key: str, *, variant: int = 0) -> Expansion:
     """Explore the open exit ``key`` (any level): roll what lies behind it with the RNG of
     its key, build it, link exits it meets. A way to another level places its arrival
-    there. Refuses (:class:`DungeonError`, one line) a key that names no exit, an exit that
-    is not open (explored, linked, blocked) and an exit of a full level."""
+    there. ``variant`` 1, 2, ... rolls it with the RNG of ``(key, variant)`` instead: what a
+    play session's "reroll what lies behind this exit" replays (0, the default, is what
+    :func:`generate` rolls). Refuses (:class:`DungeonError`, one line) a key that names no
+    exit, an exit that is not open (explored, linked, blocked), an exit of a full level and
+    a negative ``variant``."""
+    if not isinstance(variant, int) or variant < 0:
+        raise DungeonError(N_("a reroll variant is a whole number from 0 up, not {text!r}"),
+                           text=str(variant)[:40])
     level, conn = state.find(key)
     if not state.is_open(level, conn):
         if conn.mode in OPEN_MODES and conn.to is None and conn.key not in state.expanded:
@@ -862,7 +1035,7 @@ def expand(state: DungeonState, key: str) -> Expansion:
                                   "{max} areas"), key=key, depth=level.depth,
                                max=state.params.max_areas)
         raise DungeonError(N_("exit {key} is not open"), key=key)
-    return state.expand_conn(level, conn)
+    return state.expand_conn(level, conn, variant)
 
 
 def walk(state: DungeonState) -> DungeonState:

@@ -12,8 +12,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import kerker
+from kerker.dungeon.engine import BASIC_KINDS, declared, kind_title
 from kerker.dungeon.model import Area, Bend, Connection, Content, Dungeon, Feature, Level, RollEntry
-from kerker.errors import N_
+from kerker.errors import N_, KerkerError
 from kerker.geometry.grid import bounds
 from kerker.i18n import translator
 from kerker.tables.engine import AmountResult, RowPick, TableResult
@@ -22,12 +23,9 @@ from kerker.tables.render import fill_text, lines, row_text
 
 FORMAT_VERSION = 1
 
-AREA_KINDS: dict[str, str] = {
-    "entrance": N_("Entrance"), "room": N_("Room"), "hall": N_("Hall"), "cave": N_("Cave"),
-    "corridor": N_("Corridor"), "special": N_("Special room"), "chamber": N_("Chamber"),
-    "elevator": N_("Elevator room"),
-}
-"""Area kinds as the key and the document's ``title`` name them (through the catalogs)."""
+AREA_KINDS = BASIC_KINDS
+"""The area kinds every procedure may use, with their titles; a procedure declares its own
+(``kinds``: :class:`~kerker.dungeon.engine.Procedure`), :func:`area_title` finds both."""
 
 WANDERING = N_("Wandering: ")
 WELL = N_("Well")
@@ -181,6 +179,8 @@ class RollLabels:
     """
 
     def __init__(self, dungeon: Dungeon) -> None:
+        self.checks: dict[str, str] = dict(declared(dungeon.rules, "checks", ()))
+        """The procedure's own checks (roll key -> sentence), see ``Procedure.checks``."""
         self.tables: dict[str, Table] = {}
         self._area_nodes: dict[int, tuple[Area, list[TableResult]]] = {}
         for level in dungeon.levels:
@@ -253,19 +253,31 @@ class RollLabels:
                     node, pick = queue.popleft()
                     entry["text"] = _pick_text(node, pick, lang)
                 else:
-                    entry["text"] = _check_text(r, lang)
+                    entry["text"] = _check_text(r, lang, self.checks)
             out.append(entry)
         return out
 
 
-_CHECKS = {"secret_door": N_("A secret door in this wall section ({row} on {dice})."),
-           "none": N_("No secret door in this wall section ({row} on {dice}).")}
-"""Texts of the procedure's own checks logged under a table (the 25 % secret-door rule)."""
-
-
-def _check_text(r: RollEntry, lang: str) -> str | None:
-    text = _CHECKS.get(str(r.key)) if r.key and r.dice == "W%" else None
+def _check_text(r: RollEntry, lang: str, checks: Mapping[str, str]) -> str | None:
+    """The sentence of a procedure's own check (``checks``: its declaration), or None."""
+    text = checks.get(str(r.key)) if r.key else None
     return translator(lang)(text).format(row=r.row, dice=r.dice) if text else None
+
+
+class ExportError(KerkerError):
+    """A dungeon the exporter cannot write (a procedure that made what it did not declare)."""
+
+    code = "export"
+
+
+def area_title(rules: str, kind: str, lang: str) -> str:
+    """The title of the area kind ``kind`` of ``rules`` in ``lang``; an :class:`ExportError`
+    for a kind the procedure does not declare (``Procedure.kinds``)."""
+    title = kind_title(rules, kind)
+    if title is None:
+        raise ExportError(N_("the rules {rules} made an area of kind {kind!r} they do not "
+                             "declare"), rules=rules[:40], kind=kind[:40])
+    return translator(lang)(title)
 
 
 def _results(area: Area) -> Iterator[TableResult]:
@@ -289,24 +301,31 @@ def _roll_json(r: RollEntry) -> dict[str, Any]:
 
 def stair_doors(dungeon: Dungeon) -> dict[str, bool]:
     """Connection id -> whether a door shuts the way back for a day, for both ends of the
-    stairs whose roll says so (value ``door_shuts_exit`` in the stairs' results: the Scatola
-    Bianca's A.6 footnotes). Stairs without such a roll are not in the map."""
+    stairs whose roll says so: the value the procedure declares as its ``door_value`` in the
+    stairs' results (the Scatola Bianca's A.6 footnotes: ``door_shuts_exit``). Stairs without
+    such a roll, and procedures that declare none, are not in the map."""
     out: dict[str, bool] = {}
+    value = declared(dungeon.rules, "door_value", None)
+    if not isinstance(value, str):
+        return out
     by_depth = {level.depth: level for level in dungeon.levels}
     for level in dungeon.levels:
+        ways_of: dict[str, list[Connection]] = {}  # area id -> its ways to other levels
+        for c in level.connections:
+            if c.to_level is not None:
+                ways_of.setdefault(c.from_, []).append(c)
         for area in level.areas:
             for content in area.contents:
                 if content.kind != "stairs" or content.result is None:
                     continue
-                shut = next((bool(n.values["door_shuts_exit"]) for n in _nodes(content.result)
-                             if "door_shuts_exit" in n.values), None)
+                shut = next((bool(n.values[value]) for n in _nodes(content.result)
+                             if value in n.values), None)
                 if shut is None:
                     continue
                 way = content.result.values
-                conn = next((c for c in level.connections if c.from_ == area.id
-                             and c.id not in out and c.kind == way.get("kind")
-                             and c.direction == way.get("direction")
-                             and c.to_level is not None), None)
+                conn = next((c for c in ways_of.get(area.id, ())
+                             if c.id not in out and c.kind == way.get("kind")
+                             and c.direction == way.get("direction")), None)
                 if conn is None:
                     continue
                 out[conn.id] = shut
@@ -318,8 +337,10 @@ def stair_doors(dungeon: Dungeon) -> dict[str, bool]:
     return out
 
 
-def area_json(area: Area, lang: str, labels: RollLabels | None = None) -> dict[str, Any]:
-    """One area of a level; ``labels`` adds the transcript labels to its roll log."""
+def area_json(area: Area, lang: str, labels: RollLabels | None = None,
+              rules: str = "zufallslabyrinth") -> dict[str, Any]:
+    """One area of a level; ``labels`` adds the transcript labels to its roll log; ``rules``
+    names the kind titles (:func:`area_title`)."""
     box = bounds(area.cells)
     return {
         "id": area.id,
@@ -330,7 +351,7 @@ def area_json(area: Area, lang: str, labels: RollLabels | None = None) -> dict[s
         "bounds": list(box),
         "label_at": list(area.label_at),
         "size": _size(area, lang, box),
-        "title": translator(lang)(AREA_KINDS[area.kind]),
+        "title": area_title(rules, area.kind, lang),
         "contents": [content_json(c, lang) for c in area.contents],
         "features": [feature_json(f, lang) for f in area.features],
         "rolls": (labels.entries(area, lang) if labels is not None
@@ -370,14 +391,15 @@ def connection_json(conn: Connection, door_closes: bool | None = None) -> dict[s
 
 
 def level_json(level: Level, lang: str, labels: RollLabels | None = None,
-               doors: Mapping[str, bool] | None = None) -> dict[str, Any]:
+               doors: Mapping[str, bool] | None = None, rules: str = "zufallslabyrinth"
+               ) -> dict[str, Any]:
     """One level (``labels``, ``doors``: see :class:`RollLabels`, :func:`stair_doors`)."""
     doors = doors or {}
     return {
         "depth": level.depth, "width": level.width, "height": level.height,
         "origin": list(level.origin),
         "entrance": level.entrance,
-        "areas": [area_json(a, lang, labels) for a in level.areas],
+        "areas": [area_json(a, lang, labels, rules) for a in level.areas],
         "connections": [connection_json(c, doors.get(c.id)) for c in level.connections],
         "unexplored": list(level.unexplored),
     }
@@ -394,7 +416,8 @@ def to_document(dungeon: Dungeon, lang: str) -> dict[str, Any]:
         "seed": dungeon.seed,
         "lang": lang,
         "options": dict(dungeon.options),
-        "levels": [level_json(level, lang, labels, doors) for level in dungeon.levels],
+        "levels": [level_json(level, lang, labels, doors, dungeon.rules)
+                   for level in dungeon.levels],
         "stats": {"areas": dungeon.area_count, "bent": dict(dungeon.bent),
                   "attempt": dungeon.attempt},
     }

@@ -12,10 +12,13 @@ from __future__ import annotations
 import random
 
 from kerker.dungeon.engine import AreaBuilder, ConnBuilder, DungeonState, LevelState
-from kerker.geometry.grid import CARDINALS, Cell, opposite, step
+from kerker.dungeon.model import Bend
+from kerker.dungeon.sheet import WINDOW
+from kerker.geometry.grid import CARDINALS, CELLS_PER_SQUARE, Cell, opposite, step
 from kerker.tables.engine import TableResult
 
 MAX_SPOT_TRIES = 200
+"""The default of ``DungeonLimits.max_spot_tries``: random spots tried for an arrival."""
 
 
 def target_depth(depth: int, direction: str, levels: int) -> int:
@@ -36,6 +39,14 @@ def way_out(state: DungeonState, level: LevelState, area: AreaBuilder, result: T
     direction = str(v["direction"])
     to_level = target_depth(level.depth, direction, int(v["levels"]))
     ends_in = str(v.get("ends_in", "corridor"))
+    if to_level == 0 and ends_in == "dead_end":
+        # "mündet in einer Sackgasse" above the first level: it ends before it gets
+        # anywhere, not at the surface (docs/rules-notes-000.md, decision 36)
+        conn = state.connect(level, area.id, None, kind, at, side, width=2, to_level=None,
+                             direction=direction, mode="blocked",
+                             info={"ends_in": ends_in, "bends": [
+                                 Bend("stairs", "up", "dead_end", "no_up_from_level_1")]})
+        return conn
     conn = state.connect(level, area.id, None, kind, at, side, width=2, to_level=to_level,
                          direction=direction, mode="level", info={"ends_in": ends_in})
     state.link_level(level, conn, ends_in)
@@ -55,9 +66,16 @@ def free_spot(level: LevelState, rng: random.Random, need: int) -> tuple[Cell, s
     """A cell and a heading with ``need`` free cells ahead and rock around them (a place to
     start an arrival), drawn at random; None when the level is full."""
     occ = level.occ
-    for _ in range(MAX_SPOT_TRIES):
-        x = rng.randrange(2, occ.width - 2)
-        y = rng.randrange(2, occ.height - 2)
+    # first in the middle of the sheet (a plane that grows: kerker.dungeon.sheet.WINDOW)
+    wx = min(occ.width, WINDOW[0] * CELLS_PER_SQUARE)
+    wy = min(occ.height, WINDOW[1] * CELLS_PER_SQUARE)
+    x_lo, y_lo = (occ.width - wx) // 2, (occ.height - wy) // 2
+    tries = level.limits.max_spot_tries  # MAX_SPOT_TRIES unless the caller's limits say
+    for attempt in range(tries):
+        if attempt == tries // 2:
+            x_lo, y_lo, wx, wy = 0, 0, occ.width, occ.height
+        x = rng.randrange(x_lo + 2, x_lo + wx - 2)
+        y = rng.randrange(y_lo + 2, y_lo + wy - 2)
         heading = CARDINALS[rng.randrange(4)]
         back = step((x, y), opposite(heading))
         cells = [step((x, y), heading, i) for i in range(need)]

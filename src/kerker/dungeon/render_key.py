@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from kerker.dungeon.export import AREA_KINDS
+from kerker.dungeon.bend_text import bend_line, blocked_exit
+from kerker.dungeon.engine import kind_title, player_kind
 from kerker.dungeon.render_svg import (
     Doc,
     _check_view,
@@ -82,6 +83,7 @@ class AreaKey:
     traps: list[str] = field(default_factory=list)
     rolls: list[str] = field(default_factory=list)
     corridor: bool = False
+    bends: list[str] = field(default_factory=list)
 
 
 def _size(area: Mapping[str, Any], _: Translate, lang: str) -> str:
@@ -135,6 +137,8 @@ def _exit(conn: Mapping[str, Any], here: str, level: Mapping[str, Any],
         side = _OPPOSITE.get(side, side)
     direction = _(_DIRECTION.get(side, _DIRECTION["n"]))
     name = _(_EXIT_KIND[kind]) if kind in _EXIT_KIND else kind
+    if conn.get("blocked") and outgoing:
+        return blocked_exit(conn, name, direction, _), None
     if kind in _LEVEL_WAYS and outgoing and \
             (conn.get("to_level") is not None or conn.get("direction")):
         up = conn.get("direction") == "up"
@@ -191,15 +195,17 @@ def area_keys(doc: Doc, *, depth: int = 1, lang: str = "de", view: str = "gm") -
     numbers = {str(a["id"]): a.get("number") for a in areas}
     conns = [c for c in level.get("connections") or () if gm or not c.get("gm_only")]
     same_lang = str(doc.get("lang", "")) == lang
+    rules = str(doc.get("rules", ""))
     out: list[AreaKey] = []
     for area in areas:
         here = str(area["id"])
         kind = str(area.get("kind", "room"))
-        if kind == "elevator" and not gm:
-            kind = "room"  # a trick: the players see a room
+        if not gm:
+            kind = player_kind(rules, kind)  # a trick room: the players see a room
         title = str(area.get("title") or "") if same_lang and kind == area.get("kind") else ""
         if not title:
-            title = _(AREA_KINDS[kind]) if kind in AREA_KINDS else kind
+            found = kind_title(rules, kind)
+            title = _(found) if found else kind
         key = AreaKey(anchor=f"area-{area.get('number')}",
                       heading=f"{area.get('number')}. {title}", size=_size(area, _, lang),
                       corridor=kind == "corridor")
@@ -225,6 +231,7 @@ def area_keys(doc: Doc, *, depth: int = 1, lang: str = "de", view: str = "gm") -
                 key.exits.append(_exit(conn, here, level, numbers, _))
         if gm:
             key.rolls = [_roll(entry, _) for entry in area.get("rolls") or ()]
+            key.bends = [bend_line(b, _, lang) for b in area.get("bends") or ()]
         out.append(key)
     return out
 
@@ -267,6 +274,7 @@ def render_md(doc: Doc, *, lang: str = "de", view: str = "gm", depth: int | None
             out += _md_list(_("Features"), key.features)
             out += _md_list(_("Exits"), [text for text, _n in key.exits] or [_("none")])
             out += _md_list(_("Traps"), key.traps)
+            out += _md_list(_("Bent rolls"), key.bends)
             if key.rolls:
                 out.append(f"- *{_('Rolls')}:*")
                 out += [f"    - {_md(line)}" for line in key.rolls]
@@ -358,6 +366,7 @@ def _html_area(key: AreaKey, _: Translate) -> str:
             exits.append(label)
     block(_("Exits"), exits or [escape(_("none"))])
     block(_("Traps"), [escape(t) for t in key.traps], "traps")
+    block(_("Bent rolls"), [escape(b) for b in key.bends])
     parts.append("</dl>")
     if key.rolls:
         lis = "".join(f"<li>{escape(r)}</li>" for r in key.rolls)

@@ -590,7 +590,10 @@ def _check_view(view: str) -> None:
 
 
 def is_unexplored(conn: Mapping[str, Any], level: Mapping[str, Any]) -> bool:
-    """Whether a connection is an exit nobody has expanded yet."""
+    """Whether a connection is an exit nobody has expanded yet (a blocked one is not: it is
+    drawn as the door or opening it was rolled as, leading nowhere)."""
+    if conn.get("blocked"):
+        return False
     if conn.get("id") in (level.get("unexplored") or ()):
         return True
     return conn.get("to") is None and conn.get("to_level") is None

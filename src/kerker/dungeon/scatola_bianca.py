@@ -18,17 +18,28 @@ from __future__ import annotations
 import math
 
 from kerker.dungeon import levels as lv
-from kerker.dungeon.bend import SizeSpec, fit, try_place
+from kerker.dungeon.bend import SizeSpec, place_rolled, try_place
 from kerker.dungeon.engine import (
     AreaBuilder,
     Arrival,
     ConnBuilder,
     DungeonState,
     LevelState,
+    ProcedureOption,
     Sink,
 )
-from kerker.dungeon.model import Content, Feature
-from kerker.dungeon.zufallslabyrinth import Walker, Zufallslabyrinth, effective, find, walk
+from kerker.dungeon.model import Content, Feature, RollEntry
+from kerker.dungeon.toolkit import block, record, size_bends
+from kerker.dungeon.zufallslabyrinth import (
+    Walker,
+    Zufallslabyrinth,
+    _shifts,
+    _split_rolls,
+    effective,
+    find,
+    walk,
+)
+from kerker.errors import N_
 from kerker.geometry.grid import (
     VECTORS,
     Cell,
@@ -56,7 +67,7 @@ SHAPES = {"square": "rect", "rectangular": "rect", "circular": "circle",
           "oval": "oval", "hexagonal": "hexagon", "octagonal": "octagon"}
 
 
-def caves_at(caves: str, depth: int) -> bool:
+def caves_at(caves: str | None, depth: int) -> bool:
     """Whether an A.1 chamber at ``depth`` is an A.8 cave under ``Params.caves``.
 
     >>> caves_at("depth", 2), caves_at("depth", 3), caves_at("always", 1), caves_at("never", 9)
@@ -118,8 +129,21 @@ class ScatolaBianca(Zufallslabyrinth):
     """The procedure plug-in (``PROCEDURE``)."""
 
     name = "scatola-bianca"
+    joins = False
+    """A passage that meets a room or passage turns by A.4 ("altre stanze o corridoi")."""
     reads_caves = True
     """The engine's ``Params.caves`` applies (``--caves``)."""
+    options = (ProcedureOption("entrance", ("variant", "room", "hall"), "variant"),
+               ProcedureOption("caves", ("depth", "always", "never"), "depth"))
+    """Its options (``Params.options``, the CLI's ``--entrance`` and ``--caves``)."""
+    kinds = (("chamber", N_("Chamber")), ("elevator", N_("Elevator room")))
+    """Area kinds beyond the engine's basic ones (entrance, room, hall, cave, corridor)."""
+    player_kinds = (("elevator", "room"),)
+    """The players see an elevator room as a room (A.7.1: the trick)."""
+    checks = ()
+    """No checks of its own logged without a row."""
+    door_value = "door_shuts_exit"
+    """The A.6 footnotes: a door may shut the way back for a day (``door_closes``)."""
 
     # -- the way in ----------------------------------------------------------------------
     def start(self, state: DungeonState, level: LevelState) -> None:
@@ -135,7 +159,7 @@ class ScatolaBianca(Zufallslabyrinth):
         origin = (occ.width // 2, occ.height - 2)  # the stairs come in from the edge
         area = state.new_area(level, "corridor", "corridor", set(), "n")
         area.absorb(sink)
-        area.width_ft = width
+        area.width_ft = area.rolled_width_ft = width
         level.entrance = area.id
         walker = Walker(area, origin, "n", feet_to_cells(width), None)
         if not self._begin(state, level, walker):  # pragma: no cover - a 10x10 sheet fits
@@ -161,9 +185,10 @@ class ScatolaBianca(Zufallslabyrinth):
             kind, table = "chamber", "forma-camera"
         res = state.roll(T + table, level, sink)
         spec = cave_spec(res) if kind == "cave" else room_spec(res)
-        area = self._place(state, level, origin, "n", set(), spec, kind, table, sink)
-        if area is None:  # pragma: no cover - every A.5.1 size fits a 10x10 sheet
+        placed = self._place(state, level, origin, "n", set(), spec, kind, table, sink, res)
+        if placed is None:  # pragma: no cover - every A.5.1 size fits a 10x10 sheet
             return False
+        area, res = placed
         level.entrance = area.id
         at, span = self._span_at(area.cells, origin, "s")
         state.connect(level, area.id, None, "stairs", at, "s", width=span, to_level=0,
@@ -206,10 +231,16 @@ class ScatolaBianca(Zufallslabyrinth):
         return cell, 1
 
     # -- exits -----------------------------------------------------------------------------
+    def touched(self, state: DungeonState, level: LevelState, conns: list[ConnBuilder]
+                ) -> None:
+        """The engine's hook after each step: the connections made in it and those whose far
+        side it took (joined to a new area meanwhile) get their openings trimmed (before,
+        every connection of the level was trimmed before each expansion: O(n) a step)."""
+        for other in conns:
+            self._trim(level, other)
+
     def expand(self, state: DungeonState, level: LevelState, conn: ConnBuilder) -> None:
         """A passage that goes on (side passage, chamber exit) or what lies behind a door."""
-        for other in level.conns.values():  # exits the engine joined to a new area meanwhile
-            self._trim(level, other)
         if not state.budget_left(level):
             level.frontier.append(conn.id)
             return
@@ -225,12 +256,11 @@ class ScatolaBianca(Zufallslabyrinth):
         """A new passage from ``conn``: its first cells, then ``first_ft`` and A.1."""
         origin = step(conn.at, conn.side)
         area = state.new_area(level, "corridor", "corridor", set(), heading)
-        area.width_ft = width * 5
+        area.width_ft = area.rolled_width_ft = width * 5
         walker = Walker(area, origin, conn.side, width, conn.from_)
         if not self._begin_at(state, level, walker, conn):
             del level.areas[area.id]
-            state.bend("dead_end")
-            state.drop(level, conn)
+            block(state, level, conn, "corridor")
             return None
         conn.to = area.id
         self._trim(level, conn)
@@ -241,9 +271,12 @@ class ScatolaBianca(Zufallslabyrinth):
             return area
         if heading != conn.side and not self._turn(state, level, walker, *self._how(
                 conn.side, heading)):
-            state.bend("turned_other_way")
             side, eighths = self._how(conn.side, heading)
-            self._turn(state, level, walker, "right" if side == "left" else "left", eighths)
+            other = "right" if side == "left" else "left"
+            if self._turn(state, level, walker, other, eighths):
+                record(state, area, "turn", side, other, "no_room", "turned_other_way")
+            else:
+                record(state, area, "turn", side, "straight", "no_room", "went_straight")
         self._walk(state, level, walker, first_ft)
         return area
 
@@ -255,19 +288,27 @@ class ScatolaBianca(Zufallslabyrinth):
         opening = max(1, conn.width)
         ax, ay = along(conn.side)
         width = walker.width
+        door = walker.center
         while width >= 1:
-            shift = 0 if opening < 2 else width // 2 - max(0, width - opening) // 2
-            center = (walker.center[0] + ax * shift, walker.center[1] + ay * shift)
-            cells = cross_section(center, walker.heading, width)
-            if level.occ.fits(cells, allowed):
-                if width != walker.width:
-                    state.bend("narrowed")
-                    walker.width = width
-                    walker.area.width_ft = width * 5
-                walker.center = center
-                state.grow(level, walker.area, cells)
-                return True
-            width -= 1
+            base = 0 if opening < 2 else width // 2 - max(0, width - opening) // 2
+            for extra in _shifts(width):  # the opening anywhere across a wide passage
+                shift = base + extra
+                center = (door[0] + ax * shift, door[1] + ay * shift)
+                cells = cross_section(center, walker.heading, width)
+                if door in cells and level.occ.fits(cells, allowed):
+                    break
+            else:
+                width -= 1
+                continue
+            if width != walker.width:
+                record(state, walker.area, "width", walker.width * 5, width * 5,
+                       "no_room", "narrowed")
+                walker.width = width
+                walker.area.width_ft = width * 5
+            walker.center = center
+            state.grow(level, walker.area, cells)
+            walker.trail.append((center, walker.heading))
+            return True
         return False
 
     @staticmethod
@@ -291,7 +332,7 @@ class ScatolaBianca(Zufallslabyrinth):
         """The shared join (a passage meets an area and opens into it), its opening trimmed
         to the wall both share."""
         super()._join(state, level, walker, cell, side, owner)
-        self._trim(level, list(level.conns.values())[-1])
+        self._trim(level, level.conns[next(reversed(level.conns))])
 
     @staticmethod
     def _how(frm: str, to: str) -> tuple[str, int]:
@@ -308,6 +349,13 @@ class ScatolaBianca(Zufallslabyrinth):
         """A.2.2: a room (A.5), or a passage (parallel, straight, 45 deg forward/back)."""
         v = beyond.values
         ahead = bool(beyond.context.get("door_ahead", False))
+        if v.get("kind") == "room" and caves_at(state.params.caves, level.depth):
+            # A.8 "al posto di camere e stanze": the room behind the door is a cave
+            sink = Sink()
+            cave = state.roll(T + "cave-e-caverne", level, sink)
+            self._room(state, level, conn, cave, cave_spec(cave), "cave", "cave-e-caverne",
+                       sink.rolls)
+            return
         if v.get("kind") == "room" or (v.get("kind") == "parallel_passage" and ahead):
             if v.get("kind") == "room":
                 spec = room_spec(beyond)
@@ -346,18 +394,19 @@ class ScatolaBianca(Zufallslabyrinth):
     # -- rooms, chambers, caves (A.5, A.8) --------------------------------------------------
     def _room(self, state: DungeonState, level: LevelState, conn: ConnBuilder,
               res: TableResult, spec: SizeSpec, kind: str, table: str | None,
-              owner: AreaBuilder | None = None) -> AreaBuilder | None:
+              rolls: list[RollEntry] | None = None) -> AreaBuilder | None:
         """Place a room (``kind`` room: doors), chamber (``chamber``: open passages) or cave
-        behind ``conn``; then its exits and contents in the seed's order."""
-        sink = Sink()
-        area = self._place(state, level, step(conn.at, conn.side), conn.side, {conn.from_},
-                           spec, kind, table, sink)
-        if area is None:
-            state.bend("dead_end")
-            if owner is not None:
-                owner.absorb(sink)
-            state.drop(level, conn)
+        behind ``conn``; then its exits and contents in the seed's order. ``rolls``: the
+        log entries of ``res`` when they were made on the passage before it."""
+        sink = Sink(list(rolls or ()), [res] if rolls else [])
+        placed = self._place(state, level, step(conn.at, conn.side), conn.side, {conn.from_},
+                             spec, kind, table, sink, res)
+        if placed is None:
+            # nothing fits, not even rerolled or made smaller: the way stays, blocked (its
+            # rolls are not logged: no area was made by them)
+            block(state, level, conn, kind)
             return None
+        area, res = placed
         conn.to = area.id
         self._trim(level, conn)
         self._stock(state, level, area, res, kind)
@@ -365,25 +414,41 @@ class ScatolaBianca(Zufallslabyrinth):
 
     def _place(self, state: DungeonState, level: LevelState, origin: Cell, heading: str,
                allowed: set[str], spec: SizeSpec, kind: str, table: str | None,
-               sink: Sink) -> AreaBuilder | None:
-        """A room, chamber or cave of ``spec`` entered at ``origin`` going ``heading``, bent
-        by the shared policy (rerolled on ``table``); None when nothing fits. Unusual shapes
+               sink: Sink, res: TableResult) -> tuple[AreaBuilder, TableResult] | None:
+        """A room, chamber or cave of ``spec`` (rolled as ``res``) entered at ``origin``
+        going ``heading``: as rolled, else rerolled on ``table``, else made smaller
+        (:func:`~kerker.dungeon.bend.place_rolled`); None when nothing fits. With the
+        result whose roll was kept: the exits (A.5.4) and pools follow it, and a discarded
+        roll leaves no trace in the area's log (its bend says what it was). Unusual shapes
         (A.5.2) keep their kind: the ``shape`` says how they look."""
+        kept: list[tuple[TableResult, int]] = [(res, 0)]  # a result, where its rolls start
+        given = len(sink.results)
 
         def reroll() -> SizeSpec | None:
             if table is None:
                 return None
+            mark = len(sink.rolls)
             again = state.roll(T + table, level, sink)
+            kept.append((again, mark))
             return cave_spec(again) if table == "cave-e-caverne" else room_spec(again)
 
-        placed = fit(level.occ, spec, origin, heading, allowed, level.rng, reroll, state.bend)
+        placed = place_rolled(level.occ, spec, origin, heading, allowed, level.rng, reroll,
+                              state.bend)
         if placed is None:
             return None
-        spec, cells = placed
-        area = state.new_area(level, kind, spec.shape, cells, heading)
+        if placed.rolled is not placed.first:
+            result, mark = kept[-1]
+            del sink.rolls[:mark]  # the discarded rolls: only the bend keeps them
+            sink.results[:] = [result]
+        else:
+            result = res
+            del sink.rolls[kept[1][1] if len(kept) > 1 else len(sink.rolls):]
+            del sink.results[given:]  # the rerolls that did not fit
+        area = state.new_area(level, kind, placed.built.shape, placed.cells, heading)
         area.closed = kind == "room"
         area.absorb(sink)
-        return area
+        size_bends(area, placed)
+        return area, result
 
     def _stock(self, state: DungeonState, level: LevelState, area: AreaBuilder,
                res: TableResult, kind: str, contents: bool = True) -> None:
@@ -391,7 +456,8 @@ class ScatolaBianca(Zufallslabyrinth):
         cave's pools and lakes (A.8.2, A.8.3)."""
         self._exits(state, level, area, area_sqft(res), cave=kind == "cave")
         if contents:
-            rolled = state.roll(T + "contenuto-stanza", level, area)
+            rolled = state.roll(T + "contenuto-stanza", level, area,
+                                caves=caves_at(state.params.caves, level.depth))
             self._contents(state, level, area, rolled)
         if kind == "cave":
             for node in walk(res):
@@ -409,7 +475,8 @@ class ScatolaBianca(Zufallslabyrinth):
             return
         made: list[ConnBuilder] = []
         for _ in range(count):
-            where = state.roll(T + "luogo-uscita", level, area, room=area.closed)
+            where = state.roll(T + "luogo-uscita", level, area, room=area.closed,
+                               caves=caves_at(state.params.caves, level.depth))
             if cave:
                 guard = state.roll(T + "uscita-caverna", level, area)
                 monster = find(guard, "mostro-errante")
@@ -418,6 +485,8 @@ class ScatolaBianca(Zufallslabyrinth):
             conn = self._exit(state, level, area, where)
             if conn is not None:
                 made.append(conn)
+        if len(made) < count:  # no wall of the area had room for the rest
+            record(state, area, "exit", count, len(made), "no_room")
         state.push_in_order(level, made)
 
     def _exit(self, state: DungeonState, level: LevelState, area: AreaBuilder,
@@ -444,11 +513,19 @@ class ScatolaBianca(Zufallslabyrinth):
             if owner is None or owner == area.id or not level.occ.free(gap):
                 state.bend("dead_end")
                 return None
-            if gap:
-                state.grow(level, area, gap)
-            return state.connect(level, area.id, owner, kind, gap[-1] if gap else cell, side,
-                                 width=1, gm_only=kind == "secret_door",
-                                 one_way="from_to" if kind == "one_way_door" else None,
+            one_way = "from_to" if kind == "one_way_door" else None
+            if not gap:
+                return state.connect(level, area.id, owner, kind, cell, side, width=1,
+                                     gm_only=kind == "secret_door", one_way=one_way,
+                                     mode="exit")
+            # the short way through the rock is a 5-ft passage of its own (the room keeps
+            # its rolled size), its door at the room
+            passage = state.new_area(level, "corridor", "corridor", set(gap), side)
+            passage.width_ft = 5
+            state.connect(level, passage.id, owner, "opening", gap[-1], side, width=1,
+                          mode="exit")
+            return state.connect(level, area.id, passage.id, kind, cell, side, width=1,
+                                 gm_only=kind == "secret_door", one_way=one_way,
                                  mode="exit")
         if area.closed:
             beyond = find(where, "dietro-la-porta")
@@ -541,7 +618,8 @@ class ScatolaBianca(Zufallslabyrinth):
         if not self._go(state, level, walker, first_ft):
             return
         for _ in range(MAX_CHECKS):
-            res = state.roll(T + "tiri-periodici", level, area)
+            res = state.roll(T + "tiri-periodici", level, area,
+                             caves=caves_at(state.params.caves, level.depth))
             if res.key == "wandering_monster":
                 monster = find(res, "mostro-errante")
                 area.contents.append(Content("monster", monster, note="wandering"))
@@ -627,10 +705,12 @@ class ScatolaBianca(Zufallslabyrinth):
         new cross-section does not fit, it keeps its width (``narrowed``)."""
         if width == walker.width:
             return
+        area = walker.area
+        area.rolled_width_ft = max(area.rolled_width_ft or 0, width * 5)
         cells = [c for c in cross_section(walker.center, walker.heading, width)
                  if c not in walker.area.cells]
         if cells and not level.occ.fits(cells, self._allowed(walker)):
-            state.bend("narrowed")
+            record(state, area, "width", width * 5, walker.width * 5, "no_room", "narrowed")
             return
         state.grow(level, walker.area, cells)
         walker.width = width
@@ -728,16 +808,18 @@ class ScatolaBianca(Zufallslabyrinth):
             level.frontier.append(conn.id)
             return
         if caves_at(state.params.caves, level.depth):
-            cave = state.roll(T + "cave-e-caverne", level, walker.area)
+            sink = Sink()
+            cave = state.roll(T + "cave-e-caverne", level, sink)
             self._room(state, level, conn, cave, cave_spec(cave), "cave", "cave-e-caverne",
-                       walker.area)
+                       sink.rolls)
             return
         shape = find(row, "forma-camera")
-        if shape is None:
-            state.drop(level, conn)
+        if shape is None:  # pragma: no cover - A.1 "Camera" always rolls A.5.1
+            block(state, level, conn, "chamber")
             return
+        moved = _split_rolls(walker.area, T + "forma-camera")  # the chamber's, not the passage's
         self._room(state, level, conn, shape, room_spec(shape), "chamber", "forma-camera",
-                   walker.area)
+                   moved)
 
     def _stairs(self, state: DungeonState, level: LevelState, walker: Walker,
                 row: TableResult) -> bool:
@@ -826,7 +908,7 @@ class ScatolaBianca(Zufallslabyrinth):
         row = effective(trap)
         v = row.values
         if v.get("kind") == "elevator_room":
-            self._elevator_way(state, level, area, trap)
+            self._room_elevator(state, level, area, trap)
             return
         door = find(row, "porte") if v.get("kind") == "hidden_door" else None
         if door is None:
@@ -840,6 +922,40 @@ class ScatolaBianca(Zufallslabyrinth):
                              info={"beyond": find(door, "dietro-la-porta"),
                                    "along": turn(side, 2)})
         state.push_in_order(level, [conn])
+
+    def _room_elevator(self, state: DungeonState, level: LevelState, area: AreaBuilder,
+                       trap: TableResult) -> None:
+        """A.7.1 rows 09-11 as a room's contents: "Ascensore 20' per 20' (il gruppo è
+        appena entrato in questa stanza)". A room of exactly that size is the elevator; a
+        room of any other size or shape gets the 20' x 20' elevator room behind a door in
+        one of its walls (the room the party then enters), never a larger elevator and
+        never one drawn over other areas. Where no wall has room for it, the trap stays in
+        the room as a bend (``position``: elevator -> not built)."""
+        spec = self._elevator_spec(trap)
+        cells = area.cells
+        if area.shape == "rect" and len(cells) == spec.w * spec.h * 4 and len(
+                {x for x, _ in cells}) == spec.w * 2:
+            area.kind = "elevator"
+            self._elevator_way(state, level, area, trap)
+            return
+        for wall in WALL_ORDER:
+            side = self._wall_dir(area, {"same": "entrance"}.get(wall, wall))
+            for cell in self._wall_cells(state, level, area, side):
+                placed = try_place(level.occ, spec, step(cell, side), side, {area.id},
+                                   level.rng)
+                if placed is None:
+                    continue
+                if area.contents and area.contents[-1].kind == "trap":
+                    area.contents.pop()  # the trap is the elevator room's
+                room = state.new_area(level, "elevator", "rect", placed, side)
+                room.closed = True
+                room.rolled_squares = spec.area
+                room.contents.append(Content("trap", effective(trap)))
+                state.connect(level, area.id, room.id, "door", cell, side, width=1,
+                              mode="exit")
+                self._elevator_way(state, level, room, trap)
+                return
+        record(state, area, "position", "elevator", None, "no_room", "moved")
 
     @staticmethod
     def _elevator_spec(trap: TableResult) -> SizeSpec:
@@ -866,13 +982,14 @@ class ScatolaBianca(Zufallslabyrinth):
             if cells is not None:
                 break
         else:
-            state.bend("moved")
+            # no room for the 20' x 20' elevator room: the trap is keyed in the passage as
+            # a bend, and no elevator is drawn over the passage (or what lies around it)
             walker.area.contents.append(Content("trap", effective(trap)))
-            side = self._ahead(walker)
-            self._elevator_way(state, level, walker.area, trap, self._edge(walker, side), side)
+            record(state, walker.area, "position", "elevator", None, "no_room", "moved")
             return True
         room = state.new_area(level, "elevator", "rect", cells, side)
         room.closed = True
+        room.rolled_squares = spec.area
         room.contents.append(Content("trap", effective(trap)))
         state.connect(level, walker.area.id, room.id, "door", cell, side, width=1, mode="exit")
         self._elevator_way(state, level, room, trap)

@@ -10,23 +10,27 @@ expands it; step 4 walks a corridor roll by roll. Every number comes from the ta
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from typing import Any
 
 from kerker.dice import roll as roll_dice
 from kerker.dungeon import levels as lv
-from kerker.dungeon.bend import SizeSpec, fit
+from kerker.dungeon.bend import Placement, SizeSpec, place_rolled
 from kerker.dungeon.engine import (
     AreaBuilder,
     Arrival,
     ConnBuilder,
     DungeonState,
     LevelState,
+    ProcedureOption,
     Sink,
 )
 from kerker.dungeon.model import Content, Feature, RollEntry
+from kerker.dungeon.toolkit import block, record, size_bends
+from kerker.errors import N_
 from kerker.geometry.grid import (
+    CELLS_PER_SQUARE,
     VECTORS,
     Cell,
     feet_to_cells,
@@ -44,8 +48,12 @@ MAX_CORRIDOR_ROLLS = 30
 """Step 4 rolls per corridor; a longer corridor goes on as an open exit."""
 PARENT_GRACE = 3
 """Cells a corridor may run along the area it leaves before that area counts as rock."""
-NEAR = 4
-"""Cells: a wall section is "near" an area this close behind it (secret doors)."""
+NEAR = 6
+"""Cells: a wall section is "near" an area at most this far beyond it (30 ft: three squares,
+the seed's stretch of a corridor; docs/rules-notes-000.md, "Sackgasse")."""
+COLUMN_WIDTH = {"columns": 20, "double_columns": 30}
+"""Feet a corridor must be built wide to hold a row (two rows) of columns with a way beside
+(docs/rules-notes-000.md, "Columns"); the table rolls them only for 40 and 50 ft."""
 SIZE_TABLES = {"raum", "halle", "besondere_raeume", "hoehle", "form", "eingangsbereich",
                "ausgang_mit_tuer"}
 ARRIVAL_KIND = {"stairs": "stairs", "trapdoor": "trapdoor", "shaft": "shaft",
@@ -78,6 +86,45 @@ def _edge(area: AreaBuilder, side: str) -> list[Cell]:
     return kept[1]
 
 
+def _reserved(level: LevelState, conn: ConnBuilder | None) -> set[Cell]:
+    """The cells just beyond the other open exits of ``conn``'s area (their whole width):
+    a corridor starting beside ``conn`` keeps off them."""
+    if conn is None:
+        return set()
+    out: set[Cell] = set()
+    for other in level.links.get(conn.from_, ()):  # the area's connections (an index)
+        if level.conns.get(other.id) is not other:
+            continue  # dropped
+        if other.from_ != conn.from_ or other.to is not None or other.id == conn.id or (
+                other.mode not in ("exit", "corridor")):
+            continue
+        ax, ay = (0, 1) if other.side in ("e", "w") else (1, 0)
+        for i in range(max(1, other.width)):
+            out.add(step((other.at[0] + ax * i, other.at[1] + ay * i), other.side))
+    return out
+
+
+def _shifts(width: int) -> list[int]:
+    """Lateral shifts of a corridor's first cross-section that keep its door inside it:
+    0, 1, -1, 2, -2 ... up to half its width."""
+    out = [0]
+    for i in range(1, width // 2 + 1):
+        out += [i, -i]
+    return out
+
+
+def _split_rolls(area: AreaBuilder, table: str) -> list[RollEntry]:
+    """Take the log entries from the last roll on ``table`` on (a hall's size roll, made
+    as a follow-up of the corridor's Schritt 4 roll) off ``area``'s log: they belong to
+    the hall."""
+    for i in range(len(area.rolls) - 1, -1, -1):
+        if area.rolls[i].table == table:
+            moved = area.rolls[i:]
+            del area.rolls[i:]
+            return moved
+    return []
+
+
 def walk(result: TableResult) -> Iterator[TableResult]:
     """The result and its follow-ups, pre-order; repetitions (``again``) are not yielded
     (their values are merged into the result) but their follow-ups are."""
@@ -105,6 +152,15 @@ def effective(result: TableResult) -> TableResult:
 def find(result: TableResult, name: str) -> TableResult | None:
     """The first follow-up (or the result) of table ``name``."""
     return next((r for r in walk(result) if _name(r) == name), None)
+
+
+def corridor_width(result: TableResult) -> int:
+    """The width in feet the Gangbreite follow-up of an exit roll gave (after an obstacle
+    row, the width of its extra roll); 10 ft when the row rolls no width."""
+    width = find(result, "gangbreite")
+    if width is None:
+        return 10
+    return int(str(width.values.get("width_ft", 10)))
 
 
 def size_spec(result: TableResult) -> tuple[SizeSpec, str]:
@@ -137,12 +193,27 @@ class Walker:
     width: int
     parent: str | None
     steps: int = 0
+    trail: list[tuple[Cell, str]] = field(default_factory=list)
+    """Centres and headings of the cross-sections walked, in order (obstacles go on one)."""
 
 
 class Zufallslabyrinth:
     """The procedure plug-in (``PROCEDURE``)."""
 
     name = "zufallslabyrinth"
+    options: tuple[ProcedureOption, ...] = (
+        ProcedureOption("entrance", ("variant", "room", "hall"), "variant"),)
+    """Its option (``Params.options``, the CLI's ``--entrance``): the rolled entrance, a room
+    or a hall of Schritt 5."""
+    kinds: tuple[tuple[str, str], ...] = (("special", N_("Special room")),)
+    """Area kinds beyond the engine's basic ones (entrance, room, hall, cave, corridor)."""
+    checks: tuple[tuple[str, str], ...] = (
+        ("secret_door", N_("A secret door in this wall section ({row} on {dice}).")),
+        ("none", N_("No secret door in this wall section ({row} on {dice}).")))
+    """Its own checks logged under a table: the 25 % secret door per wall section."""
+    joins = True
+    """A corridor that meets an area opens into it (seed 000 gives no other rule); Scatola
+    Bianca turns by A.4 instead."""
 
     # -- step 1 --------------------------------------------------------------------------
     def start(self, state: DungeonState, level: LevelState) -> None:
@@ -166,16 +237,16 @@ class Zufallslabyrinth:
             arrival = "stairs"
             walls = []
 
-        def reroll() -> SizeSpec | None:
-            if state.params.entrance == "variant":
-                return None
-            return size_spec(state.roll(T + table, level, sink))[0]
-
-        placed = fit(occ, spec, origin, heading, set(), level.rng, reroll, state.bend)
-        if placed is None:  # the smallest area always fits a sheet of 10 x 10 squares
-            placed = (spec, frozenset({origin}))
-        spec, cells = placed
+        again = None if state.params.entrance == "variant" else T + table
+        found = self._place_room(state, level, spec, res, origin, heading, set(), again,
+                                 sink)
+        if found is None:  # the smallest area always fits a sheet of 10 x 10 squares
+            placement = Placement(spec, spec, spec, frozenset({origin}))
+        else:
+            placement, res = found
+        spec, cells = placement.built, placement.cells
         area = state.new_area(level, "entrance", spec.shape, cells, heading)
+        size_bends(area, placement)
         area.closed = closed
         area.absorb(sink)
         level.entrance = area.id
@@ -206,12 +277,13 @@ class Zufallslabyrinth:
         if arrival.ends_in == "hall":
             res = state.roll(T + "halle", level, sink)
             spec, _kind = size_spec(res)
-            table = T + "halle"
-            placed = fit(level.occ, spec, start, heading, set(), level.rng,
-                         lambda: size_spec(state.roll(table, level, sink))[0], state.bend)
-            if placed is not None:
-                spec, cells = placed
+            found = self._place_room(state, level, spec, res, start, heading, set(),
+                                     T + "halle", sink)
+            if found is not None:
+                placement, res = found
+                spec, cells = placement.built, placement.cells
                 area = self._new_room(state, level, spec, cells, heading, "hall", sink, res)
+                size_bends(area, placement)
                 lv.link_back(state, level, area, source, arrival.from_depth, start, back)
                 self._step5_exits(state, level, area, spec.area)
                 self._step2(state, level, area)
@@ -237,6 +309,9 @@ class Zufallslabyrinth:
         if conn.mode == "corridor":
             self._branch(state, level, conn)
             return
+        if isinstance(conn.info.get("hall"), TableResult):
+            self._hall_behind(state, level, conn)
+            return
         sink = Sink()
         res = state.roll(T + str(conn.table), level, sink)
         v = res.values
@@ -247,29 +322,44 @@ class Zufallslabyrinth:
         table = T + ("raum" if kind == "room" else "halle")
         origin = step(conn.at, conn.side)
 
-        def reroll() -> SizeSpec | None:
-            if find(res, "raum") is None and find(res, "halle") is None:
-                return None  # "Raum (1 × 1 Feld)": the size is given, not rolled
-            return size_spec(state.roll(table, level, sink))[0]
-
-        placed = fit(level.occ, spec, origin, conn.side, {conn.from_}, level.rng, reroll,
-                     state.bend)
-        if placed is None:
-            # Nothing fits behind the door: if an area is that close, a 5-ft passage opens
-            # into it (docs/dungeon.md, bending policy); else the exit is a dead end.
-            stub = state.new_area(level, "corridor", "corridor", set(), conn.side)
-            stub.absorb(sink)
-            if self._stub(state, level, Walker(stub, origin, conn.side, 1, conn.from_), conn):
-                return
-            del level.areas[stub.id]
-            state.bend("dead_end")
-            state.drop(level, conn)
+        # "Raum (1 × 1 Feld)": the size is given, not rolled, so not rolled again
+        again = None if find(res, "raum") is None and find(res, "halle") is None else table
+        found = self._place_room(state, level, spec, res, origin, conn.side, {conn.from_},
+                                 again, sink)
+        if found is None:
+            # Nothing fits behind the door, not even rerolled or shrunk: the door stays
+            # where it was rolled, a false door (docs/dungeon.md, "Bending").
+            block(state, level, conn, str(res.key))
             return
-        spec, cells = placed
+        placement, res = found
+        spec, cells = placement.built, placement.cells
         area = self._new_room(state, level, spec, cells, conn.side, kind, sink, res)
+        size_bends(area, placement)
         conn.to = area.id
         self._step5_exits(state, level, area, spec.area)
         self._step2(state, level, area)
+
+    def _place_room(self, state: DungeonState, level: LevelState, spec: SizeSpec,
+               res: TableResult, origin: Cell, heading: str, allowed: set[str],
+               table: str | None, sink: Sink) -> tuple[Placement, TableResult] | None:
+        """Place a rolled room, hall or cave by the seed's "Größe ändern oder Wurf
+        wiederholen" (:func:`~kerker.dungeon.bend.place_rolled`; ``table`` None: its size
+        is given, not rolled again); with the result whose row was kept (its water, wells
+        and ways come with it, not with a discarded roll)."""
+        kept = [res]
+
+        def reroll() -> SizeSpec | None:
+            if table is None:
+                return None
+            again = state.roll(table, level, sink)
+            kept.append(again)
+            return size_spec(again)[0]
+
+        placed = place_rolled(level.occ, spec, origin, heading, allowed, level.rng, reroll,
+                              state.bend)
+        if placed is None:
+            return None
+        return placed, (res if placed.rolled is placed.first else kept[-1])
 
     def _new_room(self, state: DungeonState, level: LevelState, spec: SizeSpec,
                   cells: frozenset[Cell], heading: str, kind: str, sink: Sink,
@@ -304,6 +394,8 @@ class Zufallslabyrinth:
             conn = self._exit_on(state, level, area, str(pos.values["wall"]), unusual)
             if conn is not None:
                 made.append(conn)
+        if len(made) < count:  # no wall of the area had room for the rest
+            record(state, area, "exit", count, len(made), "no_room")
         state.push_in_order(level, made)
 
     def _wall_dir(self, area: AreaBuilder, wall: str) -> str:
@@ -314,12 +406,15 @@ class Zufallslabyrinth:
                     side: str) -> list[Cell]:
         """Cells of ``area`` on its ``side`` wall with free rock beyond, not beside a door."""
         used: set[Cell] = set()
-        for c in level.conns.values():
+        for c in state.conns_of(level, area.id):
             if c.to == area.id:
                 used.add(c.at)
                 used.add(step(c.at, c.side))
             elif c.from_ == area.id:
                 used.add(c.at)
+                if c.width > 1:  # every cell of a wide way, so no other exit shares one
+                    ax, ay = (0, 1) if c.side in ("e", "w") else (1, 0)
+                    used.update((c.at[0] + ax * i, c.at[1] + ay * i) for i in range(c.width))
         occ = level.occ
         owners = occ.owners
         dx, dy = VECTORS[side]
@@ -374,12 +469,13 @@ class Zufallslabyrinth:
             res = state.roll(T + "ausgang_kollision", level, area)
             action = res.values["action"]
             if action == "move_opposite":
-                side = opposite(side)
-                moved = self._wall_cells(state, level, area, side)
+                moved = self._wall_cells(state, level, area, opposite(side))
                 if moved:
+                    side = opposite(side)
                     cell = moved[level.rng.randrange(len(moved))]
-                else:
-                    state.bend("moved")
+                else:  # the opposite wall has no room: the exit stays where it was rolled
+                    record(state, area, "position", "opposite_wall", "stays", "no_room",
+                           "moved")
             elif action == "secret_door":
                 kind, gm_only = "secret_door", True
             else:
@@ -395,27 +491,59 @@ class Zufallslabyrinth:
 
     def _leads_into(self, level: LevelState, area: AreaBuilder, cell: Cell,
                     side: str) -> str | None:
-        """The area a corridor of 3 squares from ``cell`` would run into, if any."""
-        probe = [step(cell, side, i) for i in range(1, squares_to_cells(3) + 1)]
-        found = level.occ.blockers(probe, {area.id})
-        return min(found) if found else None
+        """The area the exit at ``cell`` leads into: the first area straight beyond its wall
+        within 3 squares (the length of a rolled corridor), if any. An area merely beside
+        that way is not "led into" (docs/rules-notes-000.md, "W4")."""
+        owners = level.occ.owners
+        for i in range(1, squares_to_cells(3) + 1):
+            owner = owners.get(step(cell, side, i))
+            if owner is not None and owner != area.id:
+                return owner
+        return None
+
+    def _dead_end_walls(self, walker: Walker) -> dict[str, list[Cell]]:
+        """The wall sections of a Sackgasse: its end wall and the side walls of its last
+        square (10 ft), not the whole corridor (docs/rules-notes-000.md, "Sackgasse")."""
+        area = walker.area
+        last = walker.trail[-CELLS_PER_SQUARE:] or [(walker.center, walker.heading)]
+        center, heading = last[-1]
+        ahead = self._ahead(walker)
+        walls: dict[str, list[Cell]] = {ahead: [
+            c for c in cross_section(center, heading, walker.width) if c in area.cells]}
+        for side in ("left", "right"):
+            lateral = self._lateral(walker, side)
+            dx, dy = VECTORS[lateral]
+            cells = []
+            for center, heading in last:
+                section = [c for c in cross_section(center, heading, walker.width)
+                           if c in area.cells]
+                if section:
+                    cells.append(max(section, key=lambda c: (c[0] * dx + c[1] * dy)))
+            walls.setdefault(lateral, []).extend(cells)
+        return walls
 
     def _secret_doors(self, state: DungeonState, level: LevelState, area: AreaBuilder,
-                      chance: int, table: str) -> None:
-        """No exits (or a dead end): each wall section near an area made before has
-        ``chance`` % of a secret door into it; the gap becomes a niche of the area."""
+                      chance: int, table: str,
+                      walls: dict[str, list[Cell]] | None = None) -> None:
+        """No exits (or a dead end): each wall section (a side of the room; the end and side
+        walls of a dead end: ``walls``) near an area made before, with that area at most
+        :data:`NEAR` cells of rock beyond it, has ``chance`` % of a secret door into it; a
+        gap of rock becomes a secret passage of 5 ft (an area of its own)."""
         if chance <= 0:
             return
         # An area this one already opens into is no "existing area" to find a secret door
         # to (it would only lead back the way one came).
-        linked = {c.to if c.from_ == area.id else c.from_ for c in level.conns.values()
-                  if area.id in (c.from_, c.to)}
+        linked = {c.to if c.from_ == area.id else c.from_
+                  for c in state.conns_of(level, area.id)}
         owners = level.occ.owners
         for side in ("n", "e", "s", "w"):
             best: tuple[int, Cell, str] | None = None
             dx, dy = VECTORS[side]
-            for cell in sorted(_edge(area, side)):  # the wall's cells, by (x, y)
+            section = _edge(area, side) if walls is None else walls.get(side, [])
+            for cell in sorted(set(section)):  # the wall's cells, by (x, y)
                 x, y = cell
+                if (x + dx, y + dy) in area.cells:
+                    continue
                 for dist in range(1, NEAR + 1):
                     owner = owners.get((x + dist * dx, y + dist * dy))
                     if owner is None:
@@ -434,12 +562,20 @@ class Zufallslabyrinth:
                 continue
             dist, cell, owner = best
             gap = [step(cell, side, i) for i in range(1, dist)]
-            if gap and not level.occ.free(gap):
+            if gap and not (level.occ.free(gap) and level.occ.fits(
+                    gap[1:], {owner}, margin=1)):
                 continue
-            state.grow(level, area, gap)
-            at = gap[-1] if gap else cell
-            state.connect(level, area.id, owner, "secret_door", at, side, width=1,
+            if not gap:
+                state.connect(level, area.id, owner, "secret_door", cell, side, width=1,
+                              gm_only=True, mode="exit")
+                continue
+            passage = state.new_area(level, "corridor", "corridor", set(gap), side)
+            passage.width_ft = 5
+            state.connect(level, area.id, passage.id, "secret_door", cell, side, width=1,
                           gm_only=True, mode="exit")
+            state.connect(level, passage.id, owner, "opening", gap[-1], side, width=1,
+                          mode="exit")
+            linked.add(owner)
 
     # -- step 2 ----------------------------------------------------------------------------
     def _step2(self, state: DungeonState, level: LevelState, area: AreaBuilder) -> None:
@@ -514,23 +650,22 @@ class Zufallslabyrinth:
     def _corridor_from_exit(self, state: DungeonState, level: LevelState, conn: ConnBuilder,
                             res: TableResult, sink: Sink) -> None:
         v = res.values
-        width_ft = int(v.get("width_ft", 10))
+        width_ft = corridor_width(res)
         start = step(conn.at, conn.side)
         area = state.new_area(level, "corridor", "corridor", set(), conn.side)
         area.absorb(sink)
-        area.width_ft = width_ft
+        area.width_ft = area.rolled_width_ft = width_ft
         walker = Walker(area, start, conn.side, feet_to_cells(width_ft), conn.from_)
-        if not self._begin(state, level, walker):
+        if not self._begin(state, level, walker, conn):
             if self._stub(state, level, walker, conn):
+                self._corridor_features(state, area, res, walker)
                 return
             del level.areas[area.id]
-            state.bend("dead_end")
-            state.drop(level, conn)
+            block(state, level, conn, str(res.key))
             return
         conn.to = area.id
         if conn.kind == "archway":
             conn.width = min(2, walker.width)
-        self._corridor_features(area, res, walker)
         length = squares_to_cells(int(v.get("length_squares", 3)))
         turn_to = str(v.get("turn", "none"))
         if turn_to in ("left", "right"):
@@ -539,21 +674,36 @@ class Zufallslabyrinth:
                 state.bend("turned_other_way")
                 other = str(v.get("fallback", "right" if turn_to == "left" else "left"))
                 self._turn(state, level, walker, other, eighths)
-        if self._advance(state, level, walker, length - 1):
+        goes_on = self._advance(state, level, walker, length - 1)
+        self._corridor_features(state, area, res, walker)
+        if goes_on:
             self._step4(state, level, walker)
 
-    def _begin(self, state: DungeonState, level: LevelState, walker: Walker) -> bool:
-        """The corridor's first cross-section beside its door (narrowed if it must be)."""
+    def _begin(self, state: DungeonState, level: LevelState, walker: Walker,
+               conn: ConnBuilder | None = None) -> bool:
+        """The corridor's first cross-section beside its door (narrowed if it must be), off
+        the cells just beyond the other open exits of the same area (each keeps its way)."""
         allowed = {walker.parent} if walker.parent else set()
+        reserved = _reserved(level, conn)
         width = walker.width
+        door = walker.center
+        lateral = "e" if is_diagonal(walker.heading) else turn(walker.heading, 2)
         while width >= 1:
-            cells = cross_section(walker.center, walker.heading, width)
-            if level.occ.fits(cells, allowed):
+            # the door may lie anywhere across a wide corridor: middle first, then aside
+            for shift in _shifts(width):
+                center = step(door, lateral, shift) if shift else door
+                cells = cross_section(center, walker.heading, width)
+                if door not in cells or not level.occ.fits(cells, allowed) or (
+                        reserved and not reserved.isdisjoint(cells)):
+                    continue
                 if width != walker.width:
-                    state.bend("narrowed")
+                    record(state, walker.area, "width", walker.width * 5, width * 5,
+                           "no_room", "narrowed")
                     walker.width = width
                     walker.area.width_ft = width * 5
+                walker.center = center
                 state.grow(level, walker.area, cells)
+                walker.trail.append((walker.center, walker.heading))
                 return True
             width -= 1
         return False
@@ -561,26 +711,43 @@ class Zufallslabyrinth:
     def _stub(self, state: DungeonState, level: LevelState, walker: Walker,
               conn: ConnBuilder) -> bool:
         """Bending policy for a corridor that cannot start beside its door because another
-        area lies within a cell of it: a 5-ft passage (one cell) from the door opens into
-        that area (``joined``, as the seed says of a corridor meeting an area). False (and
-        nothing changed) when the cell is off the sheet or no area touches it squarely."""
-        center = walker.center
+        area lies within a cell of it: a passage one cell long from the door opens into
+        that area (``joined``, as the seed says of a corridor meeting an area), as wide as
+        rolled where the cells are free, else narrower (a ``width`` bend). False (and
+        nothing changed) when no cell is free or no area touches it squarely."""
+        door = walker.center
         occ = level.occ
         allowed = {walker.parent} if walker.parent else set()
-        if not (occ.inside([center], 1) and occ.free([center])):
+        rolled = walker.width
+        reserved = _reserved(level, conn)
+        lateral = "e" if is_diagonal(walker.heading) else turn(walker.heading, 2)
+        for width in range(rolled, 0, -1):
+            for shift in _shifts(width):
+                center = step(door, lateral, shift) if shift else door
+                cells = cross_section(center, walker.heading, width)
+                if door not in cells or not (occ.inside(cells, 1) and occ.free(cells)) or (
+                        not reserved.isdisjoint(cells)):
+                    continue
+                blockers = occ.blockers(cells, allowed)
+                if not blockers:
+                    continue
+                walker.width = width
+                join = self._join_at(level, walker, cells, blockers)
+                if join is None:
+                    continue
+                break
+            else:
+                continue
+            break
+        else:
+            walker.width = rolled
             return False
-        blockers = occ.blockers([center], allowed)
-        if not blockers:
-            return False
-        width, walker.width = walker.width, 1
-        join = self._join_at(level, walker, [center], blockers)
-        if join is None:
-            walker.width = width
-            return False
-        if width > 1:
-            state.bend("narrowed")
-        walker.area.width_ft = 5
-        state.grow(level, walker.area, [center])
+        if width != rolled:
+            record(state, walker.area, "width", rolled * 5, width * 5, "no_room", "narrowed")
+        walker.area.width_ft = width * 5
+        walker.center = center
+        state.grow(level, walker.area, cells)
+        walker.trail.append((center, walker.heading))
         conn.to = walker.area.id
         self._join(state, level, walker, *join)
         return True
@@ -594,25 +761,55 @@ class Zufallslabyrinth:
             walker.width = 1
             walker.area.width_ft = 5
 
-    def _corridor_features(self, area: AreaBuilder, res: TableResult, walker: Walker) -> None:
+    def _corridor_features(self, state: DungeonState, area: AreaBuilder, res: TableResult,
+                           walker: Walker) -> None:
+        """The Gangbreite follow-ups, drawn once the corridor's first stretch is built: an
+        obstacle (and its bridge) across one whole cross-section of it, the one nearest the
+        middle of the stretch; columns and a gallery only where the corridor is wide enough
+        for them (:data:`COLUMN_WIDTH`), else a bend."""
         width = find(res, "gangbreite")
         if width is None:
             return
         v = width.values
-        across = turn(walker.heading, 2)
-        band = (step(walker.center, walker.heading, 2),)
         obstacle = v.get("obstacle")
         if isinstance(obstacle, str):
-            cells = tuple(cross_section(band[0], walker.heading, walker.width))
-            area.features.append(Feature(obstacle, cells, across, width))
-            if v.get("bridged"):
-                area.features.append(Feature("bridge", cells, walker.heading, width))
+            cells = self._obstacle_cells(walker)
+            if cells:
+                center, heading = cells
+                across = turn(heading, 2)
+                band = tuple(c for c in cross_section(center, heading, walker.width)
+                             if c in area.cells)
+                area.features.append(Feature(obstacle, band, across, width))
+                if v.get("bridged"):
+                    area.features.append(Feature("bridge", band, heading, width))
+            else:
+                record(state, area, "obstacle", obstacle, None, "too_narrow")
             if v.get("boat"):
                 area.features.append(Feature("boat", (), None, width))
         if v.get("columns"):
-            area.features.append(Feature("columns", (), walker.heading, width))
-        if v.get("gallery"):
-            area.features.append(Feature("gallery", (), walker.heading, width))
+            rows = "double_columns" if v.get("double_columns") else "columns"
+            need = COLUMN_WIDTH[rows]
+            if walker.width * 5 >= need:
+                area.features.append(Feature("columns", (), walker.heading, width))
+                if v.get("gallery"):
+                    area.features.append(Feature("gallery", (), walker.heading, width))
+            else:
+                record(state, area, "columns", rows, None, "too_narrow")
+
+    def _obstacle_cells(self, walker: Walker) -> tuple[Cell, str] | None:
+        """The centre and heading of the straight cross-section nearest the middle of the
+        walked stretch that lies wholly in the corridor (an obstacle "teilt den Gang in zwei
+        Teile"), or None when none does."""
+        area = walker.area
+        trail = walker.trail
+        middle = len(trail) // 2
+        order = sorted(range(len(trail)), key=lambda i: (abs(i - middle), i))
+        for i in order:
+            center, heading = trail[i]
+            section = cross_section(center, heading, walker.width)
+            if not is_diagonal(heading) and all(c in area.cells for c in section):
+                return center, heading
+        return None
 
     def _branch(self, state: DungeonState, level: LevelState, conn: ConnBuilder) -> None:
         """A side corridor of a branch: 3 squares, then Schritt 4 (same width)."""
@@ -620,14 +817,13 @@ class Zufallslabyrinth:
         width = int(conn.info.get("width", 2))
         start = step(conn.at, conn.side)
         area = state.new_area(level, "corridor", "corridor", set(), heading)
-        area.width_ft = width * 5
+        area.width_ft = area.rolled_width_ft = width * 5
         walker = Walker(area, start, conn.side, width, conn.from_)
-        if not self._begin(state, level, walker):
+        if not self._begin(state, level, walker, conn):
             if self._stub(state, level, walker, conn):
                 return
             del level.areas[area.id]
-            state.bend("dead_end")
-            state.drop(level, conn)
+            block(state, level, conn, "corridor")
             return
         conn.to = area.id
         if heading != conn.side:
@@ -653,7 +849,10 @@ class Zufallslabyrinth:
                 state.grow(level, walker.area, new)
                 walker.center = nxt
                 walker.steps += 1
+                walker.trail.append((nxt, walker.heading))
                 return "ok"
+            if not self.joins:
+                return "blocked"
             join = self._join_at(level, walker, new, blockers)
             if join is not None:
                 state.grow(level, walker.area, new)
@@ -661,7 +860,7 @@ class Zufallslabyrinth:
                 self._join(state, level, walker, *join)
                 return "joined"
             return "blocked"
-        if occ.inside(new, 1):
+        if occ.inside(new, 1) and self.joins:
             # an area right ahead: open into it from the cells we have
             owners = {occ.owner(c) for c in new} - {None} - allowed
             # (after a 45-deg start the cross-section at the new heading is not all ours)
@@ -697,8 +896,11 @@ class Zufallslabyrinth:
               eighths: int) -> bool:
         """Turn ``side`` by ``eighths`` x 45 deg if the elbow and the next cell fit."""
         heading = turn(walker.heading, -eighths if side == "left" else eighths)
-        elbow = [c for c in joint(walker.center, walker.width) if c not in walker.area.cells]
         allowed = self._allowed(walker)
+        owners = level.occ.owners
+        # the elbow's cells in the area it leaves stay that area's (a 45-deg start at a door)
+        elbow = [c for c in joint(walker.center, walker.width)
+                 if c not in walker.area.cells and owners.get(c) not in allowed]
         if elbow and not level.occ.fits(elbow, allowed):
             return False
         _nxt, cells = advance_cells(walker.center, heading, walker.width)
@@ -760,7 +962,7 @@ class Zufallslabyrinth:
             squares = int(v.get("advance_squares", 0))
             if v.get("dead_end"):
                 self._secret_doors(state, level, area, int(v.get("secret_door_chance", 0)),
-                                   res.table.id)
+                                   res.table.id, self._dead_end_walls(walker))
                 return
             if v.get("kind") == "hall":
                 self._hall_at_end(state, level, walker, row)
@@ -877,29 +1079,42 @@ class Zufallslabyrinth:
 
     def _hall_at_end(self, state: DungeonState, level: LevelState, walker: Walker,
                      row: TableResult) -> None:
-        """Schritt 4 "Halle": a hall of Schritt 5 where the corridor ends."""
+        """Schritt 4 "Halle": a hall of Schritt 5 where the corridor ends. Its size roll is
+        the hall's (taken off the corridor's log); on a full level the way into it stays
+        open and the rolled hall is built when it is explored."""
         side = self._ahead(walker)
         cell = self._edge(walker, side)
-        if not state.budget_left(level):
-            state.connect(level, walker.area.id, None, "opening", cell, side,
-                          width=min(2, walker.width), mode="corridor", heading=side,
-                          info={"width": walker.width})
-            return
         hall = find(row, "halle")
-        if hall is None:
+        if hall is None:  # pragma: no cover - the row always rolls Halle
             return
+        moved = _split_rolls(walker.area, T + "halle")
+        way = state.connect(level, walker.area.id, None, "opening", cell, side,
+                            width=min(2, walker.width), mode="exit",
+                            info={"hall": hall, "rolls": moved})
+        if state.budget_left(level):
+            self._hall_behind(state, level, way)
+
+    def _hall_behind(self, state: DungeonState, level: LevelState, conn: ConnBuilder) -> None:
+        """The hall a corridor ends in (:meth:`_hall_at_end`), behind ``conn``."""
+        hall = conn.info["hall"]
+        assert isinstance(hall, TableResult)
         spec, _kind = size_spec(hall)
-        sink = Sink()
-        placed = fit(level.occ, spec, step(cell, side), side, {walker.area.id}, level.rng,
-                     lambda: size_spec(state.roll(T + "halle", level, sink))[0], state.bend)
-        if placed is None:
-            state.bend("dead_end")
+        rolls = list(conn.info.get("rolls") or ())
+        sink = Sink(rolls, [hall] if rolls else [])
+        side = conn.side
+        found = self._place_room(state, level, spec, hall, step(conn.at, side), side,
+                                 {conn.from_}, T + "halle", sink)
+        if found is None:
+            # no hall fits where the corridor ends: the way into it stays, choked (blocked)
+            block(state, level, conn, "hall")
             return
-        spec, cells = placed
+        placement, hall = found
+        spec, cells = placement.built, placement.cells
         area = self._new_room(state, level, spec, cells, side, "hall", sink, hall)
-        walker.area.rolls.extend(sink.rolls)
-        state.connect(level, walker.area.id, area.id, "opening", cell, side,
-                      width=min(2, walker.width), mode="exit")
+        size_bends(area, placement)
+        conn.to = area.id
+        if conn.id in level.frontier:
+            level.frontier.remove(conn.id)
         self._step5_exits(state, level, area, spec.area)
         self._step2(state, level, area)
 

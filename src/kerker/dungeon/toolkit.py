@@ -1,0 +1,95 @@
+"""What both dungeon procedures share when a roll meets the map: recording a bend on the
+area it bent, and keeping a rolled exit visible when nothing can be built behind it.
+
+The rule texts allow bending only where a rolled area or way collides with what is already
+there (or with an explicit ``--size``): seed 000 "muss entweder die Größe des Raums geändert
+oder der Wurf wiederholt werden", seed 001 "usare la tabella A.4" (docs/dungeon.md,
+"Bending"). Each bend is kept on its area as a :class:`~kerker.dungeon.model.Bend` and keyed
+in the reader's language (:mod:`kerker.dungeon.bend_text`); the engine's ``bent`` counter
+still counts them by kind for the statistics.
+"""
+
+from __future__ import annotations
+
+from kerker.dungeon.bend import Placement
+from kerker.dungeon.engine import AreaBuilder, ConnBuilder, DungeonState, LevelState
+from kerker.dungeon.model import Bend
+from kerker.geometry.grid import step
+
+BEND_WHATS = ("width", "size", "shape", "exit", "turn", "position", "columns", "obstacle",
+              "stairs")
+"""What a bend may change (the ``what`` of a document's ``bends`` entry)."""
+BEND_REASONS = ("no_room", "rerolled", "no_room_blocked", "too_narrow", "sheet_edge",
+                "no_up_from_level_1", "joined", "turned", "grid")
+"""Why (the ``reason`` key; :mod:`kerker.dungeon.bend_text` says it in words)."""
+
+
+def record(state: DungeonState, area: AreaBuilder, what: str,
+           rolled: int | float | str | None, built: int | float | str | None,
+           reason: str, counted: str | None = None) -> None:
+    """Keep a bend on ``area`` (and count it as ``counted`` in the dungeon's statistics).
+
+    Refuses (``ValueError``) a ``what`` or ``reason`` outside :data:`BEND_WHATS` /
+    :data:`BEND_REASONS`, so that every bend has a sentence in the key."""
+    if what not in BEND_WHATS or reason not in BEND_REASONS:
+        raise ValueError(f"unknown bend {what!r}/{reason!r}")
+    area.bends.append(Bend(what, rolled, built, reason))
+    if counted:
+        state.bend(counted)
+
+
+def block(state: DungeonState, level: LevelState, conn: ConnBuilder, rolled: str) -> None:
+    """A rolled exit with nothing buildable behind it: it stays where it was rolled, keyed
+    as blocked (a false door, or a passage choked with rubble) and is never expanded; the
+    connection records the bend (``exit``: ``rolled`` -> ``blocked``, ``no_room``)."""
+    if conn.id in level.frontier:
+        level.frontier.remove(conn.id)
+    owner = level.occ.owner(step(conn.at, conn.side))
+    if owner is not None and owner != conn.from_:
+        # an area lies right behind the wall: the exit opens into it (``joined``)
+        conn.to = owner
+        conn.mode = "exit"
+        state.bend("joined")
+        return
+    conn.mode = "blocked"
+    conn.to = None
+    # on the connection, not its area: an area built before is never changed later
+    conn.info.setdefault("bends", []).append(Bend("exit", rolled, "blocked", "no_room"))
+    state.bend("blocked")
+
+
+class Tally:
+    """A ``count`` callback for :func:`kerker.dungeon.bend.fit` that also remembers which
+    bends one placement made (so the area can record them)."""
+
+    def __init__(self, state: DungeonState) -> None:
+        self.state = state
+        self.kinds: list[str] = []
+
+    def __call__(self, kind: str) -> None:
+        self.kinds.append(kind)
+        self.state.bend(kind)
+
+
+def squares(cells: int) -> int | float:
+    """Cells (5 ft) as squares (10 ft): an int when whole."""
+    value = cells / 4
+    return int(value) if value == int(value) else value
+
+
+def size_bends(area: AreaBuilder, placed: Placement) -> None:
+    """Record ``rolled_squares`` (the roll kept) on ``area`` and, when it was built
+    otherwise than first rolled, the bends: ``shape``/``size`` rerolled (the first roll did
+    not fit; the kept roll did), ``size`` made smaller (``no_room``: the space is taken or
+    the sheet ends) or drawn smaller or larger by more than 15 % on the grid (``grid``)."""
+    first, rolled, built = placed.first, placed.rolled, placed.built
+    area.rolled_squares = rolled.area
+    built_sq = squares(len(area.cells))
+    if first != rolled:
+        if first.shape != rolled.shape:
+            area.bends.append(Bend("shape", first.shape, rolled.shape, "rerolled"))
+        area.bends.append(Bend("size", first.area, rolled.area, "rerolled"))
+    if built != rolled:
+        area.bends.append(Bend("size", rolled.area, built_sq, "no_room"))
+    elif abs(built_sq - rolled.area) > 0.15 * rolled.area:
+        area.bends.append(Bend("size", rolled.area, built_sq, "grid"))

@@ -1,0 +1,318 @@
+"""Issue 12: what the dice roll is what the map shows (docs/dungeon.md, "Bending").
+
+Over a few hundred dungeons per procedure with default options (bench/dungeon_bends.py
+counts 1 000): corridors are built at their rolled width, rooms at their rolled area, and
+every difference is a ``bends`` entry; obstacles lie in their corridor; no rolled exit
+vanishes. Then one test per finding of the issue, each of which failed before it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from kerker.dungeon.engine import Params, generate
+from kerker.dungeon.export import to_document
+from kerker.dungeon.render_key import render_md
+from kerker.tables.registry import load_registry
+
+REGISTRY = load_registry([])
+ZL, SB = "zufallslabyrinth", "scatola-bianca"
+SEEDS = {ZL: range(120), SB: range(200)}
+OBSTACLES = {"stream", "river", "chasm", "bridge"}
+EXIT_KINDS = {"door", "archway", "opening", "secret_door", "one_way_door"}
+
+Doc = dict[str, Any]
+
+
+def _doc(rules: str, seed: int, lang: str = "en", **more: Any) -> Doc:
+    return to_document(generate(Params(rules=rules, seed=seed, **more), REGISTRY), lang)
+
+
+@pytest.fixture(scope="module", params=[ZL, SB])
+def docs(request: pytest.FixtureRequest) -> list[Doc]:
+    return [_doc(request.param, s) for s in SEEDS[request.param]]
+
+
+def _areas(docs: list[Doc]) -> list[dict[str, Any]]:
+    return [a for d in docs for lv in d["levels"] for a in lv["areas"]]
+
+
+def _within(built: float, rolled: float) -> bool:
+    return abs(built - rolled) <= 0.15 * rolled
+
+
+def test_corridors_are_built_at_their_rolled_width(docs: list[Doc]) -> None:
+    rolled = [a for a in _areas(docs) if a["kind"] == "corridor" and a["rolled_width_ft"]]
+    assert len(rolled) > 500
+    as_rolled = [a for a in rolled if a["width_ft"] == a["rolled_width_ft"]]
+    assert len(as_rolled) / len(rolled) >= 0.90
+    for a in rolled:
+        if a["width_ft"] != a["rolled_width_ft"]:
+            assert any(b["what"] == "width" for b in a["bends"]), a["id"]
+
+
+def test_rooms_are_built_at_their_rolled_size(docs: list[Doc]) -> None:
+    rooms = [a for a in _areas(docs) if a["kind"] != "corridor"]
+    assert all(a["rolled_squares"] for a in rooms)
+    ok = [a for a in rooms if _within(a["size"]["squares"], a["rolled_squares"])]
+    assert len(ok) / len(rooms) >= 0.90
+    for a in rooms:
+        if not _within(a["size"]["squares"], a["rolled_squares"]):
+            assert any(b["what"] == "size" for b in a["bends"]), (a["id"], a["rolled_squares"],
+                                                                  a["size"])
+
+
+def test_obstacles_and_bridges_lie_in_their_corridor(docs: list[Doc]) -> None:
+    seen = 0
+    for a in _areas(docs):
+        cells = {tuple(c) for c in a["cells"]}
+        for f in a["features"]:
+            if f["kind"] in OBSTACLES:
+                seen += 1
+                assert f["cells"] and all(tuple(c) in cells for c in f["cells"]), a["id"]
+                # across the whole corridor: it "teilt den Gang in zwei Teile"
+                assert len(f["cells"]) * 5 == a["width_ft"], (a["id"], f)
+    if docs[0]["rules"] == ZL:
+        assert seen > 10
+
+
+def test_columns_only_where_the_corridor_is_wide_enough(docs: list[Doc]) -> None:
+    for a in _areas(docs):
+        kinds = [f["kind"] for f in a["features"]]
+        if "columns" in kinds:
+            assert a["width_ft"] >= 20, a["id"]
+        if "gallery" in kinds:
+            assert "columns" in kinds
+
+
+def test_no_rolled_exit_vanishes(docs: list[Doc]) -> None:
+    """Every exit a room rolled is built, keyed as a bend, or drawn blocked: the exits rolled
+    (a position roll each) equal the exits made plus those an ``exit`` bend says are missing.
+    """
+    position = {ZL: "zufallslabyrinth/position_ausgaenge", SB: "scatola-bianca/luogo-uscita"}
+    table = position[docs[0]["rules"]]
+    for d in docs:
+        for lv in d["levels"]:
+            number = {a["id"]: a["number"] for a in lv["areas"]}
+            made: Counter[str] = Counter()
+            for c in lv["connections"]:
+                if c["kind"] not in EXIT_KINDS or c["to_level"] is not None:
+                    continue
+                made[c["from"]] += 1
+                # an exit whose way an area made later took over (one way per wall edge)
+                if c["to"] is not None and number[c["from"]] > number[c["to"]]:
+                    made[c["to"]] += 1
+            for a in lv["areas"]:
+                rolled = sum(1 for r in a["rolls"] if r["table"] == table)
+                if not rolled or a["kind"] == "corridor":
+                    continue
+                missing = sum(b["rolled"] - b["built"] for b in a["bends"]
+                              if b["what"] == "exit" and isinstance(b["rolled"], int))
+                assert made[a["id"]] + missing >= rolled, (d["seed"], lv["depth"], a["number"])
+
+
+def test_blocked_exits_are_keyed_and_never_open(docs: list[Doc]) -> None:
+    blocked = [(lv, c) for d in docs for lv in d["levels"] for c in lv["connections"]
+               if c["blocked"]]
+    assert blocked
+    for lv, c in blocked:
+        assert c["to"] is None and c["id"] not in lv["unexplored"]
+        assert c["bends"] and c["bends"][0]["built"] in ("blocked", "dead_end")
+
+
+# -- the findings of the issue, one by one ---------------------------------------------------
+
+def _gangbreite(area: dict[str, Any]) -> int | None:
+    """The width the last Gangbreite roll of a corridor's first exit roll gave."""
+    rows = [r for r in area["rolls"] if r["table"] == "zufallslabyrinth/gangbreite"]
+    widths = [int(r["key"].removeprefix("width_").removesuffix("ft")) for r in rows
+              if str(r["key"]).startswith("width_")]
+    return widths[0] if widths else None
+
+
+def test_zl_corridor_width_comes_from_the_gangbreite_roll() -> None:
+    wide = 0
+    for seed in range(40):
+        for a in _areas([_doc(ZL, seed, min_areas=0)]):
+            if a["kind"] != "corridor":
+                continue
+            rolled = _gangbreite(a)
+            if rolled is None:
+                continue
+            assert a["rolled_width_ft"] == rolled, (seed, a["id"])
+            wide += rolled >= 30 and a["width_ft"] == rolled
+    assert wide > 5  # before issue 12 no corridor was ever wider than 10 ft
+
+
+def test_zl_hall_size_roll_is_in_the_halls_log_not_the_corridors() -> None:
+    found = 0
+    for seed in range(60):
+        for a in _areas([_doc(ZL, seed, min_areas=0)]):
+            tables = [r["table"] for r in a["rolls"]]
+            if a["kind"] == "corridor":
+                assert "zufallslabyrinth/halle" not in tables, (seed, a["id"])
+            elif "zufallslabyrinth/halle" in tables:
+                found += 1
+    assert found
+
+
+def test_zl_stairs_up_into_a_dead_end_from_level_1_is_not_the_surface() -> None:
+    seen = 0
+    for seed in range(400):
+        d = _doc(ZL, seed, min_areas=0, max_areas=20)
+        level = d["levels"][0]
+        for c in level["connections"]:
+            if c["kind"] == "stairs" and c["direction"] == "up" and c["blocked"]:
+                seen += 1
+                assert c["to_level"] is None
+                assert c["bends"][0]["reason"] == "no_up_from_level_1"
+                md = render_md(d, lang="de", depth=1)
+                assert "Sackgasse" in md
+        if seen >= 2:
+            break
+    assert seen
+
+
+def test_zl_w4_only_when_the_exit_leads_into_an_area() -> None:
+    """An exit gets the W4 roll only when an area lies straight beyond its wall."""
+    from kerker.dungeon.zufallslabyrinth import PROCEDURE as zl
+    from kerker.geometry.occupancy import Occupancy
+
+    class _L:
+        occ = Occupancy(40, 40)
+
+    level = _L()
+    level.occ.add("other", [(10, 5), (11, 5)])  # beside the way, not on it
+    area = type("A", (), {"id": "me"})()
+    assert zl._leads_into(level, area, (12, 10), "n") is None  # type: ignore[arg-type]
+    level.occ.add("ahead", [(12, 7)])
+    assert zl._leads_into(level, area, (12, 10), "n") == "ahead"  # type: ignore[arg-type]
+
+
+def test_sb_passages_turn_instead_of_opening_into_areas() -> None:
+    """A.4: "A volta capita che il corridoio non possa proseguire (altre stanze o corridoi
+    ...)": the passage turns. Only exits whose far side an area took later still join
+    (before issue 12: 2.6 joins per dungeon of these seeds, now below 1)."""
+    from kerker.dungeon.scatola_bianca import PROCEDURE as sb
+
+    assert sb.joins is False
+    joined = 0
+    for seed in range(60):
+        dungeon = generate(Params(rules=SB, seed=seed, min_areas=0), REGISTRY)
+        joined += dict(dungeon.bent).get("joined", 0)
+    assert joined / 60 < 1.0
+
+
+def test_a_45_degree_start_at_a_door_turns() -> None:
+    """The elbow of a corridor's first turn may not claim the cells of the room it leaves;
+    before issue 12 it had to, so a 45-deg start beside a room never turned."""
+    from kerker.dungeon.engine import AreaBuilder
+    from kerker.dungeon.zufallslabyrinth import PROCEDURE as zl
+    from kerker.dungeon.zufallslabyrinth import Walker
+    from kerker.geometry.occupancy import Occupancy
+
+    occ = Occupancy(40, 40)
+    room = {(x, y) for x in range(10, 20) for y in range(20, 30)}
+    occ.add("room", room)
+    # a 20-ft corridor (4 cells) leaving the room's north wall
+    corridor = AreaBuilder("c", 2, "corridor", "corridor", {(x, 19) for x in range(13, 17)},
+                           "n")
+    occ.add("c", corridor.cells)
+
+    class _State:
+        def grow(self, level: Any, area: AreaBuilder, cells: list[Any]) -> None:
+            area.cells.update(cells)
+            occ.add(area.id, cells)
+
+    level = type("L", (), {"occ": occ})()
+    walker = Walker(corridor, (15, 19), "n", 4, "room")
+    assert zl._turn(_State(), level, walker, "right", 1)  # type: ignore[arg-type]
+    assert walker.heading == "ne"
+    assert not any(occ.owner(c) == "c" for c in room)
+
+
+def test_sb_elevators_are_20_by_20_and_their_own_room() -> None:
+    seen = 0
+    for seed in range(300):
+        d = _doc(SB, seed, min_areas=0)
+        for lv in d["levels"]:
+            areas = {a["id"]: a for a in lv["areas"]}
+            for c in lv["connections"]:
+                if c["kind"] == "elevator" and c["direction"] == "down":
+                    seen += 1
+                    room = areas[c["from"]]
+                    assert room["kind"] == "elevator", (seed, room["id"])
+                    assert room["size"]["squares"] == 4, (seed, room["id"], room["size"])
+        if seen >= 5:
+            break
+    assert seen
+
+
+def test_sb_caves_replace_rooms_and_chambers_and_leave_no_a51_roll() -> None:
+    kinds: Counter[str] = Counter()
+    for seed in range(30):
+        d = _doc(SB, seed, min_areas=0, caves="always")
+        for a in _areas([d]):
+            kinds[a["kind"]] += 1
+            kinds[a["kind"] + "_1"] += a["size"]["squares"] == 1
+            tables = {r["table"] for r in a["rolls"]}
+            assert "scatola-bianca/forma-camera" not in tables, (seed, a["id"])
+            assert "scatola-bianca/forma-stanza" not in tables, (seed, a["id"])
+    # only A.2.2's "stanza 10' per 10'" stays a room: it is not rolled on A.5
+    assert kinds["cave"] and not kinds["chamber"] and kinds["room"] == kinds["room_1"]
+
+
+def test_sb_rerolled_rooms_keep_only_the_kept_roll() -> None:
+    rerolled = 0
+    for seed in range(200):
+        for a in _areas([_doc(SB, seed, min_areas=0)]):
+            if not any(b["reason"] == "rerolled" for b in a["bends"]):
+                continue
+            rerolled += 1
+            if a["kind"] == "corridor":
+                continue
+            tables = [r["table"] for r in a["rolls"]]
+            own = a["rolls"][:tables.index("scatola-bianca/numero-uscite")]  # before its exits
+            shape_rolls = [r for r in own if r["table"] in (
+                "scatola-bianca/forma-stanza", "scatola-bianca/forma-camera",
+                "scatola-bianca/cave-e-caverne")]
+            assert len(shape_rolls) == 1, (seed, a["id"], shape_rolls)
+        if rerolled >= 5:
+            break
+    assert rerolled
+
+
+def test_bends_are_keyed_in_the_gms_language() -> None:
+    d_de = _doc(ZL, 3, lang="de")
+    md = render_md(d_de, lang="de")
+    assert "Hingebogene Würfe" in md
+    assert "gewürfelt:" in md and "gebaut:" in md
+    d_it = _doc(SB, 3, lang="it")
+    assert "tirato:" in render_md(d_it, lang="it")
+    assert "rolled:" not in render_md(d_it, lang="it")
+    # the players do not read the bends
+    assert "Hingebogene Würfe" not in render_md(d_de, lang="de", view="player")
+
+
+def test_default_sheet_holds_a_big_cave() -> None:
+    """Room for the rolls: without --size the sheet grows, and a cave of 30 x 40 squares
+    (seed 000) is built at about its rolled size; with --size 30x40 it must be bent."""
+    from kerker.dungeon.bend import SizeSpec, place_rolled
+    from kerker.dungeon.sheet import PLANE
+    from kerker.geometry.grid import CELLS_PER_SQUARE
+    from kerker.geometry.occupancy import Occupancy
+
+    spec = SizeSpec("cave", 30, 40, 1200)
+    rng = random.Random(1)
+    plane = Occupancy(PLANE[0] * CELLS_PER_SQUARE, PLANE[1] * CELLS_PER_SQUARE)
+    origin = (plane.width // 2, plane.height - 3)
+    placed = place_rolled(plane, spec, origin, "n", set(), rng, lambda: None, lambda k: None)
+    assert placed is not None and placed.built == spec
+    assert _within(len(placed.cells) / 4, 1200)
+    sheet = Occupancy(60, 80)
+    small = place_rolled(sheet, spec, (30, 77), "n", set(), rng, lambda: None, lambda k: None)
+    assert small is not None and small.built != spec
