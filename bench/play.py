@@ -64,10 +64,10 @@ def bench_library(runs: int, folder: Path) -> None:
                 info, _events = log_of(rules, 2, steps, play)
                 sid = info.id  # type: ignore[attr-defined]
 
-                def one(sid: str = sid) -> None:
+                def one(sid: str = sid, play: Play = play) -> None:
                     play.act(sid, "open", exit="next")
 
-                def back(sid: str = sid) -> None:
+                def back(sid: str = sid, play: Play = play) -> None:
                     play.act(sid, "undo")
 
                 opened, undone = [], []
