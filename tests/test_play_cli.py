@@ -82,7 +82,7 @@ def test_commands_and_json(tmp_path: Path) -> None:
     (("show", "SID", "--view", "dm"), "--view takes gm or player"),
     (("undo", "SID"), "nothing to undo"),
     (("reroll", "SID", "last"), "nothing to reroll"),
-    (("new", "--size", "3x3"), "--size must be between"),
+    (("new", "--size", "3x3"), "size must be between"),
     (("new", "--rules", "nope"), "unknown rules"),
 ])
 def test_errors_are_one_line(tmp_path: Path, args: tuple[str, ...], message: str) -> None:

@@ -6,18 +6,15 @@ list its open exits with their stable keys (``"depth:x,y:side"``, from geometry)
 exit the procedure's depth-first walk takes next, expand one exit, freeze a snapshot (which
 changes nothing in the state), generate a whole dungeon for comparison.
 
-What the API does not offer yet is a *reroll*: the engine rolls what lies behind an exit
-from a sub-seed of its key, so the same door always gives the same room. A reroll (an
-explicit, logged act) must give another room: :func:`expand` with ``reroll=n`` runs the
-engine's own expansion with the seed parts of that step extended by ``("reroll", n)``
-(NOTES-dungeon.md asks the engine for a parameter instead).
+The engine rolls what lies behind an exit from a sub-seed of its key, so the same door
+always gives the same room; a *reroll* (an explicit, logged act) is the engine's
+``variant``: the n-th reroll of a door rolls it with the RNG of ``(key, n)``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from kerker.dungeon import api
 from kerker.dungeon.api import DEFAULT_DUNGEON_LIMITS, DungeonError, DungeonState, Params
@@ -109,19 +106,7 @@ def expand(state: DungeonState, key: str, reroll: int = 0) -> bool:
         return False
     if not state.is_open(level, conn):
         return False
-    if not reroll:
-        api.expand(state, key)
-        return True
-    own: Callable[..., Any] = state._step
-
-    def salted(level: Any, seed_parts: tuple[object, ...], run: Callable[[], None]) -> Any:
-        return own(level, (*seed_parts, "reroll", reroll), run)
-
-    state._step = salted  # type: ignore[method-assign]
-    try:
-        api.expand(state, key)
-    finally:
-        del state._step
+    api.expand(state, key, variant=reroll)
     return True
 
 
@@ -142,6 +127,16 @@ def describe(state: DungeonState, key: str) -> tuple[str, int] | None:
         return None
     area = level.areas.get(conn.from_)
     return conn.kind, area.number if area is not None else 0
+
+
+def leads_to(state: DungeonState, key: str) -> int | None:
+    """The number of the area the connection ``key`` leads into, or None."""
+    try:
+        level, conn = state.find(key)
+    except DungeonError:
+        return None
+    area = level.areas.get(conn.to) if conn.to is not None else None
+    return area.number if area is not None else None
 
 
 def snapshot(state: DungeonState) -> Dungeon:

@@ -92,7 +92,11 @@ def _step(state: PlayState, e: Event, registry: Registry, lang: str, view: str,
         key = d["exit"]
         way = state.ways.get(e.seq) or exits.get(key)
         name = exit_name(way[0], _) if way else _("Way")
-        if e.kind == "open":
+        if e.kind == "open" and view == "player":
+            # players read no engine keys
+            head = _("{exit} of area {area} opened.").format(exit=name,
+                                                            area=way[1] if way else "?")
+        elif e.kind == "open":
             head = _("{exit} of area {area} opened ({key}).").format(
                 exit=name, area=way[1] if way else "?", key=key)
         else:
@@ -105,7 +109,9 @@ def _step(state: PlayState, e: Event, registry: Registry, lang: str, view: str,
         lines = [head]
         made = state.made.get(e.seq, [])
         if not made:
-            lines[0] += " " + _("It leads into an area already known.")
+            joined = state.joined.get(e.seq)
+            lines[0] += " " + (_("It leads into area {area}, already known.").format(
+                area=joined) if joined else _("Nothing new lies behind it."))
         for depth, area_id in made:
             area = areas.get((depth, area_id))
             if area is not None:

@@ -175,6 +175,8 @@ class PlayState:
     rerolls: dict[str, int] = field(default_factory=dict)
     made: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
     """Seq of an open or enter -> (depth, engine area id) of the areas it made."""
+    joined: dict[int, int] = field(default_factory=dict)
+    """Seq of an open that made nothing -> the number of the known area it leads into."""
     ways: dict[int, tuple[str, int]] = field(default_factory=dict)
     """Seq of an open or enter -> (kind of the exit, number of the area it left)."""
     depth: int = 1
@@ -284,6 +286,10 @@ def _apply(state: PlayState, e: Event) -> None:
             return
         state.made[e.seq] = [(d, a) for d, lv in sorted(dungeon.levels.items())
                              for a in lv.areas if (d, a) not in before]
+        if not state.made[e.seq]:
+            joined = port.leads_to(dungeon, key)
+            if joined is not None:
+                state.joined[e.seq] = joined
         if e.kind == "enter":
             state.depth = e.data["level"]
     elif e.kind == "note":
