@@ -221,7 +221,7 @@ def test_foundry_walls_and_doors_lie_on_the_picture(docs: list[tuple[str, Doc]])
     # map (issue 15). The game master's scene (--gm) has them, as secret doors (door 2),
     # each on a wall edge its picture draws.
     secret = 0
-    for what, doc in docs[:60]:
+    for _what, doc in docs[:60]:
         scene = json.loads(export_foundry(doc, 1, ppg=PPG, view="gm").scene)
         secret += sum(1 for wall in scene["walls"] if wall["door"] == 2)
     assert secret > 0

@@ -154,6 +154,16 @@ def test_player_view_hides_secret_doors_until_revealed(play: Play) -> None:
     seen = {(lv["depth"], a["number"]) for lv in show(s, "player")["levels"]
             for a in lv["areas"]}
     assert numbers <= seen  # found: what lies behind it is the players' to see
+    # ... and their map draws it (it never walks through a secret door: a found one is a
+    # door to the players)
+    import re
+
+    from kerker.dungeon.render_svg import render_svg
+    from kerker.play.views import document
+
+    svg = render_svg(document(s, "player", "en"), depth=1, view="player")
+    drawn = set(re.findall(r'<text class="number"[^>]*>([^<]*)</text>', svg))
+    assert {str(n) for _d, n in numbers} <= drawn
 
 
 def test_journal_languages_and_escaping(play: Play) -> None:

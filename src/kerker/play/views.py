@@ -129,6 +129,10 @@ def document(state: PlayState, view: str, lang: str) -> dict[str, Any]:
             if (conn["kind"] == "secret_door" or conn["gm_only"]) and not _found(
                     state, depth, _conn_key(depth, conn)):
                 continue
+            if conn["kind"] == "secret_door":
+                # Found: the players know it as a door now, and their map (which never
+                # walks through a secret door) shows what lies behind it.
+                conn = {**conn, "kind": "door", "gm_only": False, "found_secret": True}
             conns.append(conn)
         levels.append({**level, "areas": areas, "connections": conns,
                        "entrance": level["entrance"] if level["entrance"] in ids else None,
