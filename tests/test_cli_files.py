@@ -331,9 +331,10 @@ def test_too_large_pictures_are_fitted_or_refused_before_any_file(
                                   notes=notes)
     assert len(written) == 4 and all(s < 1.5 for s in batch.scales)
     assert batch.scale == 1.5
-    assert notes and notes[0].startswith("dungeon-4.png: drawn at scale ")
-    with pytest.raises(KerkerError, match=r"dungeon-4\.png would have more than 250000 "
-                                          r"pixels at scale 1\.5; a scale of at most 0\."):
+    assert notes and notes[0].startswith("zufallslabyrinth-4-level1.png: drawn at scale ")
+    with pytest.raises(KerkerError, match=r"zufallslabyrinth-4-level1\.png would have more "
+                                          r"than 250000 pixels at scale 1\.5; a scale of at "
+                                          r"most 0\."):
         command.write_files(doc, tmp_path / "refused", 4, "en", ["svg", "png"], Batch(),
                             fit_png=False)
     assert not (tmp_path / "refused").exists()

@@ -50,11 +50,11 @@ ARGS = ["--seed", str(SEED), "--levels", "2", "--size", "20x24", "--max-areas", 
 def test_every_level_in_both_views_and_every_format(tmp_path: Path) -> None:
     r = CliRunner().invoke(_app(), [*ARGS, "--out", str(tmp_path)])
     assert r.exit_code == 0, r.output
-    doc = json.loads((tmp_path / f"dungeon-{SEED}.json").read_text(encoding="utf-8"))
+    doc = json.loads((tmp_path / f"zufallslabyrinth-{SEED}.json").read_text(encoding="utf-8"))
     depths = [level["depth"] for level in doc["levels"]]
     assert depths == [1, 2]
     for depth in depths:
-        name = f"dungeon-{SEED}" + ("" if depth == 1 else f"-level{depth}")
+        name = f"zufallslabyrinth-{SEED}-level{depth}"
         gm_svg = (tmp_path / f"{name}.svg").read_text(encoding="utf-8")
         player_svg = (tmp_path / f"{name}-player.svg").read_text(encoding="utf-8")
         gm_png = (tmp_path / f"{name}.png").read_bytes()
@@ -62,7 +62,7 @@ def test_every_level_in_both_views_and_every_format(tmp_path: Path) -> None:
         assert gm_svg != player_svg and gm_png != player_png
         assert _png_width(gm_png) == round(_svg_width(gm_svg) * PNG_SCALE)
     for suffix in (".md", ".html", ".txt", ".pdf"):
-        assert (tmp_path / f"dungeon-{SEED}{suffix}").stat().st_size > 0
+        assert (tmp_path / f"zufallslabyrinth-{SEED}{suffix}").stat().st_size > 0
     written = [line for line in r.output.splitlines() if line.startswith("written:")]
     # svg+png x 2 views x 2 levels, json, md, html, txt, pdf (one page per level)
     assert len(written) == 4 * 2 + 5
@@ -74,9 +74,10 @@ def test_png_scale_and_the_library_writer_agree_with_the_cli(tmp_path: Path) -> 
     r = CliRunner().invoke(_app(), [*ARGS, "--out", str(cli_dir), "--png-scale", "1",
                                     "--format", "png,svg,json"])
     assert r.exit_code == 0, r.output
-    doc = json.loads((cli_dir / f"dungeon-{SEED}.json").read_text(encoding="utf-8"))
-    svg = (cli_dir / f"dungeon-{SEED}.svg").read_text(encoding="utf-8")
-    assert _png_width((cli_dir / f"dungeon-{SEED}.png").read_bytes()) == _svg_width(svg)
+    doc = json.loads((cli_dir / f"zufallslabyrinth-{SEED}.json").read_text(encoding="utf-8"))
+    svg = (cli_dir / f"zufallslabyrinth-{SEED}-level1.svg").read_text(encoding="utf-8")
+    png = (cli_dir / f"zufallslabyrinth-{SEED}-level1.png").read_bytes()
+    assert _png_width(png) == _svg_width(svg)
     paths = write_files(doc, lib_dir, SEED, "en", ["svg", "png", "json"], png_scale=1.0)
     assert [p.suffix for p in paths][-4:] == [".png"] * 4
     for path in paths:

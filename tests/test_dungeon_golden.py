@@ -60,8 +60,8 @@ def test_cli_preview_json_and_out(tmp_path: Path) -> None:
     r = runner.invoke(_app(), ["--seed", "9", "--out", str(tmp_path), "--format",
                                "json,ascii"])
     assert r.exit_code == 0, r.output
-    assert (tmp_path / "dungeon-9.json").exists()
-    assert (tmp_path / "dungeon-9.txt").exists()
+    assert (tmp_path / "zufallslabyrinth-9.json").exists()
+    assert (tmp_path / "zufallslabyrinth-9.txt").exists()
 
 
 @pytest.mark.parametrize("args", [["--levels", "0"], ["--size", "5x5"], ["--size", "axb"],

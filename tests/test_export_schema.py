@@ -182,8 +182,10 @@ def test_webp_and_gm_pictures(docs: list[dict[str, Any]]) -> None:
     files = vtt_files(docs[0], Path("out"), ["uvtt", "foundry"],
                       VttOptions(ppg=50, gm=True, webp=True), "en")
     names = [p.name for p, _d in files]
-    assert names[:4] == ["dungeon-0.dd2vtt", "dungeon-0-foundry-scene.json",
-                         "dungeon-0-foundry-journal.json", "dungeon-0-foundry.webp"]
+    assert names[:4] == ["zufallslabyrinth-0-level1.dd2vtt",
+                         "zufallslabyrinth-0-level1-foundry-scene.json",
+                         "zufallslabyrinth-0-level1-foundry-journal.json",
+                         "zufallslabyrinth-0-level1-foundry.webp"]
     data = json.loads(files[0][1])
     raw = base64.b64decode(data["image"])
     assert raw[:4] == b"RIFF" and raw[8:12] == b"WEBP"
@@ -211,9 +213,10 @@ def test_cli_writes_the_tabletop_files(tmp_path: Path) -> None:
                                  "--ppg", "50", "--lang", "en"])
     assert result.exit_code == 0, result.output
     written = sorted(p.name for p in tmp_path.iterdir())
-    levels = 1 + any(name.startswith("dungeon-3-level2") for name in written)
-    assert len(written) == 4 * levels and "dungeon-3.dd2vtt" in written
-    data = json.loads((tmp_path / "dungeon-3.dd2vtt").read_text(encoding="utf-8"))
+    levels = 1 + any(name.startswith("zufallslabyrinth-3-level2") for name in written)
+    assert len(written) == 4 * levels and "zufallslabyrinth-3-level1.dd2vtt" in written
+    data = json.loads((tmp_path / "zufallslabyrinth-3-level1.dd2vtt").read_text(
+        encoding="utf-8"))
     assert data["resolution"]["pixels_per_grid"] == 50
     for args in (["--ppg", "60"], ["--foundry-layout", "v12"], ["--format", "png", "--gm"]):
         argv = ["dungeon", "--seed", "3", "--out", str(tmp_path / "x")]

@@ -113,6 +113,6 @@ def test_cli_style_print(tmp_path: Any) -> None:
     r = runner.invoke(app, ["dungeon", "--seed", "3", "--out", str(tmp_path), "--style", "print",
                             "--format", "svg", "--lang", "en"])
     assert r.exit_code == 0, r.output
-    assert PAPER not in (tmp_path / "dungeon-3.svg").read_text(encoding="utf-8")
+    assert PAPER not in (tmp_path / "zufallslabyrinth-3-level1.svg").read_text(encoding="utf-8")
     r = runner.invoke(app, ["dungeon", "--seed", "3", "--out", str(tmp_path), "--style", "neon"])
     assert r.exit_code == 2 and "neon" in r.output and "Traceback" not in r.output

@@ -73,7 +73,7 @@ def test_cli_caves_and_entrance(tmp_path: Path) -> None:
     result = runner.invoke(_app(), ["--rules", "scatola-bianca", "--seed", "5", "--out",
                                     str(tmp_path), "--format", "md", "--lang", "de"])
     assert result.exit_code == 0, result.output
-    assert "Wurf A.1 (d20): " in (tmp_path / "dungeon-5.md").read_text(encoding="utf-8")
+    assert "Wurf A.1 (d20): " in (tmp_path / "scatola-bianca-5.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("args", [["--caves", "always"], ["--caves", "depth"],

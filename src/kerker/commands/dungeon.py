@@ -52,7 +52,8 @@ DUNGEON_HELP = N_(
     "traps and water, linked to deeper levels by stairs, trapdoors, shafts and elevators; "
     "every roll is kept.\n\n"
     "Without --json or --out it prints a map preview and a short key. --out DIR writes "
-    "dungeon-SEED.json and .txt, and the maps and key when their renderers are installed.\n\n"
+    "RULES-SEED.json, .txt, .md, .html and .pdf and per level RULES-SEED-levelN.svg and .png "
+    "(and -player for the players' maps).\n\n"
     "Example: kerker dungeon --seed 7 --levels 2 --out maps"
 )
 

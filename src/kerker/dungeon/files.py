@@ -61,10 +61,17 @@ Drawing = tuple[Path, int, str, str]
 """A map drawn: file name without suffix, depth, view, SVG."""
 
 
-def file_stem(seed: int, depth: int = 1) -> str:
-    """The name (no suffix) of a level's files: ``dungeon-SEED``, deeper levels
-    ``dungeon-SEED-levelN``."""
-    return f"dungeon-{seed}" + ("" if depth == 1 else f"-level{depth}")
+def file_stem(rules: str, seed: int) -> str:
+    """The name (no suffix) of a dungeon's own files (JSON, key, preview, PDF):
+    ``RULES-SEED``, e.g. ``zufallslabyrinth-7``, so that both rule sets' files of one seed
+    can lie in one folder."""
+    return f"{rules}-{seed}"
+
+
+def level_stem(rules: str, seed: int, depth: int) -> str:
+    """The name (no suffix) of a level's maps: ``RULES-SEED-levelN`` (level 1 too); the
+    players' map adds ``-player``."""
+    return f"{file_stem(rules, seed)}-level{depth}"
 
 
 def drawings(doc: dict[str, Any], out: Path, seed: int, lang: str,
@@ -78,7 +85,7 @@ def drawings(doc: dict[str, Any], out: Path, seed: int, lang: str,
     made: list[Drawing] = []
     for level in doc["levels"]:
         depth = level["depth"]
-        name = file_stem(seed, depth)
+        name = level_stem(str(doc.get("rules", "dungeon")), seed, depth)
         views = render_views(doc, depth=depth, lang=lang, views=("gm", "player"), style=style)
         for view, suffix in (("gm", ""), ("player", "-player")):
             if drawn is not None:
@@ -115,7 +122,8 @@ def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: l
     if unknown:
         raise WriteError(N_("unknown format {text!r}; choose from {choices}"),
                          text=unknown[0][:40], choices=", ".join(FORMATS + VTT_FORMATS))
-    stem = out / file_stem(seed)
+    rules = str(doc.get("rules", "dungeon"))
+    stem = out / file_stem(rules, seed)
     own = batch is None and "png" in formats
     if own:
         from kerker.dungeon.render_svg import PNG_SCALE
@@ -127,7 +135,7 @@ def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: l
         maps: list[Drawing] = []
         drawn = 0
         # The PNG of each map, in the order drawings() draws them (GM, then player view).
-        png_names = [file_stem(seed, level["depth"]) + suffix + ".png"
+        png_names = [level_stem(rules, seed, level["depth"]) + suffix + ".png"
                      for level in doc["levels"] for suffix in ("", "-player")]
 
         def draw_png(svg: str) -> None:

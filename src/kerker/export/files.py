@@ -26,9 +26,10 @@ class VttOptions:
     foundry_layout: str = "v13"
 
 
-def level_stem(out: Path, seed: object, depth: int) -> Path:
-    """The file name (without suffix) of a level's files, as the maps name them."""
-    return out / (f"dungeon-{seed}" + ("" if depth == 1 else f"-level{depth}"))
+def level_stem(out: Path, rules: object, seed: object, depth: int) -> Path:
+    """The file name (without suffix) of a level's files, as the maps name them
+    (``RULES-SEED-levelN``)."""
+    return out / f"{rules}-{seed}-level{depth}"
 
 
 def vtt_files(doc: Mapping[str, Any], out: Path, formats: list[str], options: VttOptions,
@@ -51,7 +52,7 @@ def vtt_files(doc: Mapping[str, Any], out: Path, formats: list[str], options: Vt
     _ = translator(lang)
     files: list[tuple[Path, str | bytes]] = []
     for depth in level_depths(doc):
-        stem = level_stem(out, doc.get("seed"), depth)
+        stem = level_stem(out, doc.get("rules", "dungeon"), doc.get("seed"), depth)
         level = level_walls(doc, depth, view)
         used = fit_ppg(level.size, options.ppg)
         if used != options.ppg and warn is not None:

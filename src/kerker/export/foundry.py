@@ -219,7 +219,7 @@ def export_foundry(doc: Mapping[str, Any], depth: int = 1, *, ppg: int = PPG_DEF
     if image is None:
         image = picture(level, used, fmt=image_format)
     seed = doc.get("seed")
-    name = image_name or f"dungeon-{seed}-level{depth}.{image_format}"
+    name = image_name or f"{doc.get('rules', 'dungeon')}-{seed}-level{depth}.{image_format}"
     title = title_text(doc, depth, lang)
     journal_id = foundry_id(seed, depth, "journal")
     scene_id = foundry_id(seed, depth, "scene")
