@@ -15,12 +15,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from play_support import BACKENDS, store_url
 
 from kerker.play.events import Event
 from kerker.play.session import SessionInfo
 from kerker.play.store import ConflictError, StoreError, open_store
 from kerker.play.store.migrations import LATEST
-from tests.play_support import BACKENDS, store_url
 
 ROOT = Path(__file__).resolve().parent.parent
 

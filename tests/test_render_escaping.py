@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+from ruamel.yaml import YAML
 
 from kerker.prowl.export import from_json, to_json
 from kerker.prowl.generate import ProwlOptions, generate
@@ -84,14 +84,14 @@ def test_prowl_plan_with_hostile_ids(hostile_plan: Any, lang: str) -> None:
 
 
 def test_zones_with_hostile_tables(tmp_path: Path) -> None:
-    data = yaml.safe_load((RULES / "fantasy.yaml").read_text(encoding="utf-8"))
+    data = YAML(typ="safe").load((RULES / "fantasy.yaml").read_text(encoding="utf-8"))
     for table in data["tables"]:
         for row in table["rows"]:
             if isinstance(row.get("text"), dict):
                 row["text"] = {k: v + EVIL if isinstance(v, str) else v
                                for k, v in row["text"].items()}
-    (tmp_path / "evil.yaml").write_text(yaml.safe_dump(data, allow_unicode=True),
-                                        encoding="utf-8")
+    with (tmp_path / "evil.yaml").open("w", encoding="utf-8") as out:
+        YAML(typ="safe", pure=True).dump(data, out)
     registry = load_registry([tmp_path])
     zmap = zones_generate(ZoneParams(size=(5, 4), theme="fantasy"), random.Random(2), registry)
     for lang in ("en", "de", "it"):

@@ -25,8 +25,7 @@ from typing import Any
 
 import httpx
 import pytest
-
-from tests.play_support import BACKENDS, store_url
+from play_support import BACKENDS, store_url
 
 ROOT = Path(__file__).resolve().parent.parent
 START_WAIT = 60.0
