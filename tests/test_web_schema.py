@@ -3,15 +3,22 @@ no request the schema allows gives a server error, and every answer matches the 
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
 import pytest
 
-schemathesis = pytest.importorskip("schemathesis")
-from hypothesis import HealthCheck, settings  # noqa: E402
+try:
+    import schemathesis
+except ImportError:  # a missing test tool fails under CI=true, skips locally
+    if os.environ.get("CI") == "true":
+        raise
+    pytest.skip("schemathesis is not installed (pip install -e '.[test]')",
+                allow_module_level=True)
+from hypothesis import HealthCheck, settings
 
-from kerker.web import create_app  # noqa: E402
+from kerker.web import create_app
 
 APP = create_app(Path(tempfile.mkdtemp(prefix="kerker-schema-")) / "sessions.sqlite3")
 schema = schemathesis.openapi.from_asgi("/api/openapi.json", APP)
