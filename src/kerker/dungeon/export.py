@@ -538,25 +538,39 @@ def _write(value: Any, pad: str, keys: dict[str, str]) -> str:
 
 
 def _dumps_json(doc: dict[str, Any]) -> str:
-    """:func:`dumps_document` by way of the json module (flat lists by the C encoder,
-    spliced into the indented text)."""
-    cells: list[str] = []
-
-    def strip(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {key: strip(item) for key, item in value.items()}
-        if isinstance(value, list):
-            if _is_flat(value):
-                cells.append(json.dumps(value, ensure_ascii=False))
-                return f"\x00{len(cells) - 1}\x00"
-            return [strip(item) for item in value]
-        return value
-
-    text = json.dumps(strip(doc), ensure_ascii=False, indent=2)
-    return _MARK.sub(lambda m: cells[int(m.group(1))], text) + "\n"
+    """:func:`dumps_document` for data :func:`_write` leaves alone (tuples, subclasses of
+    dict, list, str or int): the data made plain first, as the json module reads it, then
+    written by the same writer, so the bytes are those of the same data given plainly.
+    Refuses a value JSON cannot hold with :class:`ExportError`."""
+    return _write(_plain(doc), "", {}) + "\n"
 
 
-_MARK = re.compile(r'"\\u0000(\d+)\\u0000"')
+def _plain_key(key: Any) -> str:
+    if isinstance(key, str):
+        return str(key)
+    if isinstance(key, bool) or key is None:
+        return json.dumps(key)
+    if isinstance(key, int | float):
+        return json.dumps(key)
+    raise ExportError(N_("a document key must be text, not {kind}"), kind=type(key).__name__)
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with every container and scalar of its plain JSON type (what
+    ``json.dumps`` would write for it)."""
+    if isinstance(value, dict):
+        return {_plain_key(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    if value is None or isinstance(value, bool):
+        return value if value is None else bool(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    if isinstance(value, str):
+        return str(value)
+    raise ExportError(N_("a document cannot hold a {kind}"), kind=type(value).__name__)
 
 
 def dumps(dungeon: Dungeon, lang: str) -> str:
