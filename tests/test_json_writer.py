@@ -72,6 +72,8 @@ def test_the_fallback_writes_what_the_writer_would_for_plain_data(odd: Any) -> N
     assert text == export._write(plain, "", {}) + "\n"
 
 
-def test_the_fallback_keeps_a_text_that_looks_like_its_marks() -> None:
-    doc = {"cells": [[1, 2]], "odd": _Dict(), "text": "\x000\x00"}
-    assert json.loads(export.dumps_document(doc))["text"] == "\x000\x00"
+@pytest.mark.parametrize("odd_text", ["\x000\x00", "\x000:0\x00", "\x000:1\x00\x001:0\x00"])
+def test_the_fallback_keeps_a_text_that_looks_like_its_marks(odd_text: str) -> None:
+    doc = {"cells": [[1, 2]], "odd": _Dict(), "text": odd_text}
+    assert json.loads(export.dumps_document(doc)) == {"cells": [[1, 2]], "odd": {},
+                                                      "text": odd_text}

@@ -538,39 +538,43 @@ def _write(value: Any, pad: str, keys: dict[str, str]) -> str:
 
 
 def _dumps_json(doc: dict[str, Any]) -> str:
-    """:func:`dumps_document` for data :func:`_write` leaves alone (tuples, subclasses of
-    dict, list, str or int): the data made plain first, as the json module reads it, then
-    written by the same writer, so the bytes are those of the same data given plainly.
-    Refuses a value JSON cannot hold with :class:`ExportError`."""
-    return _write(_plain(doc), "", {}) + "\n"
+    """:func:`dumps_document` by way of the json module (an implementation of its own, so
+    that each checks the other): flat lists written by the C encoder and spliced into the
+    indented text at marks that no text of the document contains; a tuple is written as
+    the list it stands for."""
+    texts: list[str] = []
 
+    def collect(value: Any) -> None:
+        if isinstance(value, str):
+            texts.append(value)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                collect(key)
+                collect(item)
+        elif isinstance(value, list | tuple):
+            for item in value:
+                collect(item)
 
-def _plain_key(key: Any) -> str:
-    if isinstance(key, str):
-        return str(key)
-    if isinstance(key, bool) or key is None:
-        return json.dumps(key)
-    if isinstance(key, int | float):
-        return json.dumps(key)
-    raise ExportError(N_("a document key must be text, not {kind}"), kind=type(key).__name__)
+    collect(doc)
+    salt = 0
+    while any(f"\x00{salt}:" in text for text in texts):
+        salt += 1
+    cells: list[str] = []
 
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {key: strip(item) for key, item in value.items()}
+        if isinstance(value, list | tuple):
+            listed = [list(item) if isinstance(item, tuple) else item for item in value]
+            if _is_flat(listed):
+                cells.append(json.dumps(listed, ensure_ascii=False))
+                return f"\x00{salt}:{len(cells) - 1}\x00"
+            return [strip(item) for item in value]
+        return value
 
-def _plain(value: Any) -> Any:
-    """``value`` with every container and scalar of its plain JSON type (what
-    ``json.dumps`` would write for it)."""
-    if isinstance(value, dict):
-        return {_plain_key(key): _plain(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(item) for item in value]
-    if value is None or isinstance(value, bool):
-        return value if value is None else bool(value)
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        return float(value)
-    if isinstance(value, str):
-        return str(value)
-    raise ExportError(N_("a document cannot hold a {kind}"), kind=type(value).__name__)
+    text = json.dumps(strip(doc), ensure_ascii=False, indent=2)
+    mark = re.compile(r'"\\u0000' + str(salt) + r':(\d+)\\u0000"')
+    return mark.sub(lambda m: cells[int(m.group(1))], text) + "\n"
 
 
 def dumps(dungeon: Dungeon, lang: str) -> str:
