@@ -5,6 +5,7 @@ and the fallback path itself (a value the writer leaves to the json module)."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -77,3 +78,31 @@ def test_the_fallback_keeps_a_text_that_looks_like_its_marks(odd_text: str) -> N
     doc = {"cells": [[1, 2]], "odd": _Dict(), "text": odd_text}
     assert json.loads(export.dumps_document(doc)) == {"cells": [[1, 2]], "odd": {},
                                                       "text": odd_text}
+
+
+def test_every_document_follows_one_json_convention() -> None:
+    """Dungeons, zone maps and heists are written by one writer (kerker.jsonio): UTF-8
+    letters as they are, two-space indent, flat lists on one line, a final newline, the
+    version and format first (issue 18)."""
+    import random
+
+    from kerker.jsonio import dumps
+    from kerker.prowl.export import dumps as prowl_dumps
+    from kerker.prowl.generate import ProwlOptions
+    from kerker.prowl.generate import generate as prowl_generate
+    from kerker.zones.export import dumps as zones_dumps
+    from kerker.zones.generate import ZoneParams
+    from kerker.zones.generate import generate as zones_generate
+
+    dungeon = export.to_document(generate(Params(seed=3, max_areas=8), REGISTRY), "de")
+    zmap = zones_generate(ZoneParams(size=(4, 3), seed=2), random.Random(2), REGISTRY)
+    plan = prowl_generate(ProwlOptions(3, 3), random.Random(5), registry=REGISTRY, seed=5)
+    texts = [export.dumps_document(dungeon), zones_dumps(zmap, "de"), prowl_dumps(plan)]
+    for text in texts:
+        data = json.loads(text)
+        assert text == dumps(data)  # the same writer, byte for byte
+        assert text.endswith("}\n") and not text.endswith("\n\n")
+        assert list(data)[:2] == ["kerker", "format"]
+        assert text.splitlines()[1].startswith('  "kerker": ')
+        assert "\\u00" not in text  # letters as they are (ä, ù), not escaped
+        assert re.search(r"\[-?\d+, -?\d+\]", text)  # a flat pair on one line

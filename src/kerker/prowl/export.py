@@ -126,8 +126,10 @@ def to_json(p: Prowl) -> dict[str, Any]:
 
 
 def dumps(p: Prowl) -> str:
-    """The plan as JSON text (UTF-8, two-space indent, a final newline)."""
-    return json.dumps(to_json(p), ensure_ascii=False, indent=2) + "\n"
+    """The plan as JSON text by kerker's one JSON convention (:mod:`kerker.jsonio`)."""
+    from kerker.jsonio import dumps as write
+
+    return write(to_json(p))
 
 
 # -- reading back -----------------------------------------------------------------------------

@@ -6,8 +6,6 @@ bytes (:func:`dumps`).
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
 from kerker.zones.model import Area, Connection, Detail, ZoneMap
@@ -97,12 +95,11 @@ def to_json(zmap: ZoneMap, lang: str) -> dict[str, Any]:
     }
 
 
-_PAIR = re.compile(r"\[\s+(-?\d+),\s+(-?\d+)\s+\]")
 
 
 def dumps(zmap: ZoneMap, lang: str) -> str:
-    """:func:`to_json` as text: UTF-8, two-space indent, a node ``[x, y]`` on one line, a
-    final newline."""
-    text = json.dumps(to_json(zmap, lang), ensure_ascii=False, indent=2)
-    # Newlines inside JSON strings are escaped, so only real arrays of two numbers match.
-    return _PAIR.sub(r"[\1, \2]", text) + "\n"
+    """:func:`to_json` as text by kerker's one JSON convention (:mod:`kerker.jsonio`: UTF-8,
+    two-space indent, flat lists such as a node ``[x, y]`` on one line, a final newline)."""
+    from kerker.jsonio import dumps as write
+
+    return write(to_json(zmap, lang))
