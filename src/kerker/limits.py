@@ -103,6 +103,9 @@ class DungeonLimits:
     - ``max_spot_tries``: random spots tried for an arrival on a crowded level.
     - ``max_corridor_rolls``: corridor/passage rolls of one corridor before it goes on as
       an open exit (a procedure's walk of periodic checks).
+    - ``max_size_rerolls``: times a room's size is rolled again when the roll does not fit
+      (seed 000 "resize or reroll"; then the first roll is made smaller).
+    - ``max_door_offsets``: places along its door wall an area is tried at.
     """
 
     max_levels: int = 20
@@ -113,6 +116,8 @@ class DungeonLimits:
     max_arrivals: int = 100
     max_spot_tries: int = 200
     max_corridor_rolls: int = 30
+    max_size_rerolls: int = 2
+    max_door_offsets: int = 16
 
 
 DEFAULT_DUNGEON_LIMITS = DungeonLimits()

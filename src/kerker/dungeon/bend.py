@@ -9,7 +9,7 @@ Wurf wiederholt werden." kerker bends in a fixed order and counts every bend by 
   bend: the seed's sizes have no orientation);
 - ``shrunk``: it does not fit, so it is made smaller step by step until it fits;
 - ``rerolled``: not even the smallest fits, so the size table is rolled again (at most
-  :data:`MAX_REROLLS` times);
+  ``DungeonLimits.max_size_rerolls`` times);
 - ``dead_end``: nothing fits; the exit leads nowhere and is removed.
 
 Corridors (in the procedure): ``turned_other_way`` (cannot turn left, turns right and vice
@@ -37,9 +37,12 @@ from kerker.geometry.shapes import (
     rect,
     shift,
 )
+from kerker.limits import DEFAULT_DUNGEON_LIMITS
 
-MAX_REROLLS = 2
-MAX_OFFSETS = 16
+MAX_REROLLS = DEFAULT_DUNGEON_LIMITS.max_size_rerolls
+"""The default of ``DungeonLimits.max_size_rerolls``."""
+MAX_OFFSETS = DEFAULT_DUNGEON_LIMITS.max_door_offsets
+"""The default of ``DungeonLimits.max_door_offsets``."""
 
 
 class SizeSpec(NamedTuple):
@@ -105,17 +108,18 @@ def clamp(spec: SizeSpec, occ: Occupancy) -> SizeSpec:
 
 
 def try_place(occ: Occupancy, spec: SizeSpec, origin: Cell, heading: str, allowed: set[str],
-              rng: random.Random) -> frozenset[Cell] | None:
-    """The cells of ``spec`` behind ``origin``, as rolled or turned, if they fit."""
+              rng: random.Random, max_offsets: int = MAX_OFFSETS) -> frozenset[Cell] | None:
+    """The cells of ``spec`` behind ``origin``, as rolled or turned, if they fit (at most
+    ``max_offsets`` places along the door wall)."""
     for turned in (False, True) if spec.w != spec.h else (False,):
         local = (spec.turned() if turned else spec).local(rng)
         if spec.shape == "cave":  # rolled anew each time: no footprint to keep
-            for u0 in entry_columns(local)[:MAX_OFFSETS]:
+            for u0 in entry_columns(local)[:max_offsets]:
                 if occ.fits(placed(local, origin, heading, u0), allowed):
                     return place(local, origin, heading, u0)
             continue
         shape = footprint(local, heading)
-        for u0 in entry_columns(local)[:MAX_OFFSETS]:
+        for u0 in entry_columns(local)[:max_offsets]:
             dx, dy = shift(origin, heading, u0)
             if occ.fits_footprint(shape, dx, dy, allowed):
                 return place(local, origin, heading, u0)
@@ -136,19 +140,20 @@ class Placement(NamedTuple):
 def place_rolled(occ: Occupancy, spec: SizeSpec, origin: Cell, heading: str,
                  allowed: set[str], rng: random.Random,
                  reroll: Callable[[], SizeSpec | None],
-                 count: Callable[[str], None]) -> Placement | None:
+                 count: Callable[[str], None], max_rerolls: int = MAX_REROLLS,
+                 max_offsets: int = MAX_OFFSETS) -> Placement | None:
     """Place ``spec`` as the seed allows: as rolled (at every door offset, also turned);
-    else the size rolled again (at most :data:`MAX_REROLLS` times) until a roll fits as
+    else the size rolled again (at most ``max_rerolls`` times) until a roll fits as
     rolled; else the first roll made smaller step by step. None when not even one square
     fits: the caller keeps the exit visible as blocked. ``count`` records each bend."""
     first = spec
     current = spec
-    for attempt in range(MAX_REROLLS + 1):
+    for attempt in range(max_rerolls + 1):
         if clamp(current, occ) == current:
-            cells = try_place(occ, current, origin, heading, allowed, rng)
+            cells = try_place(occ, current, origin, heading, allowed, rng, max_offsets)
             if cells is not None:
                 return Placement(first, current, current, cells)
-        if attempt == MAX_REROLLS:
+        if attempt == max_rerolls:
             break
         again = reroll()
         if again is None:
@@ -159,7 +164,7 @@ def place_rolled(occ: Occupancy, spec: SizeSpec, origin: Cell, heading: str,
     if smaller == first:
         smaller = first.smaller()
     while smaller is not None:
-        cells = try_place(occ, smaller, origin, heading, allowed, rng)
+        cells = try_place(occ, smaller, origin, heading, allowed, rng, max_offsets)
         if cells is not None:
             count("shrunk")
             return Placement(first, first, smaller, cells)
@@ -169,10 +174,11 @@ def place_rolled(occ: Occupancy, spec: SizeSpec, origin: Cell, heading: str,
 
 def fit(occ: Occupancy, spec: SizeSpec, origin: Cell, heading: str, allowed: set[str],
         rng: random.Random, reroll: Callable[[], SizeSpec | None],
-        count: Callable[[str], None]) -> tuple[SizeSpec, frozenset[Cell]] | None:
+        count: Callable[[str], None], max_rerolls: int = MAX_REROLLS
+        ) -> tuple[SizeSpec, frozenset[Cell]] | None:
     """Place ``spec`` (bent if it must be), or None: the caller turns the exit into a dead
     end. ``reroll`` rolls the size table again; ``count`` records each bend."""
-    for attempt in range(MAX_REROLLS + 1):
+    for attempt in range(max_rerolls + 1):
         current: SizeSpec | None = clamp(spec, occ)
         shrunk = current != spec
         while current is not None:
@@ -183,7 +189,7 @@ def fit(occ: Occupancy, spec: SizeSpec, origin: Cell, heading: str, allowed: set
                 return current, cells
             current = current.smaller()
             shrunk = True
-        if attempt == MAX_REROLLS:
+        if attempt == max_rerolls:
             break
         again = reroll()
         if again is None:

@@ -434,7 +434,8 @@ class ScatolaBianca(Zufallslabyrinth):
             return cave_spec(again) if table == "cave-e-caverne" else room_spec(again)
 
         placed = place_rolled(level.occ, spec, origin, heading, allowed, level.rng, reroll,
-                              state.bend)
+                              state.bend, state.limits.max_size_rerolls,
+                              state.limits.max_door_offsets)
         if placed is None:
             return None
         if placed.rolled is not placed.first:
@@ -943,7 +944,7 @@ class ScatolaBianca(Zufallslabyrinth):
             side = self._wall_dir(area, {"same": "entrance"}.get(wall, wall))
             for cell in self._wall_cells(state, level, area, side):
                 placed = try_place(level.occ, spec, step(cell, side), side, {area.id},
-                                   level.rng)
+                                   level.rng, state.limits.max_door_offsets)
                 if placed is None:
                     continue
                 if area.contents and area.contents[-1].kind == "trap":
@@ -979,7 +980,8 @@ class ScatolaBianca(Zufallslabyrinth):
             origin = step(cell, side)
             if level.occ.owner(origin) is not None:
                 continue
-            cells = try_place(level.occ, spec, origin, side, {walker.area.id}, level.rng)
+            cells = try_place(level.occ, spec, origin, side, {walker.area.id}, level.rng,
+                              state.limits.max_door_offsets)
             if cells is not None:
                 break
         else:
@@ -1031,7 +1033,7 @@ class ScatolaBianca(Zufallslabyrinth):
             return False
         origin, heading = spot
         cells = try_place(level.occ, self._elevator_spec(trap), origin, heading, set(),
-                          level.rng)
+                          level.rng, state.limits.max_door_offsets)
         if cells is None:
             return False
         room = state.new_area(level, "elevator", "rect", cells, heading)

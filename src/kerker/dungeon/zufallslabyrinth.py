@@ -357,7 +357,8 @@ class Zufallslabyrinth:
             return size_spec(again)[0]
 
         placed = place_rolled(level.occ, spec, origin, heading, allowed, level.rng, reroll,
-                              state.bend)
+                              state.bend, state.limits.max_size_rerolls,
+                              state.limits.max_door_offsets)
         if placed is None:
             return None
         return placed, (res if placed.rolled is placed.first else kept[-1])
