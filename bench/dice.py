@@ -87,13 +87,16 @@ class Settings:
 
 def settings(quick: bool) -> Settings:
     if quick:
-        return Settings(quick, roll_repeats=3, roll_batch_s=0.02, cold_runs=2, warm_calls=5,
-                        cli_runs=3)
-    return Settings(quick, roll_repeats=9, roll_batch_s=0.15, cold_runs=7, warm_calls=41,
-                    cli_runs=15)
+        return Settings(
+            quick, roll_repeats=3, roll_batch_s=0.02, cold_runs=2, warm_calls=5, cli_runs=3
+        )
+    return Settings(
+        quick, roll_repeats=9, roll_batch_s=0.15, cold_runs=7, warm_calls=41, cli_runs=15
+    )
 
 
 # -- output helpers --------------------------------------------------------------------------
+
 
 def table(headers: Sequence[str], rows: Iterable[Sequence[str]], right: Sequence[bool]) -> None:
     rows = [list(r) for r in rows]
@@ -159,6 +162,7 @@ def failed(where: str, err: BaseException) -> str:
 
 # -- environment -------------------------------------------------------------------------------
 
+
 def environment(cfg: Settings) -> None:
     heading("Environment")
     try:
@@ -167,16 +171,26 @@ def environment(cfg: Settings) -> None:
         affinity = None
     git = "unknown"
     with contextlib.suppress(OSError, subprocess.SubprocessError):
-        head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain"],
-                               capture_output=True, text=True, timeout=10).stdout.strip()
+        head = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(ROOT), "status", "--porcelain"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
         git = f"{head}{' + uncommitted changes' if dirty else ''}" if head else "unknown"
     load = " / ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
     rows = [
         ("date", datetime.datetime.now().isoformat(timespec="seconds")),
-        ("python", f"{platform.python_implementation()} {platform.python_version()}"
-                   f" ({sys.executable})"),
+        (
+            "python",
+            f"{platform.python_implementation()} {platform.python_version()} ({sys.executable})",
+        ),
         ("platform", platform.platform()),
         ("cpus", f"{os.cpu_count()} (usable by this process: {affinity})"),
         ("load average", f"{load} (1 / 5 / 15 min, at start)"),
@@ -322,35 +336,60 @@ def rolls(cfg: Settings) -> dict[str, float | None]:
         if per_roll.get((k_text, "kerker")):
             got = per_roll[k_text, "kerker"]
             spread = f"{(max(got) - min(got)) / statistics.median(got) * 100:.0f}%"
-        rows.append((
-            k_text if k_text == d_text else f"{k_text} (d20: {d_text})",
-            rate(1 / k if k else None), rate(1 / d if d else None), rate(1 / f if f else None),
-            "n/a" if ratio is None else f"{ratio:.2f}x",
-            us(k), us(d), us(f), spread,
-        ))
+        rows.append(
+            (
+                k_text if k_text == d_text else f"{k_text} (d20: {d_text})",
+                rate(1 / k if k else None),
+                rate(1 / d if d else None),
+                rate(1 / f if f else None),
+                "n/a" if ratio is None else f"{ratio:.2f}x",
+                us(k),
+                us(d),
+                us(f),
+                spread,
+            )
+        )
     table(
-        ("expression", "kerker roll/s", "d20 roll/s", "randint roll/s", "kerker/d20",
-         "kerker us", "d20 us", "randint us", "spread"),
+        (
+            "expression",
+            "kerker roll/s",
+            "d20 roll/s",
+            "randint roll/s",
+            "kerker/d20",
+            "kerker us",
+            "d20 us",
+            "randint us",
+            "spread",
+        ),
         rows,
         (False, True, True, True, True, True, True, True, True),
     )
     print()
-    explain(f"kerker {version('kerker')}: parse(text) once, then"
-            f" roll(expr, random.Random({SEED})).total per roll (a full Roll record with every"
-            " die).")
-    explain(f"d20 {version('d20')}: d20.parse(text) once, then d20.roll(ast,"
-            " stringifier=<built once>).total per roll (Roller.roll accepts a parsed tree;"
-            " d20's stringifier only runs when .result is read). d20 takes no RNG parameter:"
-            f" it draws from the global `random` module, seeded with random.seed({SEED}).")
-    explain("randint: plain Python, rng.randint per die, the total only, no record (a"
-            " reference, not a contender).")
-    explain(f"{cfg.roll_repeats} interleaved repeats of about {cfg.roll_batch_s * 1e3:.0f} ms"
-            " per contender; the median is shown. \"spread\" = (max - min) / median of"
-            " kerker's repeats.")
+    explain(
+        f"kerker {version('kerker')}: parse(text) once, then"
+        f" roll(expr, random.Random({SEED})).total per roll (a full Roll record with every"
+        " die)."
+    )
+    explain(
+        f"d20 {version('d20')}: d20.parse(text) once, then d20.roll(ast,"
+        " stringifier=<built once>).total per roll (Roller.roll accepts a parsed tree;"
+        " d20's stringifier only runs when .result is read). d20 takes no RNG parameter:"
+        f" it draws from the global `random` module, seeded with random.seed({SEED})."
+    )
+    explain(
+        "randint: plain Python, rng.randint per die, the total only, no record (a"
+        " reference, not a contender)."
+    )
+    explain(
+        f"{cfg.roll_repeats} interleaved repeats of about {cfg.roll_batch_s * 1e3:.0f} ms"
+        ' per contender; the median is shown. "spread" = (max - min) / median of'
+        " kerker's repeats."
+    )
     return ratios
 
 
 # -- 2. exact odds -------------------------------------------------------------------------------
+
 
 @dataclass
 class OddsCase:
@@ -387,17 +426,25 @@ def find_hpr_odds() -> tuple[str | None, str | None, str]:
 def odds_cases() -> list[OddsCase]:
     hpr_module, hpr_name, hpr_note = find_hpr_odds()
     return [
-        OddsCase("4d6kh3", "from kerker.dice import odds",
-                 "odds('4d6kh3').probabilities()",
-                 "icepool.d6.pool(4).highest(3).sum().probabilities()"),
-        OddsCase("10d10kh3", "from kerker.dice import odds",
-                 "odds('10d10kh3').probabilities()",
-                 "icepool.d10.pool(10).highest(3).sum().probabilities()"),
-        OddsCase(f"HPR check {HPR_VALUE}",
-                 None if hpr_module is None else f"from {hpr_module} import {hpr_name} as odds",
-                 f"odds({HPR_VALUE}, {HPR_MODIFIER})",
-                 "icepool.map(hpr_outcome, icepool.d20, icepool.d20).probabilities()",
-                 hpr_note),
+        OddsCase(
+            "4d6kh3",
+            "from kerker.dice import odds",
+            "odds('4d6kh3').probabilities()",
+            "icepool.d6.pool(4).highest(3).sum().probabilities()",
+        ),
+        OddsCase(
+            "10d10kh3",
+            "from kerker.dice import odds",
+            "odds('10d10kh3').probabilities()",
+            "icepool.d10.pool(10).highest(3).sum().probabilities()",
+        ),
+        OddsCase(
+            f"HPR check {HPR_VALUE}",
+            None if hpr_module is None else f"from {hpr_module} import {hpr_name} as odds",
+            f"odds({HPR_VALUE}, {HPR_MODIFIER})",
+            "icepool.map(hpr_outcome, icepool.d20, icepool.d20).probabilities()",
+            hpr_note,
+        ),
     ]
 
 
@@ -430,8 +477,9 @@ def cold_once(imports: str, compute: str) -> tuple[float, float, float]:
     # No timeout= on timed runs: with a timeout, Popen.wait() polls with sleeps of up to
     # 50 ms, which quantises the measured wall time.
     t0 = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=ROOT, env=CHILD_ENV)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=CHILD_ENV
+    )
     wall = time.perf_counter() - t0
     if done.returncode != 0:
         lines = done.stderr.strip().splitlines()
@@ -505,7 +553,8 @@ def exact_odds(cfg: Settings) -> dict[str, tuple[float | None, float | None]]:
         values: dict[str, dict[Any, Fraction] | None] = {"kerker": None, "icepool": None}
         for who in ("kerker", "icepool"):
             r: dict[str, float | None] = dict.fromkeys(
-                ("wall", "import", "compute", "warm", "cached"))
+                ("wall", "import", "compute", "warm", "cached")
+            )
             results[who] = r
             if who == "kerker":
                 if case.k_import is None:
@@ -533,12 +582,14 @@ def exact_odds(cfg: Settings) -> dict[str, tuple[float | None, float | None]]:
                 result = func()
                 if who == "icepool":
                     die = eval(f"lambda: {compute.rsplit('.probabilities()', 1)[0]}", namespace)()
-                    values[who] = normalise(dict(zip(die.outcomes(), die.probabilities(),
-                                                     strict=True)))
+                    values[who] = normalise(
+                        dict(zip(die.outcomes(), die.probabilities(), strict=True))
+                    )
                 else:
                     values[who] = normalise(result)
-                r["warm"] = warm_time(func, clear_kerker if who == "kerker" else icepool_clear,
-                                      cfg.warm_calls)
+                r["warm"] = warm_time(
+                    func, clear_kerker if who == "kerker" else icepool_clear, cfg.warm_calls
+                )
                 r["cached"] = warm_time(func, None, cfg.warm_calls)
             except Exception as err:
                 failed(f"odds warm {who} {case.label}", err)
@@ -548,44 +599,79 @@ def exact_odds(cfg: Settings) -> dict[str, tuple[float | None, float | None]]:
             agree = "n/a"
         else:
             agree = "yes" if values["kerker"] == values["icepool"] else "NO"
+
         def cell(x: float | None, digits: int = 2) -> str:
             return "n/a" if x is None else ms(x, digits)
 
         if case.k_import is None:
             rows.append((case.label, "kerker", "not available", "", "", "", "", agree))
         else:
-            rows.append((case.label, "kerker",
-                         cell(k["wall"], 1), cell(k["import"], 1), cell(k["compute"], 2),
-                         cell(k["warm"], 3), cell(k["cached"], 3), agree))
-        rows.append(("", "icepool",
-                     cell(i["wall"], 1), cell(i["import"], 1), cell(i["compute"], 2),
-                     cell(i["warm"], 3), cell(i["cached"], 3), ""))
+            rows.append(
+                (
+                    case.label,
+                    "kerker",
+                    cell(k["wall"], 1),
+                    cell(k["import"], 1),
+                    cell(k["compute"], 2),
+                    cell(k["warm"], 3),
+                    cell(k["cached"], 3),
+                    agree,
+                )
+            )
+        rows.append(
+            (
+                "",
+                "icepool",
+                cell(i["wall"], 1),
+                cell(i["import"], 1),
+                cell(i["compute"], 2),
+                cell(i["warm"], 3),
+                cell(i["cached"], 3),
+                "",
+            )
+        )
         if case.note and case.k_import is None:
             notes.append(f"{case.label}: kerker not available ({case.note})")
         elif case.note:
-            notes.append(f"{case.label}: kerker {case.note}; icepool: first d20 x confirmation"
-                         f" d20 mapped to the five outcomes (chance {HPR_CHANCE})")
+            notes.append(
+                f"{case.label}: kerker {case.note}; icepool: first d20 x confirmation"
+                f" d20 mapped to the five outcomes (chance {HPR_CHANCE})"
+            )
     table(
-        ("case", "library", "cold process", "cold import", "cold compute", "warm", "cached",
-         "same odds"),
+        (
+            "case",
+            "library",
+            "cold process",
+            "cold import",
+            "cold compute",
+            "warm",
+            "cached",
+            "same odds",
+        ),
         rows,
         (False, False, True, True, True, True, True, False),
     )
     cache_names = ", ".join(
-        f"{c.__module__}.{c.__qualname__}" for c in caches if hasattr(c, "__qualname__"))
+        f"{c.__module__}.{c.__qualname__}" for c in caches if hasattr(c, "__qualname__")
+    )
     print()
-    explain(f"cold: a fresh `python -c` per run ({cfg.cold_runs} runs). \"process\" is the"
-            " whole process wall time, \"import\" the library import inside it, \"compute\""
-            " the first call inside it (parse + compute + read every probability).")
-    explain(f"warm: in this process, after a first call; each of {cfg.warm_calls} timed calls"
-            f" is preceded by clearing the result caches. kerker: cache_clear() on"
-            f" {cache_names}. icepool: the shared sum evaluator's cache and"
-            " icepool.Pool.clear_cache() (icepool.d(n) stays cached: building a die is not"
-            " the work measured; icepool.map keeps no cache).")
-    explain("cached: the same call repeated with every cache left in place (a repeated"
-            " question, as a long-running program would ask it).")
-    explain("same odds: kerker's and icepool's exact probabilities compared outcome by"
-            " outcome.")
+    explain(
+        f'cold: a fresh `python -c` per run ({cfg.cold_runs} runs). "process" is the'
+        ' whole process wall time, "import" the library import inside it, "compute"'
+        " the first call inside it (parse + compute + read every probability)."
+    )
+    explain(
+        f"warm: in this process, after a first call; each of {cfg.warm_calls} timed calls"
+        f" is preceded by clearing the result caches. kerker: cache_clear() on"
+        f" {cache_names}. icepool: the shared sum evaluator's cache and"
+        " icepool.Pool.clear_cache() (icepool.d(n) stays cached: building a die is not"
+        " the work measured; icepool.map keeps no cache)."
+    )
+    explain(
+        "cached: the same call repeated with every cache left in place (a repeated"
+        " question, as a long-running program would ask it)."
+    )
+    explain("same odds: kerker's and icepool's exact probabilities compared outcome by outcome.")
     for note in notes:
         explain(note)
     return warm
@@ -593,24 +679,27 @@ def exact_odds(cfg: Settings) -> dict[str, tuple[float | None, float | None]]:
 
 # -- 3. process start ----------------------------------------------------------------------------
 
+
 def cli_times(cfg: Settings) -> float | None:
     heading(f"3. Whole-process wall time (median of {cfg.cli_runs} runs, after one warm-up)")
     py = sys.executable
     exe_dir = Path(sys.executable).parent
-    kerker_exe = shutil.which("kerker", path=str(exe_dir)) or str(ROOT / ".venv" / "bin" /
-                                                                   "kerker")
+    kerker_exe = shutil.which("kerker", path=str(exe_dir)) or str(ROOT / ".venv" / "bin" / "kerker")
     commands = [
         ("kerker roll 1d20", [kerker_exe, "roll", "1d20"]),
         ("python -c pass", [py, "-c", "pass"]),
         ('python -c "import d20"', [py, "-c", "import d20"]),
-        ('python -c "from kerker.dice import parse, roll"',
-         [py, "-c", "from kerker.dice import parse, roll"]),
+        (
+            'python -c "from kerker.dice import parse, roll"',
+            [py, "-c", "from kerker.dice import parse, roll"],
+        ),
     ]
     times: dict[str, list[float]] = {label: [] for label, _ in commands}
     broken: dict[str, str] = {}
     for label, argv in commands:  # warm-up: bytecode caches, file system cache
-        done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=60,
-                              env=CHILD_ENV)
+        done = subprocess.run(
+            argv, capture_output=True, text=True, cwd=ROOT, timeout=60, env=CHILD_ENV
+        )
         if done.returncode != 0:
             lines = done.stderr.strip().splitlines()
             broken[label] = lines[-1] if lines else f"exit status {done.returncode}"
@@ -620,8 +709,9 @@ def cli_times(cfg: Settings) -> float | None:
             if label in broken:
                 continue
             t0 = time.perf_counter()
-            subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
-                           env=CHILD_ENV)
+            subprocess.run(
+                argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, env=CHILD_ENV
+            )
             times[label].append(time.perf_counter() - t0)
     rows = []
     for label, _ in commands:
@@ -638,19 +728,25 @@ def cli_times(cfg: Settings) -> float | None:
 
 # -- summary --------------------------------------------------------------------------------
 
-def summary(ratios: dict[str, float | None],
-            warm: dict[str, tuple[float | None, float | None]], cli: float | None) -> None:
+
+def summary(
+    ratios: dict[str, float | None],
+    warm: dict[str, tuple[float | None, float | None]],
+    cli: float | None,
+) -> None:
     heading("Summary (informational)")
     known = {k: v for k, v in ratios.items() if v is not None}
     if not known:
-        print(f"MISS  rolls: kerker >= {ROLL_TARGET_RATIO:g}x d20 on every expression:"
-              " not measured")
+        print(
+            f"MISS  rolls: kerker >= {ROLL_TARGET_RATIO:g}x d20 on every expression: not measured"
+        )
     else:
         misses = [k for k, v in known.items() if v < ROLL_TARGET_RATIO]
         verdict = "PASS" if not misses and len(known) == len(ratios) else "MISS"
         detail = ", ".join(f"{k} {v:.2f}x" for k, v in known.items())
-        print(f"{verdict}  rolls: kerker >= {ROLL_TARGET_RATIO:g}x d20 on every expression"
-              f" ({detail})")
+        print(
+            f"{verdict}  rolls: kerker >= {ROLL_TARGET_RATIO:g}x d20 on every expression ({detail})"
+        )
         if misses:
             print(f"      below target: {', '.join(misses)}")
     parts = []
@@ -664,16 +760,25 @@ def summary(ratios: dict[str, float | None],
         print(f"MISS  start-up: kerker roll 1d20 < {CLI_TARGET_MS:.0f} ms: not measured")
     else:
         verdict = "PASS" if cli * 1e3 < CLI_TARGET_MS else "MISS"
-        print(f"{verdict}  start-up: kerker roll 1d20 < {CLI_TARGET_MS:.0f} ms"
-              f" (median {cli * 1e3:.1f} ms)")
+        print(
+            f"{verdict}  start-up: kerker roll 1d20 < {CLI_TARGET_MS:.0f} ms"
+            f" (median {cli * 1e3:.1f} ms)"
+        )
     if ERRORS:
         print(f"ERROR {len(ERRORS)} measurement(s) failed:")
         for err in ERRORS:
             print(f"      {err}")
 
 
-OVERSIZED = ("(W1000)W100", "(4W100)W100", "1000W6!>=2", "1000W6kh500", "1000W1000",
-             "1000W6", "500W20")
+OVERSIZED = (
+    "(W1000)W100",
+    "(4W100)W100",
+    "1000W6!>=2",
+    "1000W6kh500",
+    "1000W1000",
+    "1000W6",
+    "500W20",
+)
 """Exact odds that are refused (or answered) only within the caps: the issue-18 cases."""
 
 _ODDS_CHILD = """
@@ -696,9 +801,15 @@ def oversized_odds(timeout: float) -> None:
     print("\noversized exact odds (fresh process each; CPU time of the call, peak RSS)")
     for text in OVERSIZED:
         try:
-            done = subprocess.run([sys.executable, "-c", _ODDS_CHILD, text], env=CHILD_ENV,
-                                  capture_output=True, text=True, timeout=timeout, cwd=ROOT,
-                                  check=False)
+            done = subprocess.run(
+                [sys.executable, "-c", _ODDS_CHILD, text],
+                env=CHILD_ENV,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                cwd=ROOT,
+                check=False,
+            )
         except subprocess.TimeoutExpired:
             print(f"  {text:14} still running after {timeout:.0f} s")
             continue
@@ -711,10 +822,14 @@ def oversized_odds(timeout: float) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="few repeats: a smoke test in a few seconds")
-    parser.add_argument("--oversized", action="store_true",
-                        help="only the oversized exact odds (refused or answered in bounds)")
+    parser.add_argument(
+        "--quick", action="store_true", help="few repeats: a smoke test in a few seconds"
+    )
+    parser.add_argument(
+        "--oversized",
+        action="store_true",
+        help="only the oversized exact odds (refused or answered in bounds)",
+    )
     args = parser.parse_args(argv)
     if args.oversized:
         oversized_odds(120.0)

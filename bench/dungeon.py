@@ -51,8 +51,7 @@ def timed(fn: Callable[[int], Any], runs: int) -> tuple[float, float]:
     return statistics.median(times), min(times)
 
 
-def level_60(seed: int, rules: str = "zufallslabyrinth", min_areas: int = 10
-             ) -> dict[str, Any]:
+def level_60(seed: int, rules: str = "zufallslabyrinth", min_areas: int = 10) -> dict[str, Any]:
     """One level on a 40 x 50 sheet with at most 60 areas, as a document."""
     params = Params(rules=rules, seed=seed, size=(40, 50), max_areas=60, min_areas=min_areas)
     return to_document(generate(params, REGISTRY), LANG[rules])
@@ -87,35 +86,45 @@ def rule_set(rules: str, runs: int, has_svg: bool) -> None:
     docs = [level_60(s, rules) for s in range(runs)]
     areas = [len(d["levels"][0]["areas"]) for d in docs]
     again = [d["stats"]["bent"].get("level_rerolled", 0) for d in docs]
-    print(f"kerker {name} level (40x50 squares, --max-areas 60, --min-areas 10): "
-          f"{statistics.mean(areas):.1f} areas on average, {statistics.mean(again):.2f} "
-          f"rolls again")
+    print(
+        f"kerker {name} level (40x50 squares, --max-areas 60, --min-areas 10): "
+        f"{statistics.mean(areas):.1f} areas on average, {statistics.mean(again):.2f} "
+        f"rolls again"
+    )
     med, best = timed(lambda s: level_60(s, rules), runs)
-    print(f"  generate + JSON document:        {med * 1000:8.1f} ms median, "
-          f"{best * 1000:.1f} ms best")
+    print(
+        f"  generate + JSON document:        {med * 1000:8.1f} ms median, {best * 1000:.1f} ms best"
+    )
     if has_svg:
         from kerker.dungeon.render_svg import render_svg
 
-        med, best = timed(lambda s: render_svg(level_60(s, rules), view="gm", lang=lang),
-                          runs)
-        print(f"  + SVG (GM view):                 {med * 1000:8.1f} ms median, "
-              f"{best * 1000:.1f} ms best")
+        med, best = timed(lambda s: render_svg(level_60(s, rules), view="gm", lang=lang), runs)
+        print(
+            f"  + SVG (GM view):                 {med * 1000:8.1f} ms median, "
+            f"{best * 1000:.1f} ms best"
+        )
     else:
         print("  SVG renderer not installed yet: skipped")
     seeds = full_seeds(rules, runs)
     full = [len(level_60(s, rules, 0)["levels"][0]["areas"]) for s in seeds]
-    print(f"kerker {name} level of ~60 areas ({len(seeds)} seeds with >= {FULL}, "
-          f"mean {statistics.mean(full):.1f}):")
+    print(
+        f"kerker {name} level of ~60 areas ({len(seeds)} seeds with >= {FULL}, "
+        f"mean {statistics.mean(full):.1f}):"
+    )
     med, best = timed_seeds(lambda s: level_60(s, rules, 0), seeds)
-    print(f"  generate + JSON document:        {med * 1000:8.1f} ms median, "
-          f"{best * 1000:.1f} ms best")
+    print(
+        f"  generate + JSON document:        {med * 1000:8.1f} ms median, {best * 1000:.1f} ms best"
+    )
     if has_svg:
         from kerker.dungeon.render_svg import render_svg
 
         med, best = timed_seeds(
-            lambda s: render_svg(level_60(s, rules, 0), view="gm", lang=lang), seeds)
-        print(f"  + SVG (GM view):                 {med * 1000:8.1f} ms median, "
-              f"{best * 1000:.1f} ms best")
+            lambda s: render_svg(level_60(s, rules, 0), view="gm", lang=lang), seeds
+        )
+        print(
+            f"  + SVG (GM view):                 {med * 1000:8.1f} ms median, "
+            f"{best * 1000:.1f} ms best"
+        )
 
 
 def main() -> None:
@@ -140,32 +149,55 @@ def main() -> None:
             write_files(doc, Path(tmp), seed, lang, list(FORMATS))
 
     med, best = timed(five_levels, max(3, runs // 4))
-    print(f"kerker 5 levels, all outputs:      {med * 1000:8.1f} ms median, "
-          f"{best * 1000:.1f} ms best")
+    print(
+        f"kerker 5 levels, all outputs:      {med * 1000:8.1f} ms median, {best * 1000:.1f} ms best"
+    )
     med, best = timed(lambda s: five_levels(s, "scatola-bianca"), max(3, runs // 4))
-    print(f"  the same, Scatola Bianca:        {med * 1000:8.1f} ms median, "
-          f"{best * 1000:.1f} ms best")
+    print(
+        f"  the same, Scatola Bianca:        {med * 1000:8.1f} ms median, {best * 1000:.1f} ms best"
+    )
+
     def cli(seed: int) -> None:
         with tempfile.TemporaryDirectory() as tmp:
-            subprocess.run([sys.executable, "-m", "kerker", "dungeon", "--seed", str(seed),
-                            "--levels", "5", "--out", tmp], check=True,
-                           stdout=subprocess.DEVNULL)
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "kerker",
+                    "dungeon",
+                    "--seed",
+                    str(seed),
+                    "--levels",
+                    "5",
+                    "--out",
+                    tmp,
+                ],
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
 
     med, best = timed(cli, max(3, runs // 4))
-    print(f"  the CLI, start-up included:      {med * 1000:8.1f} ms median, "
-          f"{best * 1000:.1f} ms best  (kerker dungeon --levels 5 --out DIR)")
+    print(
+        f"  the CLI, start-up included:      {med * 1000:8.1f} ms median, "
+        f"{best * 1000:.1f} ms best  (kerker dungeon --levels 5 --out DIR)"
+    )
     # Most --levels 5 runs end with fewer levels (no way leads that deep): time the first
     # seeds whose dungeon really has five, about 250 areas and ten maps.
-    deep = [seed for seed in range(40) if len(generate(
-        Params(seed=seed, levels=5), REGISTRY).levels) == 5][:3]
+    deep = [
+        seed
+        for seed in range(40)
+        if len(generate(Params(seed=seed, levels=5), REGISTRY).levels) == 5
+    ][:3]
     for seed in deep:
         times = []
         for _ in range(3):
             t = time.perf_counter()
             cli(seed)
             times.append(time.perf_counter() - t)
-        print(f"  the CLI, seed {seed} (5 levels):     {statistics.median(times) * 1000:8.1f} "
-              f"ms median of 3")
+        print(
+            f"  the CLI, seed {seed} (5 levels):     {statistics.median(times) * 1000:8.1f} "
+            f"ms median of 3"
+        )
     tracemalloc.start()
     five_levels(1)
     _cur, peak = tracemalloc.get_traced_memory()
@@ -182,8 +214,10 @@ def main() -> None:
             SVGRenderer().render(dungeon)
 
         med, best = timed(dg, max(3, runs // 2))
-        print(f"dungeongen default map + SVG:      {med * 1000:8.1f} ms median, "
-              f"{best * 1000:.1f} ms best")
+        print(
+            f"dungeongen default map + SVG:      {med * 1000:8.1f} ms median, "
+            f"{best * 1000:.1f} ms best"
+        )
         # The target of issue 4, timed turn about (one kerker level, one dungeongen map) so
         # that a busy machine weighs on both alike: a ~60-area level with its SVG in under
         # a tenth of dungeongen's time per map.
@@ -200,8 +234,10 @@ def main() -> None:
             dg(i)
             theirs.append(time.perf_counter() - t)
         a, b = statistics.median(ours), statistics.median(theirs)
-        print(f"turn about, {len(seeds)} each: kerker ~60-area level + SVG {a * 1000:.1f} ms, "
-              f"dungeongen map + SVG {b * 1000:.1f} ms (medians): 1/{b / a:.1f}")
+        print(
+            f"turn about, {len(seeds)} each: kerker ~60-area level + SVG {a * 1000:.1f} ms, "
+            f"dungeongen map + SVG {b * 1000:.1f} ms (medians): 1/{b / a:.1f}"
+        )
     else:
         print("dungeongen not installed: skipped")
     if _has("dungy"):
@@ -213,8 +249,10 @@ def main() -> None:
             gen.render()
 
         med, best = timed(dy, runs)
-        print(f"dungy default map (text):          {med * 1000:8.1f} ms median, "
-              f"{best * 1000:.1f} ms best")
+        print(
+            f"dungy default map (text):          {med * 1000:8.1f} ms median, "
+            f"{best * 1000:.1f} ms best"
+        )
     else:
         print("dungy not installed: skipped")
     sys.stdout.flush()

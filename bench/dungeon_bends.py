@@ -22,8 +22,10 @@ from kerker.tables.registry import load_registry
 REGISTRY = load_registry([])
 OBSTACLES = {"stream", "river", "chasm", "bridge"}
 EXIT_KINDS = {"door", "archway", "opening", "secret_door", "one_way_door"}
-POSITION = {"zufallslabyrinth": "zufallslabyrinth/position_ausgaenge",
-            "scatola-bianca": "scatola-bianca/luogo-uscita"}
+POSITION = {
+    "zufallslabyrinth": "zufallslabyrinth/position_ausgaenge",
+    "scatola-bianca": "scatola-bianca/luogo-uscita",
+}
 
 
 def measure(rules: str, seeds: int) -> None:
@@ -53,8 +55,9 @@ def measure(rules: str, seeds: int) -> None:
                     for f in a["features"]:
                         if f["kind"] in OBSTACLES:
                             c["obstacles"] += 1
-                            c["obstacle_cells_out"] += sum(tuple(x) not in cells
-                                                           for x in f["cells"])
+                            c["obstacle_cells_out"] += sum(
+                                tuple(x) not in cells for x in f["cells"]
+                            )
                     if a["rolled_width_ft"]:
                         c["corridors"] += 1
                         if a["width_ft"] == a["rolled_width_ft"]:
@@ -69,20 +72,28 @@ def measure(rules: str, seeds: int) -> None:
                 elif not any(b["what"] == "size" for b in a["bends"]):
                     c["size_unbent"] += 1
                 exits = sum(1 for r in a["rolls"] if r["table"] == POSITION[rules])
-                missing = sum(b["rolled"] - b["built"] for b in a["bends"]
-                              if b["what"] == "exit" and isinstance(b["rolled"], int))
+                missing = sum(
+                    b["rolled"] - b["built"]
+                    for b in a["bends"]
+                    if b["what"] == "exit" and isinstance(b["rolled"], int)
+                )
                 c["exits_rolled"] += exits
                 c["exits_vanished"] += max(0, exits - made[a["id"]] - missing)
     took = time.perf_counter() - started
     print(f"== {rules}: {seeds} dungeons, {c['areas']} areas, {took:.1f} s")
-    print(f"corridors at rolled width {c['corridors_as_rolled'] / c['corridors']:.3f} "
-          f"({c['corridors']}), without a width bend {c['width_unbent']}")
-    print(f"rooms within 15 % of rolled {c['rooms_as_rolled'] / c['rooms']:.3f} "
-          f"({c['rooms']}), without a size bend {c['size_unbent']}")
-    print(f"obstacles {c['obstacles']}, cells outside their corridor "
-          f"{c['obstacle_cells_out']}")
-    print(f"exits rolled {c['exits_rolled']}, vanished {c['exits_vanished']}, "
-          f"blocked (kept, keyed) {c['blocked']} ({c['blocked'] / seeds:.2f} per dungeon)")
+    print(
+        f"corridors at rolled width {c['corridors_as_rolled'] / c['corridors']:.3f} "
+        f"({c['corridors']}), without a width bend {c['width_unbent']}"
+    )
+    print(
+        f"rooms within 15 % of rolled {c['rooms_as_rolled'] / c['rooms']:.3f} "
+        f"({c['rooms']}), without a size bend {c['size_unbent']}"
+    )
+    print(f"obstacles {c['obstacles']}, cells outside their corridor {c['obstacle_cells_out']}")
+    print(
+        f"exits rolled {c['exits_rolled']}, vanished {c['exits_vanished']}, "
+        f"blocked (kept, keyed) {c['blocked']} ({c['blocked'] / seeds:.2f} per dungeon)"
+    )
     print("bends per area (what/reason):")
     for key, n in kinds.most_common():
         print(f"  {key:24} {n / c['areas']:.4f}")

@@ -77,9 +77,11 @@ def bench_library(runs: int, folder: Path) -> None:
                 for _n in range(runs):
                     opened.append(median_ms(one, 1))
                     undone.append(median_ms(back, 1))
-                print(f"  {rules:17} after {steps:3} steps: open next "
-                      f"{statistics.median(opened):6.1f} ms, undo (a full replay) "
-                      f"{statistics.median(undone):6.1f} ms")
+                print(
+                    f"  {rules:17} after {steps:3} steps: open next "
+                    f"{statistics.median(opened):6.1f} ms, undo (a full replay) "
+                    f"{statistics.median(undone):6.1f} ms"
+                )
 
 
 def bench_replay(runs: int, folder: Path) -> None:
@@ -90,8 +92,7 @@ def bench_replay(runs: int, folder: Path) -> None:
             for size in (100, 1000):
                 info, events = log_of(rules, 2, size, play)
                 opens = sum(e.kind == "open" for e in events)
-                ms = median_ms(lambda info=info, events=events: fold(
-                    info, events, REGISTRY), runs)  # type: ignore[arg-type]
+                ms = median_ms(lambda info=info, events=events: fold(info, events, REGISTRY), runs)  # type: ignore[arg-type]
                 print(f"  {rules:17} {size:5} events ({opens} opens): {ms:8.1f} ms")
 
 
@@ -102,8 +103,13 @@ def bench_store(runs: int, folder: Path) -> None:
     print("store (append = one transaction; read = the whole log of 1 000 events):")
     for name, url in urls:
         with open_store(url) as store:
-            info = new_info(f"bench-{time.time_ns()}", "zufallslabyrinth", 1, {},
-                            player_token=f"t{time.time_ns()}")
+            info = new_info(
+                f"bench-{time.time_ns()}",
+                "zufallslabyrinth",
+                1,
+                {},
+                player_token=f"t{time.time_ns()}",
+            )
             store.create(info)
             times = []
             for seq in range(1, 1001):
@@ -112,8 +118,10 @@ def bench_store(runs: int, folder: Path) -> None:
                 store.append(info, event)
                 times.append((time.perf_counter() - t) * 1000)
             read = median_ms(lambda store=store, info=info: store.events(info.id), runs)
-            print(f"  {name:9} append median {statistics.median(times):6.2f} ms, "
-                  f"p99 {sorted(times)[989]:6.2f} ms; read 1 000: {read:6.1f} ms")
+            print(
+                f"  {name:9} append median {statistics.median(times):6.2f} ms, "
+                f"p99 {sorted(times)[989]:6.2f} ms; read 1 000: {read:6.1f} ms"
+            )
             store.delete(info.id)
 
 
@@ -121,14 +129,15 @@ def bench_cli(runs: int, folder: Path) -> None:
     db = str(folder / "cli.sqlite3")
     env = {**os.environ, "KERKER_DB": db}
     run = [sys.executable, "-m", "kerker", "play"]
-    sid = subprocess.run([*run, "new", "--seed", "7"], env=env, capture_output=True,
-                         text=True, check=True).stdout.strip()
+    sid = subprocess.run(
+        [*run, "new", "--seed", "7"], env=env, capture_output=True, text=True, check=True
+    ).stdout.strip()
 
     def one() -> None:
-        subprocess.run([*run, "open", sid, "next", "--json"], env=env, capture_output=True,
-                       check=True)
-        subprocess.run([*run, "undo", sid, "--json"], env=env, capture_output=True,
-                       check=True)
+        subprocess.run(
+            [*run, "open", sid, "next", "--json"], env=env, capture_output=True, check=True
+        )
+        subprocess.run([*run, "undo", sid, "--json"], env=env, capture_output=True, check=True)
 
     ms = median_ms(one, max(3, runs // 2)) / 2
     print(f"CLI: kerker play open S next --json (start-up included): {ms:.0f} ms per command")

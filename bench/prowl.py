@@ -50,12 +50,25 @@ def main(argv: list[str]) -> int:
     registry = load_registry()
     rules = Rules(registry)
     for rep in (1, 4, 10, 20):
-        _rate(f"generate, reputation {rep}",
-              lambda i, rep=rep: generate(ProwlOptions(rep, 4), random.Random(i),
-                                          registry=registry), n)
-    _rate("assemble 6/20/10 rooms, 6 accesses, 3 points",
-          lambda i: assemble([(1, 6), (2, 20), (3, 10)], 6, 3, 2, random.Random(i),
-                             cost=rules.branch_cost, max_exits=8, max_rooms=60), n)
+        _rate(
+            f"generate, reputation {rep}",
+            lambda i, rep=rep: generate(ProwlOptions(rep, 4), random.Random(i), registry=registry),
+            n,
+        )
+    _rate(
+        "assemble 6/20/10 rooms, 6 accesses, 3 points",
+        lambda i: assemble(
+            [(1, 6), (2, 20), (3, 10)],
+            6,
+            3,
+            2,
+            random.Random(i),
+            cost=rules.branch_cost,
+            max_exits=8,
+            max_rooms=60,
+        ),
+        n,
+    )
     plan = generate(ProwlOptions(10, 4), random.Random(1), registry=registry, seed=1)
     ops = [Operation("reinforce", (c.id,)) for c in plan.challenges]
 
@@ -64,8 +77,11 @@ def main(argv: list[str]) -> int:
             apply(plan, ops[i % len(ops)], rules=rules)
 
     _rate("apply one operation (reinforce)", tune_one, n)
-    _rate("raise-room (rerolls a room)",
-          lambda i: apply(plan, Operation("raise-room", ("R1",)), rules=rules), n)
+    _rate(
+        "raise-room (rerolls a room)",
+        lambda i: apply(plan, Operation("raise-room", ("R1",)), rules=rules),
+        n,
+    )
     _rate("JSON of a reputation-10 plan", lambda i: dumps(plan), n)
     _rate("SVG of a reputation-10 plan", lambda i: render_svg(plan, "de"), n)
     _rate("Markdown of a reputation-10 plan", lambda i: render_markdown(plan, "de"), n)

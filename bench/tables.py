@@ -60,8 +60,14 @@ def median_run(argv: list[str], runs: int) -> tuple[float, float, float]:
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        subprocess.run(argv, env=CHILD_ENV, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, cwd=ROOT, check=False)
+        subprocess.run(
+            argv,
+            env=CHILD_ENV,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            cwd=ROOT,
+            check=False,
+        )
         times.append(time.perf_counter() - t0)
     return statistics.median(times) * 1000, min(times) * 1000, max(times) * 1000
 
@@ -71,8 +77,14 @@ def cold(code: str, runs: int) -> tuple[float, float, int]:
     count = 0
     for _ in range(runs):
         t0 = time.perf_counter()
-        done = subprocess.run([sys.executable, "-c", code], env=CHILD_ENV, capture_output=True,
-                              text=True, cwd=ROOT, check=False)
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            env=CHILD_ENV,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=False,
+        )
         walls.append(time.perf_counter() - t0)
         if done.returncode != 0:
             raise RuntimeError(done.stderr.strip().splitlines()[-1])
@@ -108,8 +120,10 @@ def main(argv: list[str] | None = None) -> int:
     registry = load_registry()
     print()
     print(f"2. Rolls per second of {args.table} (with follow-ups; median of repeats)")
-    for label, ctx in (("level 1", {"level": 1}), ("level 3, guarded",
-                                                   {"level": 3, "guarded": True})):
+    for label, ctx in (
+        ("level 1", {"level": 1}),
+        ("level 3, guarded", {"level": 3, "guarded": True}),
+    ):
         rng = random.Random(1)
         rates = []
         for _ in range(runs):
@@ -183,8 +197,7 @@ def every_table_odds(registry: Any, runs: int) -> int:
             times.append(time.process_time() - t0)
         timings.append((statistics.median(times) * 1000, table_id, mode))
     timings.sort(reverse=True)
-    print(f"5. Full odds of every rolled shipped table ({len(rolled)}), median CPU time of "
-          f"{runs}")
+    print(f"5. Full odds of every rolled shipped table ({len(rolled)}), median CPU time of {runs}")
     for ms, table_id, mode in timings[:10]:
         print(f"   {table_id:48} {ms:7.2f} ms  ({mode})")
     print(f"   all tables together {sum(t for t, _, _ in timings):8.1f} ms")

@@ -21,8 +21,9 @@ REGISTRY = load_registry([])
 
 
 def _doc(rules: str, seed: int) -> dict[str, object]:
-    params = Params(rules=rules, seed=seed, levels=1, size=(30, 40), max_areas=60,
-                    min_areas=10).checked()
+    params = Params(
+        rules=rules, seed=seed, levels=1, size=(30, 40), max_areas=60, min_areas=10
+    ).checked()
     return to_document(generate(params, REGISTRY), "en")
 
 
@@ -30,8 +31,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, default=5, help="levels per procedure")
     args = parser.parse_args()
-    docs = [_doc(rules, seed) for rules in ("zufallslabyrinth", "scatola-bianca")
-            for seed in range(args.seeds)]
+    docs = [
+        _doc(rules, seed)
+        for rules in ("zufallslabyrinth", "scatola-bianca")
+        for seed in range(args.seeds)
+    ]
     print(f"{len(docs)} levels; median per level (min-max)")
     print(f"{'ppg':>4} {'what':<22} {'size KB':>18} {'time ms':>18}")
     for ppg in (50, 70, 100):
@@ -39,8 +43,12 @@ def main() -> None:
         for doc in docs:
             for what, run in (
                 ("dd2vtt png", lambda d=doc, p=ppg: len(export_uvtt(d, 1, ppg=p)[0].encode())),
-                ("dd2vtt webp", lambda d=doc, p=ppg: len(export_uvtt(
-                    d, 1, ppg=p, image_format="webp")[0].encode())),
+                (
+                    "dd2vtt webp",
+                    lambda d=doc, p=ppg: len(
+                        export_uvtt(d, 1, ppg=p, image_format="webp")[0].encode()
+                    ),
+                ),
                 ("foundry png bundle", lambda d=doc, p=ppg: _bundle(d, p)),
             ):
                 start = time.perf_counter()

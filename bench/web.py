@@ -47,12 +47,17 @@ class Server:
     def __init__(self, db: str, log: Path) -> None:
         self.port = _port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep
-               + os.environ.get("PYTHONPATH", "")}
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        }
         with log.open("wb") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "kerker", "serve", "--port", str(self.port),
-                 "--db", db], stdout=out, stderr=subprocess.STDOUT, env=env)
+                [sys.executable, "-m", "kerker", "serve", "--port", str(self.port), "--db", db],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=env,
+            )
         deadline = time.monotonic() + 60
         with httpx.Client(base_url=self.url) as client:
             while True:
@@ -168,8 +173,10 @@ def _stream_delay(writer: Server, reader: Server, repeats: int) -> list[float]:
     done = threading.Event()
 
     def read() -> None:
-        with httpx.Client(timeout=httpx.Timeout(30, read=60)) as s, \
-                s.stream("GET", f"{reader.url}/watch/{token}/events") as r:
+        with (
+            httpx.Client(timeout=httpx.Timeout(30, read=60)) as s,
+            s.stream("GET", f"{reader.url}/watch/{token}/events") as r,
+        ):
             kind = ""
             for line in r.iter_lines():
                 if line.startswith("event: "):
@@ -204,11 +211,16 @@ def _stream_delay(writer: Server, reader: Server, repeats: int) -> list[float]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--db", help="database URL (default: a fresh SQLite file)")
-    ap.add_argument("--requests", type=int, default=20,
-                    help="open requests per client at each level (default 20, at most 35)")
+    ap.add_argument(
+        "--requests",
+        type=int,
+        default=20,
+        help="open requests per client at each level (default 20, at most 35)",
+    )
     ap.add_argument("--clients", default="1,10,50")
-    ap.add_argument("--memory", type=int, default=3000,
-                    help="requests of the memory run (default 3000)")
+    ap.add_argument(
+        "--memory", type=int, default=3000, help="requests of the memory run (default 3000)"
+    )
     ap.add_argument("--quick", action="store_true", help="a few requests: does it still run")
     args = ap.parse_args()
     requests = 3 if args.quick else max(1, min(args.requests, 35))
@@ -218,11 +230,15 @@ def main() -> int:
     db = args.db or str(folder / "sessions.sqlite3")
     kind = "postgresql" if db.startswith("postgres") else "sqlite"
     print(f"# bench/web.py  {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}")
-    print(f"python {platform.python_version()}  {platform.platform()}  cpus {os.cpu_count()}"
-          f"  load {os.getloadavg()[0]:.2f}  store {kind}")
-    print(f"each client: its own session ({SESSION['max_areas']} areas at most), "
-          f"{requests} x POST /api/sessions/ID/open {{\"exit\": \"next\"}}, one keep-alive "
-          "connection; one kerker serve (uvicorn, one process)")
+    print(
+        f"python {platform.python_version()}  {platform.platform()}  cpus {os.cpu_count()}"
+        f"  load {os.getloadavg()[0]:.2f}  store {kind}"
+    )
+    print(
+        f"each client: its own session ({SESSION['max_areas']} areas at most), "
+        f'{requests} x POST /api/sessions/ID/open {{"exit": "next"}}, one keep-alive '
+        "connection; one kerker serve (uvicorn, one process)"
+    )
     server = Server(db, folder / "serve-a.log")
     errors = 0
     rows: list[tuple[int, int, float, float, float, float, int, float, float]] = []
@@ -235,15 +251,30 @@ def main() -> int:
             before = server.rss_mib()
             times, bad, wall = asyncio.run(_load(server.url, sessions, requests))
             errors += bad
-            rows.append((count, len(times), statistics.median(times), _pct(times, 99),
-                         max(times), len(times) / wall, bad, before, server.rss_mib()))
+            rows.append(
+                (
+                    count,
+                    len(times),
+                    statistics.median(times),
+                    _pct(times, 99),
+                    max(times),
+                    len(times) / wall,
+                    bad,
+                    before,
+                    server.rss_mib(),
+                )
+            )
         print()
-        print("| clients | requests | p50 ms | p99 ms | max ms | req/s | non-200 | "
-              "RSS before MiB | RSS after MiB |")
+        print(
+            "| clients | requests | p50 ms | p99 ms | max ms | req/s | non-200 | "
+            "RSS before MiB | RSS after MiB |"
+        )
         print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for count, n, p50, p99, top, rate, bad, before, after in rows:
-            print(f"| {count} | {n} | {p50:.1f} | {p99:.1f} | {top:.1f} | {rate:.1f} | {bad} | "
-                  f"{before:.1f} | {after:.1f} |")
+            print(
+                f"| {count} | {n} | {p50:.1f} | {p99:.1f} | {top:.1f} | {rate:.1f} | {bad} | "
+                f"{before:.1f} | {after:.1f} |"
+            )
         print(f"\nRSS at start {rss0:.1f} MiB")
         marks = _memory_run(server, memory, max(1, memory // 6))
         print(f"\nmemory run: {memory} requests (open, undo, GM state, player page in turn)")
@@ -252,8 +283,10 @@ def main() -> int:
         for n, rss in marks:
             print(f"| {n} | {rss:.1f} |")
         growth = marks[-1][1] - marks[1][1] if len(marks) > 2 else float("nan")
-        print(f"growth after the first {marks[1][0] if len(marks) > 1 else 0} requests: "
-              f"{growth:+.1f} MiB")
+        print(
+            f"growth after the first {marks[1][0] if len(marks) > 1 else 0} requests: "
+            f"{growth:+.1f} MiB"
+        )
         second = Server(db, folder / "serve-b.log")
         try:
             delays = _stream_delay(server, second, 3 if args.quick else 10)
@@ -261,9 +294,11 @@ def main() -> int:
             second.stop()
         how = "LISTEN/NOTIFY" if kind == "postgresql" else "polling the file every 1 s"
         if delays:
-            print(f"\nplayer stream on a second instance ({how}): told {len(delays)} times, "
-                  f"after the open's response: median {statistics.median(delays):.0f} ms, "
-                  f"min {min(delays):.0f} ms, max {max(delays):.0f} ms")
+            print(
+                f"\nplayer stream on a second instance ({how}): told {len(delays)} times, "
+                f"after the open's response: median {statistics.median(delays):.0f} ms, "
+                f"min {min(delays):.0f} ms, max {max(delays):.0f} ms"
+            )
         else:
             print("\nplayer stream on a second instance: told nothing (ERROR)")
             errors += 1

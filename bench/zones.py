@@ -65,8 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         return generate(ZoneParams(size=size), random.Random(seed), registry)
 
     def with_svg(seed: int) -> object:
-        return render_svg(generate(ZoneParams(size=size), random.Random(seed), registry),
-                          lang="de")
+        return render_svg(generate(ZoneParams(size=size), random.Random(seed), registry), lang="de")
 
     def with_png(seed: int) -> object:
         zmap = generate(ZoneParams(size=size), random.Random(seed), registry)
@@ -78,8 +77,10 @@ def main(argv: list[str] | None = None) -> int:
         return dumps(zmap, "de"), render_md(zmap, "de")
 
     sample = generate(ZoneParams(size=size), random.Random(0), registry)
-    print(f"   (seed 0: {len(sample.zones)} zones, {len(sample.areas)} areas, "
-          f"{len(sample.connections)} connections, {len(sample.log)} dice)")
+    print(
+        f"   (seed 0: {len(sample.zones)} zones, {len(sample.areas)} areas, "
+        f"{len(sample.connections)} connections, {len(sample.log)} dice)"
+    )
     for label, work in (
         ("1. layout only", layout),
         ("2. whole map (details)", full),

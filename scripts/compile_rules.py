@@ -1,7 +1,7 @@
 """Rewrite the compiled JSON twins of the shipped rule files (see kerker.yamlio).
 
-    python scripts/compile_rules.py          # rewrite every twin
-    python scripts/compile_rules.py --check  # exit 1 if a twin is missing or stale
+python scripts/compile_rules.py          # rewrite every twin
+python scripts/compile_rules.py --check  # exit 1 if a twin is missing or stale
 """
 
 from __future__ import annotations

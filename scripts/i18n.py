@@ -31,14 +31,14 @@ KEYWORDS = {"_": None, "N_": None, "_h": None}
 def extract() -> Catalog:
     """All marked strings of the package, in a fresh template catalog."""
     # A fixed creation date: the header stays the same from run to run (no merge conflicts).
-    template = Catalog(project="kerker", charset="utf-8",
-                       creation_date=datetime(2026, 1, 1, tzinfo=UTC))
+    template = Catalog(
+        project="kerker", charset="utf-8", creation_date=datetime(2026, 1, 1, tzinfo=UTC)
+    )
     method_map = [("**.py", "python"), ("web/templates/**.html", "jinja2.ext:babel_extract")]
     for filename, lineno, message, comments, context in extract_from_dir(
         str(SOURCE), method_map=method_map, keywords=KEYWORDS, strip_comment_tags=True
     ):
-        template.add(message, None, [(filename, lineno)], auto_comments=comments,
-                     context=context)
+        template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
     return template
 
 
@@ -63,8 +63,9 @@ def update() -> None:
         path = po_path(lang)
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as fh:
-            write_po(fh, catalog, width=100, omit_header=False, sort_output=True,
-                     include_lineno=False)
+            write_po(
+                fh, catalog, width=100, omit_header=False, sort_output=True, include_lineno=False
+            )
         print(f"{path.relative_to(ROOT)}: {len(catalog)} messages")
 
 

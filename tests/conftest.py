@@ -65,11 +65,17 @@ def check_golden(name: str, text: str) -> None:
         return
     if not path.exists():
         if in_ci():
-            pytest.fail(f"golden {name} is missing; run KERKER_UPDATE_GOLDEN=1 pytest "
-                        "locally, review it and commit it", pytrace=False)
+            pytest.fail(
+                f"golden {name} is missing; run KERKER_UPDATE_GOLDEN=1 pytest "
+                "locally, review it and commit it",
+                pytrace=False,
+            )
         path.write_text(text, encoding="utf-8", newline="\n")
-        pytest.fail(f"golden {name} was missing and has been written; review it, commit it "
-                    "and run again", pytrace=False)
+        pytest.fail(
+            f"golden {name} was missing and has been written; review it, commit it and run again",
+            pytrace=False,
+        )
     assert text == path.read_text(encoding="utf-8"), (
         f"{name} differs from its golden; if the change is on purpose, rewrite the goldens "
-        "with KERKER_UPDATE_GOLDEN=1 and say why in the commit")
+        "with KERKER_UPDATE_GOLDEN=1 and say why in the commit"
+    )

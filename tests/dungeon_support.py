@@ -60,7 +60,9 @@ def check_connections(doc: Doc, level_links: Collection[str]) -> None:
                         cell = (conn["at"][0] + ax * i, conn["at"][1] + ay * i)
                         assert owner.get(cell) == conn["from"], (doc["seed"], conn)
                         assert owner.get((cell[0] + dx, cell[1] + dy)) == conn["to"], (
-                            doc["seed"], conn)
+                            doc["seed"],
+                            conn,
+                        )
                         # one way through a wall edge, drawn and keyed once
                         edge = frozenset((cell, (cell[0] + dx, cell[1] + dy)))
                         assert edge not in opened, (doc["seed"], conn)

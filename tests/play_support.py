@@ -102,8 +102,7 @@ def write_golden(folder: Path) -> list[Path]:
             for key in ("session", "created", "updated"):
                 data[key] = "golden"
             path = folder / f"{rules}-{seed}.json"
-            path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n",
-                            encoding="utf-8")
+            path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
             written.append(path)
     for extra in folder.glob(".golden.sqlite3*"):
         extra.unlink()

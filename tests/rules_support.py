@@ -37,7 +37,8 @@ def contexts(table: Table, samples: Mapping[str, range | list[int]]) -> Iterator
     """Every setting of the table's parameters: booleans both ways, numbers from ``samples``."""
     names = sorted(table.params)
     choices = [
-        [False, True] if isinstance(table.params[n], bool)
+        [False, True]
+        if isinstance(table.params[n], bool)
         else list(samples.get(n, [table.params[n]]))
         for n in names
     ]

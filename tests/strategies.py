@@ -115,15 +115,45 @@ def expressions() -> st.SearchStrategy[str]:
             _computed(children),
         ),
         max_leaves=8,
-    ).flatmap(
-        lambda text: st.tuples(spaces, st.just(text), spaces).map("".join)
-    )
+    ).flatmap(lambda text: st.tuples(spaces, st.just(text), spaces).map("".join))
 
 
 TOKENS = [
-    *OPERATORS, *LETTERS, *COMPARISONS, "(", ")", ",", "!", "%", "F", "{", "}",
-    "kh", "kl", "dh", "dl", "k", "r", "ro", "min", "max", "0", "1", "3", "6", "20",
-    "66", "666", "100", "999999999", " ", "\u00a0", "\u200b", "½", "🎲", "é",
+    *OPERATORS,
+    *LETTERS,
+    *COMPARISONS,
+    "(",
+    ")",
+    ",",
+    "!",
+    "%",
+    "F",
+    "{",
+    "}",
+    "kh",
+    "kl",
+    "dh",
+    "dl",
+    "k",
+    "r",
+    "ro",
+    "min",
+    "max",
+    "0",
+    "1",
+    "3",
+    "6",
+    "20",
+    "66",
+    "666",
+    "100",
+    "999999999",
+    " ",
+    "\u00a0",
+    "\u200b",
+    "½",
+    "🎲",
+    "é",
 ]
 
 
@@ -224,8 +254,9 @@ def valid_expressions() -> st.SearchStrategy[str]:
             st.lists(children, min_size=1, max_size=3).map(
                 lambda args: "min(" + ",".join(args) + ")"
             ),
-            st.tuples(st.sampled_from(["(W4)", "(W3-1)", "(2)", "(W2)"]),
-                      valid_dice_terms()).map(lambda t: t[0] + t[1].lstrip("0123456789")),
+            st.tuples(st.sampled_from(["(W4)", "(W3-1)", "(2)", "(W2)"]), valid_dice_terms()).map(
+                lambda t: t[0] + t[1].lstrip("0123456789")
+            ),
         ),
         max_leaves=5,
     )

@@ -120,8 +120,9 @@ def measure(svg: str) -> dict[str, list[tuple[str, str]]]:
             text = el.text or ""
             w = text_width(text, size, family=family, bold=el.get("font-weight") == "bold")
             x, y = float(el.get("x", 0)), float(el.get("y", 0))
-            labels.append((f"{cls} {text!r}", (x - w / 2, y - size * ASCENT, x + w / 2,
-                                                y + size * DESCENT)))
+            labels.append(
+                (f"{cls} {text!r}", (x - w / 2, y - size * ASCENT, x + w / 2, y + size * DESCENT))
+            )
         elif tag == "g" and (cls.startswith("conn ") or cls == "unexplored"):
             if cls in ("conn secret_door", "conn elevator"):
                 continue  # the S is drawn on it; the platform is the room's floor
@@ -142,7 +143,7 @@ def measure(svg: str) -> dict[str, list[tuple[str, str]]]:
                     walls.append((x1, y1, x2, y2))
     found: dict[str, list[tuple[str, str]]] = {"labels": [], "walls": []}
     for i, (name, box) in enumerate(labels):
-        for other, obox in labels[i + 1:] + symbols:
+        for other, obox in labels[i + 1 :] + symbols:
             if _meet(box, obox):
                 found["labels"].append((name, other))
         if name.startswith("secret"):

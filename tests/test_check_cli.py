@@ -48,17 +48,24 @@ def test_roll_in_german() -> None:
     assert "Würfelchance 2" in result.stdout
     # Issue 17: the seed line on every check was noise; it comes with --seed-hint only.
     assert "--seed 1" not in result.stdout
-    hinted = run("12", "--difficulty", "sehr schwer", "--seed", "1", "--lang", "de",
-                 "--seed-hint")
+    hinted = run("12", "--difficulty", "sehr schwer", "--seed", "1", "--lang", "de", "--seed-hint")
     assert hinted.stdout.startswith(result.stdout) and "--seed 1" in hinted.stdout
 
 
 def test_size_words_follow_the_text_and_the_header_shows_the_word() -> None:
     # Seed 003: "Leicht ist ... ein Ziel, das mindestens so groß wie ein Pferd ist",
     # "Schwer ... kleiner als ein Halbling", "Sehr schwer ... ein handtellergroßes Ziel".
-    for word, value in (("groß", 5), ("sehr groß", 10), ("klein", -5), ("sehr klein", -10),
-                        ("extrem klein", -15), ("big", 5), ("very small", -10),
-                        ("piccolo", -5), ("molto grande", 10)):
+    for word, value in (
+        ("groß", 5),
+        ("sehr groß", 10),
+        ("klein", -5),
+        ("sehr klein", -10),
+        ("extrem klein", -15),
+        ("big", 5),
+        ("very small", -10),
+        ("piccolo", -5),
+        ("molto grande", 10),
+    ):
         assert run_json("12", "--difficulty", word, "--seed", "1")["modifier"] == value, word
     result = run("12", "--difficulty", "groß", "--seed", "1", "--lang", "de")
     assert result.stdout.startswith("Wert 12, Modifikation +5 (groß: leicht), Würfelchance 17")

@@ -61,8 +61,7 @@ def test_roll_and_odds_join_unquoted_words() -> None:
     quoted = invoke("roll", "2W6 + 3", "--seed", "5")
     assert joined[0] == 0 and joined[1] == quoted[1]
     assert joined[1].startswith("2W6 + 3 -> [")
-    assert invoke("odds", "2W6", "+", "3", "--json")[1] == invoke("odds", "2W6 + 3",
-                                                                  "--json")[1]
+    assert invoke("odds", "2W6", "+", "3", "--json")[1] == invoke("odds", "2W6 + 3", "--json")[1]
 
 
 def test_roll_times_and_explain() -> None:
@@ -105,8 +104,11 @@ def test_bad_expression_one_line_caret_exit_2(expr: str, column: int) -> None:
 
 
 def test_bad_options_exit_2_without_traceback() -> None:
-    for args in (["roll", "W6", "--times", "0"], ["roll", "W6", "--lang", "fr"],
-                 ["roll", "W6", "--seed", "-1"]):
+    for args in (
+        ["roll", "W6", "--times", "0"],
+        ["roll", "W6", "--lang", "fr"],
+        ["roll", "W6", "--seed", "-1"],
+    ):
         code, _out, err = invoke(*args)
         assert code == 2, args
         assert "Traceback" not in err
@@ -141,13 +143,19 @@ def test_odds_refuses_what_is_too_big() -> None:
 def test_console_script_runs_as_a_process() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "kerker", "roll", "W20", "--seed", "3", "--quiet"],
-        capture_output=True, text=True, check=False, timeout=60,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
     )
     assert proc.returncode == 0
     assert 1 <= int(proc.stdout) <= 20
     bad = subprocess.run(
         [sys.executable, "-m", "kerker", "roll", "W20+"],
-        capture_output=True, text=True, check=False, timeout=60,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
     )
     assert bad.returncode == 2
     assert bad.stderr.startswith("kerker: error:")

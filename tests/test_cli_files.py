@@ -40,8 +40,15 @@ tables:
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=str(SRC), LANG="C.UTF-8", LC_ALL="C.UTF-8")
     env.pop("KERKER_TABLES", None)
-    return subprocess.run([sys.executable, "-m", "kerker", *args], capture_output=True,
-                          text=True, env=env, cwd=cwd, timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "kerker", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=120,
+        check=False,
+    )
 
 
 def one_line_error(proc: subprocess.CompletedProcess[str]) -> str:
@@ -70,7 +77,8 @@ def _failing_write(after: int):  # type: ignore[no-untyped-def]
 
 
 def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     target = tmp_path / "plan.json"
     target.write_text("old plan\n", encoding="utf-8")
     monkeypatch.setattr(fileio.os, "write", _failing_write(3))
@@ -81,7 +89,8 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(
 
 
 def test_a_failed_write_of_a_new_file_leaves_nothing(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(fileio.os, "write", _failing_write(0))
     with pytest.raises(WriteError):
         write_atomic(tmp_path / "new" / "map.svg", b"<svg/>")
@@ -100,9 +109,12 @@ def test_atomic_write_keeps_the_permissions_and_writes_the_bytes(tmp_path: Path)
 def test_empty_paths_are_refused(tmp_path: Path) -> None:
     with pytest.raises(WriteError):
         write_atomic(Path(""), "x")
-    for args in (["dungeon", "--seed", "1", "--out", ""], ["zones", "--out="],
-                 ["prowl", "-r", "2", "-p", "2", "--out", " "],
-                 ["table", "list", "--tables", ""]):
+    for args in (
+        ["dungeon", "--seed", "1", "--out", ""],
+        ["zones", "--out="],
+        ["prowl", "-r", "2", "-p", "2", "--out", " "],
+        ["table", "list", "--tables", ""],
+    ):
         line = one_line_error(run(*args, cwd=tmp_path))
         assert "needs a path, not an empty text" in line
     assert list(tmp_path.iterdir()) == []
@@ -115,8 +127,14 @@ def tiny_disk(tmp_path: Path):  # type: ignore[no-untyped-def]
         pytest.skip("mounting a tmpfs needs root")
     mount = tmp_path / "tiny"
     mount.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=48k", "tmpfs", str(mount)],
-                      capture_output=True, check=False).returncode != 0:
+    if (
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=48k", "tmpfs", str(mount)],
+            capture_output=True,
+            check=False,
+        ).returncode
+        != 0
+    ):
         pytest.skip("cannot mount a tmpfs here")
     try:
         yield mount
@@ -138,12 +156,18 @@ def test_prowl_tune_on_a_full_disk_keeps_the_plan(tiny_disk: Path) -> None:
 def test_dungeon_json_into_a_file_on_a_full_disk_is_one_line(tiny_disk: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(SRC), LANG="C.UTF-8", LC_ALL="C.UTF-8")
     with (tiny_disk / "dungeon.json").open("wb") as target:
-        proc = subprocess.run([sys.executable, "-m", "kerker", "dungeon", "--seed", "7",
-                               "--json"], stdout=target, stderr=subprocess.PIPE, env=env,
-                              timeout=120, check=False)
+        proc = subprocess.run(
+            [sys.executable, "-m", "kerker", "dungeon", "--seed", "7", "--json"],
+            stdout=target,
+            stderr=subprocess.PIPE,
+            env=env,
+            timeout=120,
+            check=False,
+        )
     assert proc.returncode == 2
-    assert proc.stderr.decode() == ("kerker: error: cannot write to standard output: No space "
-                                    "left on device\n")
+    assert proc.stderr.decode() == (
+        "kerker: error: cannot write to standard output: No space left on device\n"
+    )
 
 
 # -- bounded reads ---------------------------------------------------------------------------
@@ -168,13 +192,10 @@ def test_the_cli_refuses_fifos_and_devices_in_one_line(tmp_path: Path) -> None:
     folder = tmp_path / "tables"
     folder.mkdir()
     os.mkfifo(folder / "pipe.yaml")
-    assert "not a regular file" in one_line_error(run("table", "list", "--tables",
-                                                      str(folder)))
-    assert "not a regular file" in one_line_error(run("table", "list", "--tables",
-                                                      "/dev/zero"))
+    assert "not a regular file" in one_line_error(run("table", "list", "--tables", str(folder)))
+    assert "not a regular file" in one_line_error(run("table", "list", "--tables", "/dev/zero"))
     assert "not a regular file" in one_line_error(run("table", "import", "/dev/zero"))
-    assert "not a regular file" in one_line_error(run("prowl", "render",
-                                                      str(folder / "pipe.yaml")))
+    assert "not a regular file" in one_line_error(run("prowl", "render", str(folder / "pipe.yaml")))
 
 
 def test_byte_order_marks_are_read_alike_in_every_file(tmp_path: Path) -> None:
@@ -192,8 +213,10 @@ def test_byte_order_marks_are_read_alike_in_every_file(tmp_path: Path) -> None:
     assert run("prowl", "render", str(plan_file)).returncode == 0
     factions = tmp_path / "factions.txt"
     factions.write_bytes(bom + b"+Die Gilde\n+Die Wache\n-Die Schatten\n")
-    assert run("prowl", "-r", "2", "-p", "2", "--seed", "3", "--factions",
-               str(factions)).returncode == 0
+    assert (
+        run("prowl", "-r", "2", "-p", "2", "--seed", "3", "--factions", str(factions)).returncode
+        == 0
+    )
     utf16 = tmp_path / "utf16.csv"
     utf16.write_bytes("1-3,Gold\n".encode("utf-16"))
     assert "UTF-16" in one_line_error(run("table", "import", str(utf16)))
@@ -201,8 +224,10 @@ def test_byte_order_marks_are_read_alike_in_every_file(tmp_path: Path) -> None:
 
 def test_deep_nesting_is_refused_before_parsing(tmp_path: Path) -> None:
     deep = tmp_path / "deep.yaml"
-    deep.write_text(TABLE.replace("text: {de: Zwei, it: Due, en: Two}",
-                                  "text: " + "[" * 300 + "]" * 300), encoding="utf-8")
+    deep.write_text(
+        TABLE.replace("text: {de: Zwei, it: Due, en: Two}", "text: " + "[" * 300 + "]" * 300),
+        encoding="utf-8",
+    )
     for command in ("show", "roll", "odds"):
         line = one_line_error(run("table", command, "eigen/ding", "--tables", str(deep)))
         assert "deep.yaml:13: nested more than 64 levels deep" in line
@@ -211,8 +236,9 @@ def test_deep_nesting_is_refused_before_parsing(tmp_path: Path) -> None:
     assert linted.stdout == f"{deep}:13:1: nested more than 64 levels deep\n"
     plan = run("prowl", "-r", "2", "-p", "2", "--seed", "3", "--json").stdout
     plan_file = tmp_path / "plan.json"  # a valid plan with one 5000-deep list in it
-    plan_file.write_text(plan.replace("{", '{"deep": ' + "[" * 5000 + "]" * 5000 + ", ", 1),
-                         encoding="utf-8")
+    plan_file.write_text(
+        plan.replace("{", '{"deep": ' + "[" * 5000 + "]" * 5000 + ", ", 1), encoding="utf-8"
+    )
     for args in (["render", str(plan_file)], ["tune", str(plan_file), "finish"]):
         assert "nested more than 64 levels deep" in one_line_error(run("prowl", *args))
 
@@ -227,11 +253,17 @@ def test_json_depth_ignores_brackets_in_strings() -> None:
 
 
 def test_an_unterminated_quote_is_reported_with_its_line() -> None:
-    with pytest.raises(RuleDataError, match=r"^buch.csv:2: a quote opened on this line is "
-                                            r"never closed$"):
+    with pytest.raises(
+        RuleDataError,
+        match=r"^buch.csv:2: a quote opened on this line is "
+        r"never closed$",
+    ):
         import_csv('1,Kupfer\n2,"Gold\n3,Silber\n4,Eisen\n', name="t", source_file="buch.csv")
-    with pytest.raises(RuleDataError, match=r"^CSV:1: a quote opened on this line runs over "
-                                            r"the rows up to line 3"):
+    with pytest.raises(
+        RuleDataError,
+        match=r"^CSV:1: a quote opened on this line runs over "
+        r"the rows up to line 3",
+    ):
         import_csv('1;"Gold\n2;Silber\n3;Eisen"\n4;Holz\n', name="t")
     # a quoted text with a line break of its own is still read
     text = import_csv('1-3;"Gold\nund mehr"\n4-6;Silber\n', name="t")
@@ -240,18 +272,24 @@ def test_an_unterminated_quote_is_reported_with_its_line() -> None:
 
 def test_dice_in_cells_become_rolled_amounts(tmp_path: Path) -> None:
     assert dice_amounts({"de": "2W6 Goldmünzen", "en": "2d6 gold coins"}, "de") == (
-        {"de": "{amount} Goldmünzen", "en": "{amount} gold coins"}, [("amount", "2W6")])
+        {"de": "{amount} Goldmünzen", "en": "{amount} gold coins"},
+        [("amount", "2W6")],
+    )
     assert dice_amounts({"de": "Würfle erneut mit W20"}, "de") == (
-        {"de": "Würfle erneut mit W20"}, [])
+        {"de": "Würfle erneut mit W20"},
+        [],
+    )
     csv_file = tmp_path / "beute.csv"
-    csv_file.write_text("W6;Beute\n1-3;2W6 Goldmünzen\n4-6;1W6+2 Silber und 2W10 × 100 "
-                        "Kupfer\n", encoding="utf-8")
+    csv_file.write_text(
+        "W6;Beute\n1-3;2W6 Goldmünzen\n4-6;1W6+2 Silber und 2W10 × 100 Kupfer\n", encoding="utf-8"
+    )
     folder = tmp_path / "tables"
     made = run("table", "import", str(csv_file), "--out", str(folder / "beute.yaml"))
     assert made.returncode == 0, made.stderr
     for seed in range(1, 30):
-        rolled = run("table", "roll", "custom/beute", "--tables", str(folder), "--seed",
-                     str(seed), "--json")
+        rolled = run(
+            "table", "roll", "custom/beute", "--tables", str(folder), "--seed", str(seed), "--json"
+        )
         result = json.loads(rolled.stdout)["results"][0]["result"]
         text = result["text"]
         assert "{" not in text and "W" not in text
@@ -279,8 +317,7 @@ def test_lint_says_which_files_it_cannot_read(tmp_path: Path) -> None:
     proc = run("table", "lint", str(folder), "/dev/null")
     assert proc.returncode == 1
     assert proc.stdout.splitlines() == [
-        "/dev/null:1:1: is not a regular file (a pipe, device or socket); kerker reads only "
-        "files",
+        "/dev/null:1:1: is not a regular file (a pipe, device or socket); kerker reads only files",
         f"{folder / 'huge.yaml'}:1:1: larger than 5000000 bytes; not a table file",
         f"{folder / 'pipe.yaml'}:1:1: is not a regular file (a pipe, device or socket); "
         "kerker reads only files",
@@ -302,7 +339,8 @@ def test_png_fit_finds_the_largest_scale_within_the_pixel_cap() -> None:
 
 
 def test_too_large_pictures_are_fitted_or_refused_before_any_file(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
 
     from kerker.commands import dungeon as command
     from kerker.dungeon.engine import Params, generate
@@ -327,35 +365,55 @@ def test_too_large_pictures_are_fitted_or_refused_before_any_file(
 
     monkeypatch.setattr(png, "MAX_PIXELS", 250_000)
     batch, notes = Batch(), []  # type: ignore[var-annotated]
-    written = command.write_files(doc, tmp_path / "fit", 4, "en", ["svg", "png"], batch,
-                                  notes=notes)
+    written = command.write_files(
+        doc, tmp_path / "fit", 4, "en", ["svg", "png"], batch, notes=notes
+    )
     assert len(written) == 4 and all(s < 1.5 for s in batch.scales)
     assert batch.scale == 1.5
     assert notes and notes[0].startswith("zufallslabyrinth-4-level1.png: drawn at scale ")
-    with pytest.raises(KerkerError, match=r"zufallslabyrinth-4-level1\.png would have more "
-                                          r"than 250000 pixels at scale 1\.5; a scale of at "
-                                          r"most 0\."):
-        command.write_files(doc, tmp_path / "refused", 4, "en", ["svg", "png"], Batch(),
-                            fit_png=False)
+    with pytest.raises(
+        KerkerError,
+        match=r"zufallslabyrinth-4-level1\.png would have more "
+        r"than 250000 pixels at scale 1\.5; a scale of at "
+        r"most 0\.",
+    ):
+        command.write_files(
+            doc, tmp_path / "refused", 4, "en", ["svg", "png"], Batch(), fit_png=False
+        )
     assert not (tmp_path / "refused").exists()
 
 
 def test_long_runs_show_progress_on_a_terminal_only(tmp_path: Path) -> None:
     import pty
 
-    args = [sys.executable, "-m", "kerker", "dungeon", "--seed", "2", "--max-areas", "400",
-            "--lang", "en", "--out", str(tmp_path), "--format", "json"]
+    args = [
+        sys.executable,
+        "-m",
+        "kerker",
+        "dungeon",
+        "--seed",
+        "2",
+        "--max-areas",
+        "400",
+        "--lang",
+        "en",
+        "--out",
+        str(tmp_path),
+        "--format",
+        "json",
+    ]
     env = dict(os.environ, PYTHONPATH=str(SRC), LANG="C.UTF-8", LC_ALL="C.UTF-8")
     master, slave = pty.openpty()
-    proc = subprocess.run(args, stdout=subprocess.PIPE, stderr=slave, env=env, timeout=120,
-                          check=False)
+    proc = subprocess.run(
+        args, stdout=subprocess.PIPE, stderr=slave, env=env, timeout=120, check=False
+    )
     os.close(slave)
     shown = os.read(master, 4096).decode("utf-8")
     os.close(master)
     assert proc.returncode == 0
-    assert ("Rolling the dungeon (levels: 1, up to 400 areas a level)"
-            in " ".join(shown.split()))
+    assert "Rolling the dungeon (levels: 1, up to 400 areas a level)" in " ".join(shown.split())
     assert "Drawing and writing the files" in shown
-    piped = run("dungeon", "--seed", "2", "--max-areas", "400", "--out", str(tmp_path),
-                "--format", "json")
+    piped = run(
+        "dungeon", "--seed", "2", "--max-areas", "400", "--out", str(tmp_path), "--format", "json"
+    )
     assert piped.returncode == 0 and piped.stderr == ""

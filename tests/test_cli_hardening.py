@@ -34,16 +34,24 @@ tables:
 """
 
 
-def run(args: list[str], *, stdout: object = subprocess.PIPE, cwd: Path | None = None,
-        **env: str) -> subprocess.CompletedProcess[bytes]:
-    full_env = dict(os.environ, PYTHONPATH=str(SRC), LANG="C.UTF-8", LC_ALL="C.UTF-8",
-                    COLUMNS="100")
+def run(
+    args: list[str], *, stdout: object = subprocess.PIPE, cwd: Path | None = None, **env: str
+) -> subprocess.CompletedProcess[bytes]:
+    full_env = dict(
+        os.environ, PYTHONPATH=str(SRC), LANG="C.UTF-8", LC_ALL="C.UTF-8", COLUMNS="100"
+    )
     full_env.pop("KERKER_TABLES", None)
     full_env.pop("PYTHONIOENCODING", None)
     full_env.update(env)
-    return subprocess.run([sys.executable, "-m", "kerker", *args], stdout=stdout,
-                          stderr=subprocess.PIPE, env=full_env, cwd=cwd, timeout=120,
-                          check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "kerker", *args],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        env=full_env,
+        cwd=cwd,
+        timeout=120,
+        check=False,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -110,16 +118,16 @@ SPOTS = [
     ["table", "list"],
     ["table", "show", "zufallslabyrinth/schatz", "--lang", "de"],
     ["table", "odds", "zufallslabyrinth/innenausstattung", "--lang", "de"],
-    ["table", "roll", "zufallslabyrinth/schatz", "--seed", "3", "--level", "3",
-     "--explain"],
+    ["table", "roll", "zufallslabyrinth/schatz", "--seed", "3", "--level", "3", "--explain"],
     ["check", "12", "--odds", "--lang", "de"],
 ]
 
 
 @pytest.mark.parametrize("env", NOT_UTF8, ids=["latin-1", "C-locale"])
 @pytest.mark.parametrize("args", SPOTS, ids=" ".join)
-def test_a_stdout_without_utf8_gets_readable_replacements(args: list[str],
-                                                          env: dict[str, str]) -> None:
+def test_a_stdout_without_utf8_gets_readable_replacements(
+    args: list[str], env: dict[str, str]
+) -> None:
     proc = run(args, **env)
     assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")
     assert b"Traceback" not in proc.stderr
@@ -129,18 +137,22 @@ def test_a_stdout_without_utf8_gets_readable_replacements(args: list[str],
 
 
 def test_replacements_keep_the_meaning() -> None:
-    proc = run(["odds", "2W6", "--plot", "--lang", "de"], LC_ALL="C", LANG="C",
-               PYTHONUTF8="0")
+    proc = run(["odds", "2W6", "--plot", "--lang", "de"], LC_ALL="C", LANG="C", PYTHONUTF8="0")
     text = proc.stdout.decode("ascii")
     assert "hoechstens" in text and "fuer 2W6" in text and "#####" in text
     lines = [line for line in text.splitlines() if line.startswith("|")]
     assert len({len(line) for line in lines}) == 1  # columns still line up
 
 
-@pytest.mark.parametrize("args", [["roll", "2W6", "--seed", "4", "--json"],
-                                  ["zones", "--seed", "2", "--size", "3x3", "--json"],
-                                  ["table", "show", "zufallslabyrinth/schatz", "--json"]],
-                         ids=" ".join)
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["roll", "2W6", "--seed", "4", "--json"],
+        ["zones", "--seed", "2", "--size", "3x3", "--json"],
+        ["table", "show", "zufallslabyrinth/schatz", "--json"],
+    ],
+    ids=" ".join,
+)
 def test_json_on_an_ascii_stdout_is_the_same_data(args: list[str]) -> None:
     utf8 = run(args)
     ascii_run = run(args, LC_ALL="C", LANG="C", PYTHONUTF8="0")
@@ -149,13 +161,17 @@ def test_json_on_an_ascii_stdout_is_the_same_data(args: list[str]) -> None:
     assert json.loads(ascii_run.stdout) == json.loads(utf8.stdout)
 
 
-@pytest.mark.parametrize("args", [
-    ["table", "show", "boese/ding"],
-    ["table", "list"],
-    ["table", "odds", "boese/ding"],
-    ["table", "odds", "boese/ding", "--tree"],
-    ["table", "roll", "boese/ding", "--seed", "1", "--times", "6", "--explain"],
-], ids=" ".join)
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["table", "show", "boese/ding"],
+        ["table", "list"],
+        ["table", "odds", "boese/ding"],
+        ["table", "odds", "boese/ding", "--tree"],
+        ["table", "roll", "boese/ding", "--seed", "1", "--times", "6", "--explain"],
+    ],
+    ids=" ".join,
+)
 def test_user_text_cannot_drive_the_terminal_or_rich(args: list[str], workdir: Path) -> None:
     proc = run([*args, "--tables", str(workdir / "hostile")])
     out = proc.stdout.decode("utf-8")
@@ -184,8 +200,9 @@ def _invoke(*args: str) -> tuple[int, str, str]:
 def test_roll_times_caps_the_dice_thrown_before_the_work() -> None:
     code, out, err = _invoke("roll", "1000W6", "--times", "1000", "--json")
     assert code == 2 and out == ""
-    assert err.strip() == ("kerker: error: 1000W6 --times 1000 throws more than 20000 dice; "
-                           "roll fewer times")
+    assert err.strip() == (
+        "kerker: error: 1000W6 --times 1000 throws more than 20000 dice; roll fewer times"
+    )
     code, out, err = _invoke("roll", "101W6", "--times", "1000", "--seed", "1")
     assert code == 2 and "more than 100000 dice" in err
     code, out, _ = _invoke("roll", "10W6", "--times", "1000", "--seed", "1", "--quiet")
@@ -219,9 +236,11 @@ def test_odds_of_numbers_beyond_a_float_are_exact() -> None:
     assert "16.67 %" in out  # every result's probability is still shown
 
 
-@pytest.mark.parametrize("args", [["zones", "--seed", "1", "--size", "3x3"],
-                                  ["prowl", "-r", "2", "-p", "2", "--seed", "1"]],
-                         ids=" ".join)
+@pytest.mark.parametrize(
+    "args",
+    [["zones", "--seed", "1", "--size", "3x3"], ["prowl", "-r", "2", "-p", "2", "--seed", "1"]],
+    ids=" ".join,
+)
 def test_zones_and_prowl_speak_the_language_their_help_promises(args: list[str]) -> None:
     helped = run([args[0], "--help"]).stdout.decode("utf-8")
     assert "(default: the rule set's language)" in " ".join(helped.split())
@@ -290,13 +309,22 @@ def test_a_short_write_on_an_unbuffered_stdout_is_an_error() -> None:
     assert guarded.failed
 
 
-@pytest.mark.parametrize("args", [["roll", "1d6"], ["odds", "2W6"], ["--help"],
-                                  ["table", "show", "zufallslabyrinth/schatz"]], ids=" ".join)
+@pytest.mark.parametrize(
+    "args",
+    [["roll", "1d6"], ["odds", "2W6"], ["--help"], ["table", "show", "zufallslabyrinth/schatz"]],
+    ids=" ".join,
+)
 def test_a_closed_stdout_is_one_line_and_exit_2(args: list[str]) -> None:
     env = dict(os.environ, PYTHONPATH=str(SRC), LANG="C.UTF-8", LC_ALL="C.UTF-8")
-    proc = subprocess.run([sys.executable, "-m", "kerker", *args], stderr=subprocess.PIPE,
-                          env=env, timeout=120, check=False,
-                          preexec_fn=lambda: os.close(1))  # kerker ... >&-
+    proc = subprocess.run(
+        [sys.executable, "-m", "kerker", *args],
+        stderr=subprocess.PIPE,
+        env=env,
+        timeout=120,
+        check=False,
+        preexec_fn=lambda: os.close(1),
+    )  # kerker ... >&-
     assert proc.returncode == 2
-    assert proc.stderr.decode() == ("kerker: error: cannot write to standard output: it is "
-                                    "closed\n")
+    assert proc.stderr.decode() == (
+        "kerker: error: cannot write to standard output: it is closed\n"
+    )

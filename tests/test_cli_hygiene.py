@@ -37,8 +37,9 @@ print(len(names), "modules;", type(prowl).__name__)
 def test_library_imports_without_typer_and_ignores_kerker_tables(tmp_path: Path) -> None:
     garbage = os.pathsep.join([str(tmp_path / "no-such-folder"), "\x01[/]", ""])
     env = dict(os.environ, PYTHONPATH=str(SRC), KERKER_TABLES=garbage)
-    proc = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True,
-                          env=env, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE], capture_output=True, text=True, env=env, timeout=300
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     count, _, kind = proc.stdout.partition(" modules; ")
     assert int(count) > 40

@@ -27,16 +27,34 @@ except SystemExit as stop:
 sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
 """
 
-HEAVY = ("rich", "pydantic", "ruamel", "kerker.tables", "kerker.dungeon", "kerker.zones",
-         "kerker.prowl", "kerker.render", "kerker.checks", "fastapi", "starlette", "uvicorn",
-         "jinja2", "pyvips")
+HEAVY = (
+    "rich",
+    "pydantic",
+    "ruamel",
+    "kerker.tables",
+    "kerker.dungeon",
+    "kerker.zones",
+    "kerker.prowl",
+    "kerker.render",
+    "kerker.checks",
+    "fastapi",
+    "starlette",
+    "uvicorn",
+    "jinja2",
+    "pyvips",
+)
 
 
 def loaded(*args: str) -> tuple[str, set[str]]:
     env = dict(os.environ, PYTHONPATH=str(SRC), LANG="C.UTF-8", LC_ALL="C.UTF-8")
     env.pop("KERKER_TABLES", None)
-    proc = subprocess.run([sys.executable, "-c", PROBE, json.dumps(list(args))],
-                          capture_output=True, text=True, env=env, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(list(args))],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     _head, _, modules = proc.stderr.rpartition("MODULES ")
     return proc.stdout, set(json.loads(modules))
 

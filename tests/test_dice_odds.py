@@ -144,8 +144,15 @@ def dice(
 ) -> Dist:
     """Brute force: every combination of ``n`` dice, each with its own throw history."""
     per_die = list(
-        _one_die(faces, reroll=reroll, once=once, explode=explode, success=success,
-                 depth=depth, max_rerolls=max_rerolls).items()
+        _one_die(
+            faces,
+            reroll=reroll,
+            once=once,
+            explode=explode,
+            success=success,
+            depth=depth,
+            max_rerolls=max_rerolls,
+        ).items()
     )
     out: Dist = defaultdict(Fraction)
     for combo in itertools.product(per_die, repeat=n):
@@ -326,13 +333,17 @@ CASES: list[tuple[str, Callable[[], Dist]]] = [
     ("(W3-1)W6", lambda: counted(sub(d(3), const(1)), lambda n: dice(n, std(6)))),
     ("(W2)W6kh1", lambda: counted(d(2), lambda n: dice(n, std(6), keep=("kh", 1)))),
     ("(W3)W4kh2", lambda: counted(d(3), lambda n: dice(n, std(4), keep=("kh", 2)))),
-    ("(W3-1)W4dl1", lambda: counted(sub(d(3), const(1)),
-                                    lambda n: dice(n, std(4), keep=("dl", 1)))),
+    (
+        "(W3-1)W4dl1",
+        lambda: counted(sub(d(3), const(1)), lambda n: dice(n, std(4), keep=("dl", 1))),
+    ),
     ("(W3)W4>=3", lambda: counted(d(3), lambda n: dice(n, std(4), success=ge(3)))),
     ("(W2)W4!", lambda: counted(d(2), lambda n: dice(n, std(4), explode=eq(4)))),
     ("(W2+1)dF", lambda: counted(add(d(2), const(1)), lambda n: dice(n, FUDGE))),
-    ("((W2)W2)W3", lambda: counted(counted(d(2), lambda n: dice(n, std(2))),
-                                   lambda n: dice(n, std(3)))),
+    (
+        "((W2)W2)W3",
+        lambda: counted(counted(d(2), lambda n: dice(n, std(2))), lambda n: dice(n, std(3))),
+    ),
     # min / max
     ("min(W6, W6)", lambda: combine(min, d(6), d(6))),
     ("max(2W6, 7)", lambda: combine(max, dice(2, std(6)), const(7))),
@@ -384,7 +395,9 @@ def test_odds_equal_brute_force(text: str, oracle: Callable[[], Dist]) -> None:
 def test_negative_faces_in_conditions() -> None:
     # After r/ro a sign belongs to the face (Fudge dice have -1); after ! it subtracts.
     assert odds("WFro-1").probabilities() == {
-        -1: Fraction(1, 9), 0: Fraction(4, 9), 1: Fraction(4, 9)
+        -1: Fraction(1, 9),
+        0: Fraction(4, 9),
+        1: Fraction(4, 9),
     }
     assert odds("WFr-1") == odds("WFr<0")
     assert odds("4WF=-1") == odds("4WF<0")
@@ -401,8 +414,9 @@ _OPS: dict[str, Callable[[int, int], bool]] = {
 }
 
 
-def _cond(rng: random.Random, faces: tuple[int, ...], *, allow_all: bool, allow_none: bool
-          ) -> tuple[str, Test] | None:
+def _cond(
+    rng: random.Random, faces: tuple[int, ...], *, allow_all: bool, allow_none: bool
+) -> tuple[str, Test] | None:
     """A random condition (text without the leading ``=`` for equality, sometimes with)."""
     for _ in range(20):
         op = rng.choice(list(_OPS))
@@ -517,30 +531,41 @@ ICEPOOL_CASES: list[tuple[str, Limits, Callable[[], icepool.Die]]] = [
     ("2d6ro1", DEFAULT_LIMITS, lambda: 2 @ icepool.d6.reroll([1], depth=1)),
     ("4d8r<3", DEFAULT_LIMITS, lambda: 4 @ icepool.d8.reroll([1, 2], depth="inf")),
     ("3d8ro<=3", DEFAULT_LIMITS, lambda: 3 @ icepool.d8.reroll([1, 2, 3], depth=1)),
-    ("4d6r1kh3", DEFAULT_LIMITS,
-     lambda: icepool.d6.reroll([1], depth="inf").pool(4).highest(3).sum()),
-    ("5d6!kh3", Limits(max_explode_depth=3),
-     lambda: icepool.d6.explode([6], depth=3).pool(5).highest(3).sum()),
+    (
+        "4d6r1kh3",
+        DEFAULT_LIMITS,
+        lambda: icepool.d6.reroll([1], depth="inf").pool(4).highest(3).sum(),
+    ),
+    (
+        "5d6!kh3",
+        Limits(max_explode_depth=3),
+        lambda: icepool.d6.explode([6], depth=3).pool(5).highest(3).sum(),
+    ),
     ("8dF", DEFAULT_LIMITS, lambda: 8 @ icepool.Die([-1, 0, 1])),
     ("3W%", DEFAULT_LIMITS, lambda: 3 @ icepool.d100),
     ("(W6)W10", DEFAULT_LIMITS, lambda: icepool.d6 @ icepool.d10),
-    ("(W4)W6kh2", DEFAULT_LIMITS,
-     lambda: icepool.d4.map(lambda n: icepool.d6.pool(n).highest(2).sum())),
+    (
+        "(W4)W6kh2",
+        DEFAULT_LIMITS,
+        lambda: icepool.d4.map(lambda n: icepool.d6.pool(n).highest(2).sum()),
+    ),
     ("W20+W12-W8", DEFAULT_LIMITS, lambda: icepool.d20 + icepool.d12 - icepool.d8),
-    ("max(3d6, 3d6)", DEFAULT_LIMITS,
-     lambda: icepool.highest(3 @ icepool.d6, 3 @ icepool.d6)),
-    ("min(2d10, 2d10, 2d10)", DEFAULT_LIMITS,
-     lambda: icepool.lowest(2 @ icepool.d10, 2 @ icepool.d10, 2 @ icepool.d10)),
+    ("max(3d6, 3d6)", DEFAULT_LIMITS, lambda: icepool.highest(3 @ icepool.d6, 3 @ icepool.d6)),
+    (
+        "min(2d10, 2d10, 2d10)",
+        DEFAULT_LIMITS,
+        lambda: icepool.lowest(2 @ icepool.d10, 2 @ icepool.d10, 2 @ icepool.d10),
+    ),
     ("(3d6-10)/3", DEFAULT_LIMITS, lambda: (3 @ icepool.d6 - 10) // 3),
 ]
 
 
 @pytest.mark.parametrize(
-    ("text", "limits", "oracle"), ICEPOOL_CASES,
+    ("text", "limits", "oracle"),
+    ICEPOOL_CASES,
     ids=[f"{t}-depth{lim.max_explode_depth}" for t, lim, _ in ICEPOOL_CASES],
 )
-def test_odds_equal_icepool(text: str, limits: Limits, oracle: Callable[[], icepool.Die]
-                            ) -> None:
+def test_odds_equal_icepool(text: str, limits: Limits, oracle: Callable[[], icepool.Die]) -> None:
     expected = _ice(oracle())
     dist = odds(text, limits)
     assert dist.probabilities() == expected
@@ -747,8 +772,16 @@ def test_big_odds_are_refused_or_answered_within_the_work_cap(
 # The issue's figures before the estimate: (W1000)W100 62 s and 7.8 GB before its refusal,
 # (4W100)W100 50 s and 2.4 GB, 1000W6!>=2 13 s; 1000W6kh500 took 16 s of big-integer steps.
 @pytest.mark.parametrize(
-    "text", ["(W1000)W100", "(4W100)W100", "1000W6!>=2", "1000W6kh500", "(W1000)W100kh3",
-             "1000W1000", "(W20)W20 + (4W100)W100"]
+    "text",
+    [
+        "(W1000)W100",
+        "(4W100)W100",
+        "1000W6!>=2",
+        "1000W6kh500",
+        "(W1000)W100kh3",
+        "1000W1000",
+        "(W20)W20 + (4W100)W100",
+    ],
 )
 def test_costly_odds_are_refused_before_the_work(
     text: str, monkeypatch: pytest.MonkeyPatch
@@ -773,9 +806,7 @@ def test_steps_on_big_counts_cost_more_than_steps_on_small_ones() -> None:
     assert engine.work == 120  # a refused step is not counted as done
 
 
-@pytest.mark.parametrize(
-    "text", ["1000d6!>=5", "1000W666", "(W1000)W1000", "1000d6!", "100W%kh50"]
-)
+@pytest.mark.parametrize("text", ["1000d6!>=5", "1000W666", "(W1000)W1000", "1000d6!", "100W%kh50"])
 def test_work_cap_bounds_the_work(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     limits = Limits(max_odds_work=20_000)
     with _recorded(monkeypatch) as rec, pytest.raises(DiceLimitError) as info:
@@ -800,7 +831,7 @@ def test_keep_odds_refused_or_answered_with_little_work(
 def test_fixed_formats_like_a_float_where_a_float_holds_the_value() -> None:
     rng = random.Random(18)
     for _ in range(2000):
-        value = Fraction(rng.randint(-10**6, 10**6), rng.randint(1, 10**4))
+        value = Fraction(rng.randint(-(10**6), 10**6), rng.randint(1, 10**4))
         digits = rng.randint(0, 4)
         expected = f"{float(value):.{digits}f}"
         if expected.startswith("-") and not expected.strip("-0.,"):

@@ -26,30 +26,135 @@ from kerker.limits import Limits
 # -- every form parses ---------------------------------------------------------------------------
 VALID = [
     # dice and their letters
-    "W6", "d6", "D6", "w6", "3W6", "3d6", "1W20", "10W10", "200d6",
-    "W%", "d%", "3W%", "W100", "W10", "W66", "d66", "2W66", "W666", "W{66}", "W{6666}",
-    "W{1}", "W1", "WF", "dF", "4dF", "4df", "W10000",
+    "W6",
+    "d6",
+    "D6",
+    "w6",
+    "3W6",
+    "3d6",
+    "1W20",
+    "10W10",
+    "200d6",
+    "W%",
+    "d%",
+    "3W%",
+    "W100",
+    "W10",
+    "W66",
+    "d66",
+    "2W66",
+    "W666",
+    "W{66}",
+    "W{6666}",
+    "W{1}",
+    "W1",
+    "WF",
+    "dF",
+    "4dF",
+    "4df",
+    "W10000",
     # arithmetic and its spellings
-    "3W6+2", "3W6 - 2", "3W6 + 2", "2W10×100", "2W10 × 100", "2W10 x 100", "2W10x100",
-    "2w10x100", "2D10X100", "2d10*100", "2W10·100", "2W10⋅100", "1W4 × 100",
-    "W6/2", "W6:2", "W6÷2", "(3W6-1):2", "W6−1", "W6–1", "–10", "10-W6",
-    "-W6", "+W6", "--W6", "-(-W6)", "2*(W6+1)", "W6 + W8 + W10 + W12 + W20", "7", "0", "-0",
+    "3W6+2",
+    "3W6 - 2",
+    "3W6 + 2",
+    "2W10×100",
+    "2W10 × 100",
+    "2W10 x 100",
+    "2W10x100",
+    "2w10x100",
+    "2D10X100",
+    "2d10*100",
+    "2W10·100",
+    "2W10⋅100",
+    "1W4 × 100",
+    "W6/2",
+    "W6:2",
+    "W6÷2",
+    "(3W6-1):2",
+    "W6−1",
+    "W6–1",
+    "–10",
+    "10-W6",
+    "-W6",
+    "+W6",
+    "--W6",
+    "-(-W6)",
+    "2*(W6+1)",
+    "W6 + W8 + W10 + W12 + W20",
+    "7",
+    "0",
+    "-0",
     # groups, calls, computed counts
-    "(3W6)", "((W6))", "(W4)W6", "(W4)d6kh1", "((W2)W2)W3", "(0)W6", "(W4-1)W6",
-    "min(W6, W6)", "max(W20,W20)", "min(W6)", "max(1, 2, 3W6)", "min( W6 , max(W4, 2) )",
+    "(3W6)",
+    "((W6))",
+    "(W4)W6",
+    "(W4)d6kh1",
+    "((W2)W2)W3",
+    "(0)W6",
+    "(W4-1)W6",
+    "min(W6, W6)",
+    "max(W20,W20)",
+    "min(W6)",
+    "max(1, 2, 3W6)",
+    "min( W6 , max(W4, 2) )",
     # keep / drop
-    "4W6kh3", "4W6k3", "4W6kh", "4W6k", "4W6kl1", "4W6kl", "4W6dh1", "4W6dl1", "4W6dh",
-    "4W6KH3", "4W6DL1", "4W6kh4", "4W6dl3",
+    "4W6kh3",
+    "4W6k3",
+    "4W6kh",
+    "4W6k",
+    "4W6kl1",
+    "4W6kl",
+    "4W6dh1",
+    "4W6dl1",
+    "4W6dh",
+    "4W6KH3",
+    "4W6DL1",
+    "4W6kh4",
+    "4W6dl3",
     # reroll, explode, successes
-    "2W6r1", "2W6r=1", "2W6r<3", "2W6r<=2", "2W6r>5", "2W6r>=5", "2W6ro1", "2W6ro<=2",
-    "W6ro<7", "2W6R1", "2W6RO1",
-    "3W6!", "3W6!>=5", "3W6!6", "3W6!=6", "3W6!>5", "W6!<2",
-    "6W6>=5", "6W6>5", "6W6<2", "6W6<=2", "6W6=6", "6W6>=5!", "6W6>=7",
+    "2W6r1",
+    "2W6r=1",
+    "2W6r<3",
+    "2W6r<=2",
+    "2W6r>5",
+    "2W6r>=5",
+    "2W6ro1",
+    "2W6ro<=2",
+    "W6ro<7",
+    "2W6R1",
+    "2W6RO1",
+    "3W6!",
+    "3W6!>=5",
+    "3W6!6",
+    "3W6!=6",
+    "3W6!>5",
+    "W6!<2",
+    "6W6>=5",
+    "6W6>5",
+    "6W6<2",
+    "6W6<=2",
+    "6W6=6",
+    "6W6>=5!",
+    "6W6>=7",
     # combinations in any order
-    "4W6r1!kh3", "4W6kh3r1", "4W6!dl1", "4W6dl1!", "4W6r1>=5", "4W6>=5r1", "6W6!>=5>=5",
-    "2W6ro1!>=5", "3WF!", "W66!", "W66r11", "2WF>=1", "3W{66}kh2",
+    "4W6r1!kh3",
+    "4W6kh3r1",
+    "4W6!dl1",
+    "4W6dl1!",
+    "4W6r1>=5",
+    "4W6>=5r1",
+    "6W6!>=5>=5",
+    "2W6ro1!>=5",
+    "3WF!",
+    "W66!",
+    "W66r11",
+    "2WF>=1",
+    "3W{66}kh2",
     # whitespace, including non-breaking and thin spaces between tokens
-    "  3W6  ", "3W6\u00a0+\u20092", "\t3W6\n+\r2", "3W6\u202f×\u202f2",
+    "  3W6  ",
+    "3W6\u00a0+\u20092",
+    "\t3W6\n+\r2",
+    "3W6\u202f×\u202f2",
 ]
 
 
@@ -116,8 +221,16 @@ def test_digit_dice() -> None:
 
 @pytest.mark.parametrize(
     ("text", "mode", "n"),
-    [("4W6kh3", "kh", 3), ("4W6k3", "kh", 3), ("4W6k", "kh", 1), ("4W6kh", "kh", 1),
-     ("4W6kl", "kl", 1), ("4W6dh2", "dh", 2), ("4W6dl", "dl", 1), ("4W6KL2", "kl", 2)],
+    [
+        ("4W6kh3", "kh", 3),
+        ("4W6k3", "kh", 3),
+        ("4W6k", "kh", 1),
+        ("4W6kh", "kh", 1),
+        ("4W6kl", "kl", 1),
+        ("4W6dh2", "dh", 2),
+        ("4W6dl", "dl", 1),
+        ("4W6KL2", "kl", 2),
+    ],
 )
 def test_keep_spellings(text: str, mode: str, n: int) -> None:
     node = parse(text).root
@@ -156,10 +269,20 @@ def test_condition_belongs_to_the_modifier_before_it(
 
 @pytest.mark.parametrize(
     ("text", "op", "symbol"),
-    [("2W10×100", "*", "×"), ("2W10 x 100", "*", "x"), ("2W10X100", "*", "X"),
-     ("2d10*100", "*", "*"), ("2W10·100", "*", "·"), ("W6:2", "/", ":"), ("W6÷2", "/", "÷"),
-     ("W6/2", "/", "/"), ("W6−1", "-", "−"), ("W6–1", "-", "–"), ("W6-1", "-", "-"),
-     ("W6+1", "+", "+")],
+    [
+        ("2W10×100", "*", "×"),
+        ("2W10 x 100", "*", "x"),
+        ("2W10X100", "*", "X"),
+        ("2d10*100", "*", "*"),
+        ("2W10·100", "*", "·"),
+        ("W6:2", "/", ":"),
+        ("W6÷2", "/", "÷"),
+        ("W6/2", "/", "/"),
+        ("W6−1", "-", "−"),
+        ("W6–1", "-", "–"),
+        ("W6-1", "-", "-"),
+        ("W6+1", "+", "+"),
+    ],
 )
 def test_operator_spellings(text: str, op: str, symbol: str) -> None:
     node = parse(text).root
@@ -204,8 +327,16 @@ def test_spans_point_into_the_source() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["2W10×100", "2W10 × 100", "2w10x100", "2d10*100", "2D10X100", "2W10·100",
-             "2W10\u00a0x\u00a0100"],
+    "text",
+    [
+        "2W10×100",
+        "2W10 × 100",
+        "2w10x100",
+        "2d10*100",
+        "2D10X100",
+        "2W10·100",
+        "2W10\u00a0x\u00a0100",
+    ],
 )
 def test_spellings_give_equal_odds(text: str) -> None:
     assert odds(text) == odds("2d10*100")
@@ -416,10 +547,17 @@ def test_digits_beyond_pythons_int_cap() -> None:
 
 
 def test_limits_are_injected() -> None:
-    tight = Limits(max_length=10, max_digits=2, max_depth=2, max_terms=5, max_dice_per_term=3,
-                   max_faces=20)
-    for text, column in [("W6+W6+W6+W6", 11), ("100", 1), ("(((1)))", 3), ("4W6", 1),
-                         ("W30", 2), ("1+1+1+1", 6)]:
+    tight = Limits(
+        max_length=10, max_digits=2, max_depth=2, max_terms=5, max_dice_per_term=3, max_faces=20
+    )
+    for text, column in [
+        ("W6+W6+W6+W6", 11),
+        ("100", 1),
+        ("(((1)))", 3),
+        ("4W6", 1),
+        ("W30", 2),
+        ("1+1+1+1", 6),
+    ]:
         with pytest.raises(DiceLimitError) as info:
             parse(text, tight)
         assert info.value.column == column, (text, str(info.value))

@@ -25,10 +25,34 @@ from kerker.limits import Limits
 SMALL = Limits(max_explode_depth=2, max_rerolls=3)
 
 EXPRESSIONS = [
-    "3W6", "4W6kh3", "4W6dl1", "2W20kl1", "W%", "W10", "W66", "W666", "W{66}", "4dF",
-    "2W6r1", "2W6ro1", "3W6!", "3W6!>=5", "6W6>=5", "6W6>=5!", "4W6r1!kh3", "(W4)W6",
-    "(W3-1)W6kh1", "min(W6, W6)", "max(2W6, 7)", "2W10×100", "W6/2", "-W6+3", "(2W6-7)/3",
-    "W20+W12-W8", "3WF>=1", "2W66kh1",
+    "3W6",
+    "4W6kh3",
+    "4W6dl1",
+    "2W20kl1",
+    "W%",
+    "W10",
+    "W66",
+    "W666",
+    "W{66}",
+    "4dF",
+    "2W6r1",
+    "2W6ro1",
+    "3W6!",
+    "3W6!>=5",
+    "6W6>=5",
+    "6W6>=5!",
+    "4W6r1!kh3",
+    "(W4)W6",
+    "(W3-1)W6kh1",
+    "min(W6, W6)",
+    "max(2W6, 7)",
+    "2W10×100",
+    "W6/2",
+    "-W6+3",
+    "(2W6-7)/3",
+    "W20+W12-W8",
+    "3WF>=1",
+    "2W66kh1",
 ]
 
 
@@ -284,9 +308,17 @@ def _first_rolled_wins(values: tuple[int, ...], mode: str, n: int) -> tuple[bool
 
 @pytest.mark.parametrize(
     ("text", "mode", "n"),
-    [("4d6kh2", "kh", 2), ("4d6kl2", "kl", 2), ("4d6dh1", "dh", 1), ("4d6dl1", "dl", 1),
-     ("3d4kh1", "kh", 1), ("5d3dl2", "dl", 2), ("5d3dh3", "dh", 3), ("3d4!kh2", "kh", 2),
-     ("4d6kh2>=4", "kh", 2)],
+    [
+        ("4d6kh2", "kh", 2),
+        ("4d6kl2", "kl", 2),
+        ("4d6dh1", "dh", 1),
+        ("4d6dl1", "dl", 1),
+        ("3d4kh1", "kh", 1),
+        ("5d3dl2", "dl", 2),
+        ("5d3dh3", "dh", 3),
+        ("3d4!kh2", "kh", 2),
+        ("4d6kh2>=4", "kh", 2),
+    ],
 )
 def test_keep_ties_go_to_the_die_rolled_first(text: str, mode: str, n: int) -> None:
     for seed in range(300):
@@ -336,12 +368,21 @@ def test_json_keys_and_node_types() -> None:
             assert node["total"] == node["inner"]["total"]
         else:
             assert {"type", "expr", "die", "faces", "count", "dice", "total"} <= set(node)
-            assert set(node) <= {"type", "expr", "die", "faces", "count", "dice", "total",
-                                 "count_roll"}
+            assert set(node) <= {
+                "type",
+                "expr",
+                "die",
+                "faces",
+                "count",
+                "dice",
+                "total",
+                "count_roll",
+            }
             assert node["count"] == len(node["dice"])
             for die in node["dice"]:
-                assert {"value", "kept", "throws"} <= set(die) <= {"value", "kept", "throws",
-                                                                  "hits"}
+                assert (
+                    {"value", "kept", "throws"} <= set(die) <= {"value", "kept", "throws", "hits"}
+                )
                 counted = [t["face"] for t in die["throws"] if not t["rerolled"]]
                 assert sum(counted) == die["value"]
                 for throw in die["throws"]:
@@ -365,8 +406,11 @@ def test_json_dice_node() -> None:
             "faces": 6,
             "count": 4,
             "dice": [
-                {"value": v, "kept": k,
-                 "throws": [{"face": v, "rerolled": False, "exploded": False}]}
+                {
+                    "value": v,
+                    "kept": k,
+                    "throws": [{"face": v, "rerolled": False, "exploded": False}],
+                }
                 for v, k in ((3, True), (2, False), (4, True), (6, True))
             ],
             "total": 13,

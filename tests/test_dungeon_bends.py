@@ -62,8 +62,11 @@ def test_rooms_are_built_at_their_rolled_size(docs: list[Doc]) -> None:
     assert len(ok) / len(rooms) >= 0.90
     for a in rooms:
         if not _within(a["size"]["squares"], a["rolled_squares"]):
-            assert any(b["what"] == "size" for b in a["bends"]), (a["id"], a["rolled_squares"],
-                                                                  a["size"])
+            assert any(b["what"] == "size" for b in a["bends"]), (
+                a["id"],
+                a["rolled_squares"],
+                a["size"],
+            )
 
 
 def test_obstacles_and_bridges_lie_in_their_corridor(docs: list[Doc]) -> None:
@@ -110,14 +113,18 @@ def test_no_rolled_exit_vanishes(docs: list[Doc]) -> None:
                 rolled = sum(1 for r in a["rolls"] if r["table"] == table)
                 if not rolled or a["kind"] == "corridor":
                     continue
-                missing = sum(b["rolled"] - b["built"] for b in a["bends"]
-                              if b["what"] == "exit" and isinstance(b["rolled"], int))
+                missing = sum(
+                    b["rolled"] - b["built"]
+                    for b in a["bends"]
+                    if b["what"] == "exit" and isinstance(b["rolled"], int)
+                )
                 assert made[a["id"]] + missing >= rolled, (d["seed"], lv["depth"], a["number"])
 
 
 def test_blocked_exits_are_keyed_and_never_open(docs: list[Doc]) -> None:
-    blocked = [(lv, c) for d in docs for lv in d["levels"] for c in lv["connections"]
-               if c["blocked"]]
+    blocked = [
+        (lv, c) for d in docs for lv in d["levels"] for c in lv["connections"] if c["blocked"]
+    ]
     assert blocked
     for lv, c in blocked:
         assert c["to"] is None and c["id"] not in lv["unexplored"]
@@ -126,11 +133,15 @@ def test_blocked_exits_are_keyed_and_never_open(docs: list[Doc]) -> None:
 
 # -- the findings of the issue, one by one ---------------------------------------------------
 
+
 def _gangbreite(area: dict[str, Any]) -> int | None:
     """The width the last Gangbreite roll of a corridor's first exit roll gave."""
     rows = [r for r in area["rolls"] if r["table"] == "zufallslabyrinth/gangbreite"]
-    widths = [int(r["key"].removeprefix("width_").removesuffix("ft")) for r in rows
-              if str(r["key"]).startswith("width_")]
+    widths = [
+        int(r["key"].removeprefix("width_").removesuffix("ft"))
+        for r in rows
+        if str(r["key"]).startswith("width_")
+    ]
     return widths[0] if widths else None
 
 
@@ -219,8 +230,7 @@ def test_a_45_degree_start_at_a_door_turns() -> None:
     room = {(x, y) for x in range(10, 20) for y in range(20, 30)}
     occ.add("room", room)
     # a 20-ft corridor (4 cells) leaving the room's north wall
-    corridor = AreaBuilder("c", 2, "corridor", "corridor", {(x, 19) for x in range(13, 17)},
-                           "n")
+    corridor = AreaBuilder("c", 2, "corridor", "corridor", {(x, 19) for x in range(13, 17)}, "n")
     occ.add("c", corridor.cells)
 
     class _State:
@@ -276,10 +286,17 @@ def test_sb_rerolled_rooms_keep_only_the_kept_roll() -> None:
             if a["kind"] == "corridor":
                 continue
             tables = [r["table"] for r in a["rolls"]]
-            own = a["rolls"][:tables.index("scatola-bianca/numero-uscite")]  # before its exits
-            shape_rolls = [r for r in own if r["table"] in (
-                "scatola-bianca/forma-stanza", "scatola-bianca/forma-camera",
-                "scatola-bianca/cave-e-caverne")]
+            own = a["rolls"][: tables.index("scatola-bianca/numero-uscite")]  # before its exits
+            shape_rolls = [
+                r
+                for r in own
+                if r["table"]
+                in (
+                    "scatola-bianca/forma-stanza",
+                    "scatola-bianca/forma-camera",
+                    "scatola-bianca/cave-e-caverne",
+                )
+            ]
             assert len(shape_rolls) == 1, (seed, a["id"], shape_rolls)
         if rerolled >= 5:
             break

@@ -38,13 +38,27 @@ def _two_level_seed() -> int:
     from kerker.tables.registry import load_registry
 
     registry = load_registry([])
-    return next(seed for seed in range(200) if len(generate(
-        Params(seed=seed, levels=2, size=(20, 24), max_areas=20), registry).levels) == 2)
+    return next(
+        seed
+        for seed in range(200)
+        if len(generate(Params(seed=seed, levels=2, size=(20, 24), max_areas=20), registry).levels)
+        == 2
+    )
 
 
 SEED = _two_level_seed()
-ARGS = ["--seed", str(SEED), "--levels", "2", "--size", "20x24", "--max-areas", "20",
-        "--lang", "en"]
+ARGS = [
+    "--seed",
+    str(SEED),
+    "--levels",
+    "2",
+    "--size",
+    "20x24",
+    "--max-areas",
+    "20",
+    "--lang",
+    "en",
+]
 
 
 def test_every_level_in_both_views_and_every_format(tmp_path: Path) -> None:
@@ -71,8 +85,9 @@ def test_every_level_in_both_views_and_every_format(tmp_path: Path) -> None:
 
 def test_png_scale_and_the_library_writer_agree_with_the_cli(tmp_path: Path) -> None:
     cli_dir, lib_dir = tmp_path / "cli", tmp_path / "lib"
-    r = CliRunner().invoke(_app(), [*ARGS, "--out", str(cli_dir), "--png-scale", "1",
-                                    "--format", "png,svg,json"])
+    r = CliRunner().invoke(
+        _app(), [*ARGS, "--out", str(cli_dir), "--png-scale", "1", "--format", "png,svg,json"]
+    )
     assert r.exit_code == 0, r.output
     doc = json.loads((cli_dir / f"zufallslabyrinth-{SEED}.json").read_text(encoding="utf-8"))
     svg = (cli_dir / f"zufallslabyrinth-{SEED}-level1.svg").read_text(encoding="utf-8")
@@ -85,8 +100,10 @@ def test_png_scale_and_the_library_writer_agree_with_the_cli(tmp_path: Path) -> 
     assert set(FORMATS) == {"svg", "png", "json", "md", "html", "ascii", "pdf"}
 
 
-@pytest.mark.parametrize("args", [["--png-scale", "0.1"], ["--png-scale", "5"],
-                                  ["--png-scale", "nan"], ["--png-scale", "big"]])
+@pytest.mark.parametrize(
+    "args",
+    [["--png-scale", "0.1"], ["--png-scale", "5"], ["--png-scale", "nan"], ["--png-scale", "big"]],
+)
 def test_png_scale_is_refused_outside_its_range(tmp_path: Path, args: list[str]) -> None:
     r = CliRunner().invoke(_app(), ["--seed", "1", "--out", str(tmp_path), *args])
     assert r.exit_code == 2
@@ -94,8 +111,9 @@ def test_png_scale_is_refused_outside_its_range(tmp_path: Path, args: list[str])
     assert not list(tmp_path.iterdir())
 
 
-@pytest.mark.parametrize("args", [["--png-scale", "2"],
-                                  ["--png-scale", "2", "--out", "x", "--format", "json"]])
+@pytest.mark.parametrize(
+    "args", [["--png-scale", "2"], ["--png-scale", "2", "--out", "x", "--format", "json"]]
+)
 def test_png_scale_needs_png_files(args: list[str]) -> None:
     r = CliRunner().invoke(_app(), ["--seed", "1", *args])
     assert r.exit_code == 2
@@ -108,15 +126,27 @@ def test_the_cli_says_when_fewer_levels_came_out_than_were_asked_for(tmp_path: P
 
     registry = load_registry([])
     # Find (not assume) a seed whose dungeon stops at level 1, and one that reaches 2.
-    made = {seed: len(generate(Params(seed=seed, levels=2), registry).levels)
-            for seed in range(12)}
+    made = {seed: len(generate(Params(seed=seed, levels=2), registry).levels) for seed in range(12)}
     short = next(seed for seed, n in made.items() if n == 1)
     full = next(seed for seed, n in made.items() if n == 2)
     r = CliRunner().invoke(_app(), ["--seed", str(short), "--levels", "2", "--lang", "en"])
     assert r.exit_code == 0, r.output
     assert "Levels: 1 of 2; no way leads to the others." in r.output
-    r = CliRunner().invoke(_app(), ["--seed", str(full), "--levels", "2", "--lang", "en",
-                                    "--out", str(tmp_path), "--format", "json"])
+    r = CliRunner().invoke(
+        _app(),
+        [
+            "--seed",
+            str(full),
+            "--levels",
+            "2",
+            "--lang",
+            "en",
+            "--out",
+            str(tmp_path),
+            "--format",
+            "json",
+        ],
+    )
     assert r.exit_code == 0, r.output
     assert "no way leads" not in r.output
     r = CliRunner().invoke(_app(), ["--seed", str(short), "--levels", "2", "--json"])

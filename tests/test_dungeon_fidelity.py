@@ -30,8 +30,7 @@ SIZE = re.compile(r"size_(\d+)x(\d+)$")
 @pytest.fixture(scope="module")
 def docs() -> list[dict[str, Any]]:
     # min_areas=0: the raw procedure (rolling small first levels again selects dungeons)
-    return [to_document(generate(Params(seed=s, min_areas=0), REGISTRY),
-                        "de") for s in SEEDS]
+    return [to_document(generate(Params(seed=s, min_areas=0), REGISTRY), "de") for s in SEEDS]
 
 
 def _areas(docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -68,8 +67,9 @@ def _raw(entry: dict[str, Any]) -> int:
     return int(found.group(1)) if found else int(entry["roll"])
 
 
-def _first_rolls(docs: list[dict[str, Any]], table: str,
-                 guarded: bool | None = None) -> Counter[str]:
+def _first_rolls(
+    docs: list[dict[str, Any]], table: str, guarded: bool | None = None
+) -> Counter[str]:
     seen: Counter[str] = Counter()
     for area in _areas(docs):
         for entry in area["rolls"]:
@@ -81,8 +81,9 @@ def _first_rolls(docs: list[dict[str, Any]], table: str,
     return seen
 
 
-def _by_key(docs: list[dict[str, Any]], table: str, seen: Counter[str],
-            exact: dict[str, Fraction]) -> tuple[Counter[str], dict[str, Fraction]]:
+def _by_key(
+    docs: list[dict[str, Any]], table: str, seen: Counter[str], exact: dict[str, Fraction]
+) -> tuple[Counter[str], dict[str, Fraction]]:
     key_of = {r.label(): str(r.key) for r in REGISTRY.get(T + table).rows}
     by_key: Counter[str] = Counter()
     for label, n in seen.items():
@@ -99,10 +100,22 @@ def _by_key(docs: list[dict[str, Any]], table: str, seen: Counter[str],
     return by_key, odds
 
 
-@pytest.mark.parametrize("table", ["gangbreite", "ausgang_mit_tuer", "ausgang_ohne_tuer",
-                                   "position_ausgaenge", "schatzbehaelter", "schatzsicherung",
-                                   "finesse_oder_falle", "gaenge", "lage_der_tuer",
-                                   "kerkerzufallsbegegnung", "treppe_falltuer_schacht"])
+@pytest.mark.parametrize(
+    "table",
+    [
+        "gangbreite",
+        "ausgang_mit_tuer",
+        "ausgang_ohne_tuer",
+        "position_ausgaenge",
+        "schatzbehaelter",
+        "schatzsicherung",
+        "finesse_oder_falle",
+        "gaenge",
+        "lage_der_tuer",
+        "kerkerzufallsbegegnung",
+        "treppe_falltuer_schacht",
+    ],
+)
 def test_unbent_tables_match_their_odds(docs: list[dict[str, Any]], table: str) -> None:
     seen = _first_rolls(docs, table)
     exact = _exact(table)
@@ -141,11 +154,16 @@ def sizes(docs: list[dict[str, Any]]) -> list[tuple[str, int, int]]:
             for area in level["areas"]:
                 if area["kind"] not in ("room", "hall") or area["shape"] != "rect":
                     continue
-                logged = [e for e in area["rolls"]
-                          if e["table"] in (T + "raum", T + "halle") and _size(e)]
+                logged = [
+                    e for e in area["rolls"] if e["table"] in (T + "raum", T + "halle") and _size(e)
+                ]
                 first = area["rolls"][0]["table"] if area["rolls"] else ""
-                if first in (T + "ausgang_mit_tuer", T + "ausgang_ohne_tuer", T + "raum",
-                             T + "halle"):
+                if first in (
+                    T + "ausgang_mit_tuer",
+                    T + "ausgang_ohne_tuer",
+                    T + "raum",
+                    T + "halle",
+                ):
                     rolled = _size(logged[0]) if logged else None
                 else:  # a hall at the end of a corridor: its size is in the corridor's log
                     rolled = None
@@ -178,8 +196,13 @@ def test_size_shift_is_bounded(docs: list[dict[str, Any]]) -> None:
         smaller = sum(1 for r, p in pairs if p < r) / len(pairs)
         rolled = sum(r for r, _ in pairs) / len(pairs)
         placed = sum(p for _, p in pairs) / len(pairs)
-        print(kind, len(pairs), f"smaller {smaller:.3f}", f"rolled {rolled:.2f}",
-              f"placed {placed:.2f}")
+        print(
+            kind,
+            len(pairs),
+            f"smaller {smaller:.3f}",
+            f"rolled {rolled:.2f}",
+            f"placed {placed:.2f}",
+        )
         assert smaller < max_smaller, (kind, smaller)
         assert placed > rolled * (1 - max_drop), (kind, rolled, placed)
 
@@ -189,9 +212,19 @@ def test_bends_per_area_are_bounded(docs: list[dict[str, Any]]) -> None:
     total, areas = bends(docs)
     rates = {k: v / areas for k, v in total.items()}
     print({k: round(v, 3) for k, v in sorted(rates.items())})
-    ceilings = {"blocked": 0.08, "dead_end": 0.32, "joined": 0.42, "rerolled": 0.20, "moved": 0.20,
-                "turned": 0.18, "shrunk": 0.13, "turned_other_way": 0.11, "narrowed": 0.17,
-                "no_arrival": 0.01, "level_rerolled": 0.02}
+    ceilings = {
+        "blocked": 0.08,
+        "dead_end": 0.32,
+        "joined": 0.42,
+        "rerolled": 0.20,
+        "moved": 0.20,
+        "turned": 0.18,
+        "shrunk": 0.13,
+        "turned_other_way": 0.11,
+        "narrowed": 0.17,
+        "no_arrival": 0.01,
+        "level_rerolled": 0.02,
+    }
     assert set(rates) <= set(ceilings), set(rates) - set(ceilings)
     for kind, rate in rates.items():
         assert rate < ceilings[kind], (kind, rate)
@@ -207,12 +240,15 @@ def test_blocked_corridor_start_opens_into_the_near_area(docs: list[dict[str, An
             for area in level["areas"]:
                 if area["kind"] != "corridor" or len(area["cells"]) != 1:
                     continue
-                ends = [c for c in level["connections"]
-                        if area["id"] in (c["from"], c["to"]) and c["to"] is not None]
+                ends = [
+                    c
+                    for c in level["connections"]
+                    if area["id"] in (c["from"], c["to"]) and c["to"] is not None
+                ]
                 others = {c["from"] if c["to"] == area["id"] else c["to"] for c in ends}
                 if len(others) < 2:
                     continue  # a corridor begun and stopped at once (the sheet's edge)
-                (x, y), = cells[area["id"]]
+                ((x, y),) = cells[area["id"]]
                 near = {(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)}
                 assert all(near & cells[o] for o in others), area["id"]
                 stubs += 1
@@ -231,15 +267,18 @@ def test_small_first_levels_are_rolled_again(rules: str, docs: list[dict[str, An
         again = bent.get("level_rerolled", 0)
         assert len(doc["levels"][0]["areas"]) >= 10 or again == 49
         rerolled += again
-        raw = (docs[seed] if rules == "zufallslabyrinth" else to_document(generate(
-            Params(rules=rules, seed=seed, min_areas=0), REGISTRY), "en"))
+        raw = (
+            docs[seed]
+            if rules == "zufallslabyrinth"
+            else to_document(generate(Params(rules=rules, seed=seed, min_areas=0), REGISTRY), "en")
+        )
         if again:
             assert len(raw["levels"][0]["areas"]) < 10
         else:
             assert [len(lv["areas"]) for lv in raw["levels"]] == [
-                len(lv["areas"]) for lv in doc["levels"]]
-            assert raw["levels"][0]["areas"][-1]["cells"] == doc["levels"][0]["areas"][-1][
-                "cells"]
+                len(lv["areas"]) for lv in doc["levels"]
+            ]
+            assert raw["levels"][0]["areas"][-1]["cells"] == doc["levels"][0]["areas"][-1]["cells"]
     assert rerolled > 3
 
 
@@ -254,8 +293,12 @@ def test_secret_door_checks_and_level_size(docs: list[dict[str, Any]]) -> None:
     """Rooms with 0 exits and rolled dead ends check every wall section near an area (not
     one they already open into) with 25 %; levels close themselves mostly (docs/dungeon.md
     "Areas per level")."""
-    checks = [e for a in _areas(docs) for e in a["rolls"]
-              if e["dice"] == "W%" and e["table"] in (T + "anzahl_ausgaenge", T + "gaenge")]
+    checks = [
+        e
+        for a in _areas(docs)
+        for e in a["rolls"]
+        if e["dice"] == "W%" and e["table"] in (T + "anzahl_ausgaenge", T + "gaenge")
+    ]
     assert len(checks) > 500
     hits = sum(1 for e in checks if e["key"] == "secret_door")
     n = len(checks)
@@ -265,9 +308,10 @@ def test_secret_door_checks_and_level_size(docs: list[dict[str, Any]]) -> None:
         rolls = area["rolls"]
         for i, e in enumerate(rolls):
             if e["table"] == T + "anzahl_ausgaenge" and e["dice"] != "W%":
-                later = rolls[i + 1:i + 2]
+                later = rolls[i + 1 : i + 2]
                 if str(e["key"]).startswith("none") and not (
-                        later and later[0]["table"] == T + "position_ausgaenge"):
+                    later and later[0]["table"] == T + "position_ausgaenge"
+                ):
                     zero_exit += 1
                     # checked, unless the only area near is the one it was entered from
                     checked += bool(later and later[0]["dice"] == "W%")

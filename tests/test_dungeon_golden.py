@@ -32,8 +32,7 @@ def test_golden_json(seed: int, lang: str, levels: int) -> None:
     text = _doc(seed, lang, levels)
     check_golden(f"dungeon_{seed}.{lang}.json", text)
     doc = json.loads(text)
-    assert set(doc) == {"kerker", "format", "rules", "seed", "lang", "options", "levels",
-                        "stats"}
+    assert set(doc) == {"kerker", "format", "rules", "seed", "lang", "options", "levels", "stats"}
 
 
 def test_ascii_fits_100_columns() -> None:
@@ -57,16 +56,24 @@ def test_cli_preview_json_and_out(tmp_path: Path) -> None:
     r = runner.invoke(_app(), ["--seed", "9", "--json", "--size", "20x20"])
     assert r.exit_code == 0
     assert json.loads(r.output)["seed"] == 9
-    r = runner.invoke(_app(), ["--seed", "9", "--out", str(tmp_path), "--format",
-                               "json,ascii"])
+    r = runner.invoke(_app(), ["--seed", "9", "--out", str(tmp_path), "--format", "json,ascii"])
     assert r.exit_code == 0, r.output
     assert (tmp_path / "zufallslabyrinth-9.json").exists()
     assert (tmp_path / "zufallslabyrinth-9.txt").exists()
 
 
-@pytest.mark.parametrize("args", [["--levels", "0"], ["--size", "5x5"], ["--size", "axb"],
-                                  ["--max-areas", "0"], ["--rules", "nope"],
-                                  ["--entrance", "door"], ["--format", "gif", "--out", "x"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--levels", "0"],
+        ["--size", "5x5"],
+        ["--size", "axb"],
+        ["--max-areas", "0"],
+        ["--rules", "nope"],
+        ["--entrance", "door"],
+        ["--format", "gif", "--out", "x"],
+    ],
+)
 def test_cli_refuses_bad_options(args: list[str]) -> None:
     r = CliRunner().invoke(_app(), ["--seed", "1", *args])
     assert r.exit_code == 2

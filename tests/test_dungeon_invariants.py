@@ -21,8 +21,13 @@ SEEDS = range(1000)
 
 def _params(seed: int) -> Params:
     # small sheets and budgets keep 1 000 seeds fast; every fourth seed has two levels
-    return Params(seed=seed, size=(24, 30), max_areas=30, levels=2 if seed % 4 == 0 else 1,
-                  entrance=("variant", "room", "hall")[seed % 3])
+    return Params(
+        seed=seed,
+        size=(24, 30),
+        max_areas=30,
+        levels=2 if seed % 4 == 0 else 1,
+        entrance=("variant", "room", "hall")[seed % 3],
+    )
 
 
 @pytest.fixture(scope="module")
@@ -104,8 +109,17 @@ def test_every_table_outcome_kind_occurs(docs: list[dict[str, Any]]) -> None:
     kinds = Counter(a["kind"] for d in docs for lv in d["levels"] for a in lv["areas"])
     assert {"entrance", "room", "hall", "corridor", "special", "cave"} <= set(kinds)
     conns = Counter(c["kind"] for d in docs for lv in d["levels"] for c in lv["connections"])
-    assert {"door", "secret_door", "one_way_door", "archway", "opening", "stairs",
-            "trapdoor", "shaft"} <= set(conns)
-    contents = Counter(c["kind"] for d in docs for lv in d["levels"] for a in lv["areas"]
-                       for c in a["contents"])
+    assert {
+        "door",
+        "secret_door",
+        "one_way_door",
+        "archway",
+        "opening",
+        "stairs",
+        "trapdoor",
+        "shaft",
+    } <= set(conns)
+    contents = Counter(
+        c["kind"] for d in docs for lv in d["levels"] for a in lv["areas"] for c in a["contents"]
+    )
     assert {"monster", "treasure", "trap", "trick", "water", "stairs"} <= set(contents)

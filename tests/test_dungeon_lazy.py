@@ -42,17 +42,30 @@ at most 6 cells ahead for an area to open into, 4 for a secret door)."""
 
 
 def _params(rules: str, seed: int, **more: object) -> Params:
-    base: dict[str, object] = {"rules": rules, "seed": seed, "levels": 1 + (seed % 4 == 0),
-                               "max_areas": 4 + seed % 6, "min_areas": 0}
+    base: dict[str, object] = {
+        "rules": rules,
+        "seed": seed,
+        "levels": 1 + (seed % 4 == 0),
+        "max_areas": 4 + seed % 6,
+        "min_areas": 0,
+    }
     base.update(more)
     return Params(**base)  # type: ignore[arg-type]
 
 
 def _area_print(area: AreaBuilder) -> tuple[object, ...]:
     """What an area is, without its id or number (which follow the order of play)."""
-    return (area.kind, area.shape, tuple(sorted(area.cells)), tuple(area.rolls),
-            area.width_ft, area.closed, len(area.contents), len(area.features),
-            tuple(area.bends))
+    return (
+        area.kind,
+        area.shape,
+        tuple(sorted(area.cells)),
+        tuple(area.rolls),
+        area.width_ft,
+        area.closed,
+        len(area.contents),
+        len(area.features),
+        tuple(area.bends),
+    )
 
 
 @pytest.mark.parametrize("rules", RULES)
@@ -92,16 +105,14 @@ def test_built_areas_never_change(rules: str) -> None:
     for seed in SEEDS:
         state = start(_params(rules, seed), REGISTRY)
         pick = random.Random(seed)
-        prints = {a.id: _area_print(a) for lv in state.levels.values()
-                  for a in lv.areas.values()}
+        prints = {a.id: _area_print(a) for lv in state.levels.values() for a in lv.areas.values()}
         for _ in range(40):
             exits = open_exits(state)
             if not exits:
                 break
             made = expand(state, exits[pick.randrange(len(exits))].key)
             level = state.levels[made.depth]
-            prints.update({i: _area_print(level.areas[i]) for i in made.areas
-                           if i in level.areas})
+            prints.update({i: _area_print(level.areas[i]) for i in made.areas if i in level.areas})
         now = {a.id: _area_print(a) for lv in state.levels.values() for a in lv.areas.values()}
         for area_id, before in prints.items():
             if area_id in now:
@@ -122,8 +133,13 @@ def _behind(state: DungeonState, key: str) -> tuple[list[tuple[object, ...]], se
     made = expand(state, key)
     level = state.levels[made.depth]
     areas = [level.areas[i] for i in made.areas if i in level.areas]
-    prints = [(_area_print(a), tuple((c.key, c.kind) for c in state.conns_of(level, a.id)
-                                     if c.from_ == a.id)) for a in areas]
+    prints = [
+        (
+            _area_print(a),
+            tuple((c.key, c.kind) for c in state.conns_of(level, a.id) if c.from_ == a.id),
+        )
+        for a in areas
+    ]
     return prints, {c for a in areas for c in a.cells}
 
 
@@ -162,8 +178,10 @@ def test_same_door_same_room(rules: str) -> None:
             continue
         # A at random, B the exit farthest from it (a pair that can be apart)
         one = exits[pick.randrange(len(exits))]
-        other = max((e for e in exits if e.key != one.key),
-                    key=lambda e: (max(abs(e.x - one.x), abs(e.y - one.y)), e.number))
+        other = max(
+            (e for e in exits if e.key != one.key),
+            key=lambda e: (max(abs(e.x - one.x), abs(e.y - one.y)), e.number),
+        )
         a, b = one.key, other.key
         alone_a, cells_a = _behind(_replay(params, prefix), a)
         alone_b, cells_b = _behind(_replay(params, prefix), b)
@@ -256,7 +274,8 @@ def test_reroll_variant_is_another_room_and_repeatable(rules: str) -> None:
             out = expand(state, key, variant=variant)
             level = state.levels[out.depth]
             made.setdefault(variant, []).append(
-                [_area_print(level.areas[i]) for i in out.areas if i in level.areas])
+                [_area_print(level.areas[i]) for i in out.areas if i in level.areas]
+            )
         assert made[1][0] == made[1][1]
         differs += made[0][0] != made[1][0]
     assert differs >= 15
@@ -271,14 +290,17 @@ def test_injected_limits_cap_the_corridor_walk(rules: str) -> None:
     a hall or door roll's follow-ups), against 10+ with the default cap of 30."""
     from kerker.limits import DungeonLimits
 
-    table = {"zufallslabyrinth": "zufallslabyrinth/gaenge",
-             "scatola-bianca": "scatola-bianca/tiri-periodici"}[rules]
+    table = {
+        "zufallslabyrinth": "zufallslabyrinth/gaenge",
+        "scatola-bianca": "scatola-bianca/tiri-periodici",
+    }[rules]
 
     def most(limits: DungeonLimits | None) -> int:
         found = 0
         for seed in range(30):
-            dungeon = generate(_params(rules, seed, levels=1, max_areas=20), REGISTRY,
-                               limits=limits)
+            dungeon = generate(
+                _params(rules, seed, levels=1, max_areas=20), REGISTRY, limits=limits
+            )
             for level in dungeon.levels:
                 for area in level.areas:
                     found = max(found, sum(r.table == table for r in area.rolls))
@@ -286,5 +308,6 @@ def test_injected_limits_cap_the_corridor_walk(rules: str) -> None:
 
     assert most(DungeonLimits(max_corridor_rolls=1)) <= 4 < 10 <= most(None)
     with pytest.raises(DungeonError, match="levels must be between 1 and 2"):
-        generate(Params(rules=rules, seed=1, levels=3), REGISTRY,
-                 limits=DungeonLimits(max_levels=2))
+        generate(
+            Params(rules=rules, seed=1, levels=3), REGISTRY, limits=DungeonLimits(max_levels=2)
+        )

@@ -15,8 +15,10 @@ T = TypeVar("T")
 def _area(poly: list[tuple[int, int]]) -> float:
     """Signed shoelace area (positive: clockwise on screen, y down)."""
     n = len(poly)
-    return sum(poly[i][0] * poly[(i + 1) % n][1] - poly[(i + 1) % n][0] * poly[i][1]
-               for i in range(n)) / 2
+    return (
+        sum(poly[i][0] * poly[(i + 1) % n][1] - poly[(i + 1) % n][0] * poly[i][1] for i in range(n))
+        / 2
+    )
 
 
 def _band(rows: int, width: int = 2) -> set[Cell]:
@@ -63,8 +65,11 @@ def test_a_45_degree_staircase_becomes_one_diagonal() -> None:
 
 
 def test_two_steps_are_cut_one_step_is_not() -> None:
-    two = ({(x, 0) for x in range(6)} | {(x, 1) for x in range(7)}
-           | {(x, y) for y in range(2, 6) for x in range(8)})
+    two = (
+        {(x, 0) for x in range(6)}
+        | {(x, 1) for x in range(7)}
+        | {(x, y) for y in range(2, 6) for x in range(8)}
+    )
     (loop,), _ = loops(two)
     assert smooth(loop) == [(0, 0), (11, 0), (16, 5), (16, 12), (0, 12)]
     one = {(x, 0) for x in range(6)} | {(x, y) for y in range(1, 6) for x in range(7)}
@@ -90,21 +95,40 @@ def test_pinned_points_never_move() -> None:
 
 
 def test_round_areas_lose_every_staircase() -> None:
-    rows = ["...#####...", "..#######..", ".#########.", "###########", "###########",
-            "###########", "###########", "###########", ".#########.", "..#######..",
-            "...#####..."]
+    rows = [
+        "...#####...",
+        "..#######..",
+        ".#########.",
+        "###########",
+        "###########",
+        "###########",
+        "###########",
+        "###########",
+        ".#########.",
+        "..#######..",
+        "...#####...",
+    ]
     circle = {(x, y) for y, row in enumerate(rows) for x, c in enumerate(row) if c == "#"}
-    hexagon_rows = ["......#......", "....#####....", "..#########..", "#############",
-                    "#############", "#############", "..#########..", "....#####....",
-                    "......#......"]
-    hexagon = {(x, y) for y, row in enumerate(hexagon_rows) for x, c in enumerate(row)
-               if c == "#"}
+    hexagon_rows = [
+        "......#......",
+        "....#####....",
+        "..#########..",
+        "#############",
+        "#############",
+        "#############",
+        "..#########..",
+        "....#####....",
+        "......#......",
+    ]
+    hexagon = {(x, y) for y, row in enumerate(hexagon_rows) for x, c in enumerate(row) if c == "#"}
     for cells in (circle, hexagon):
         (loop,), _ = loops(cells)
         poly = smooth(loop, general=cells.__contains__)
         sides = _cyclic(poly)
-        unit = [abs(b[0] - a[0]) + abs(b[1] - a[1]) == 2 and (a[0] == b[0] or a[1] == b[1])
-                for a, b in sides]
+        unit = [
+            abs(b[0] - a[0]) + abs(b[1] - a[1]) == 2 and (a[0] == b[0] or a[1] == b[1])
+            for a, b in sides
+        ]
         assert not any(x and y for x, y in _cyclic(unit)), poly
         assert abs(_area(poly) / 4 - len(cells)) / len(cells) < 0.05
     # Hexagon: slanted sides (slope 1:2) are straight lines, its tips are points.
@@ -142,8 +166,10 @@ def _naive_borders(parts: list[set[Cell]]) -> tuple[set[Cell], set[Cell]]:
 def test_borders_are_the_edges_between_two_parts() -> None:
     rng = random.Random(5)
     for count in (1, 2, 5, 40, 300):  # over 255 parts: looked up cell by cell
-        parts = [{(rng.randrange(-9, 30), rng.randrange(-4, 20))
-                  for _ in range(rng.randrange(1, 9))} for _ in range(count)]
+        parts = [
+            {(rng.randrange(-9, 30), rng.randrange(-4, 20)) for _ in range(rng.randrange(1, 9))}
+            for _ in range(count)
+        ]
         union = set().union(*parts)
         traced = Outline(*parts)
         assert traced.borders() == _naive_borders(parts)
@@ -161,8 +187,9 @@ def test_everywhere_round_takes_a_shortcut_with_the_same_result() -> None:
         for traced in (Outline(cells), Outline(cells).grown()):
             for loop in traced.loops():
                 for short in (1, 2, 3):
-                    assert (smooth(loop, general=everywhere, short=short)
-                            == smooth(loop, general=lambda _cell: True, short=short))
+                    assert smooth(loop, general=everywhere, short=short) == smooth(
+                        loop, general=lambda _cell: True, short=short
+                    )
             assert traced.smooth((), everywhere) == traced.smooth((), lambda _cell: True)
 
 
@@ -171,15 +198,17 @@ def test_corners_where_cells_touch_at_a_corner_match_the_traced_loops() -> None:
     pinched = 0
     for _ in range(300):
         size = rng.choice([3, 5, 8])
-        cells = {(rng.randrange(size), rng.randrange(size))
-                 for _ in range(rng.randrange(1, size * size))}
+        cells = {
+            (rng.randrange(size), rng.randrange(size)) for _ in range(rng.randrange(1, size * size))
+        }
         for traced in (Outline(cells), Outline(cells).grown()):
             traced_loops = traced.loops()
             points = sorted({p for loop in traced_loops for p in loop})
             keep = set(rng.sample(points, min(3, len(points))))
             pinched += bool(traced.pinches)
-            assert traced.corners(keep) == [corners(loop, keep.__contains__)
-                                             for loop in traced_loops]
+            assert traced.corners(keep) == [
+                corners(loop, keep.__contains__) for loop in traced_loops
+            ]
     assert pinched > 100
     # A loop starting at a pinch point: four cells round an empty one, touching at corners.
     plus = {(1, 0), (0, 1), (2, 1), (1, 2)}

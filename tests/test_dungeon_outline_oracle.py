@@ -25,8 +25,9 @@ def _random_cells(rng: random.Random) -> set[Cell]:
     width, height = rng.randint(1, 12), rng.randint(1, 12)
     density = rng.choice((0.2, 0.5, 0.8, 0.95))
     x0, y0 = rng.randint(-20, 20), rng.randint(-20, 20)
-    cells = {(x0 + x, y0 + y) for x in range(width) for y in range(height)
-             if rng.random() < density}
+    cells = {
+        (x0 + x, y0 + y) for x in range(width) for y in range(height) if rng.random() < density
+    }
     return cells or {(x0, y0)}
 
 
@@ -67,8 +68,7 @@ def _loop_edges(loops: list[list[tuple[int, int]]]) -> Counter[Edge]:
 
 
 def _area(loop: list[tuple[int, int]]) -> int:
-    twice = sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(loop, loop[1:] + loop[:1],
-                                                           strict=True))
+    twice = sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(loop, loop[1:] + loop[:1], strict=True))
     assert twice % 2 == 0
     return twice // 2
 
@@ -114,8 +114,10 @@ def test_parts_union_and_borders_match_the_naive_owner_map() -> None:
         traced = Outline(*parts)
         assert _loop_edges(traced.loops()) == _naive_edges(set(cells)), seed
         owner = {c: k for k, part in enumerate(parts) for c in part}
-        hor = {(x, y) for (x, y), k in owner.items()
-               if (x, y - 1) in owner and owner[(x, y - 1)] != k}
-        ver = {(x, y) for (x, y), k in owner.items()
-               if (x - 1, y) in owner and owner[(x - 1, y)] != k}
+        hor = {
+            (x, y) for (x, y), k in owner.items() if (x, y - 1) in owner and owner[(x, y - 1)] != k
+        }
+        ver = {
+            (x, y) for (x, y), k in owner.items() if (x - 1, y) in owner and owner[(x - 1, y)] != k
+        }
         assert traced.borders() == (hor, ver), seed

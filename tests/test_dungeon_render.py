@@ -63,17 +63,42 @@ def _texts(root: ET.Element) -> list[str]:
 
 
 def _legend(root: ET.Element) -> list[str]:
-    return [g.get("data-key") or "" for g in root.iter(f"{NS}g")
-            if g.get("class") == "legend-item"]
+    return [g.get("data-key") or "" for g in root.iter(f"{NS}g") if g.get("class") == "legend-item"]
 
 
 def test_gm_svg_shows_every_symbol(small: dict[str, Any]) -> None:
     root = _root(small)
     classes = _classes(root)
-    for cls in ("rock", "floor", "grid", "walls", "door", "secret_door", "one_way_door",
-                "archway", "opening", "stairs", "trapdoor", "shaft", "unexplored", "pool",
-                "lake", "columns", "gallery", "river", "bridge", "chasm", "boat", "well", "rubble",
-                "secret", "trap", "number", "scale", "compass"):
+    for cls in (
+        "rock",
+        "floor",
+        "grid",
+        "walls",
+        "door",
+        "secret_door",
+        "one_way_door",
+        "archway",
+        "opening",
+        "stairs",
+        "trapdoor",
+        "shaft",
+        "unexplored",
+        "pool",
+        "lake",
+        "columns",
+        "gallery",
+        "river",
+        "bridge",
+        "chasm",
+        "boat",
+        "well",
+        "rubble",
+        "secret",
+        "trap",
+        "number",
+        "scale",
+        "compass",
+    ):
         assert cls in classes, cls
     texts = _texts(root)
     assert texts[0] == "Zufallslabyrinth – seed 42 – level 1"
@@ -81,9 +106,22 @@ def test_gm_svg_shows_every_symbol(small: dict[str, Any]) -> None:
     assert numbers == [str(a["number"]) for a in small["levels"][0]["areas"]]
     assert "↓ 2" in texts and "↑ 0" in texts and texts.count("?") >= 2
     assert "S" in texts
-    assert set(_legend(root)) >= {"door", "secret_door", "one_way_door", "archway",
-                                  "stairs_down", "trapdoor", "shaft", "unexplored", "water",
-                                  "river", "bridge", "chasm", "columns", "trap"}
+    assert set(_legend(root)) >= {
+        "door",
+        "secret_door",
+        "one_way_door",
+        "archway",
+        "stairs_down",
+        "trapdoor",
+        "shaft",
+        "unexplored",
+        "water",
+        "river",
+        "bridge",
+        "chasm",
+        "columns",
+        "trap",
+    }
     assert "1 square = 10 ft / 3 m" in texts
 
 
@@ -117,17 +155,55 @@ def _level_doc(areas: list[dict[str, Any]], connections: list[dict[str, Any]]) -
     for number, area in enumerate(areas, 1):
         cells = sorted(area["cells"], key=lambda c: (c[1], c[0]))
         xs, ys = [c[0] for c in cells], [c[1] for c in cells]
-        full.append({"id": f"a{number}", "number": number, "kind": area.get("kind", "room"),
-                     "shape": area.get("shape", "rect"), "cells": [list(c) for c in cells],
-                     "bounds": [min(xs), min(ys), max(xs), max(ys)],
-                     "label_at": list(cells[len(cells) // 2]), "size": {}, "title": "",
-                     "contents": [], "features": [], "rolls": []})
-    conns = [{"id": f"c{i}", "to": None, "width": 1, "to_level": None, "direction": None,
-              "one_way": None, "gm_only": False, **conn} for i, conn in enumerate(connections)]
-    return {"kerker": "0.1.0", "format": 1, "rules": "zufallslabyrinth", "seed": 1,
-            "lang": "en", "options": {}, "stats": {},
-            "levels": [{"depth": 1, "width": 40, "height": 40, "entrance": "a1",
-                        "areas": full, "connections": conns, "unexplored": []}]}
+        full.append(
+            {
+                "id": f"a{number}",
+                "number": number,
+                "kind": area.get("kind", "room"),
+                "shape": area.get("shape", "rect"),
+                "cells": [list(c) for c in cells],
+                "bounds": [min(xs), min(ys), max(xs), max(ys)],
+                "label_at": list(cells[len(cells) // 2]),
+                "size": {},
+                "title": "",
+                "contents": [],
+                "features": [],
+                "rolls": [],
+            }
+        )
+    conns = [
+        {
+            "id": f"c{i}",
+            "to": None,
+            "width": 1,
+            "to_level": None,
+            "direction": None,
+            "one_way": None,
+            "gm_only": False,
+            **conn,
+        }
+        for i, conn in enumerate(connections)
+    ]
+    return {
+        "kerker": "0.1.0",
+        "format": 1,
+        "rules": "zufallslabyrinth",
+        "seed": 1,
+        "lang": "en",
+        "options": {},
+        "stats": {},
+        "levels": [
+            {
+                "depth": 1,
+                "width": 40,
+                "height": 40,
+                "entrance": "a1",
+                "areas": full,
+                "connections": conns,
+                "unexplored": [],
+            }
+        ],
+    }
 
 
 def _diagonal_doc() -> dict[str, Any]:
@@ -138,12 +214,16 @@ def _diagonal_doc() -> dict[str, Any]:
     corridor |= {(x, y) for y in range(6, 16) for x in (y + 3, y + 4)}
     return _level_doc(
         [{"cells": room}, {"cells": corridor, "kind": "corridor", "shape": "corridor"}],
-        [{"from": "a1", "to": "a2", "kind": "door", "at": [7, 4], "side": "e", "width": 2}])
+        [{"from": "a1", "to": "a2", "kind": "door", "at": [7, 4], "side": "e", "width": 2}],
+    )
 
 
 def _diagonals(segs: list[Seg], at_least: float) -> list[Seg]:
-    return [s for s in segs if abs(abs(s[2] - s[0]) - abs(s[3] - s[1])) < 1e-9
-            and abs(s[2] - s[0]) >= at_least]
+    return [
+        s
+        for s in segs
+        if abs(abs(s[2] - s[0]) - abs(s[3] - s[1])) < 1e-9 and abs(s[2] - s[0]) >= at_least
+    ]
 
 
 def test_diagonal_corridor_is_drawn_as_a_straight_band() -> None:
@@ -170,13 +250,24 @@ def test_diagonal_corridor_is_drawn_as_a_straight_band() -> None:
 
 
 def test_round_room_follows_its_shape() -> None:
-    rows = ["...#####...", "..#######..", ".#########.", "###########", "###########",
-            "###########", "###########", "###########", ".#########.", "..#######..",
-            "...#####..."]
-    cells = {(x + 5, y + 5) for y, row in enumerate(rows) for x, c in enumerate(row)
-             if c == "#"}
-    doc = _level_doc([{"cells": cells, "kind": "special", "shape": "circle"}],
-                     [{"from": "a1", "kind": "door", "at": [10, 15], "side": "s", "width": 1}])
+    rows = [
+        "...#####...",
+        "..#######..",
+        ".#########.",
+        "###########",
+        "###########",
+        "###########",
+        "###########",
+        "###########",
+        ".#########.",
+        "..#######..",
+        "...#####...",
+    ]
+    cells = {(x + 5, y + 5) for y, row in enumerate(rows) for x, c in enumerate(row) if c == "#"}
+    doc = _level_doc(
+        [{"cells": cells, "kind": "special", "shape": "circle"}],
+        [{"from": "a1", "kind": "door", "at": [10, 15], "side": "s", "width": 1}],
+    )
     root = _root(doc)
     floor = _subpaths(_path(root, "floor"))
     assert len(floor) == 1
@@ -185,8 +276,10 @@ def test_round_room_follows_its_shape() -> None:
     slanted = [e for e in edges if e[0][0] != e[1][0] and e[0][1] != e[1][1]]
     assert len(slanted) >= 4
     # No staircase: never two unit-long axis-parallel sides in a row.
-    units = [abs(b[0] - a[0]) + abs(b[1] - a[1]) == 1 and (a[0] == b[0] or a[1] == b[1])
-             for a, b in edges]
+    units = [
+        abs(b[0] - a[0]) + abs(b[1] - a[1]) == 1 and (a[0] == b[0] or a[1] == b[1])
+        for a, b in edges
+    ]
     assert not any(one and two for one, two in itertools.pairwise(units))
     # The door's wall stays where the cells put it (y = 16, x 10-11) and is cut there.
     walls = _segments(_path(root, "walls"))
@@ -200,13 +293,33 @@ def test_elevator_room_and_a_door_that_closes_the_stairs() -> None:
     room = {(x, y) for x in range(4, 8) for y in range(4, 8)}
     corridor = {(x, 5) for x in range(8, 14)} | {(x, 6) for x in range(8, 14)}
     doc = _level_doc(
-        [{"cells": room, "kind": "elevator"},
-         {"cells": corridor, "kind": "corridor", "shape": "corridor"}],
-        [{"from": "a1", "to": "a2", "kind": "opening", "at": [7, 5], "side": "e", "width": 2},
-         {"from": "a1", "kind": "elevator", "at": [5, 5], "side": "w", "to_level": 3,
-          "direction": "down", "gm_only": True},
-         {"from": "a2", "kind": "stairs", "at": [13, 5], "side": "e", "width": 2,
-          "to_level": 2, "direction": "down", "door_closes": True}])
+        [
+            {"cells": room, "kind": "elevator"},
+            {"cells": corridor, "kind": "corridor", "shape": "corridor"},
+        ],
+        [
+            {"from": "a1", "to": "a2", "kind": "opening", "at": [7, 5], "side": "e", "width": 2},
+            {
+                "from": "a1",
+                "kind": "elevator",
+                "at": [5, 5],
+                "side": "w",
+                "to_level": 3,
+                "direction": "down",
+                "gm_only": True,
+            },
+            {
+                "from": "a2",
+                "kind": "stairs",
+                "at": [13, 5],
+                "side": "e",
+                "width": 2,
+                "to_level": 2,
+                "direction": "down",
+                "door_closes": True,
+            },
+        ],
+    )
     doc["levels"][0]["unexplored"] = ["c1", "c2"]
     gm = _root(doc)
     classes = _classes(gm)
@@ -251,8 +364,12 @@ def generated() -> list[dict[str, Any]]:
 
     registry = load_registry([])
     docs = []
-    for rules, seed, levels in (("zufallslabyrinth", 7, 1), ("zufallslabyrinth", 3, 1),
-                                ("zufallslabyrinth", 105, 1), ("scatola-bianca", 5, 4)):
+    for rules, seed, levels in (
+        ("zufallslabyrinth", 7, 1),
+        ("zufallslabyrinth", 3, 1),
+        ("zufallslabyrinth", 105, 1),
+        ("scatola-bianca", 5, 4),
+    ):
         params = Params(rules=rules, seed=seed, levels=levels)
         docs.append(to_document(generate(params, registry), "en"))
     return docs
@@ -288,11 +405,13 @@ def test_walls_with_connections_are_never_smoothed(generated: list[dict[str, Any
     for doc, full in _levels(generated):
         for view in ("gm", "player"):
             # The players' map draws only what they know (what a secret door hides is rock).
-            level = full if view == "gm" else player_level(full, player_areas(doc),
-                                                           contents=False)
+            level = full if view == "gm" else player_level(full, player_areas(doc), contents=False)
             owner = {tuple(c): a["id"] for a in level["areas"] for c in a["cells"]}
-            conns = [c for c in level["connections"]
-                     if c["kind"] not in ("trapdoor", "shaft") and len(c["side"]) == 1]
+            conns = [
+                c
+                for c in level["connections"]
+                if c["kind"] not in ("trapdoor", "shaft") and len(c["side"]) == 1
+            ]
             root = ET.fromstring(render_svg(doc, depth=level["depth"], view=view))
             walls = _segments(_path(root, "walls"))
             floor = _segments(_path(root, "floor"))
@@ -341,8 +460,10 @@ def test_walls_between_areas_stay_drawn(generated: list[dict[str, Any]]) -> None
                 opened.update(_unit_edges(conn))
         walls = _segments(_path(_root_of(doc, level), "walls"))
         for (x, y), area in owner.items():
-            for other, edge in (((x, y - 1), ((x, y), (x + 1, y))),
-                                ((x - 1, y), ((x, y), (x, y + 1)))):
+            for other, edge in (
+                ((x, y - 1), ((x, y), (x + 1, y))),
+                ((x - 1, y), ((x, y), (x, y + 1))),
+            ):
                 if owner.get(other, area) != area and edge not in opened:
                     assert _covered(walls, *edge), (doc["seed"], area, edge)
 
@@ -386,18 +507,21 @@ def test_smoothed_outlines_never_cross(generated: list[dict[str, Any]]) -> None:
                     buckets.setdefault((bx, by), []).append(i)
         for ids in buckets.values():
             for k, i in enumerate(ids):
-                for j in ids[k + 1:]:
+                for j in ids[k + 1 :]:
                     assert not _crossing(segs[i], segs[j]), (doc["seed"], segs[i], segs[j])
 
 
 def _crossing(s: Seg, t: Seg) -> bool:
     """Whether two segments cross properly (touching ends do not count)."""
+
     def side(ax: float, ay: float, bx: float, by: float, cx: float, cy: float) -> int:
         v = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
         return (v > 1e-9) - (v < -1e-9)
 
-    return (side(*s, t[0], t[1]) * side(*s, t[2], t[3]) < 0
-            and side(*t, s[0], s[1]) * side(*t, s[2], s[3]) < 0)
+    return (
+        side(*s, t[0], t[1]) * side(*s, t[2], t[3]) < 0
+        and side(*t, s[0], s[1]) * side(*t, s[2], s[3]) < 0
+    )
 
 
 def _root_of(doc: dict[str, Any], level: dict[str, Any], view: str = "gm") -> ET.Element:
@@ -409,7 +533,7 @@ def test_svg_is_deterministic_and_language_aware(small: dict[str, Any]) -> None:
     two = render_svg(copy.deepcopy(small), view="gm", lang="de")
     assert one == two
     assert render_svg(small, lang="it") != render_svg(small, lang="en")
-    assert "id=\"" in one and "random" not in one
+    assert 'id="' in one and "random" not in one
 
 
 def test_unknown_view_or_level_is_refused(small: dict[str, Any]) -> None:
@@ -450,15 +574,23 @@ def test_markdown_key_gm(small: dict[str, Any]) -> None:
         # rooms first, each under its heading; corridors after them, one line each
         mark = "- **" if area["kind"] == "corridor" else "## "
         assert f"{mark}{area['number']}. " in md
-    for line in ("- Door to the east to 2", "Door to the west to 1",
-                 "- Secret door to the east to 6",
-                 "- One-way door to the south to 5 (opens only from this side)",
-                 "- One-way door to the north to 4 (opens only from the other side)",
-                 "- Stairs down to level 2, to the west", "- Trapdoor down to level 2",
-                 "- Shaft up to the surface", "- Door to the north: unexplored",
-                 "- Opening to the east: unexplored", "- Speerfalle: 1W6 Schaden",
-                 "1 300 Kupfermünzen (KM)", "trapped: Vergiftete Nadeln im Schloss",
-                 "20 squares · 40 × 50 ft · 12 × 15 m", "    - schatz/menge: 2W10"):
+    for line in (
+        "- Door to the east to 2",
+        "Door to the west to 1",
+        "- Secret door to the east to 6",
+        "- One-way door to the south to 5 (opens only from this side)",
+        "- One-way door to the north to 4 (opens only from the other side)",
+        "- Stairs down to level 2, to the west",
+        "- Trapdoor down to level 2",
+        "- Shaft up to the surface",
+        "- Door to the north: unexplored",
+        "- Opening to the east: unexplored",
+        "- Speerfalle: 1W6 Schaden",
+        "1 300 Kupfermünzen (KM)",
+        "trapped: Vergiftete Nadeln im Schloss",
+        "20 squares · 40 × 50 ft · 12 × 15 m",
+        "    - schatz/menge: 2W10",
+    ):
         # a room's exit is a list item; a corridor's exits stand on its one line
         assert line in md or line.removeprefix("- ") in md, line
     assert md.index("\n## Corridors") < md.index("\n## Rolls")
@@ -559,8 +691,12 @@ def _subpaths(d: str) -> list[list[tuple[float, float]]]:
 
 
 def _segments(d: str) -> list[Seg]:
-    return [(a[0], a[1], b[0], b[1]) for sub in _subpaths(d) for a, b in itertools.pairwise(sub)
-            if a != b]
+    return [
+        (a[0], a[1], b[0], b[1])
+        for sub in _subpaths(d)
+        for a, b in itertools.pairwise(sub)
+        if a != b
+    ]
 
 
 def _on_line(seg: Seg, a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
@@ -590,8 +726,9 @@ def _touches(segs: list[Seg], a: tuple[float, float], b: tuple[float, float]) ->
     """Whether any segment draws a piece of the inside of stretch a-b."""
     lo, hi = (a[1], b[1]) if a[0] == b[0] else (a[0], b[0])
     lo, hi = min(lo, hi), max(lo, hi)
-    return any(min(end, hi) - max(start, lo) > 1e-9 for start, end in
-               (_on_line(seg, a, b) for seg in segs))
+    return any(
+        min(end, hi) - max(start, lo) > 1e-9 for start, end in (_on_line(seg, a, b) for seg in segs)
+    )
 
 
 def _inside(subpaths: list[list[tuple[float, float]]], px: float, py: float) -> bool:

@@ -21,7 +21,8 @@ from kerker.tables.registry import load_registry
 
 FIXTURES = Path(__file__).parent / "fixtures" / "dungeon"
 CASES = [("zufallslabyrinth", seed, 2, "de") for seed in (1, 7, 42)] + [
-    ("scatola-bianca", seed, 3, "it") for seed in (3, 5, 11)]
+    ("scatola-bianca", seed, 3, "it") for seed in (3, 5, 11)
+]
 
 
 @pytest.fixture(scope="module")
@@ -35,8 +36,9 @@ def _doc(registry: Any, rules: str, seed: int, levels: int, lang: str) -> dict[s
 
 
 @pytest.mark.parametrize(("rules", "seed", "levels", "lang"), CASES)
-def test_render_views_equals_render_svg(registry: Any, rules: str, seed: int, levels: int,
-                                        lang: str) -> None:
+def test_render_views_equals_render_svg(
+    registry: Any, rules: str, seed: int, levels: int, lang: str
+) -> None:
     doc = _doc(registry, rules, seed, levels, lang)
     for level in doc["levels"]:
         depth = level["depth"]
@@ -44,7 +46,11 @@ def test_render_views_equals_render_svg(registry: Any, rules: str, seed: int, le
         assert list(views) == list(VIEWS)
         for view in VIEWS:
             assert views[view] == render_svg(doc, depth=depth, view=view, lang=lang), (
-                rules, seed, depth, view)
+                rules,
+                seed,
+                depth,
+                view,
+            )
 
 
 def test_render_views_with_every_symbol() -> None:
@@ -59,7 +65,8 @@ def test_render_views_with_every_symbol() -> None:
 def test_render_views_draws_the_views_asked_for(registry: Any) -> None:
     doc = _doc(registry, "scatola-bianca", 5, 1, "it")
     assert render_views(doc, lang="it", views=("player",)) == {
-        "player": render_svg(doc, view="player", lang="it")}
+        "player": render_svg(doc, view="player", lang="it")
+    }
     with pytest.raises(OptionError):
         render_views(doc, views=("gm", "nobody"))
     with pytest.raises(OptionError):
@@ -70,17 +77,17 @@ def test_outline_shortcuts_match_the_loop_functions() -> None:
     rng = random.Random(5)
     for _ in range(300):
         width, height, fill = rng.randint(1, 9), rng.randint(1, 9), rng.random()
-        cells = {(x - 3, y + 2) for x in range(width) for y in range(height)
-                 if rng.random() < fill}
+        cells = {(x - 3, y + 2) for x in range(width) for y in range(height) if rng.random() < fill}
         traced = Outline(cells)
         loop_list, pinches = loops(cells)
         assert traced.pinches == pinches
         pinned = {p for loop in loop_list for p in loop if rng.random() < 0.1}
-        assert traced.corners(pinned) == [corners(loop, pinned.__contains__)
-                                          for loop in loop_list]
+        assert traced.corners(pinned) == [corners(loop, pinned.__contains__) for loop in loop_list]
         assert traced.smooth(pinned, cells.__contains__) == [
-            smooth(loop, pinned, cells.__contains__) for loop in loop_list]
+            smooth(loop, pinned, cells.__contains__) for loop in loop_list
+        ]
         assert traced.smooth(pinned, everywhere, 3) == [
-            smooth(loop, pinned, lambda _cell: True, 3) for loop in loop_list]
+            smooth(loop, pinned, lambda _cell: True, 3) for loop in loop_list
+        ]
         grown = {(x + dx, y + dy) for x, y in cells for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
         assert traced.grown().loops() == loops(grown)[0]

@@ -51,8 +51,10 @@ def test_toy_dungeon_document_and_maps() -> None:
             assert title == {"crypt": "Crypt", "ossuary": "Ossuary"}.get(kind, title)
         for area in doc["levels"][0]["areas"]:
             if area["kind"] != "entrance":
-                assert [r["table"] for r in area["rolls"]] == ["toy-crypt/kammer",
-                                                               "toy-crypt/inhalt"]
+                assert [r["table"] for r in area["rolls"]] == [
+                    "toy-crypt/kammer",
+                    "toy-crypt/inhalt",
+                ]
                 assert area["rolls"][0]["label"] == "Totenkammer"
                 assert area["rolls"][0]["text"]
         made += len(doc["levels"][0]["areas"])
@@ -75,13 +77,16 @@ def test_toy_plays_lazily_like_the_others() -> None:
 
 
 def test_toy_options_are_its_own() -> None:
-    dust = document(generate(Params(rules=RULES, seed=1, options=(("theme", "dust"),)),
-                             REGISTRY), "en")
+    dust = document(
+        generate(Params(rules=RULES, seed=1, options=(("theme", "dust"),)), REGISTRY), "en"
+    )
     assert dust["options"]["theme"] == "dust"
     assert not [c for lv in dust["levels"] for a in lv["areas"] for c in a["contents"]]
-    for bad, word in ((Params(rules=RULES, seed=1, options=(("theme", "mud"),)), "takes"),
-                      (Params(rules=RULES, seed=1, entrance="room"), "not an option"),
-                      (Params(seed=1, options=(("theme", "dust"),)), "not an option")):
+    for bad, word in (
+        (Params(rules=RULES, seed=1, options=(("theme", "mud"),)), "takes"),
+        (Params(rules=RULES, seed=1, entrance="room"), "not an option"),
+        (Params(seed=1, options=(("theme", "dust"),)), "not an option"),
+    ):
         with pytest.raises(DungeonError, match=word) as err:
             generate(bad, REGISTRY)
         assert "--" not in str(err.value) and "\n" not in str(err.value)

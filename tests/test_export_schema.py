@@ -31,7 +31,7 @@ def _table(heading: str) -> dict[str, str]:
     text = DOCS.read_text(encoding="utf-8")
     start = text.index(f"\n{heading}\n")
     rows: dict[str, str] = {}
-    for line in text[start + 1:].splitlines()[1:]:
+    for line in text[start + 1 :].splitlines()[1:]:
         if line.startswith("#"):
             break
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -45,8 +45,11 @@ def _table(heading: str) -> dict[str, str]:
 
 def _is(value: Any, kind: str) -> bool:
     number = isinstance(value, int | float) and not isinstance(value, bool)
-    point = isinstance(value, dict) and set(value) == {"x", "y"} and all(
-        isinstance(v, int | float) for v in value.values())
+    point = (
+        isinstance(value, dict)
+        and set(value) == {"x", "y"}
+        and all(isinstance(v, int | float) for v in value.values())
+    )
     checks = {
         "number": number,
         "integer": isinstance(value, int) and not isinstance(value, bool),
@@ -54,13 +57,15 @@ def _is(value: Any, kind: str) -> bool:
         "string": isinstance(value, str),
         "object": isinstance(value, dict),
         "list": isinstance(value, list),
-        "list of polylines": isinstance(value, list) and all(
-            isinstance(line, list) and all(_is(p, "point") for p in line) for line in value),
+        "list of polylines": isinstance(value, list)
+        and all(isinstance(line, list) and all(_is(p, "point") for p in line) for line in value),
         "point": point,
-        "two points": isinstance(value, list) and len(value) == 2 and all(
-            _is(p, "point") for p in value),
-        "4 integers": isinstance(value, list) and len(value) == 4 and all(
-            _is(v, "integer") for v in value),
+        "two points": isinstance(value, list)
+        and len(value) == 2
+        and all(_is(p, "point") for p in value),
+        "4 integers": isinstance(value, list)
+        and len(value) == 4
+        and all(_is(v, "integer") for v in value),
         "": True,
     }
     return checks[kind]
@@ -85,8 +90,11 @@ def _walk(value: Any, table: dict[str, str], seen: set[str], path: str = "") -> 
 
 @pytest.fixture(scope="module")
 def docs() -> list[dict[str, Any]]:
-    return [small_doc(rules, seed, (14, 14), levels=2, max_areas=20)
-            for rules in ("zufallslabyrinth", "scatola-bianca") for seed in range(6)]
+    return [
+        small_doc(rules, seed, (14, 14), levels=2, max_areas=20)
+        for rules in ("zufallslabyrinth", "scatola-bianca")
+        for seed in range(6)
+    ]
 
 
 def test_uvtt_fields_are_the_documented_ones(docs: list[dict[str, Any]]) -> None:
@@ -126,8 +134,12 @@ def test_foundry_fields_are_the_documented_ones(docs: list[dict[str, Any]]) -> N
         areas = doc["levels"][0]["areas"]
         assert len(journal["pages"]) == len(areas)
         assert {str(a["number"]) for a in areas} <= {n["text"] for n in scene["notes"]}
-    assert seen == {"scene": set(scene_t), "wall": set(wall_t), "note": set(note_t),
-                    "journal": set(journal_t)}
+    assert seen == {
+        "scene": set(scene_t),
+        "wall": set(wall_t),
+        "note": set(note_t),
+        "journal": set(journal_t),
+    }
 
 
 def test_same_input_same_bytes(docs: list[dict[str, Any]]) -> None:
@@ -137,12 +149,13 @@ def test_same_input_same_bytes(docs: list[dict[str, Any]]) -> None:
     assert (a.scene, a.journal, a.image) == (b.scene, b.journal, b.image)
 
 
-def test_journal_escapes_and_marks_what_only_the_gm_may_read(
-        docs: list[dict[str, Any]]) -> None:
+def test_journal_escapes_and_marks_what_only_the_gm_may_read(docs: list[dict[str, Any]]) -> None:
     doc = json.loads(json.dumps(docs[0]))
     area = doc["levels"][0]["areas"][0]
-    area["contents"] = [{"kind": "note", "text": "<script>alert(1)</script> & co"},
-                        {"kind": "trap", "text": "Pit <b>", "gm_only": True}]
+    area["contents"] = [
+        {"kind": "note", "text": "<script>alert(1)</script> & co"},
+        {"kind": "trap", "text": "Pit <b>", "gm_only": True},
+    ]
     journal = json.loads(export_foundry(doc, 1, ppg=PPG).journal)
     page = next(p for p in journal["pages"] if p["name"].startswith(f"{area['number']}."))
     html = page["text"]["content"]
@@ -167,7 +180,8 @@ def test_size_caps() -> None:
 
 
 def test_a_capped_level_is_drawn_smaller_with_a_warning(
-        docs: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
+    docs: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(image_mod, "MAX_SIDE", 200)  # a small cap, for a small picture
     text, warnings = export_uvtt(docs[0], 1, ppg=50, lang="de")
     data = json.loads(text)
@@ -179,13 +193,16 @@ def test_a_capped_level_is_drawn_smaller_with_a_warning(
 
 
 def test_webp_and_gm_pictures(docs: list[dict[str, Any]]) -> None:
-    files = vtt_files(docs[0], Path("out"), ["uvtt", "foundry"],
-                      VttOptions(ppg=50, gm=True, webp=True), "en")
+    files = vtt_files(
+        docs[0], Path("out"), ["uvtt", "foundry"], VttOptions(ppg=50, gm=True, webp=True), "en"
+    )
     names = [p.name for p, _d in files]
-    assert names[:4] == ["zufallslabyrinth-0-level1.dd2vtt",
-                         "zufallslabyrinth-0-level1-foundry-scene.json",
-                         "zufallslabyrinth-0-level1-foundry-journal.json",
-                         "zufallslabyrinth-0-level1-foundry.webp"]
+    assert names[:4] == [
+        "zufallslabyrinth-0-level1.dd2vtt",
+        "zufallslabyrinth-0-level1-foundry-scene.json",
+        "zufallslabyrinth-0-level1-foundry-journal.json",
+        "zufallslabyrinth-0-level1-foundry.webp",
+    ]
     data = json.loads(files[0][1])
     raw = base64.b64decode(data["image"])
     assert raw[:4] == b"RIFF" and raw[8:12] == b"WEBP"
@@ -208,15 +225,31 @@ def test_bad_options_are_refused(docs: list[dict[str, Any]]) -> None:
 
 def test_cli_writes_the_tabletop_files(tmp_path: Path) -> None:
     runner = CliRunner()
-    result = runner.invoke(app, ["dungeon", "--seed", "3", "--size", "12x12", "--levels",
-                                 "2", "--out", str(tmp_path), "--format", "uvtt,foundry",
-                                 "--ppg", "50", "--lang", "en"])
+    result = runner.invoke(
+        app,
+        [
+            "dungeon",
+            "--seed",
+            "3",
+            "--size",
+            "12x12",
+            "--levels",
+            "2",
+            "--out",
+            str(tmp_path),
+            "--format",
+            "uvtt,foundry",
+            "--ppg",
+            "50",
+            "--lang",
+            "en",
+        ],
+    )
     assert result.exit_code == 0, result.output
     written = sorted(p.name for p in tmp_path.iterdir())
     levels = 1 + any(name.startswith("zufallslabyrinth-3-level2") for name in written)
     assert len(written) == 4 * levels and "zufallslabyrinth-3-level1.dd2vtt" in written
-    data = json.loads((tmp_path / "zufallslabyrinth-3-level1.dd2vtt").read_text(
-        encoding="utf-8"))
+    data = json.loads((tmp_path / "zufallslabyrinth-3-level1.dd2vtt").read_text(encoding="utf-8"))
     assert data["resolution"]["pixels_per_grid"] == 50
     for args in (["--ppg", "60"], ["--foundry-layout", "v12"], ["--format", "png", "--gm"]):
         argv = ["dungeon", "--seed", "3", "--out", str(tmp_path / "x")]

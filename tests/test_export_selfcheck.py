@@ -49,8 +49,7 @@ FLOOD_PPG = 16  # raster of the flood fill: 8 px per 5-ft cell
 
 def _cases() -> list[tuple[str, int, tuple[int, int]]]:
     """200 levels: both procedures, 100 seeds each, portrait and landscape sizes."""
-    return [(rules, seed, (12, 18) if seed % 2 else (18, 12)) for rules in RULES
-            for seed in SEEDS]
+    return [(rules, seed, (12, 18) if seed % 2 else (18, 12)) for rules in RULES for seed in SEEDS]
 
 
 Box = tuple[float, float, float, float]
@@ -64,8 +63,12 @@ def _covers(doc: Doc, ppg: int) -> list[Box]:
     for conn in level.map.connections:
         if conn["kind"] not in ("trapdoor", "shaft"):
             continue
-        span = [(conn["at"][0] + i, conn["at"][1]) if conn["side"] in ("n", "s")
-                else (conn["at"][0], conn["at"][1] + i) for i in range(conn["width"] or 1)]
+        span = [
+            (conn["at"][0] + i, conn["at"][1])
+            if conn["side"] in ("n", "s")
+            else (conn["at"][0], conn["at"][1] + i)
+            for i in range(conn["width"] or 1)
+        ]
         cx = sum(x + 0.5 for x, _ in span) / len(span)
         cy = sum(y + 0.5 for _, y in span) / len(span)
         sx, sy = level.to_squares((cx, cy))
@@ -91,21 +94,22 @@ def _contested(doc: Doc, ppg: int) -> list[Box]:
     for (way, x, y), n in count.items():
         if n > 1:
             x1, y1 = (x + 1, y) if way == "h" else (x, y + 1)
-            out.append(((x - x0) * f - 2, (y - y0) * f - 2, (x1 - x0) * f + 2,
-                        (y1 - y0) * f + 2))
+            out.append(((x - x0) * f - 2, (y - y0) * f - 2, (x1 - x0) * f + 2, (y1 - y0) * f + 2))
     return out
 
 
-def _on_ink(grey: Grey, a: tuple[float, float], b: tuple[float, float], what: str,
-            covers: list[Box]) -> None:
+def _on_ink(
+    grey: Grey, a: tuple[float, float], b: tuple[float, float], what: str, covers: list[Box]
+) -> None:
     for x, y in samples(a, b, 2.0):
         if any(x0 <= x <= x1 and y0 <= y <= y1 for x0, y0, x1, y1 in covers):
             continue
         assert grey.darkest(x, y) < INK_MAX or grey.warm(x, y), (what, a, b, (x, y))
 
 
-def _on_door(grey: Grey, a: tuple[float, float], b: tuple[float, float], what: str,
-             covers: list[Box]) -> None:
+def _on_door(
+    grey: Grey, a: tuple[float, float], b: tuple[float, float], what: str, covers: list[Box]
+) -> None:
     mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
     if any(x0 - 5 <= mx <= x1 + 5 and y0 - 5 <= my <= y1 + 5 for x0, y0, x1, y1 in covers):
         return
@@ -119,8 +123,9 @@ def _on_door(grey: Grey, a: tuple[float, float], b: tuple[float, float], what: s
         assert grey.darkest(x, y) < INK_MAX, (what, a, b, "outline", (x, y))
 
 
-def _closed(doc: Doc, segments: list[tuple[tuple[float, float], tuple[float, float]]],
-            ppg: float, what: str) -> None:
+def _closed(
+    doc: Doc, segments: list[tuple[tuple[float, float], tuple[float, float]]], ppg: float, what: str
+) -> None:
     """The segments (in squares x ``ppg`` px) with the document's gaps close every area."""
     level = level_walls(doc, 1, "player")
     x0, y0, _x1, _y1 = level.map.bounds
@@ -142,16 +147,18 @@ def _closed(doc: Doc, segments: list[tuple[tuple[float, float], tuple[float, flo
     assert leaks(lines, seeds, w * FLOOD_PPG, h * FLOOD_PPG) == 0, what
 
 
-def _px_seg(a: tuple[int, int], b: tuple[int, int], x0: int, y0: int
-            ) -> tuple[tuple[float, float], tuple[float, float]]:
+def _px_seg(
+    a: tuple[int, int], b: tuple[int, int], x0: int, y0: int
+) -> tuple[tuple[float, float], tuple[float, float]]:
     f = FLOOD_PPG / CELLS_PER_SQUARE
     return (((a[0] - x0) * f, (a[1] - y0) * f), ((b[0] - x0) * f, (b[1] - y0) * f))
 
 
 @pytest.fixture(scope="module")
 def docs() -> list[tuple[str, Doc]]:
-    return [(f"{rules} seed {seed}", small_doc(rules, seed, size))
-            for rules, seed, size in _cases()]
+    return [
+        (f"{rules} seed {seed}", small_doc(rules, seed, size)) for rules, seed, size in _cases()
+    ]
 
 
 def test_uvtt_walls_and_portals_lie_on_the_picture(docs: list[tuple[str, Doc]]) -> None:
@@ -168,8 +175,7 @@ def test_uvtt_walls_and_portals_lie_on_the_picture(docs: list[tuple[str, Doc]]) 
         grey = Grey(base64.b64decode(data["image"]))
         assert (grey.width, grey.height) == (w * PPG, h * PPG), what
         points = [p for line in data["line_of_sight"] for p in line]
-        points += [p for portal in data["portals"] for p in [portal["position"],
-                                                             *portal["bounds"]]]
+        points += [p for portal in data["portals"] for p in [portal["position"], *portal["bounds"]]]
         assert all(0 <= p["x"] <= w and 0 <= p["y"] <= h for p in points), what
         segments = []
         covers = _covers(doc, PPG) + _contested(doc, PPG)
@@ -183,7 +189,8 @@ def test_uvtt_walls_and_portals_lie_on_the_picture(docs: list[tuple[str, Doc]]) 
             a, b = ((p["x"] * PPG, p["y"] * PPG) for p in portal["bounds"])
             mid = portal["position"]
             assert (mid["x"] * PPG, mid["y"] * PPG) == pytest.approx(
-                ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), abs=1e-3)
+                ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), abs=1e-3
+            )
             _on_door(grey, a, b, what, covers)
             segments.append((a, b))
             portals += 1

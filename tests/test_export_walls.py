@@ -24,10 +24,14 @@ def _path_segments(d: str) -> set[Seg]:
             x, y = nums
             sx, sy = x, y
             continue
-        nx, ny = {"H": (nums[0] if nums else 0, y), "V": (x, nums[0] if nums else 0),
-                  "L": tuple(nums) if nums else (x, y), "Z": (sx, sy),
-                  "h": (x + (nums[0] if nums else 0), y),
-                  "v": (x, y + (nums[0] if nums else 0))}[op]
+        nx, ny = {
+            "H": (nums[0] if nums else 0, y),
+            "V": (x, nums[0] if nums else 0),
+            "L": tuple(nums) if nums else (x, y),
+            "Z": (sx, sy),
+            "h": (x + (nums[0] if nums else 0), y),
+            "v": (x, y + (nums[0] if nums else 0)),
+        }[op]
         if (nx, ny) != (x, y):
             out.add(tuple(sorted([(x, y), (nx, ny)])))  # type: ignore[arg-type]
         x, y = nx, ny
@@ -47,8 +51,11 @@ def test_wall_lines_are_the_drawn_walls() -> None:
                 drawn = _path_segments(d.group(1))
                 ours: set[Seg] = set()
                 tmap: TabletopMap = level.map
-                opening = [i for i in tmap.shown(view)
-                           if tmap.connections[i].get("kind") in TabletopMap.OPEN_WALL]
+                opening = [
+                    i
+                    for i in tmap.shown(view)
+                    if tmap.connections[i].get("kind") in TabletopMap.OPEN_WALL
+                ]
                 for line in tmap.wall_lines(opening):
                     for a, b in pairwise(line):
                         pa = (float(a[0] * HALF), float(a[1] * HALF))

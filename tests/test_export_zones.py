@@ -26,8 +26,9 @@ def _maps() -> list[ZoneMap]:
     out = []
     for seed in range(30):
         size = (3 + seed % 6, 2 + seed % 5)
-        params = ZoneParams(size=size, theme="fantasy" if seed % 2 else "scifi", seed=seed,
-                            details=False)
+        params = ZoneParams(
+            size=size, theme="fantasy" if seed % 2 else "scifi", seed=seed, details=False
+        )
         out.append(generate(params, random.Random(seed), registry))
     return out
 
@@ -58,8 +59,7 @@ def test_zone_walls_lie_on_the_outlines_and_close_the_areas() -> None:
             a, b = ((p["x"] * PPG, p["y"] * PPG) for p in portal["bounds"])
             segments.append((a, b))
         # walls and doors close every area (seeded at its letter's node)
-        seeds = [((x + 0.5) * PPG, (y + 0.5) * PPG) for area in zmap.areas
-                 for x, y in [area.label]]
+        seeds = [((x + 0.5) * PPG, (y + 0.5) * PPG) for area in zmap.areas for x, y in [area.label]]
         assert leaks(segments, seeds, grey.width, grey.height) == 0, zmap.seed
     assert doors > 30
 
@@ -76,8 +76,9 @@ def test_hidden_connections_stay_wall() -> None:
 
 
 def test_zones_cli_writes_uvtt(tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["zones", "--seed", "7", "--size", "6x4", "--out",
-                                      str(tmp_path), "--format", "uvtt"])
+    result = CliRunner().invoke(
+        app, ["zones", "--seed", "7", "--size", "6x4", "--out", str(tmp_path), "--format", "uvtt"]
+    )
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / "zones-7.dd2vtt").read_text(encoding="utf-8"))
     assert data["resolution"]["map_size"] == {"x": 6, "y": 4}

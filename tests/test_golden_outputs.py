@@ -48,28 +48,37 @@ REGISTRY = load_registry([])
 def _dungeon(rules: str, seed: int, lang: str, levels: int) -> dict[str, str]:
     params = Params(rules=rules, seed=seed, size=(30, 36), max_areas=24, levels=levels)
     doc = to_document(dungeon_generate(params, REGISTRY), lang)
-    out = {"json": dumps_document(doc), "md": render_md(doc, lang=lang),
-           "html": render_html(doc, lang=lang)}
+    out = {
+        "json": dumps_document(doc),
+        "md": render_md(doc, lang=lang),
+        "html": render_html(doc, lang=lang),
+    }
     for level in doc["levels"]:  # as many as the dungeon reached
         depth = int(level["depth"])
         for view in ("gm", "player"):
-            out[f"level{depth}.{view}.svg"] = render_svg(doc, depth=depth, view=view,
-                                                         lang=lang)
+            out[f"level{depth}.{view}.svg"] = render_svg(doc, depth=depth, view=view, lang=lang)
     return out
 
 
 def _zones(seed: int, theme: str, lang: str) -> dict[str, str]:
     zmap = zones_generate(ZoneParams(seed=seed, theme=theme), random.Random(seed), REGISTRY)
-    return {"json": zones_dumps(zmap, lang), "gm.svg": zones_svg(zmap, view="gm", lang=lang),
-            "player.svg": zones_svg(zmap, view="player", lang=lang),
-            "md": zones_md(zmap, lang)}
+    return {
+        "json": zones_dumps(zmap, lang),
+        "gm.svg": zones_svg(zmap, view="gm", lang=lang),
+        "player.svg": zones_svg(zmap, view="player", lang=lang),
+        "md": zones_md(zmap, lang),
+    }
 
 
 def _prowl(seed: int, reputation: int, players: int, lang: str) -> dict[str, str]:
-    plan = prowl_generate(ProwlOptions(reputation, players), random.Random(seed),
-                          registry=REGISTRY, seed=seed)
-    return {"json": prowl_dumps(plan), "svg": prowl_svg(plan, lang),
-            "md": render_markdown(plan, lang)}
+    plan = prowl_generate(
+        ProwlOptions(reputation, players), random.Random(seed), registry=REGISTRY, seed=seed
+    )
+    return {
+        "json": prowl_dumps(plan),
+        "svg": prowl_svg(plan, lang),
+        "md": render_markdown(plan, lang),
+    }
 
 
 CASES: dict[str, Callable[[], dict[str, str]]] = {
@@ -102,20 +111,30 @@ def test_generated_outputs_match_their_digests(case: str) -> None:
     stored = _stored()
     if updating_golden():
         stored = {k: v for k, v in stored.items() if not k.startswith(case + "/")} | got
-        DIGESTS.write_text(json.dumps(dict(sorted(stored.items())), indent=1) + "\n",
-                           encoding="utf-8", newline="\n")
+        DIGESTS.write_text(
+            json.dumps(dict(sorted(stored.items())), indent=1) + "\n",
+            encoding="utf-8",
+            newline="\n",
+        )
         return
     missing = sorted(set(got) - set(stored))
     if missing:
         if in_ci():
-            pytest.fail(f"no golden digest for {missing}; run KERKER_UPDATE_GOLDEN=1 pytest "
-                        "locally and commit tests/golden/outputs.sha256.json", pytrace=False)
-        pytest.fail(f"no golden digest for {missing}; run KERKER_UPDATE_GOLDEN=1 pytest "
-                    "tests/test_golden_outputs.py and commit the file", pytrace=False)
+            pytest.fail(
+                f"no golden digest for {missing}; run KERKER_UPDATE_GOLDEN=1 pytest "
+                "locally and commit tests/golden/outputs.sha256.json",
+                pytrace=False,
+            )
+        pytest.fail(
+            f"no golden digest for {missing}; run KERKER_UPDATE_GOLDEN=1 pytest "
+            "tests/test_golden_outputs.py and commit the file",
+            pytrace=False,
+        )
     changed = [name for name in got if got[name] != stored[name]]
     assert not changed, (
         f"outputs changed for {changed}; if on purpose, KERKER_UPDATE_GOLDEN=1 pytest and "
-        "say why in the commit")
+        "say why in the commit"
+    )
     stale = sorted(k for k in stored if k.startswith(case + "/") and k not in got)
     assert not stale, f"digests without an output: {stale}"
 
@@ -140,14 +159,23 @@ def test_outputs_do_not_depend_on_the_hash_seed() -> None:
     import sys
     from pathlib import Path
 
-    cases = ["dungeon-zufallslabyrinth-3-de", "dungeon-scatola-bianca-4-it",
-             "zones-8-fantasy-de", "prowl-9-en"]
+    cases = [
+        "dungeon-zufallslabyrinth-3-de",
+        "dungeon-scatola-bianca-4-it",
+        "zones-8-fantasy-de",
+        "prowl-9-en",
+    ]
     here = str(Path(__file__).parent)
     results = []
     for hash_seed in ("0", "4242"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        done = subprocess.run([sys.executable, "-c", _UNDER_HASH_SEED, here, *cases],
-                              env=env, capture_output=True, text=True, check=False)
+        done = subprocess.run(
+            [sys.executable, "-c", _UNDER_HASH_SEED, here, *cases],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         assert done.returncode == 0, done.stderr[-2000:]
         results.append(json.loads(done.stdout))
     assert results[0] == results[1]

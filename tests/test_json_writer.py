@@ -25,8 +25,7 @@ def _both(doc: dict[str, Any]) -> tuple[str, str]:
 def test_the_writer_and_the_json_module_write_the_same_bytes(rules: str) -> None:
     for seed in range(12):
         lang = ("de", "it", "en")[seed % 3]
-        params = Params(rules=rules, seed=seed, size=(24, 30), max_areas=14,
-                        levels=1 + seed % 2)
+        params = Params(rules=rules, seed=seed, size=(24, 30), max_areas=14, levels=1 + seed % 2)
         doc = export.to_document(generate(params, REGISTRY), lang)
         fast, slow = _both(doc)
         assert fast == slow, (rules, seed)
@@ -38,7 +37,7 @@ ODD: list[Any] = [
     {},
     {"a": []},
     {"a": {}, "b": [[]], "c": [{}]},
-    {"text": "Fuß – città \"quoted\" \\ back \n new \t tab \x07 bel \x1b[2J \u2028 \U0001f3b2"},
+    {"text": 'Fuß – città "quoted" \\ back \n new \t tab \x07 bel \x1b[2J \u2028 \U0001f3b2'},
     {"n": [0, -1, 2**70, 1.5, -0.0, 1e300, 3.0]},
     {"flat": [1, "x", None, True, False, 2.25], "cells": [[1, 2], [3, 4]]},
     {"mixed": [[1, 2], [1, "a"], [True, None]], "deep": [[[1]]], "list": [{"x": [1, 2]}]},
@@ -57,12 +56,16 @@ class _Dict(dict):  # type: ignore[type-arg]
     """A dict subclass: the writer leaves it to the json module."""
 
 
-@pytest.mark.parametrize("odd", [
-    _Dict(a=1),
-    {"inner": _Dict(b=[1, 2])},
-    (1, 2),
-    [1, (2, 3)],
-], ids=["subclass", "nested-subclass", "tuple", "tuple-in-list"])
+@pytest.mark.parametrize(
+    "odd",
+    [
+        _Dict(a=1),
+        {"inner": _Dict(b=[1, 2])},
+        (1, 2),
+        [1, (2, 3)],
+    ],
+    ids=["subclass", "nested-subclass", "tuple", "tuple-in-list"],
+)
 def test_the_fallback_writes_what_the_writer_would_for_plain_data(odd: Any) -> None:
     doc = {"kerker": "x", "odd": odd, "cells": [[1, 2], [3, 4]], "text": "ä"}
     with pytest.raises(export._Unusual):
@@ -76,8 +79,11 @@ def test_the_fallback_writes_what_the_writer_would_for_plain_data(odd: Any) -> N
 @pytest.mark.parametrize("odd_text", ["\x000\x00", "\x000:0\x00", "\x000:1\x00\x001:0\x00"])
 def test_the_fallback_keeps_a_text_that_looks_like_its_marks(odd_text: str) -> None:
     doc = {"cells": [[1, 2]], "odd": _Dict(), "text": odd_text}
-    assert json.loads(export.dumps_document(doc)) == {"cells": [[1, 2]], "odd": {},
-                                                      "text": odd_text}
+    assert json.loads(export.dumps_document(doc)) == {
+        "cells": [[1, 2]],
+        "odd": {},
+        "text": odd_text,
+    }
 
 
 def test_every_document_follows_one_json_convention() -> None:

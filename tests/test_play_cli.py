@@ -27,8 +27,7 @@ def _run(db: Path, *args: str) -> tuple[int, str, str]:
 
 def test_commands_and_json(tmp_path: Path) -> None:
     db = tmp_path / "s.sqlite3"
-    code, out, _err = _run(db, "new", "--seed", "7", "--levels", "2", "--name", "Gruft",
-                           "--json")
+    code, out, _err = _run(db, "new", "--seed", "7", "--levels", "2", "--name", "Gruft", "--json")
     assert code == 0
     sid = json.loads(out)["session"]
     assert json.loads(out)["player_token"]
@@ -41,20 +40,38 @@ def test_commands_and_json(tmp_path: Path) -> None:
     first = doc["open_exits"][0]
     code, out, _err = _run(db, "open", sid, str(first["number"]), "--json")
     assert json.loads(out)["event"]["exit"] == first["key"]
-    for args in (("undo", sid), ("redo", sid), ("reroll", sid, "last"),
-                 ("note", sid, "Fledermäuse", "--area", "1"), ("roll", sid, "2W6+3"),
-                 ("roll", sid, "W20: 12"), ("check", sid, "12", "--difficulty", "-2",
-                                            "--secret"),
-                 ("table", sid, "zufallslabyrinth/innenausstattung"),
-                 ("reveal", sid, "1"), ("hide", sid, "1")):
+    for args in (
+        ("undo", sid),
+        ("redo", sid),
+        ("reroll", sid, "last"),
+        ("note", sid, "Fledermäuse", "--area", "1"),
+        ("roll", sid, "2W6+3"),
+        ("roll", sid, "W20: 12"),
+        ("check", sid, "12", "--difficulty", "-2", "--secret"),
+        ("table", sid, "zufallslabyrinth/innenausstattung"),
+        ("reveal", sid, "1"),
+        ("hide", sid, "1"),
+    ):
         code, out, err = _run(db, *args, "--json")
         assert code == 0, (args, err)
         assert json.loads(out)["session"] == sid
     code, out, _err = _run(db, "journal", sid, "--format", "json")
     log = json.loads(out)
     kinds = [e["kind"] for e in log["events"]]
-    assert kinds == ["open", "open", "undo", "redo", "reroll", "note", "roll", "roll", "check",
-                     "table", "reveal", "hide"]
+    assert kinds == [
+        "open",
+        "open",
+        "undo",
+        "redo",
+        "reroll",
+        "note",
+        "roll",
+        "roll",
+        "check",
+        "table",
+        "reveal",
+        "hide",
+    ]
     assert log["events"][1]["exit"] == first["key"]
     code, out, _err = _run(db, "journal", sid, "--lang", "de")
     assert code == 0 and "# Gruft" in out and "Notiz zu Gebiet 1" in out
@@ -74,17 +91,20 @@ def test_commands_and_json(tmp_path: Path) -> None:
     assert json.loads(out) == {"deleted": copy}
 
 
-@pytest.mark.parametrize("args, message", [
-    (("open", "SID", "99"), "no open exit number 99"),
-    (("open", "nosuch", "next"), "no session 'nosuch'"),
-    (("roll", "SID", "W20: 21"), "a d20 cannot show 21"),
-    (("check", "SID", "12", "--entered", "20"), "confirmation"),
-    (("show", "SID", "--view", "dm"), "--view takes gm or player"),
-    (("undo", "SID"), "nothing to undo"),
-    (("reroll", "SID", "last"), "nothing to reroll"),
-    (("new", "--size", "3x3"), "size must be between"),
-    (("new", "--rules", "nope"), "unknown rules"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("open", "SID", "99"), "no open exit number 99"),
+        (("open", "nosuch", "next"), "no session 'nosuch'"),
+        (("roll", "SID", "W20: 21"), "a d20 cannot show 21"),
+        (("check", "SID", "12", "--entered", "20"), "confirmation"),
+        (("show", "SID", "--view", "dm"), "--view takes gm or player"),
+        (("undo", "SID"), "nothing to undo"),
+        (("reroll", "SID", "last"), "nothing to reroll"),
+        (("new", "--size", "3x3"), "size must be between"),
+        (("new", "--rules", "nope"), "unknown rules"),
+    ],
+)
 def test_errors_are_one_line(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
     db = tmp_path / "s.sqlite3"
     sid = _run(db, "new", "--seed", "1")[1].strip()
@@ -96,10 +116,15 @@ def test_errors_are_one_line(tmp_path: Path, args: tuple[str, ...], message: str
 def test_import_refuses_bad_files(tmp_path: Path) -> None:
     db = tmp_path / "s.sqlite3"
     bad = tmp_path / "bad.json"
-    for text, message in (("{", "is not JSON"), ('{"format": "other"}', "not a kerker play log"),
-                          ('{"format": "kerker-play", "events": [{"kind": "x"}], "rules": '
-                           '"zufallslabyrinth", "seed": 1, "options": {}}',
-                           "unknown event kind")):
+    for text, message in (
+        ("{", "is not JSON"),
+        ('{"format": "other"}', "not a kerker play log"),
+        (
+            '{"format": "kerker-play", "events": [{"kind": "x"}], "rules": '
+            '"zufallslabyrinth", "seed": 1, "options": {}}',
+            "unknown event kind",
+        ),
+    ):
         bad.write_text(text, encoding="utf-8")
         code, _out, err = _run(db, "import", str(bad))
         assert code == 2 and message in err and err.count("\n") == 1
@@ -130,11 +155,22 @@ def _read_until(fd: int, wanted: str, seen: list[str], waits: int = 240) -> str:
 
 def _loop(db: Path, *args: str) -> tuple[subprocess.Popen[bytes], int]:
     main, child = pty.openpty()
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "KERKER_DB": str(db),
-           "COLUMNS": "120", "LINES": "50", "TERM": "xterm"}
-    proc = subprocess.Popen([sys.executable, "-m", "kerker", "play", *args],
-                            stdin=child, stdout=child, stderr=child, env=env,
-                            start_new_session=True)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT / "src"),
+        "KERKER_DB": str(db),
+        "COLUMNS": "120",
+        "LINES": "50",
+        "TERM": "xterm",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kerker", "play", *args],
+        stdin=child,
+        stdout=child,
+        stderr=child,
+        env=env,
+        start_new_session=True,
+    )
     os.close(child)
     return proc, main
 

@@ -40,8 +40,9 @@ def _doc(dungeon: object) -> str:
 
 
 def _cells(state: port.DungeonState) -> dict[tuple[int, str], frozenset[tuple[int, int]]]:
-    return {(d, a.id): frozenset(a.cells) for d, lv in state.levels.items()
-            for a in lv.areas.values()}
+    return {
+        (d, a.id): frozenset(a.cells) for d, lv in state.levels.items() for a in lv.areas.values()
+    }
 
 
 @pytest.mark.parametrize("rules", PROCEDURES)
@@ -67,10 +68,16 @@ def test_undo_then_open_again_gives_the_same_areas(rules: str) -> None:
             continue
         key = exits[seed % len(exits)]
         opened = fold(info, [Event(1, "open", {"exit": key})], REGISTRY)
-        again = fold(info, [Event(1, "open", {"exit": key}), Event(2, "undo", {}),
-                            Event(3, "open", {"exit": key})], REGISTRY)
-        undone = fold(info, [Event(1, "open", {"exit": key}), Event(2, "undo", {})],
-                      REGISTRY)
+        again = fold(
+            info,
+            [
+                Event(1, "open", {"exit": key}),
+                Event(2, "undo", {}),
+                Event(3, "open", {"exit": key}),
+            ],
+            REGISTRY,
+        )
+        undone = fold(info, [Event(1, "open", {"exit": key}), Event(2, "undo", {})], REGISTRY)
         assert _cells(undone.dungeon) == _cells(first.dungeon), seed
         assert _cells(again.dungeon) == _cells(opened.dungeon), seed
 
@@ -101,15 +108,22 @@ def _made(state: port.DungeonState, key: str) -> frozenset[tuple[int, int, int]]
     """Expand ``key``; the cells (depth, x, y) of the areas it made."""
     before = {(d, a) for d, lv in state.levels.items() for a in lv.areas}
     port.expand(state, key)
-    return frozenset((d, x, y) for d, lv in state.levels.items()
-                     for a_id, a in lv.areas.items() if (d, a_id) not in before
-                     for x, y in a.cells)
+    return frozenset(
+        (d, x, y)
+        for d, lv in state.levels.items()
+        for a_id, a in lv.areas.items()
+        if (d, a_id) not in before
+        for x, y in a.cells
+    )
 
 
-def _near(cells: frozenset[tuple[int, int, int]], margin: int = 2
-          ) -> set[tuple[int, int, int]]:
-    return {(d, x + dx, y + dy) for d, x, y in cells
-            for dx in range(-margin, margin + 1) for dy in range(-margin, margin + 1)}
+def _near(cells: frozenset[tuple[int, int, int]], margin: int = 2) -> set[tuple[int, int, int]]:
+    return {
+        (d, x + dx, y + dy)
+        for d, x, y in cells
+        for dx in range(-margin, margin + 1)
+        for dy in range(-margin, margin + 1)
+    }
 
 
 NEAR = {"zufallslabyrinth": 4, "scatola-bianca": 6}
@@ -161,8 +175,9 @@ def test_stepping_equals_folding_the_whole_log(rules: str) -> None:
             exits = port.open_exits(state.dungeon)
             try:
                 if choice < 0.5 and exits:
-                    event = propose(state, "open", REGISTRY,
-                                    exit=str(rng.randrange(len(exits)) + 1))
+                    event = propose(
+                        state, "open", REGISTRY, exit=str(rng.randrange(len(exits)) + 1)
+                    )
                 elif choice < 0.65:
                     event = propose(state, "undo", REGISTRY)
                 elif choice < 0.75:
@@ -178,4 +193,7 @@ def test_stepping_equals_folding_the_whole_log(rules: str) -> None:
         whole = fold(info, state.events, REGISTRY)
         assert _doc(state.frozen()) == _doc(whole.frozen()), seed
         assert (state.done, state.undone, state.revealed) == (
-            whole.done, whole.undone, whole.revealed), seed
+            whole.done,
+            whole.undone,
+            whole.revealed,
+        ), seed

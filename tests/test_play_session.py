@@ -29,8 +29,11 @@ def play(tmp_path: Path) -> Play:
 
 
 def _areas(state) -> list[tuple[int, int, tuple]]:  # type: ignore[no-untyped-def]
-    return [(lv["depth"], a["number"], tuple(map(tuple, a["cells"])))
-            for lv in state.document()["levels"] for a in lv["areas"]]
+    return [
+        (lv["depth"], a["number"], tuple(map(tuple, a["cells"])))
+        for lv in state.document()["levels"]
+        for a in lv["areas"]
+    ]
 
 
 def test_open_undo_redo_reroll(play: Play) -> None:
@@ -56,7 +59,13 @@ def test_open_undo_redo_reroll(play: Play) -> None:
         play.act(sid, "open", exit="99")
     # the log is append-only: undo and redo are events too
     assert [e.kind for e in play.state(sid).events] == [
-        "open", "undo", "redo", "reroll", "undo", "open"]
+        "open",
+        "undo",
+        "redo",
+        "reroll",
+        "undo",
+        "open",
+    ]
 
 
 def test_replay_of_stored_log_equals_live_state(play: Play) -> None:
@@ -78,10 +87,13 @@ def test_physical_dice_entered_and_refused(play: Play) -> None:
     assert s.events[-1].data == {"expr": "W20", "entered": [12], "total": 12}
     s = play.act(sid, "roll", expr="3d6+2", entered=[1, 6, 4])
     assert s.events[-1].data["total"] == 13
-    for expr, faces, message in (("W20", [21], "cannot show 21"), ("W20", [0], "cannot show 0"),
-                                 ("3d6", [1, 2], "needs 3 dice, 2 entered"),
-                                 ("4d6kh3", [1, 2, 3, 4], "plain NdX"),
-                                 ("W20", [20, 1], "needs 1 dice")):
+    for expr, faces, message in (
+        ("W20", [21], "cannot show 21"),
+        ("W20", [0], "cannot show 0"),
+        ("3d6", [1, 2], "needs 3 dice, 2 entered"),
+        ("4d6kh3", [1, 2, 3, 4], "plain NdX"),
+        ("W20", [20, 1], "needs 1 dice"),
+    ):
         with pytest.raises(KerkerError, match=message) as err:
             play.act(sid, "roll", expr=expr, entered=faces)
         assert "\n" not in str(err.value)
@@ -122,8 +134,9 @@ def test_player_view_hides_secret_doors_until_revealed(play: Play) -> None:
     assert secret["key"] not in {e["key"] for e in player["open_exits"]}
     kinds = {c["kind"] for lv in player["levels"] for c in lv["connections"]}
     assert "secret_door" not in kinds
-    assert all(a["contents"] == [] and a["rolls"] == [] for lv in player["levels"]
-               for a in lv["areas"])
+    assert all(
+        a["contents"] == [] and a["rolls"] == [] for lv in player["levels"] for a in lv["areas"]
+    )
     assert player["player_token"] is None
     s = play.act(s.info.id, "reveal", exit=secret["key"])
     player = show(s, "player", "en")
@@ -134,25 +147,32 @@ def test_player_view_hides_secret_doors_until_revealed(play: Play) -> None:
         s = play.act(s.info.id, "open", exit=secret["key"])
         made = {a for _d, a in s.made.get(s.seq, [])}
         level = s.document()["levels"][0]
-        if made and not any(c["to"] is not None and (c["from"] in made) != (c["to"] in made)
-                            and c["key"] != secret["key"] for c in level["connections"]):
+        if made and not any(
+            c["to"] is not None
+            and (c["from"] in made) != (c["to"] in made)
+            and c["key"] != secret["key"]
+            for c in level["connections"]
+        ):
             break
     else:
         raise AssertionError("no secret door with areas only behind it in 60 seeds")
     behind = {a for _d, a in s.made[s.seq]}
     level = s.document()["levels"][0]
     # the areas that lie only behind the secret door: no other way links them to the rest
-    outside = [c for c in level["connections"] if c["to"] is not None
-               and (c["from"] in behind) != (c["to"] in behind) and c["key"] != secret["key"]]
+    outside = [
+        c
+        for c in level["connections"]
+        if c["to"] is not None
+        and (c["from"] in behind) != (c["to"] in behind)
+        and c["key"] != secret["key"]
+    ]
     linked = {c["from"] for c in outside} | {c["to"] for c in outside}
     only = behind if not linked & behind else set()
     numbers = {(1, a["number"]) for a in level["areas"] if a["id"] in only}
-    seen = {(lv["depth"], a["number"]) for lv in show(s, "player")["levels"]
-            for a in lv["areas"]}
+    seen = {(lv["depth"], a["number"]) for lv in show(s, "player")["levels"] for a in lv["areas"]}
     assert numbers and not numbers & seen
     s = play.act(s.info.id, "reveal", exit=secret["key"])
-    seen = {(lv["depth"], a["number"]) for lv in show(s, "player")["levels"]
-            for a in lv["areas"]}
+    seen = {(lv["depth"], a["number"]) for lv in show(s, "player")["levels"] for a in lv["areas"]}
     assert numbers <= seen  # found: what lies behind it is the players' to see
     # ... and their map draws it (it never walks through a secret door: a found one is a
     # door to the players)
@@ -191,13 +211,13 @@ def test_export_import_round_trip(play: Play, tmp_path: Path) -> None:
     s = play.act(sid, "table", table="zufallslabyrinth/innenausstattung")
     data = json.loads(json.dumps(export(s)))
     assert data["session"] == sid and [e["seq"] for e in data["events"]] == list(
-        range(1, s.seq + 1))
+        range(1, s.seq + 1)
+    )
     copy = play.import_log(data)
     assert copy.info.id != sid
     assert copy.document() == s.document()
     assert export(copy)["events"] == data["events"]
-    bad = {**data, "events": [*data["events"], {"seq": 99, "kind": "open",
-                                                 "exit": "1:0,0:n"}]}
+    bad = {**data, "events": [*data["events"], {"seq": 99, "kind": "open", "exit": "1:0,0:n"}]}
     with pytest.raises(EventError, match="no open exit"):
         play.import_log(bad)
     with pytest.raises(EventError, match="unknown event kind"):
@@ -217,8 +237,7 @@ def test_conflict_carries_current_state(play: Play) -> None:
 def test_read_only_when_replay_differs(play: Play) -> None:
     s = play.new("zufallslabyrinth", 4, {})
     s = play.act(s.info.id, "open", exit="next")
-    older = replace(s.info, kerker_version="0.0.1", rules_digest="0" * 32,
-                    fingerprint="f" * 32)
+    older = replace(s.info, kerker_version="0.0.1", rules_digest="0" * 32, fingerprint="f" * 32)
     state = verify(fold(older, s.events, REGISTRY))
     assert state.read_only and "0.0.1" in state.read_only
     with pytest.raises(ReadOnlyError):
@@ -272,5 +291,6 @@ def test_enter_a_level_by_its_stairs(play: Play) -> None:
     assert s.made[s.seq] and all(d == 2 for d, _a in s.made[s.seq])
     assert any("Ebene 2" in line for line in journal_md(s, REGISTRY, "de").splitlines())
     s = play.act(sid, "undo")
-    assert s.depth == 1 and not any(lv["depth"] == 2 and lv["areas"]
-                                    for lv in s.document()["levels"])
+    assert s.depth == 1 and not any(
+        lv["depth"] == 2 and lv["areas"] for lv in s.document()["levels"]
+    )

@@ -26,8 +26,18 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _info(sid: str = "s1") -> SessionInfo:
-    return SessionInfo(sid, "zufallslabyrinth", 7, {"levels": 1}, "0.1.0", "d" * 32,
-                       name="test", player_token="tok-" + sid, created="t0", updated="t0")
+    return SessionInfo(
+        sid,
+        "zufallslabyrinth",
+        7,
+        {"levels": 1},
+        "0.1.0",
+        "d" * 32,
+        name="test",
+        player_token="tok-" + sid,
+        created="t0",
+        updated="t0",
+    )
 
 
 def _note(seq: int, text: str) -> Event:
@@ -66,7 +76,9 @@ def test_sqlite_file_made_on_first_use(tmp_path: Path) -> None:
     con = sqlite3.connect(path)
     assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert dict(con.execute("SELECT key, value FROM kerker_meta")) == {
-        "app": "kerker-play", "schema": str(LATEST)}
+        "app": "kerker-play",
+        "schema": str(LATEST),
+    }
     con.close()
 
 
@@ -131,8 +143,12 @@ WRITER = textwrap.dedent("""
 
 def _writer(url: str, sid: str, who: str, count: int) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + str(ROOT)}
-    return subprocess.Popen([sys.executable, "-c", WRITER, url, sid, who, str(count)],
-                            stdout=subprocess.PIPE, text=True, env=env)
+    return subprocess.Popen(
+        [sys.executable, "-c", WRITER, url, sid, who, str(count)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -141,8 +157,7 @@ def test_kill_9_loses_no_committed_event(backend: str, tmp_path: Path) -> None:
     every event it reported committed is in the store, and the log has no gap."""
     url = store_url(backend, tmp_path)
     with open_store(url) as store:
-        store.create(SessionInfo("k9", "zufallslabyrinth", 7, {}, "0.1.0", "d",
-                                 player_token="tk9"))
+        store.create(SessionInfo("k9", "zufallslabyrinth", 7, {}, "0.1.0", "d", player_token="tk9"))
     reported: list[int] = []
     for round_ in range(12):
         proc = _writer(url, "k9", f"w{round_}", 10_000)
@@ -161,12 +176,10 @@ def test_kill_9_loses_no_committed_event(backend: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_two_concurrent_writers_neither_duplicate_nor_drop(backend: str,
-                                                           tmp_path: Path) -> None:
+def test_two_concurrent_writers_neither_duplicate_nor_drop(backend: str, tmp_path: Path) -> None:
     url = store_url(backend, tmp_path)
     with open_store(url) as store:
-        store.create(SessionInfo("cc", "zufallslabyrinth", 7, {}, "0.1.0", "d",
-                                 player_token="tcc"))
+        store.create(SessionInfo("cc", "zufallslabyrinth", 7, {}, "0.1.0", "d", player_token="tcc"))
     count = 60
     procs = [_writer(url, "cc", who, count) for who in ("a", "b")]
     outs = [p.communicate(timeout=120)[0] for p in procs]

@@ -32,22 +32,43 @@ def invoke(*args: str) -> tuple[int, str, str]:
 
 
 def test_generate_prints_the_sheet_and_is_repeatable() -> None:
-    code, out, err = invoke("-r", "4", "-p", "3", "--seed", "14", "--accesses", "3",
-                            "--lang", "en")
+    code, out, err = invoke("-r", "4", "-p", "3", "--seed", "14", "--accesses", "3", "--lang", "en")
     assert code == 0, err
     assert out.startswith("# Prowl – seed 14")
     assert "## Fine-tuning" in out and "Budget 12 (reputation × accesses); 12 left." in out
-    assert invoke("-r", "4", "-p", "3", "--seed", "14", "--accesses", "3",
-                  "--lang", "en")[1] == out
+    assert invoke("-r", "4", "-p", "3", "--seed", "14", "--accesses", "3", "--lang", "en")[1] == out
 
 
 def test_json_contract() -> None:
-    code, out, _ = invoke("--reputation", "6", "--players", "2", "--accesses", "2",
-                          "--nosec", "1", "--seed", "5", "--json")
+    code, out, _ = invoke(
+        "--reputation",
+        "6",
+        "--players",
+        "2",
+        "--accesses",
+        "2",
+        "--nosec",
+        "1",
+        "--seed",
+        "5",
+        "--json",
+    )
     assert code == 0
     data = json.loads(out)
-    for key in ("kerker", "seed", "reputation", "players", "factions", "attributes",
-                "accesses", "branch_points", "rooms", "doors", "tuning", "rolls"):
+    for key in (
+        "kerker",
+        "seed",
+        "reputation",
+        "players",
+        "factions",
+        "attributes",
+        "accesses",
+        "branch_points",
+        "rooms",
+        "doors",
+        "tuning",
+        "rolls",
+    ):
         assert key in data
     assert data["seed"] == 5 and data["accesses"] == 2 and data["reputation"] == 6
     assert data["structure"]["nosec_rooms"]["requested"] == 1
@@ -60,15 +81,26 @@ def test_json_contract() -> None:
 
 def test_out_tune_in_place_with_backup_and_render(tmp_path: Path) -> None:
     folder = tmp_path / "heist"
-    code, out, err = invoke("-r", "4", "-p", "3", "--seed", "14", "--accesses", "3",
-                            "--out", str(folder), "--lang", "en")
+    code, out, err = invoke(
+        "-r",
+        "4",
+        "-p",
+        "3",
+        "--seed",
+        "14",
+        "--accesses",
+        "3",
+        "--out",
+        str(folder),
+        "--lang",
+        "en",
+    )
     assert code == 0, err
     names = sorted(p.name for p in folder.iterdir())
     assert names == ["prowl-14.en.md", "prowl-14.json", "prowl-14.png", "prowl-14.svg"]
     plan = folder / "prowl-14.json"
     before = plan.read_text("utf-8")
-    code, out, err = invoke("tune", str(plan), "raise-room", "R3,", "patrol", "C2",
-                            "--lang", "en")
+    code, out, err = invoke("tune", str(plan), "raise-room", "R3,", "patrol", "C2", "--lang", "en")
     assert code == 0, err
     assert "1. raise-room R3: cost 3, 9 left" in out
     assert "2. patrol C2: cost 0, 9 left" in out
@@ -93,24 +125,28 @@ def test_out_tune_in_place_with_backup_and_render(tmp_path: Path) -> None:
     # Render the tuned plan again.
     code, out, _ = invoke("render", str(plan), "--lang", "en")
     assert code == 0 and "`raise-room R3`" in out
-    code, out, _ = invoke("render", str(plan), "--out", str(tmp_path / "maps"), "--no-png",
-                          "--lang", "de")
+    code, out, _ = invoke(
+        "render", str(plan), "--out", str(tmp_path / "maps"), "--no-png", "--lang", "de"
+    )
     assert code == 0
-    assert sorted(p.name for p in (tmp_path / "maps").iterdir()) == ["prowl-14.de.md",
-                                                                     "prowl-14.svg"]
+    assert sorted(p.name for p in (tmp_path / "maps").iterdir()) == [
+        "prowl-14.de.md",
+        "prowl-14.svg",
+    ]
 
 
 def test_refused_operation_writes_nothing(tmp_path: Path) -> None:
-    code, out, _ = invoke("-r", "4", "-p", "3", "--seed", "14", "--accesses", "3",
-                          "--json")
+    code, out, _ = invoke("-r", "4", "-p", "3", "--seed", "14", "--accesses", "3", "--json")
     plan = tmp_path / "plan.json"
     plan.write_text(out, encoding="utf-8")
     # C10 in the HiSec room R8 has level 8; the cap is 9.
-    code, out, err = invoke("tune", str(plan), "reinforce", "C10", "reinforce", "C10",
-                            "--lang", "en")
+    code, out, err = invoke(
+        "tune", str(plan), "reinforce", "C10", "reinforce", "C10", "--lang", "en"
+    )
     assert code == 2 and out == ""
-    assert err.strip() == ("kerker: error: reinforce C10: C10 is already at the cap of 9 "
-                           "(Reputation + 5)")
+    assert err.strip() == (
+        "kerker: error: reinforce C10: C10 is already at the cap of 9 (Reputation + 5)"
+    )
     assert plan.read_text("utf-8") != "" and not (tmp_path / "plan.json.bak").exists()
     assert json.loads(plan.read_text("utf-8"))["tuning"]["log"] == []
 
@@ -124,8 +160,10 @@ def test_one_line_errors() -> None:
         (("-r", "3", "-p", "3", "--reading", "pools"), "test is one of sum, successes"),
         (("-r", "3", "-p", "3", "--loops", "-1"), "the loops must be between 0 and 8"),
         (("-r", "3", "-p", "3", "--seed", "-1"), "the seed must be between"),
-        (("-r", "3", "-p", "3", "--factions", "/nonexistent/list.txt"),
-         "cannot read the faction list"),
+        (
+            ("-r", "3", "-p", "3", "--factions", "/nonexistent/list.txt"),
+            "cannot read the faction list",
+        ),
         (("tune", "/nonexistent/plan.json", "finish"), "cannot read the plan"),
         (("tune", "/nonexistent/plan.json", "frobnicate"), "unknown operation 'frobnicate'"),
     ]
@@ -163,17 +201,24 @@ def test_odds() -> None:
     assert "HiSec rooms (3W6/12), mean 0.38" in out and "5/8" in out and "3/8" in out
     code, out, _ = invoke("--reputation", "3", "--odds", "--json")
     data = json.loads(out)
-    assert data["mid_rooms"]["probabilities"] == {"0": "5/108", "1": "125/216", "2": "10/27",
-                                                  "3": "1/216"}
+    assert data["mid_rooms"]["probabilities"] == {
+        "0": "5/108",
+        "1": "125/216",
+        "2": "10/27",
+        "3": "1/216",
+    }
     assert data["lo_rooms"]["dice"] == "3W6kh1"
 
 
 def test_own_faction_lists(tmp_path: Path) -> None:
     plain = tmp_path / "crew.txt"
-    plain.write_text("# our contacts\n+ Mara, the night guard\n- Kestrel Security\n"
-                     "- The Ninth Street gang\n", encoding="utf-8")
-    code, out, err = invoke("-r", "10", "-p", "7", "--seed", "3", "--factions", str(plain),
-                            "--json")
+    plain.write_text(
+        "# our contacts\n+ Mara, the night guard\n- Kestrel Security\n- The Ninth Street gang\n",
+        encoding="utf-8",
+    )
+    code, out, err = invoke(
+        "-r", "10", "-p", "7", "--seed", "3", "--factions", str(plain), "--json"
+    )
     assert code == 0, err
     data = json.loads(out)
     assert data["lotto"]["source"] == "crew.txt" and data["lotto"]["gaps"] == "error"
@@ -181,8 +226,9 @@ def test_own_faction_lists(tmp_path: Path) -> None:
     assert len(data["factions"]) == 2
     assert len({f["key"] for f in data["factions"]}) == 2
     assert data["texts"]["lotto:faction_2"]["de"] == "Kestrel Security"
-    code, out, _ = invoke("-r", "2", "-p", "2", "--seed", "3", "--factions", str(plain),
-                          "--lang", "en")
+    code, out, _ = invoke(
+        "-r", "2", "-p", "2", "--seed", "3", "--factions", str(plain), "--lang", "en"
+    )
     assert "Kestrel Security" in out or "Ninth Street" in out
     table = tmp_path / "factions.yaml"
     table.write_text(
@@ -191,9 +237,9 @@ def test_own_faction_lists(tmp_path: Path) -> None:
         "      - {range: [1, 2], key: fixer, text: {en: Our fixer.},"
         " value: {stance: friendly}}\n"
         "      - {range: [3, 6], key: cops, text: {en: The cops.}, value: {stance: hostile}}\n",
-        encoding="utf-8")
-    code, out, err = invoke("-r", "2", "-p", "2", "--seed", "3", "--factions", str(table),
-                            "--json")
+        encoding="utf-8",
+    )
+    code, out, err = invoke("-r", "2", "-p", "2", "--seed", "3", "--factions", str(table), "--json")
     assert code == 0, err
     data = json.loads(out)
     assert data["lotto"]["table"] == "mine/factions"

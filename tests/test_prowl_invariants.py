@@ -49,8 +49,10 @@ def _options(seed: int) -> ProwlOptions:
 
 @pytest.fixture(scope="module")
 def prowls() -> list[Prowl]:
-    return [generate(_options(seed), random.Random(seed), registry=REGISTRY, seed=seed)
-            for seed in range(SEEDS)]
+    return [
+        generate(_options(seed), random.Random(seed), registry=REGISTRY, seed=seed)
+        for seed in range(SEEDS)
+    ]
 
 
 def _steps(p: Prowl, step: str) -> list[dict[str, Any]]:
@@ -162,11 +164,14 @@ def test_no_secured_room_without_a_door(prowls: list[Prowl]) -> None:
         for k in range(16):
             seed = 31013 + 1000 * rep + k
             nosec = k % 4
-            p = generate(ProwlOptions(rep, 1 + k % 6, None, nosec), random.Random(seed),
-                         registry=REGISTRY, seed=seed)
+            p = generate(
+                ProwlOptions(rep, 1 + k % 6, None, nosec),
+                random.Random(seed),
+                registry=REGISTRY,
+                seed=seed,
+            )
             check_doors(p)
-    p = generate(ProwlOptions(3, 6, None, 2), random.Random(31013), registry=REGISTRY,
-                 seed=31013)
+    p = generate(ProwlOptions(3, 6, None, 2), random.Random(31013), registry=REGISTRY, seed=31013)
     check_doors(p)
 
 
@@ -174,13 +179,18 @@ def test_loops_where_the_junctions_leave_room() -> None:
     # A loop joins two exits that would be dead ends: same junctions, same branch points.
     loops = Counter()
     for seed in range(120):
-        p = generate(ProwlOptions(1 + seed % 10, 3), random.Random(seed), registry=REGISTRY,
-                     seed=seed)
+        p = generate(
+            ProwlOptions(1 + seed % 10, 3), random.Random(seed), registry=REGISTRY, seed=seed
+        )
         loops[p.structure.loops] += 1
         cost = sum(RULES.branch_cost(p.exits(r.id)) for r in p.rooms)
         assert cost == p.structure.branch_used
-        tree = generate(ProwlOptions(1 + seed % 10, 3, loops=0), random.Random(seed),
-                        registry=REGISTRY, seed=seed)
+        tree = generate(
+            ProwlOptions(1 + seed % 10, 3, loops=0),
+            random.Random(seed),
+            registry=REGISTRY,
+            seed=seed,
+        )
         assert tree.structure.loops == 0
         inner = [c for c in tree.connections if c.between[0] != OUTSIDE]
         assert len(inner) == len(tree.rooms) - 1
@@ -228,10 +238,16 @@ def test_challenges_and_loot_follow_the_tables(prowls: list[Prowl]) -> None:
     for p in prowls:
         for room in p.rooms:
             here = p.challenges_in(room.id)
-            counted = [r for r in _steps(p, f"{room.id} challenges")
-                       if r["table"] == "mazeprowl/challenge-count"]
-            loot = [r for r in _steps(p, f"{room.id} loot") if r["table"].startswith(
-                "mazeprowl/loot-present")]
+            counted = [
+                r
+                for r in _steps(p, f"{room.id} challenges")
+                if r["table"] == "mazeprowl/challenge-count"
+            ]
+            loot = [
+                r
+                for r in _steps(p, f"{room.id} loot")
+                if r["table"].startswith("mazeprowl/loot-present")
+            ]
             if room.security == NOSEC:
                 assert not here and room.loot is None and not counted and not loot
                 continue
@@ -250,8 +266,11 @@ def test_challenges_and_loot_follow_the_tables(prowls: list[Prowl]) -> None:
                 assert room.loot.value == room.loot.rw * multiplier
                 secured = RULES.row("loot-secured", room.loot.secured).value
                 kinds = [x.kind for x in room.loot.protections]
-                assert kinds == [k for k, flag in (("hidden", "hidden"), ("locked", "locked"),
-                                                   ("trap", "trapped")) if secured[flag]]
+                assert kinds == [
+                    k
+                    for k, flag in (("hidden", "hidden"), ("locked", "locked"), ("trap", "trapped"))
+                    if secured[flag]
+                ]
 
 
 def test_factions_and_budget(prowls: list[Prowl]) -> None:
@@ -270,13 +289,15 @@ def test_factions_and_budget(prowls: list[Prowl]) -> None:
         assert {f.key for f in p.factions} <= {e.key for e in p.lotto.entries}
         picks = _steps(p, "lotto")
         assert len(picks) == (wanted if wanted < listed else 0)
-        assert {d["key"] for d in picks} == {e.key for e in p.lotto.entries
-                                             if e.stance == HOSTILE} or not picks
+        assert {d["key"] for d in picks} == {
+            e.key for e in p.lotto.entries if e.stance == HOSTILE
+        } or not picks
         assert len({f.key for f in p.factions}) == len(p.factions)
         assert all(f.stance in (FRIENDLY, HOSTILE) for f in p.factions)
         draws = _steps(p, "factions")
-        assert [d["key"] for d in draws if d["key"] in {f.key for f in p.factions}][:1] == \
-            [p.factions[0].key]
+        assert [d["key"] for d in draws if d["key"] in {f.key for f in p.factions}][:1] == [
+            p.factions[0].key
+        ]
         assert p.tuning.budget == p.tuning.left == p.reputation * p.accesses
         assert 1 <= p.accesses <= 3
 
@@ -300,8 +321,20 @@ def test_same_seed_same_plan_and_json_round_trip(prowls: list[Prowl]) -> None:
         assert text == dumps(prowls[seed])
         assert from_json(json.loads(text)) == again
         data = to_json(again)
-        for key in ("kerker", "seed", "reputation", "players", "factions", "attributes",
-                    "accesses", "branch_points", "rooms", "doors", "tuning", "rolls"):
+        for key in (
+            "kerker",
+            "seed",
+            "reputation",
+            "players",
+            "factions",
+            "attributes",
+            "accesses",
+            "branch_points",
+            "rooms",
+            "doors",
+            "tuning",
+            "rolls",
+        ):
             assert key in data
         assert set(data["tuning"]) >= {"budget", "left", "log"}
         room = data["rooms"][0]
@@ -316,17 +349,20 @@ def test_high_reputations_stay_within_the_caps() -> None:
             assert all(c.level <= rep + 5 for c in p.challenges)
 
 
-@pytest.mark.parametrize(("options", "match"), [
-    (ProwlOptions(0, 3), "reputation must be between 1 and 20"),
-    (ProwlOptions(21, 3), "reputation must be between 1 and 20"),
-    (ProwlOptions(3, 0), "players must be between 1 and 12"),
-    (ProwlOptions(3, 13), "players must be between 1 and 12"),
-    (ProwlOptions(3, 3, accesses=4), "accesses must be between 1 and 3"),
-    (ProwlOptions(3, 3, accesses=0), "accesses must be between 1 and 3"),
-    (ProwlOptions(3, 3, reading="pools"), "test is one of sum, successes"),
-    (ProwlOptions(3, 3, loops=-1), "loops must be between 0 and 8"),
-    (ProwlOptions(3, 3, nosec=21), "NoSec rooms must be between 0 and 20"),
-])
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [
+        (ProwlOptions(0, 3), "reputation must be between 1 and 20"),
+        (ProwlOptions(21, 3), "reputation must be between 1 and 20"),
+        (ProwlOptions(3, 0), "players must be between 1 and 12"),
+        (ProwlOptions(3, 13), "players must be between 1 and 12"),
+        (ProwlOptions(3, 3, accesses=4), "accesses must be between 1 and 3"),
+        (ProwlOptions(3, 3, accesses=0), "accesses must be between 1 and 3"),
+        (ProwlOptions(3, 3, reading="pools"), "test is one of sum, successes"),
+        (ProwlOptions(3, 3, loops=-1), "loops must be between 0 and 8"),
+        (ProwlOptions(3, 3, nosec=21), "NoSec rooms must be between 0 and 20"),
+    ],
+)
 def test_options_outside_the_limits_are_refused(options: ProwlOptions, match: str) -> None:
     with pytest.raises(OptionError, match=match):
         generate(options, random.Random(1), registry=REGISTRY)
@@ -392,9 +428,11 @@ def test_both_readings_of_the_reputation_test_have_exact_odds() -> None:
     # The sheet marks the reading rolled; kerker's own is the default.
     from kerker.prowl.render_md import render_markdown
 
-    sheet = render_markdown(generate(ProwlOptions(4, 3), random.Random(1), registry=REGISTRY,
-                                     seed=1), "en")
+    sheet = render_markdown(
+        generate(ProwlOptions(4, 3), random.Random(1), registry=REGISTRY, seed=1), "en"
+    )
     assert "(sum ÷ X, kerker's rule)" in sheet
-    other = generate(ProwlOptions(4, 3, reading="successes"), random.Random(1),
-                     registry=REGISTRY, seed=1)
+    other = generate(
+        ProwlOptions(4, 3, reading="successes"), random.Random(1), registry=REGISTRY, seed=1
+    )
     assert "(successes against X, option --reading successes)" in render_markdown(other, "en")

@@ -94,8 +94,9 @@ def test_exact_unless_the_accesses_cannot_fit(points: int, accesses: int) -> Non
     """Exact iff accesses <= points + 2, or 3 points buy a hub (decision 5)."""
     rng = random.Random(points * 10 + accesses)
     levels = [(1, 3), (2, 2), (3, 1)]
-    layout = assemble(levels, accesses, points, 0, rng, cost=COST, max_exits=MAX_EXITS,
-                      max_rooms=MAX_ROOMS)
+    layout = assemble(
+        levels, accesses, points, 0, rng, cost=COST, max_exits=MAX_EXITS, max_rooms=MAX_ROOMS
+    )
     _check(layout, levels, accesses)
     possible = accesses <= points + 2 or points == 3
     assert (layout.reason is None) == possible
@@ -105,13 +106,29 @@ def test_exact_unless_the_accesses_cannot_fit(points: int, accesses: int) -> Non
 
 def test_a_single_room() -> None:
     for accesses, points in ((1, 0), (2, 0), (3, 1)):
-        layout = assemble([(1, 1), (2, 0), (3, 0)], accesses, points, 0, random.Random(1),
-                          cost=COST, max_exits=MAX_EXITS, max_rooms=MAX_ROOMS)
+        layout = assemble(
+            [(1, 1), (2, 0), (3, 0)],
+            accesses,
+            points,
+            0,
+            random.Random(1),
+            cost=COST,
+            max_exits=MAX_EXITS,
+            max_rooms=MAX_ROOMS,
+        )
         assert len(layout.rooms) == 1 and layout.links == ()
         assert layout.exits(0) == accesses and layout.reason is None
     # One point and one access: a junction needs NoSec side rooms.
-    layout = assemble([(1, 1), (2, 0), (3, 0)], 1, 1, 0, random.Random(1), cost=COST,
-                      max_exits=MAX_EXITS, max_rooms=MAX_ROOMS)
+    layout = assemble(
+        [(1, 1), (2, 0), (3, 0)],
+        1,
+        1,
+        0,
+        random.Random(1),
+        cost=COST,
+        max_exits=MAX_EXITS,
+        max_rooms=MAX_ROOMS,
+    )
     assert len(layout.rooms) == 3 and layout.nosec_added == 2 and layout.used == 1
 
 
@@ -124,8 +141,16 @@ def test_random_requests_hold_every_invariant() -> None:
         accesses = rng.randint(1, 6)
         points = min(rng.randint(0, 3), total)
         nosec = rng.randint(0, 3)
-        layout = assemble(levels, accesses, points, nosec, rng, cost=COST,
-                          max_exits=MAX_EXITS, max_rooms=MAX_ROOMS)
+        layout = assemble(
+            levels,
+            accesses,
+            points,
+            nosec,
+            rng,
+            cost=COST,
+            max_exits=MAX_EXITS,
+            max_rooms=MAX_ROOMS,
+        )
         _check(layout, levels, accesses)
         assert len(layout.rooms) == total + nosec + layout.nosec_added <= MAX_ROOMS
         added += layout.nosec_added
@@ -133,20 +158,45 @@ def test_random_requests_hold_every_invariant() -> None:
 
 
 def test_same_rng_same_layout() -> None:
-    one = assemble([(1, 4), (2, 3), (3, 2)], 2, 2, 1, random.Random(9), cost=COST,
-                   max_exits=MAX_EXITS, max_rooms=MAX_ROOMS)
-    two = assemble([(1, 4), (2, 3), (3, 2)], 2, 2, 1, random.Random(9), cost=COST,
-                   max_exits=MAX_EXITS, max_rooms=MAX_ROOMS)
+    one = assemble(
+        [(1, 4), (2, 3), (3, 2)],
+        2,
+        2,
+        1,
+        random.Random(9),
+        cost=COST,
+        max_exits=MAX_EXITS,
+        max_rooms=MAX_ROOMS,
+    )
+    two = assemble(
+        [(1, 4), (2, 3), (3, 2)],
+        2,
+        2,
+        1,
+        random.Random(9),
+        cost=COST,
+        max_exits=MAX_EXITS,
+        max_rooms=MAX_ROOMS,
+    )
     assert one == two
 
 
 def test_refusals_are_kerker_errors() -> None:
     with pytest.raises(KerkerError, match="lowest security"):
-        assemble([(1, 0)], 1, 0, 0, random.Random(1), cost=COST, max_exits=MAX_EXITS,
-                 max_rooms=MAX_ROOMS)
+        assemble(
+            [(1, 0)], 1, 0, 0, random.Random(1), cost=COST, max_exits=MAX_EXITS, max_rooms=MAX_ROOMS
+        )
     with pytest.raises(KerkerError, match="at most 2 rooms"):
-        assemble([(1, 2), (2, 0), (3, 1)], 1, 0, 0, random.Random(1), cost=COST,
-                 max_exits=MAX_EXITS, max_rooms=2)
+        assemble(
+            [(1, 2), (2, 0), (3, 1)],
+            1,
+            0,
+            0,
+            random.Random(1),
+            cost=COST,
+            max_exits=MAX_EXITS,
+            max_rooms=2,
+        )
 
 
 def test_own_random_helpers_are_uniform_and_stable() -> None:

@@ -35,8 +35,11 @@ CASES = {
     "14": (ProwlOptions(4, 3, accesses=3), 14, ""),
     "3": (ProwlOptions(10, 6, accesses=2, nosec=1), 3, ""),
     "5": (ProwlOptions(1, 1, accesses=3), 5, ""),
-    "14-tuned": (ProwlOptions(4, 3, accesses=3), 14,
-                 "raise-room R3, patrol C2, lower-room R2, reinforce D4, add-faction friendly"),
+    "14-tuned": (
+        ProwlOptions(4, 3, accesses=3),
+        14,
+        "raise-room R3, patrol C2, lower-room R2, reinforce D4, add-faction friendly",
+    ),
 }
 
 
@@ -78,8 +81,12 @@ def test_golden_plan_map_and_sheet(name: str) -> None:
 
 @pytest.mark.parametrize("seed", [1, 3, 5, 7, 11, 14, 23, 42])
 def test_svg_is_clean(seed: int) -> None:
-    p = generate(ProwlOptions(1 + seed % 10, 4, nosec=seed % 3), random.Random(seed),
-                 registry=REGISTRY, seed=seed)
+    p = generate(
+        ProwlOptions(1 + seed % 10, 4, nosec=seed % 3),
+        random.Random(seed),
+        registry=REGISTRY,
+        seed=seed,
+    )
     svg = svg_of(p, "de")
     root = ET.fromstring(svg)
     assert root.tag == f"{NS}svg"
@@ -94,8 +101,9 @@ def test_svg_is_clean(seed: int) -> None:
         assert conn.id in contents
     # No two texts overlap (estimated widths are generous).
     for a, b in itertools.combinations(texts, 2):
-        overlap = a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 \
-            and b[1] < a[3] - 0.5
+        overlap = (
+            a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
+        )
         assert not overlap, (a, b)
     # Every text stays inside the picture.
     width, height = float(root.get("width", "0")), float(root.get("height", "0"))
@@ -125,8 +133,16 @@ def test_patrols_traps_and_openings_are_drawn() -> None:
 def test_markdown_sheet_in_three_languages() -> None:
     p = _case("14-tuned")
     en = render_markdown(p, "en")
-    for heading in ("# Prowl – seed 14", "## Factions", "## Prowl attributes", "## Structure",
-                    "## Rooms", "## Doors", "## Fine-tuning", "## Rolls"):
+    for heading in (
+        "# Prowl – seed 14",
+        "## Factions",
+        "## Prowl attributes",
+        "## Structure",
+        "## Rooms",
+        "## Doors",
+        "## Fine-tuning",
+        "## Rolls",
+    ):
         assert heading in en
     assert "Matrix security" in en and "Reputation(6) test" in en
     assert "`raise-room R3`" in en and "on patrol: " in en
@@ -149,8 +165,12 @@ def test_markdown_sheet_in_three_languages() -> None:
 def test_write_outputs(tmp_path: Path) -> None:
     p = _case("5")
     written = write_outputs(p, tmp_path / "out", "en")
-    assert [f.name for f in written] == ["prowl-5.json", "prowl-5.svg", "prowl-5.png",
-                                         "prowl-5.en.md"]
+    assert [f.name for f in written] == [
+        "prowl-5.json",
+        "prowl-5.svg",
+        "prowl-5.png",
+        "prowl-5.en.md",
+    ]
     assert from_json(json.loads(written[0].read_text("utf-8"))) == p
     only = write_outputs(p, tmp_path / "again", "de", png=False, plan=False)
     assert [f.name for f in only] == ["prowl-5.svg", "prowl-5.de.md"]
@@ -168,7 +188,18 @@ def test_roll_log_shows_modifiers_and_speaks_the_sheets_language() -> None:
         assert int(lo) <= r["roll"] <= int(hi or lo) or str(r["row"]).endswith("+")
     de = render_markdown(p, "de")
     log = de.split("## Würfe")[1]
-    for english in (" challenges:", ": loot", "door strength", "attribute ", "factions",
-                    "→ none", "→ one", "→ two", "→ present", "→ absent", "→ creature"):
+    for english in (
+        " challenges:",
+        ": loot",
+        "door strength",
+        "attribute ",
+        "factions",
+        "→ none",
+        "→ one",
+        "→ two",
+        "→ present",
+        "→ absent",
+        "→ creature",
+    ):
         assert english not in log, english
     assert "Herausforderungen:" in log and "Beute" in log

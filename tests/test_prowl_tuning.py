@@ -36,8 +36,7 @@ layout and lotto changes of issue 17): tuning works on any saved plan, so the ex
 below stay tied to one plan rather than to the generator of the day."""
 
 
-def _prowl(seed: int | None = None, reputation: int = 4, players: int = 3,
-           **kw: int) -> Prowl:
+def _prowl(seed: int | None = None, reputation: int = 4, players: int = 3, **kw: int) -> Prowl:
     if seed is None:
         return from_json(json.loads(FIXTURE.read_text(encoding="utf-8")))
     options = ProwlOptions(reputation, players, kw.get("accesses"), kw.get("nosec", 0))
@@ -71,8 +70,9 @@ def _check(p: Prowl) -> None:
         if conn.door:
             assert conn.strength is not None and 0 <= conn.strength <= cap
             assert conn.kind is not None
-            assert conn.strength == RULES.door_strength(p.reputation, conn.kind, p.door_rw,
-                                                        conn.bonus)
+            assert conn.strength == RULES.door_strength(
+                p.reputation, conn.kind, p.door_rw, conn.bonus
+            )
     for room in p.rooms:
         if room.security == NOSEC:
             assert room.loot is None
@@ -92,24 +92,27 @@ def _check(p: Prowl) -> None:
 # -- costs ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "key"), [
-    ("swap-attributes matrix discretion", "swap_attributes"),
-    ("swap-challenges C1 C3", "swap_challenges"),
-    ("move C1 R3", "move_challenge"),
-    ("reroll-attribute reinforcements", "reroll_attribute"),
-    ("reroll-doors", "reroll_door_strength"),
-    ("reinforce C1", "reinforce"),
-    ("reinforce D1", "reinforce"),
-    ("add-faction hostile", "add_enemy_faction"),
-    ("add-faction friendly", "add_friendly_faction"),
-    ("drop-faction F1", "remove_enemy_faction"),
-    ("add-challenge R1", "add_challenge"),
-    ("add-challenge R1 trap camera", "add_challenge"),
-    ("add-challenge R1 creature", "add_challenge"),
-    ("raise-room R3", "raise_security"),
-    ("lower-room R3", "lower_security"),
-    ("patrol C2", "switch_to_patrol"),
-])
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("swap-attributes matrix discretion", "swap_attributes"),
+        ("swap-challenges C1 C3", "swap_challenges"),
+        ("move C1 R3", "move_challenge"),
+        ("reroll-attribute reinforcements", "reroll_attribute"),
+        ("reroll-doors", "reroll_door_strength"),
+        ("reinforce C1", "reinforce"),
+        ("reinforce D1", "reinforce"),
+        ("add-faction hostile", "add_enemy_faction"),
+        ("add-faction friendly", "add_friendly_faction"),
+        ("drop-faction F1", "remove_enemy_faction"),
+        ("add-challenge R1", "add_challenge"),
+        ("add-challenge R1 trap camera", "add_challenge"),
+        ("add-challenge R1 creature", "add_challenge"),
+        ("raise-room R3", "raise_security"),
+        ("lower-room R3", "lower_security"),
+        ("patrol C2", "switch_to_patrol"),
+    ],
+)
 def test_every_operation_costs_its_table_row(text: str, key: str) -> None:
     p = _prowl()
     q = tune(p, _ops(text), REGISTRY)
@@ -147,8 +150,11 @@ def test_raise_and_lower_reroll_the_room_and_its_doors() -> None:
         assert conn.door == (conn.between[0] == OUTSIDE)
     _check(down)
     back = tune(down, _ops("raise-room R3"), REGISTRY)
-    assert all(conn.door for conn in back.links("R3")
-               if conn.between[0] == OUTSIDE or back.room(conn.other("R3")).security != NOSEC)
+    assert all(
+        conn.door
+        for conn in back.links("R3")
+        if conn.between[0] == OUTSIDE or back.room(conn.other("R3")).security != NOSEC
+    )
 
 
 def test_reroll_doors_keeps_the_bonus() -> None:
@@ -179,8 +185,9 @@ def test_redistribution_only_after_the_budget() -> None:
 
 
 def test_spending_everything_opens_redistribution() -> None:
-    p = tune(_prowl(), _ops("raise-room R3, raise-room R2, add-challenge R1, raise-room R5"),
-             REGISTRY)
+    p = tune(
+        _prowl(), _ops("raise-room R3, raise-room R2, add-challenge R1, raise-room R5"), REGISTRY
+    )
     assert p.tuning.left == 0 and p.tuning.phase == "budget"
     with pytest.raises(TuningError, match="it costs 1 adjustments; only 0 are left"):
         tune(p, _ops("move C4 R3"), REGISTRY)
@@ -209,31 +216,34 @@ def test_lowering_a_challenge_to_zero_removes_it() -> None:
             tune(q, _ops(f"shift-challenge {other[0].id} {one[0].id}"), REGISTRY)
 
 
-@pytest.mark.parametrize(("text", "match"), [
-    ("raise-room R99", "there is no room R99"),
-    ("raise-room X3", "'X3' is not a room"),
-    ("raise-room R9", "R9 is already HiSec"),
-    ("move C1 C2", "'C2' is not a room"),
-    ("move C1 R2", "C1 is already in R2"),
-    ("patrol C3", "C3 (pressure_plates) cannot move"),
-    ("patrol C2 R1 R4", "must pass through its room R2"),
-    ("patrol C2 R2 R9", "R2 and R9 are not connected"),
-    ("swap-attributes matrix matrix", "swap two different attributes"),
-    ("swap-attributes matrix sanity", "unknown attribute 'sanity'"),
-    ("swap-challenges C1 C2", "both in R2"),
-    ("reinforce R1", "'R1' is not a challenge"),
-    ("add-faction maybe", "say hostile or friendly"),
-    ("add-faction hostile inside_guard", "inside_guard is friendly, not hostile"),
-    ("add-faction hostile police", "police is already in play"),
-    ("add-faction hostile dragons", "'dragons' is not on the faction list"),
-    ("drop-faction F9", "there is no faction F9 in play"),
-    ("add-challenge R1 ghost", "unknown challenge type 'ghost'"),
-    ("add-challenge R1 trap dragon", "unknown trap 'dragon'"),
-    ("frobnicate R1", "unknown operation 'frobnicate'"),
-    ("R1 raise-room", "unknown operation 'R1'"),
-    ("raise-room", "write raise-room R3"),
-    ("move C1", "write move C1 R4"),
-])
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("raise-room R99", "there is no room R99"),
+        ("raise-room X3", "'X3' is not a room"),
+        ("raise-room R9", "R9 is already HiSec"),
+        ("move C1 C2", "'C2' is not a room"),
+        ("move C1 R2", "C1 is already in R2"),
+        ("patrol C3", "C3 (pressure_plates) cannot move"),
+        ("patrol C2 R1 R4", "must pass through its room R2"),
+        ("patrol C2 R2 R9", "R2 and R9 are not connected"),
+        ("swap-attributes matrix matrix", "swap two different attributes"),
+        ("swap-attributes matrix sanity", "unknown attribute 'sanity'"),
+        ("swap-challenges C1 C2", "both in R2"),
+        ("reinforce R1", "'R1' is not a challenge"),
+        ("add-faction maybe", "say hostile or friendly"),
+        ("add-faction hostile inside_guard", "inside_guard is friendly, not hostile"),
+        ("add-faction hostile police", "police is already in play"),
+        ("add-faction hostile dragons", "'dragons' is not on the faction list"),
+        ("drop-faction F9", "there is no faction F9 in play"),
+        ("add-challenge R1 ghost", "unknown challenge type 'ghost'"),
+        ("add-challenge R1 trap dragon", "unknown trap 'dragon'"),
+        ("frobnicate R1", "unknown operation 'frobnicate'"),
+        ("R1 raise-room", "unknown operation 'R1'"),
+        ("raise-room", "write raise-room R3"),
+        ("move C1", "write move C1 R4"),
+    ],
+)
 def test_refusals_name_the_reason(text: str, match: str) -> None:
     p = _prowl()
     with pytest.raises(TuningError, match=match.replace("(", r"\(").replace(")", r"\)")):
@@ -344,10 +354,12 @@ def _random_op(p: Prowl, data: st.DataObject) -> Operation:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), reputation=st.integers(1, 10), data=st.data())
-def test_budget_arithmetic_after_random_operations(seed: int, reputation: int,
-                                                   data: st.DataObject) -> None:
-    p = generate(ProwlOptions(reputation, 1 + seed % 12), random.Random(seed),
-                 registry=REGISTRY, seed=seed)
+def test_budget_arithmetic_after_random_operations(
+    seed: int, reputation: int, data: st.DataObject
+) -> None:
+    p = generate(
+        ProwlOptions(reputation, 1 + seed % 12), random.Random(seed), registry=REGISTRY, seed=seed
+    )
     rules = Rules(REGISTRY)
     applied = 0
     for _step in range(data.draw(st.integers(1, 14))):
@@ -374,8 +386,9 @@ def test_lowering_to_nosec_says_which_rooms_lose_their_last_door() -> None:
         if room.security != 1:
             continue
         q = tune(p, _ops(f"lower-room {room.id}"), REGISTRY)
-        doorless = {r.id for r in q.rooms if r.security != NOSEC
-                    and not any(c.door for c in q.links(r.id))}
+        doorless = {
+            r.id for r in q.rooms if r.security != NOSEC and not any(c.door for c in q.links(r.id))
+        }
         said = {c.split()[0] for c in q.tuning.log[-1].changes if c.endswith("has no door left")}
         assert said == doorless
         said_any = said_any or bool(said)

@@ -33,7 +33,10 @@ def test_readme_dungeon_examples_reach_the_levels_they_ask_for() -> None:
     registry = load_registry()
     for args in examples:
         levels = int(_option(args, "--levels", "1"))
-        params = Params(rules=_option(args, "--rules", "zufallslabyrinth"),
-                        seed=int(_option(args, "--seed", "0")), levels=levels)
+        params = Params(
+            rules=_option(args, "--rules", "zufallslabyrinth"),
+            seed=int(_option(args, "--seed", "0")),
+            levels=levels,
+        )
         made = len(generate(params.checked(), registry).levels)
         assert made == levels, (args, made)

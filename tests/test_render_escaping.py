@@ -48,7 +48,7 @@ def test_kit_escapes() -> None:
     assert xml_text("a<b>&\x07") == "a&lt;b&gt;&amp;␇"
     assert xml_attr("\"'") == "&quot;&#39;"
     assert visible("a\nb\tc\x00\x7f") == "a b c␀␡"
-    ET.fromstring(f"<t a=\"{xml_attr(EVIL)}\">{xml_text(EVIL)}</t>")
+    ET.fromstring(f'<t a="{xml_attr(EVIL)}">{xml_text(EVIL)}</t>')
     assert md_text("# x") == "\\# x" and md_text("# x", lead=False) == "# x"
     assert md_text("1. x") == "1\\. x" and md_text("- x") == "\\- x"
     assert md_text("snake_case _em_ *b*") == "snake_case \\_em\\_ \\*b\\*"
@@ -88,8 +88,9 @@ def test_zones_with_hostile_tables(tmp_path: Path) -> None:
     for table in data["tables"]:
         for row in table["rows"]:
             if isinstance(row.get("text"), dict):
-                row["text"] = {k: v + EVIL if isinstance(v, str) else v
-                               for k, v in row["text"].items()}
+                row["text"] = {
+                    k: v + EVIL if isinstance(v, str) else v for k, v in row["text"].items()
+                }
     with (tmp_path / "evil.yaml").open("w", encoding="utf-8") as out:
         YAML(typ="safe", pure=True).dump(data, out)
     registry = load_registry([tmp_path])

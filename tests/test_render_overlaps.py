@@ -22,10 +22,10 @@ def registry() -> Any:
     return load_registry([])
 
 
-@pytest.mark.parametrize(("rules", "seed", "lang"),
-                         [("zufallslabyrinth", 7, "de"), ("scatola-bianca", 11, "it")])
-def test_issue_examples_have_no_overlap(registry: Any, rules: str, seed: int,
-                                        lang: str) -> None:
+@pytest.mark.parametrize(
+    ("rules", "seed", "lang"), [("zufallslabyrinth", 7, "de"), ("scatola-bianca", 11, "it")]
+)
+def test_issue_examples_have_no_overlap(registry: Any, rules: str, seed: int, lang: str) -> None:
     doc = to_document(generate(Params(rules=rules, seed=seed, levels=3), registry), lang)
     assert len(doc["levels"]) >= (2 if rules == "zufallslabyrinth" else 1)
     for level in doc["levels"]:
@@ -35,15 +35,17 @@ def test_issue_examples_have_no_overlap(registry: Any, rules: str, seed: int,
 
 
 def test_the_measurement_sees_collisions() -> None:
-    svg = ('<svg xmlns="http://www.w3.org/2000/svg"><g class="map" transform="translate(0 0)">'
-           '<path class="walls" d="M0 0H100"/>'
-           '<g class="conn door" transform="translate(50 40)"><rect x="-5" y="-3.5" '
-           'width="10" height="7"/></g>'
-           '<text class="number" x="50" y="45" font-size="16" font-family="Source Serif Pro" '
-           'font-weight="bold">12</text>'
-           '<text class="level-mark" x="20" y="4" font-size="13" font-weight="bold">↓ 2</text>'
-           '<text class="number" x="80" y="60" font-size="16">7</text>'
-           "</g></svg>")
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg"><g class="map" transform="translate(0 0)">'
+        '<path class="walls" d="M0 0H100"/>'
+        '<g class="conn door" transform="translate(50 40)"><rect x="-5" y="-3.5" '
+        'width="10" height="7"/></g>'
+        '<text class="number" x="50" y="45" font-size="16" font-family="Source Serif Pro" '
+        'font-weight="bold">12</text>'
+        '<text class="level-mark" x="20" y="4" font-size="13" font-weight="bold">↓ 2</text>'
+        '<text class="number" x="80" y="60" font-size="16">7</text>'
+        "</g></svg>"
+    )
     found = measure(svg)
     assert ("number '12'", "conn door") in found["labels"]
     assert ("level-mark '↓ 2'", "") in found["walls"]

@@ -65,29 +65,37 @@ def test_compact_key_puts_rooms_first_and_folds_corridors(doc: Any) -> None:
 
 
 def test_user_text_is_data_not_markup() -> None:
-    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="80">'
-           '<rect width="100" height="80" fill="#ffffff"/></svg>')
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="80">'
+        '<rect width="100" height="80" fill="#ffffff"/></svg>'
+    )
     evil = '#set page(paper: "a0") #pagebreak() $x$ *b* ] [ \\ \x07 ")'
-    sheet = Sheet(title=evil, subtitle=evil, svg=svg,
-                  sections=[Section(evil, [evil, evil])] * 3, tail=[evil])
+    sheet = Sheet(
+        title=evil, subtitle=evil, svg=svg, sections=[Section(evil, [evil, evil])] * 3, tail=[evil]
+    )
     pdf = sheet_pdf([sheet])
     assert [tuple(round(v) for v in box) for box in _pages(pdf)] == [(842, 595)]
     if shutil.which("pdftotext"):
-        text = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True,
-                              check=True).stdout.decode()
+        text = subprocess.run(
+            ["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True
+        ).stdout.decode()
         assert "#set page" in text and "\x07" not in text
 
 
 def test_a_key_too_long_is_cut_with_a_note() -> None:
-    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="80">'
-           '<rect width="100" height="80" fill="#ffffff"/></svg>')
-    sections = [Section(f"{i}. Raum", ["Tür nach Norden zu 2; Tür nach Süden zu 3"] * 3)
-                for i in range(150)]
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="80">'
+        '<rect width="100" height="80" fill="#ffffff"/></svg>'
+    )
+    sections = [
+        Section(f"{i}. Raum", ["Tür nach Norden zu 2; Tür nach Süden zu 3"] * 3) for i in range(150)
+    ]
     pdf = sheet_pdf([Sheet("T", "S", svg, sections, more="{n} weitere")])
     assert len(_pages(pdf)) == 1
     if shutil.which("pdftotext"):
-        text = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True,
-                              check=True).stdout.decode()
+        text = subprocess.run(
+            ["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True
+        ).stdout.decode()
         assert re.search(r"\d+ weitere", text)
 
 
@@ -107,10 +115,15 @@ def test_zone_map_and_heist_sheets() -> None:
     registry = load_registry([])
     zmap = zones_generate(ZoneParams(size=(8, 5), theme="fantasy"), random.Random(7), registry)
     heist = prowl_generate(ProwlOptions(reputation=5, players=4), random.Random(4), seed=4)
-    for pdf in (zones_pdf(zmap, "de"), zones_pdf(zmap, "it", paper="letter"),
-                prowl_pdf(heist, "en"), prowl_pdf(heist, "de", paper="letter")):
+    for pdf in (
+        zones_pdf(zmap, "de"),
+        zones_pdf(zmap, "it", paper="letter"),
+        prowl_pdf(heist, "en"),
+        prowl_pdf(heist, "de", paper="letter"),
+    ):
         assert len(_pages(pdf)) == 1 and pdf.count(b"/FontFile") >= 2
     if shutil.which("pdftotext"):
-        text = subprocess.run(["pdftotext", "-", "-"], input=prowl_pdf(heist, "en"),
-                              capture_output=True, check=True).stdout.decode()
+        text = subprocess.run(
+            ["pdftotext", "-", "-"], input=prowl_pdf(heist, "en"), capture_output=True, check=True
+        ).stdout.decode()
         assert all(room.id in text for room in heist.rooms)

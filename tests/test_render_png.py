@@ -47,8 +47,12 @@ def test_bad_svg_is_a_render_error() -> None:
 def test_parallel_pngs_equal_serial_ones() -> None:
     from kerker.render.png import svgs_to_pngs
 
-    svgs = [SVG, SVG.replace("Ebene 1", "Ebene 2"), SVG.replace("Ebene 1", "Ebene 3"),
-            SVG.replace("Ebene 1", "Ebene 10 (a longer picture, drawn first)")]
+    svgs = [
+        SVG,
+        SVG.replace("Ebene 1", "Ebene 2"),
+        SVG.replace("Ebene 1", "Ebene 3"),
+        SVG.replace("Ebene 1", "Ebene 10 (a longer picture, drawn first)"),
+    ]
     serial = svgs_to_pngs(svgs, scale=1.5, workers=1)
     assert svgs_to_pngs(svgs, scale=1.5, workers=2) == serial  # in the order given
     assert len(set(serial)) == len(svgs)
@@ -111,8 +115,7 @@ def test_a_process_batch_draws_what_threads_draw() -> None:
         "assert pngs == [svg_to_png(svg, scale=1.5) for svg in svgs]\n"
         "print('ok')\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
 
@@ -125,8 +128,9 @@ def test_the_size_cap_is_read_from_the_svg_itself() -> None:
 
 def test_pictures_are_on_white_with_or_without_a_background_of_their_own() -> None:
     bare = SVG  # no background: the transparent canvas becomes white
-    painted = SVG.replace('height="40">', 'height="40"><rect width="120" height="40" '
-                                            'fill="#ffffff"/>')
+    painted = SVG.replace(
+        'height="40">', 'height="40"><rect width="120" height="40" fill="#ffffff"/>'
+    )
     for svg in (bare, painted):
         for scale in (1.0, 1.5):
             width, height, pixels = _pixels(svg_to_png(svg, scale=scale))
@@ -154,8 +158,7 @@ def test_a_dead_worker_is_a_render_error_not_a_trace() -> None:
         "except KerkerError as err:\n"
         "    print('refused:', err)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert "refused: the PNG renderer stopped unexpectedly" in done.stdout, done.stderr
 
 
@@ -167,13 +170,16 @@ def _alive(pid: int) -> bool:
         status = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
     except OSError:
         return False
-    state = next((line.split()[1] for line in status.splitlines() if line.startswith("State:")),
-                 "?")
+    state = next(
+        (line.split()[1] for line in status.splitlines() if line.startswith("State:")), "?"
+    )
     return state not in ("Z", "X")
 
 
-@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"),
-                    reason="forked workers (and /proc) only on Linux")
+@pytest.mark.skipif(
+    not __import__("sys").platform.startswith("linux"),
+    reason="forked workers (and /proc) only on Linux",
+)
 def test_workers_end_when_the_parent_is_killed() -> None:
     import os
     import signal

@@ -30,8 +30,13 @@ SEEDS = {"zufallslabyrinth": 400, "scatola-bianca": 420}
 MIN_LEVELS = 500
 
 _PATH = re.compile(r"([MHVLZ])([^MHVLZ]*)")
-_SECRET_MARKS = ('class="secret"', "secret_door", 'class="trap"', 'data-key="trap"',
-                 "conn elevator")
+_SECRET_MARKS = (
+    'class="secret"',
+    "secret_door",
+    'class="trap"',
+    'data-key="trap"',
+    "conn elevator",
+)
 
 
 def _floor_polygons(svg: str) -> tuple[list[list[tuple[float, float]]], float, float]:
@@ -84,8 +89,7 @@ def registry() -> Any:
 def test_maps_keep_secrets_and_labels_clear(registry: Any, rules: str) -> None:
     levels = hidden_total = secret_levels = labels = 0
     for seed in range(SEEDS[rules]):
-        params = Params(rules=rules, seed=seed, levels=3, size=(14, 14), max_areas=16,
-                        min_areas=1)
+        params = Params(rules=rules, seed=seed, levels=3, size=(14, 14), max_areas=16, min_areas=1)
         doc = to_document(generate(params, registry), "en")
         known = player_areas(doc)
         player_text = render_ascii(doc, view="player")
@@ -96,14 +100,15 @@ def test_maps_keep_secrets_and_labels_clear(registry: Any, rules: str) -> None:
             gm, player = views["gm"], views["player"]
             for view, svg in views.items():
                 found = measure(svg)
-                assert not found["labels"] and not found["walls"], (rules, seed, depth, view,
-                                                                    found)
+                assert not found["labels"] and not found["walls"], (rules, seed, depth, view, found)
                 labels += svg.count('class="number"')
             hidden = [a for a in level["areas"] if a["id"] not in known]
-            secrets = [c for c in level["connections"]
-                       if c["kind"] == "secret_door" or c.get("gm_only")]
-            has_trap = any(c.get("kind") == "trap" for a in level["areas"]
-                           for c in a.get("contents") or ())
+            secrets = [
+                c for c in level["connections"] if c["kind"] == "secret_door" or c.get("gm_only")
+            ]
+            has_trap = any(
+                c.get("kind") == "trap" for a in level["areas"] for c in a.get("contents") or ()
+            )
             for mark in _SECRET_MARKS:
                 assert mark not in player, (rules, seed, depth, mark)
             if secrets:

@@ -37,8 +37,9 @@ def _star(svg: str) -> tuple[float, float]:
 def test_entrance_star_at_the_way_in_and_keyed(registry: Any) -> None:
     doc = _doc(registry, "zufallslabyrinth", 7, "de")
     level = doc["levels"][0]
-    way = next(c for c in level["connections"]
-               if c["from"] == level["entrance"] and c["to_level"] == 0)
+    way = next(
+        c for c in level["connections"] if c["from"] == level["entrance"] and c["to_level"] == 0
+    )
     sx, sy = _star(render_svg(doc))
     ax, ay = ((way["at"][0] + 0.5) * CELL, (way["at"][1] + 0.5) * CELL)
     # Outside the way's wall, within two cells of it (seed 7: the south door).
@@ -57,8 +58,12 @@ def test_stairs_down_and_up_differ(registry: Any) -> None:
         for level in doc["levels"]:
             svg = render_svg(doc, depth=level["depth"])
             groups = re.findall(r'<g class="conn stairs"[^>]*>(.*?)</g>', svg)
-            legend = {key: body for key, body in re.findall(
-                r'<g class="legend-item" data-key="(stairs_(?:down|up))">(.*?)</g></g>', svg)}
+            legend = {
+                key: body
+                for key, body in re.findall(
+                    r'<g class="legend-item" data-key="(stairs_(?:down|up))">(.*?)</g></g>', svg
+                )
+            }
             here = [g for g in groups if 'fill="#ffffff"' in g.split("/>")[0]]
             ups += here
             downs += [g for g in groups if g not in here]
@@ -76,8 +81,11 @@ def test_marks_stay_inside_the_frame(registry: Any) -> None:
     assert frame and move
     fx, fy, fw, fh = map(float, frame.groups())
     tx, ty = map(float, move.groups())
-    for x, y in re.findall(r'<text class="(?:level-mark|number|unexplored-mark)" '
-                           r'x="(-?[\d.]+)" y="(-?[\d.]+)"', svg):
+    for x, y in re.findall(
+        r'<text class="(?:level-mark|number|unexplored-mark)" '
+        r'x="(-?[\d.]+)" y="(-?[\d.]+)"',
+        svg,
+    ):
         px, py = float(x) + tx, float(y) + ty
         assert fx < px < fx + fw and fy < py < fy + fh, (px, py)
 
@@ -110,8 +118,22 @@ def test_cli_style_print(tmp_path: Any) -> None:
     from kerker.dungeon.render_svg import PAPER
 
     runner = CliRunner()
-    r = runner.invoke(app, ["dungeon", "--seed", "3", "--out", str(tmp_path), "--style", "print",
-                            "--format", "svg", "--lang", "en"])
+    r = runner.invoke(
+        app,
+        [
+            "dungeon",
+            "--seed",
+            "3",
+            "--out",
+            str(tmp_path),
+            "--style",
+            "print",
+            "--format",
+            "svg",
+            "--lang",
+            "en",
+        ],
+    )
     assert r.exit_code == 0, r.output
     assert PAPER not in (tmp_path / "zufallslabyrinth-3-level1.svg").read_text(encoding="utf-8")
     r = runner.invoke(app, ["dungeon", "--seed", "3", "--out", str(tmp_path), "--style", "neon"])

@@ -33,7 +33,8 @@ RULES = load_rules()
 
 def _seed() -> str:
     return require(SEED_PATH, f"the rule text {SEED_FILE} beside the checkout").read_text(
-        encoding="utf-8")
+        encoding="utf-8"
+    )
 
 
 def test_the_file_validates_and_names_its_seed() -> None:
@@ -104,8 +105,9 @@ def test_headings_are_copied_from_the_seed() -> None:
 def test_modifier_table_as_printed() -> None:
     text = _seed()
     block = text.split("Wert Beschreibung\n", 1)[1].split("\n\n", 1)[0]
-    printed = [(int(m.group(1)), m.group(2))
-               for m in re.finditer(r"^([+-]?\d+) (\S.*)$", block, re.M)]
+    printed = [
+        (int(m.group(1)), m.group(2)) for m in re.finditer(r"^([+-]?\d+) (\S.*)$", block, re.M)
+    ]
     assert len(printed) == 11
     rows = TABLES["modifiers"].rows
     assert [word for _v, word in printed] == [row.text["de"] for row in rows]
@@ -161,12 +163,14 @@ def test_003_5_extremes_odds() -> None:
         return row.range[0] <= face <= row.range[1]
 
     share = {
-        row.key: Fraction(sum(n for face, n in dist.counts.items() if hit(row, face)),
-                          dist.total)
+        row.key: Fraction(sum(n for face, n in dist.counts.items() if hit(row, face)), dist.total)
         for row in table.rows
     }
-    assert share == {"confirm_best": Fraction(1, 20), "plain": Fraction(9, 10),
-                     "confirm_worst": Fraction(1, 20)}
+    assert share == {
+        "confirm_best": Fraction(1, 20),
+        "plain": Fraction(9, 10),
+        "confirm_worst": Fraction(1, 20),
+    }
     assert [row.value["confirm"] for row in table.rows] == [True, False, True]
 
 

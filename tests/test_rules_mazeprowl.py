@@ -65,7 +65,7 @@ def _section(heading: str) -> str:
     text = _seed()
     start = text.index("\n" + heading + "\n") + len(heading) + 2
     nxt = re.search(r"^\d\. ", text[start:], re.M)
-    return text[start:start + nxt.start()] if nxt else text[start:]
+    return text[start : start + nxt.start()] if nxt else text[start:]
 
 
 # -- every file, every table -----------------------------------------------------------------
@@ -79,12 +79,31 @@ def test_files_validate_and_belong_to_the_rule_set() -> None:
 
 def test_every_table_is_there() -> None:
     assert set(TABLES) == {
-        "security", "reputation-roll", "prowl-attributes", "layout", "entrances",
-        "branch-cost", "door-strength", "door-trap-lo", "door-trap-mid", "door-trap-hi",
-        "challenge-count", "challenge-level", "loot-present-nosec", "loot-present-lo",
-        "loot-present-mid", "loot-present-hi", "loot-value", "loot-secured", "fine-tuning",
-        "redistribution", "hostile-factions", "prowl-limits", "reputation-test-successes",
-        "reputation-test-successes-over-6", *DEFAULTS,
+        "security",
+        "reputation-roll",
+        "prowl-attributes",
+        "layout",
+        "entrances",
+        "branch-cost",
+        "door-strength",
+        "door-trap-lo",
+        "door-trap-mid",
+        "door-trap-hi",
+        "challenge-count",
+        "challenge-level",
+        "loot-present-nosec",
+        "loot-present-lo",
+        "loot-present-mid",
+        "loot-present-hi",
+        "loot-value",
+        "loot-secured",
+        "fine-tuning",
+        "redistribution",
+        "hostile-factions",
+        "prowl-limits",
+        "reputation-test-successes",
+        "reputation-test-successes-over-6",
+        *DEFAULTS,
     }
 
 
@@ -132,8 +151,9 @@ def test_rows_have_keys_and_plain_values(name: str) -> None:
     keys = [row.key for row in TABLES[name].rows]
     assert all(keys) and len(set(keys)) == len(keys)
     shapes = {frozenset(row.value) for row in TABLES[name].rows}
-    assert all(isinstance(v, int | str | bool) for row in TABLES[name].rows
-               for v in row.value.values())
+    assert all(
+        isinstance(v, int | str | bool) for row in TABLES[name].rows for v in row.value.values()
+    )
     if name not in {"layout", "redistribution", "loot-secured"}:
         assert len(shapes) <= 2, f"{name}: value keys should be consistent"
 
@@ -181,8 +201,12 @@ def test_challenge_count_as_printed() -> None:
 
 def test_challenge_level_as_printed() -> None:
     section = _section("5. Für jeden Raum Anzahl, Typ und Stärke der Herausforderungen bestimmen")
-    for line in ("Lo-Sec RW/2", "Mid-Sec RW", "Hi-Sec RW +2",
-                 "Die Stufe einer Herausforderung kann nie Reputation+5 übersteigen!"):
+    for line in (
+        "Lo-Sec RW/2",
+        "Mid-Sec RW",
+        "Hi-Sec RW +2",
+        "Die Stufe einer Herausforderung kann nie Reputation+5 übersteigen!",
+    ):
         assert line in section
     rows = _by_key("challenge-level")
     assert rows["lo"].value["divisor"] == 2 and rows["lo"].value["bonus"] == 0
@@ -211,16 +235,20 @@ def test_loot_as_printed() -> None:
 def test_loot_secured_as_printed() -> None:
     section = _section("6. Beute")
     assert "Gesichert: (2w6, +2 für MidSec, +3 für HiSec" in section
-    printed = re.findall(r"^(\d+)(?:-(\d+))?(\+)? ((?:Offen|Versteckt|Verschlossen).*)$",
-                         section, re.M)
+    printed = re.findall(
+        r"^(\d+)(?:-(\d+))?(\+)? ((?:Offen|Versteckt|Verschlossen).*)$", section, re.M
+    )
     table = TABLES["loot-secured"]
     assert len(printed) == len(table.rows) == 6
     for (lo, hi, plus, words), row in zip(printed, table.rows, strict=True):
         want = (int(lo), None if plus else int(hi or lo))
         assert row.range == want
         lower = words.lower()
-        assert row.value == {"hidden": "versteckt" in lower, "locked": "verschlossen" in lower,
-                             "trapped": "falle" in lower}
+        assert row.value == {
+            "hidden": "versteckt" in lower,
+            "locked": "verschlossen" in lower,
+            "trapped": "falle" in lower,
+        }
         assert bool(row.effects) == row.value["trapped"]
     assert _modifier(table, _ctx(table, midsec=True)) == 2
     assert _modifier(table, _ctx(table, hisec=True)) == 3
@@ -228,11 +256,9 @@ def test_loot_secured_as_printed() -> None:
 
 def test_door_strength_as_printed() -> None:
     section = _section("4. Pauschal Türenstärke bestimmen")
-    names = {"Außenwelt": "outside", "LoSec": "lo", "LowSec": "lo", "MidSec": "mid",
-             "HiSec": "hi"}
+    names = {"Außenwelt": "outside", "LoSec": "lo", "LowSec": "lo", "MidSec": "mid", "HiSec": "hi"}
     rows = _by_key("door-strength")
-    printed = re.findall(r"^(\w+)<=>(\w+)(?: \(i\.e\. Zugang\))?: RW/2 ?([+-]\d+)?$",
-                         section, re.M)
+    printed = re.findall(r"^(\w+)<=>(\w+)(?: \(i\.e\. Zugang\))?: RW/2 ?([+-]\d+)?$", section, re.M)
     assert len(printed) == len(rows) == 7
     for a, b, adjust in printed:
         key = "outside" if names[a] == "outside" else f"{names[a]}_{names[b]}"
@@ -252,7 +278,8 @@ def test_door_traps_as_printed() -> None:
         assert table.dice == "1w6"
         assert _by_key(table.name)["trap"].range == (lo, hi)
         assert [getattr(e, "roll", None) for e in _by_key(table.name)["trap"].effects] == [
-            "challenge-trap"]
+            "challenge-trap"
+        ]
 
 
 def test_layout_and_branch_points_as_printed() -> None:
@@ -285,8 +312,11 @@ def test_fine_tuning_costs_as_printed() -> None:
     section = _section("7. Feintuning")
     assert "Anzahl an Anpassungen: Reputation*Zugänge" in section
     groups = {
-        "sind kostenlos:": 0, "kosten eine Anpassung:": 1, "kosten sie je 2 Anpassungen:": 2,
-        "kosten sie 3 Anpassungen:": 3, "generiert 2 Anpassungen:": -2,
+        "sind kostenlos:": 0,
+        "kosten eine Anpassung:": 1,
+        "kosten sie je 2 Anpassungen:": 2,
+        "kosten sie 3 Anpassungen:": 3,
+        "generiert 2 Anpassungen:": -2,
         "generiert 3 Anpassungen:": -3,
     }
     lines = section.splitlines()
@@ -323,7 +353,7 @@ def test_004_2_reputation_roll_is_the_highest_of_n_w6(reputation: int) -> None:
     assert table.dice == "{reputation}W6kh1" and table.params == {"reputation": 1}
     shares = _row_odds(table, reputation=reputation)
     for k in range(1, 7):
-        assert shares[f"rw{k}"] == Fraction(k**reputation - (k - 1)**reputation, 6**reputation)
+        assert shares[f"rw{k}"] == Fraction(k**reputation - (k - 1) ** reputation, 6**reputation)
     assert [r.value["rw"] for r in table.rows] == list(range(1, 7))
 
 
@@ -378,10 +408,16 @@ def test_004_10_challenge_count_bonus_reaches_seven_and_eight() -> None:
 
 
 def test_004_12_loot_present_per_security() -> None:
-    shares = {sec: _row_odds(TABLES[f"loot-present-{sec}"]).get("present", Fraction(0))
-              for sec in ("nosec", "lo", "mid", "hi")}
-    assert shares == {"nosec": 0, "lo": Fraction(3, 36), "mid": Fraction(10, 36),
-                      "hi": Fraction(21, 36)}
+    shares = {
+        sec: _row_odds(TABLES[f"loot-present-{sec}"]).get("present", Fraction(0))
+        for sec in ("nosec", "lo", "mid", "hi")
+    }
+    assert shares == {
+        "nosec": 0,
+        "lo": Fraction(3, 36),
+        "mid": Fraction(10, 36),
+        "hi": Fraction(21, 36),
+    }
     for sec in ("mid", "hi"):
         (effect,) = _by_key(f"loot-present-{sec}")["present"].effects
         assert effect.roll == "loot-secured"  # type: ignore[union-attr]
@@ -402,16 +438,19 @@ def test_004_15_fine_tuning_keys_and_signs() -> None:
     assert rows["reinforce"].value == {"cost": 2}
     assert rows["add_enemy_faction"].value == rows["remove_friendly_faction"].value == {"cost": 3}
     assert rows["lower_security"].value == {"cost": -2}
-    assert rows["add_friendly_faction"].value == rows["remove_enemy_faction"].value == {
-        "cost": -3}
+    assert rows["add_friendly_faction"].value == rows["remove_enemy_faction"].value == {"cost": -3}
     assert [r.range for r in TABLES["fine-tuning"].rows] == [
-        (i, i) for i in range(1, len(rows) + 1)]
+        (i, i) for i in range(1, len(rows) + 1)
+    ]
 
 
 def test_004_16_redistribution() -> None:
     rows = _by_key("redistribution")
-    assert rows["raise_attribute"].value == rows["raise_challenge"].value == {
-        "raise": 1, "lower": 2, "allowed": True}
+    assert (
+        rows["raise_attribute"].value
+        == rows["raise_challenge"].value
+        == {"raise": 1, "lower": 2, "allowed": True}
+    )
     assert rows["doors_and_security"].value == {"allowed": False}
 
 
@@ -430,8 +469,10 @@ def test_004_17_factions_lotto() -> None:
 
 
 def test_004_18_challenge_types() -> None:
-    assert _row_odds(TABLES["challenge-type"]) == {"creature": Fraction(1, 2),
-                                                   "trap": Fraction(1, 2)}
+    assert _row_odds(TABLES["challenge-type"]) == {
+        "creature": Fraction(1, 2),
+        "trap": Fraction(1, 2),
+    }
     creatures = _by_key("challenge-creature")
     traps = _by_key("challenge-trap")
     assert len(creatures) >= 6 and len(traps) >= 6

@@ -167,8 +167,14 @@ def evaluate(text: str, ctx: dict[str, int | bool]) -> int | bool:
             left = ev(node.left)
             for op, comp in zip(node.ops, node.comparators, strict=True):
                 right = ev(comp)
-                ok = {ast.Eq: left == right, ast.NotEq: left != right, ast.Lt: left < right,
-                      ast.LtE: left <= right, ast.Gt: left > right, ast.GtE: left >= right}
+                ok = {
+                    ast.Eq: left == right,
+                    ast.NotEq: left != right,
+                    ast.Lt: left < right,
+                    ast.LtE: left <= right,
+                    ast.Gt: left > right,
+                    ast.GtE: left >= right,
+                }
                 if not ok[type(op)]:
                     return False
                 left = right
@@ -181,8 +187,11 @@ def evaluate(text: str, ctx: dict[str, int | bool]) -> int | bool:
 
 
 def names_in(text: str) -> set[str]:
-    return {n.id for n in ast.walk(ast.parse(text, mode="eval"))
-            if isinstance(n, ast.Name) and n.id not in ("true", "false")}
+    return {
+        n.id
+        for n in ast.walk(ast.parse(text, mode="eval"))
+        if isinstance(n, ast.Name) and n.id not in ("true", "false")
+    }
 
 
 def fill(text: str, ctx: dict[str, int | bool]) -> str:
@@ -203,8 +212,7 @@ def passed_values() -> dict[str, dict[str, set[int | bool]]]:
             for e in of(r, RollEffect):
                 for name, expr in (e.with_ or {}).items():
                     if not names_in(expr):
-                        out.setdefault(e.roll, {}).setdefault(name, set()).add(
-                            evaluate(expr, {}))
+                        out.setdefault(e.roll, {}).setdefault(name, set()).add(evaluate(expr, {}))
     return out
 
 
@@ -218,14 +226,21 @@ def contexts(table: Table) -> list[dict[str, int | bool]]:
         values |= passed_values().get(table.name, {}).get(name, set())
         choices[name] = sorted(values, key=int)
     keys = list(choices)
-    return [dict(zip(keys, combo, strict=True))
-            for combo in itertools.product(*(choices[k] for k in keys))]
+    return [
+        dict(zip(keys, combo, strict=True))
+        for combo in itertools.product(*(choices[k] for k in keys))
+    ]
 
 
 def check_cover(name: str, rows: list[Row], lo: int, hi: int) -> None:
     for result in range(lo, hi + 1):
-        hits = [i for i, r in enumerate(rows) if r.range is not None and r.range[0] <= result
-                and (r.range[1] is None or result <= r.range[1])]
+        hits = [
+            i
+            for i, r in enumerate(rows)
+            if r.range is not None
+            and r.range[0] <= result
+            and (r.range[1] is None or result <= r.range[1])
+        ]
         assert len(hits) == 1, f"{name}: result {result} hits rows {hits}"
     for r in rows:
         assert r.range is not None
@@ -256,7 +271,8 @@ def texts(table: Table) -> list[tuple[str, TextMap]]:
 @cache
 def seed_lines() -> list[str]:
     text = require(SEED_PATH, f"the rule text {SEED_FILE} beside the checkout").read_text(
-        encoding="utf-8")
+        encoding="utf-8"
+    )
     return [line.strip() for line in text.splitlines()]
 
 
@@ -267,8 +283,14 @@ def printed_block(heading: str) -> list[str]:
     """The lines from a heading to the next heading (or the end)."""
     lines = seed_lines()
     start = lines.index(heading)
-    end = next((i for i in range(start + 1, len(lines))
-                if lines[i].startswith("Tabella A.") and i > start + 1), len(lines))
+    end = next(
+        (
+            i
+            for i in range(start + 1, len(lines))
+            if lines[i].startswith("Tabella A.") and i > start + 1
+        ),
+        len(lines),
+    )
     return lines[start:end]
 
 
@@ -290,8 +312,13 @@ def printed_ranges(heading: str, die: str) -> list[tuple[int, int]]:
 
 
 def test_every_file_validates_and_names_the_seed() -> None:
-    assert set(files()) == {"corridoi.yaml", "stanze.yaml", "scale-e-trappole.yaml",
-                            "caverne.yaml", "mostri.yaml"}
+    assert set(files()) == {
+        "corridoi.yaml",
+        "stanze.yaml",
+        "scale-e-trappole.yaml",
+        "caverne.yaml",
+        "mostri.yaml",
+    }
     for tf in files().values():
         assert tf.rule_set == "scatola-bianca"
         assert tf.language == "it"
@@ -368,8 +395,10 @@ def test_values_are_plain_and_amounts_parse() -> None:
 
 
 def test_references_resolve_and_do_not_go_round() -> None:
-    graph = {name: {e.roll for r in all_rows(table) for e in of(r, RollEffect)}
-             for name, table in tables().items()}
+    graph = {
+        name: {e.roll for r in all_rows(table) for e in of(r, RollEffect)}
+        for name, table in tables().items()
+    }
     for name, targets in graph.items():
         assert targets <= set(tables()), (name, targets - set(tables()))
 
@@ -490,8 +519,7 @@ def exits(face: int, area: int) -> int:
 
 
 def test_8_number_of_exits_by_size() -> None:
-    expected = {1: (600, 1, 2), 2: (600, 2, 3), 3: (600, 3, 4), 4: (1200, 0, 1),
-                5: (1600, 0, 1)}
+    expected = {1: (600, 1, 2), 2: (600, 2, 3), 3: (600, 3, 4), 4: (1200, 0, 1), 5: (1600, 0, 1)}
     for face, (limit, upto, over) in expected.items():
         assert exits(face, limit) == upto and exits(face, limit + 1) == over
         assert exits(face, 100) == upto and exits(face, 30000) == over
@@ -503,7 +531,10 @@ def test_8_number_of_exits_by_size() -> None:
 
 def test_9_secret_door_search_table() -> None:
     assert [r.key for r in t("porta-segreta-muro").rows] == [
-        "secret_door", "nothing", "wandering_monster"]
+        "secret_door",
+        "nothing",
+        "wandering_monster",
+    ]
     assert ranges("porta-segreta-muro") == [(1, 1), (2, 11), (12, 12)]
     assert rolls(row_at("porta-segreta-muro", 12)) == ["mostro-errante"]
     assert row_at("tiri-periodici", 18).value["search_table"] == "porta-segreta-muro"
@@ -549,12 +580,20 @@ def test_14_specials_empty_or_reroll_without_them() -> None:
 
 
 def test_15_treasure_scales_with_the_dungeon_level() -> None:
-    amounts = {r.key: of(r, AmountEffect)[0].amount
-               for r in t("tesoro-senza-mostri").rows if of(r, AmountEffect)}
-    assert amounts == {"copper": "1000 * {level}", "silver": "1000 * {level}",
-                       "gold_400": "400 * {level}", "gold_250": "250 * {level}",
-                       "gold_1000": "1000 * {level}", "gems": "{level}d4",
-                       "jewellery": "{level}"}
+    amounts = {
+        r.key: of(r, AmountEffect)[0].amount
+        for r in t("tesoro-senza-mostri").rows
+        if of(r, AmountEffect)
+    }
+    assert amounts == {
+        "copper": "1000 * {level}",
+        "silver": "1000 * {level}",
+        "gold_400": "400 * {level}",
+        "gold_250": "250 * {level}",
+        "gold_1000": "1000 * {level}",
+        "gems": "{level}d4",
+        "jewellery": "{level}",
+    }
     for r in t("tesoro-senza-mostri").rows:
         if "per_level" in r.value:
             assert of(r, AmountEffect)[0].amount == f"{r.value['per_level']} * {{level}}"
@@ -567,8 +606,12 @@ def test_16_stairs_row_12_is_the_lost_stairs_up_one_level() -> None:
     assert r.range == (12, 12) and r.key == "up_1"
     assert r.value == {"kind": "stairs", "direction": "up", "levels": 1}
     assert row_at("scale", 11).value["kind"] == "chimney"
-    assert row_at("scale", 13).value == {"kind": "chimney", "direction": "down", "levels": 2,
-                                         "advance_ft": 30}
+    assert row_at("scale", 13).value == {
+        "kind": "chimney",
+        "direction": "down",
+        "levels": 2,
+        "advance_ft": 30,
+    }
 
 
 def test_17_stairs_doors_are_1_in_12_10_8_with_their_own_die() -> None:
@@ -601,10 +644,20 @@ def test_19_wandering_monster_default_is_labelled_and_used() -> None:
     monster = t("mostro-errante")
     assert monster.default is True
     assert "predefinita" in str(monster.title["it"]) and "default" in str(monster.title["en"])
-    users = {name for name, table in tables().items()
-             for r in all_rows(table) if "mostro-errante" in rolls(r)}
-    assert {"tiri-periodici", "porta-segreta-muro", "contenuto-stanza", "uscita-caverna",
-            "pozze", "laghi"} <= users
+    users = {
+        name
+        for name, table in tables().items()
+        for r in all_rows(table)
+        if "mostro-errante" in rolls(r)
+    }
+    assert {
+        "tiri-periodici",
+        "porta-segreta-muro",
+        "contenuto-stanza",
+        "uscita-caverna",
+        "pozze",
+        "laghi",
+    } <= users
     levels = []
     for r in monster.rows:
         (e,) = of(r, AmountEffect)
@@ -644,8 +697,9 @@ def test_22_arrows_and_spears_one_roll_each() -> None:
 def test_23_gas_typos_and_amounts() -> None:
     assert row_at("effetti-gas", 10).range == (9, 10)  # printed "09-l0"
     assert "Paura" in str(row_at("effetti-gas", 7).text["it"])
-    amounts = {r.key: [(e.name, e.amount) for e in of(r, AmountEffect)]
-               for r in t("effetti-gas").rows}
+    amounts = {
+        r.key: [(e.name, e.amount) for e in of(r, AmountEffect)] for r in t("effetti-gas").rows
+    }
     assert amounts["blindness"] == [("turns", "1d6")]
     assert amounts["sleep"] == [("turns", "2d6")]
     assert amounts["strength"] == [("strength", "1d6")]
@@ -659,7 +713,9 @@ def test_24_cave_exits_1_in_6_monster_5_in_6_treasure() -> None:
     assert rolls(monster) == ["mostro-errante"]
     assert monster.then is not None and monster.then.dice == "d6"
     assert [(r.range, r.value["treasure"]) for r in monster.then.rows] == [
-        ((1, 5), True), ((6, 6), False)]
+        ((1, 5), True),
+        ((6, 6), False),
+    ]
 
 
 def test_25_caves_pools_lakes_and_the_colossal_size() -> None:
@@ -682,7 +738,9 @@ def test_26_lakes_monsters_treasure_and_portals() -> None:
     assert [(e.name, e.amount) for e in of(lake, AmountEffect)] == [("monsters", "1d4")]
     assert lake.then is not None and lake.then.dice == "d5"
     assert [(r.range, r.value["treasure"]) for r in lake.then.rows] == [
-        ((1, 4), True), ((5, 5), False)]
+        ((1, 4), True),
+        ((5, 5), False),
+    ]
     assert t("laghi").params == {"other_planes": False}
     enchanted = row_at("laghi", 12)
     (lair,) = of(enchanted, AmountEffect)
@@ -698,7 +756,9 @@ def test_27_pool_changes_an_attribute_per_character() -> None:
         assert [(a.name, a.amount) for a in of(r, AmountEffect)] == [("points", "1d3")]
         assert rolls(r) == ["caratteristica-modificata"]
     assert [r.value["operation"] for r in t("alterazione-caratteristica").rows] == [
-        "subtract", "add"]
+        "subtract",
+        "add",
+    ]
     assert ranges("alterazione-caratteristica") == [(1, 3), (4, 6)]
 
 
@@ -744,21 +804,19 @@ def test_ranges_are_the_printed_ones(name: str) -> None:
 
 def test_shape_sizes_are_the_printed_columns() -> None:
     block = printed_block("Tabella A.5.1: Forma stanza o camera")
-    sizes = [tuple(int(n) for n in re.findall(r"\d+", line))
-             for line in block if "’ per " in line]
+    sizes = [tuple(int(n) for n in re.findall(r"\d+", line)) for line in block if "’ per " in line]
     camera, stanza = sizes[0::2], sizes[1::2]
     for name, column in (("forma-camera", camera), ("forma-stanza", stanza)):
         ours = [(r.value["w_ft"], r.value["h_ft"]) for r in t(name).rows[:-1]]
         assert ours == column, name
     assert [r.range for r in t("forma-camera").rows] == [r.range for r in t("forma-stanza").rows]
-    assert printed_ranges("Tabella A.5.1: Forma stanza o camera", "1d12") == ranges(
-        "forma-camera")
+    assert printed_ranges("Tabella A.5.1: Forma stanza o camera", "1d12") == ranges("forma-camera")
 
 
 def test_exit_counts_are_the_printed_rows() -> None:
     block = printed_block("Tabella A.5.4: Numero uscite")
     start = block.index("Uscite") + 1
-    rows = [block[i:i + 3] for i in range(start, start + 33, 3)]
+    rows = [block[i : i + 3] for i in range(start, start + 33, 3)]
     for face_text, size, count in rows:
         face = int(face_text)
         numbers = re.findall(r"\d+", size.replace(".", ""))
@@ -775,15 +833,18 @@ def test_exit_counts_are_the_printed_rows() -> None:
 def test_numbers_in_values_match_the_seed() -> None:
     text = "\n".join(seed_lines())
     assert [r.value["width_ft"] for r in t("larghezza-corridoio").rows] == [
-        int(w) for w in re.findall(
-            r"^(\d+)’$", "\n".join(printed_block("Tabella A.3.2: Larghezza corridoio")),
-            re.M)]
+        int(w)
+        for w in re.findall(
+            r"^(\d+)’$", "\n".join(printed_block("Tabella A.3.2: Larghezza corridoio")), re.M
+        )
+    ]
     areas = [int(a.replace(".", "")) for a in re.findall(r"Circa ([\d.]+)’ quadri", text)]
     assert [r.value["area_sqft"] for r in t("dimensioni-stanza").rows[:-1]] == areas
     assert "aggiungi 3.400’ quadri" in text
     coins = [int(c.replace(".", "")) for c in re.findall(r"^([\d.]+) pezzi", text, re.M)]
-    assert [r.value["per_level"] for r in t("tesoro-senza-mostri").rows
-            if "per_level" in r.value] == coins
+    assert [
+        r.value["per_level"] for r in t("tesoro-senza-mostri").rows if "per_level" in r.value
+    ] == coins
     caves = printed_block("Tabella A.8.1: Cave e caverne")
     for r in t("cave-e-caverne").rows[:-1]:
         assert r.range is not None and r.range[1] is not None
@@ -794,12 +855,22 @@ def test_numbers_in_values_match_the_seed() -> None:
         assert ours == printed, line
         assert rolls(r) == (["pozze"] if line.endswith("*") else [])
     assert "250’-300’ per 350’-400’ **" in text
-    for needle in ("non risalirà per 30 turni", "Non risalirà per 60 turni",
-                   "chiudendo il passaggio per 10-60 turni", "corri indietro per 120’",
-                   "Copre 60’ davanti a voi", "a 100 miglia dall’ingresso",
-                   "Una probabilità su 12", "Una probabilità su 10", "Una probabilità su 8",
-                   "1 su 6 avviene un crollo", "3 su 6 probabilità di caduta",
-                   "4 su 5 possibilità di tesoro", "1d4+1 mostri", "(1-2 su 6)"):
+    for needle in (
+        "non risalirà per 30 turni",
+        "Non risalirà per 60 turni",
+        "chiudendo il passaggio per 10-60 turni",
+        "corri indietro per 120’",
+        "Copre 60’ davanti a voi",
+        "a 100 miglia dall’ingresso",
+        "Una probabilità su 12",
+        "Una probabilità su 10",
+        "Una probabilità su 8",
+        "1 su 6 avviene un crollo",
+        "3 su 6 probabilità di caduta",
+        "4 su 5 possibilità di tesoro",
+        "1d4+1 mostri",
+        "(1-2 su 6)",
+    ):
         assert needle in text, needle
 
 

@@ -72,7 +72,7 @@ def _section(text: str, heading: str) -> str:
     end = text.find("\nSchritt ", start)
     end2 = text.find("\nNicht verbundene", start)
     ends = [e for e in (end, end2) if e >= 0]
-    return text[start:min(ends)] if ends else text[start:]
+    return text[start : min(ends)] if ends else text[start:]
 
 
 def _bullets(section: str) -> list[tuple[int, int, str]]:
@@ -256,7 +256,11 @@ def test_002_9_names_start_with_the_seeds_examples() -> None:
     seed_names = ["Lagerhalle", "Medizinische Sektion", "Quartiere", "Maschinenraum"]
     assert [r.text["de"] for r in TABLES["scifi-name"].rows[:4]] == seed_names
     assert [r.key for r in TABLES["fantasy-name"].rows[:4]] == [
-        "cellar", "crypt", "barracks", "library"]
+        "cellar",
+        "crypt",
+        "barracks",
+        "library",
+    ]
     for theme in THEMES:
         assert len(TABLES[f"{theme}-name"].rows) >= 12
 
@@ -350,8 +354,13 @@ def test_decisions_are_written_up_in_the_notes() -> None:
     section = notes.split("## 002 Zonenkarten")[1].split("\n## ")[0]
     numbers = [int(n) for n in re.findall(r"^(\d+)\. \*\*", section, re.M)]
     assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) >= 15
-    for quote in ("5×3 Knotenpunkte", "eine, zwei oder drei", "Bullauge", "Siehe",
-                  "Was sehen, fühlen, riechen, hören die Krallen?"):
+    for quote in (
+        "5×3 Knotenpunkte",
+        "eine, zwei oder drei",
+        "Bullauge",
+        "Siehe",
+        "Was sehen, fühlen, riechen, hören die Krallen?",
+    ):
         assert quote in section, quote
     for name in TABLES:
         generic = re.sub(r"^(scifi|fantasy)-", "<theme>-", name)

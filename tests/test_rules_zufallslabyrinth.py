@@ -700,8 +700,11 @@ def test_d21_rooms_and_exits_tables() -> None:
 
 @cache
 def seed_lines() -> list[str]:
-    return require(SEED_PATH, "the rule text beside the checkout").read_text(
-        encoding="utf-8").splitlines()
+    return (
+        require(SEED_PATH, "the rule text beside the checkout")
+        .read_text(encoding="utf-8")
+        .splitlines()
+    )
 
 
 def section(start: str, end: str) -> list[str]:

@@ -22,8 +22,7 @@ CASES = [(3, "it", 1), (11, "en", 3), (66, "de", 3)]  # 66: elevator rooms, a do
 
 
 def _doc(seed: int, lang: str, levels: int) -> str:
-    params = Params(rules="scatola-bianca", seed=seed, size=(20, 24), max_areas=20,
-                    levels=levels)
+    params = Params(rules="scatola-bianca", seed=seed, size=(20, 24), max_areas=20, levels=levels)
     return dumps(generate(params, REGISTRY), lang)
 
 
@@ -45,8 +44,9 @@ def test_cli_preview_and_json() -> None:
     result = runner.invoke(_app(), ["--rules", "scatola-bianca", "--seed", "3", "--lang", "it"])
     assert result.exit_code == 0, result.output
     assert "Corridoio" in result.output or "#" in result.output
-    result = runner.invoke(_app(), ["--rules", "scatola-bianca", "--seed", "3", "--json",
-                                    "--lang", "it"])
+    result = runner.invoke(
+        _app(), ["--rules", "scatola-bianca", "--seed", "3", "--json", "--lang", "it"]
+    )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
     assert doc["rules"] == "scatola-bianca" and doc["lang"] == "it"
@@ -56,8 +56,17 @@ def test_cli_caves_and_entrance(tmp_path: Path) -> None:
     """--caves goes into the document's options; --entrance is honoured; the key reads as a
     transcript in the chosen language."""
     runner = CliRunner()
-    args = ["--rules", "scatola-bianca", "--seed", "5", "--levels", "2", "--size", "20x24",
-            "--json"]
+    args = [
+        "--rules",
+        "scatola-bianca",
+        "--seed",
+        "5",
+        "--levels",
+        "2",
+        "--size",
+        "20x24",
+        "--json",
+    ]
     for caves in ("depth", "always", "never"):
         result = runner.invoke(_app(), [*args, "--caves", caves])
         assert result.exit_code == 0, result.output
@@ -70,16 +79,37 @@ def test_cli_caves_and_entrance(tmp_path: Path) -> None:
     doc = json.loads(result.output)
     assert doc["levels"][0]["areas"][0]["kind"] == "room"
     assert doc["options"]["entrance"] == "room"
-    result = runner.invoke(_app(), ["--rules", "scatola-bianca", "--seed", "5", "--out",
-                                    str(tmp_path), "--format", "md", "--lang", "de"])
+    result = runner.invoke(
+        _app(),
+        [
+            "--rules",
+            "scatola-bianca",
+            "--seed",
+            "5",
+            "--out",
+            str(tmp_path),
+            "--format",
+            "md",
+            "--lang",
+            "de",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "Wurf A.1 (d20): " in (tmp_path / "scatola-bianca-5.md").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("args", [["--caves", "always"], ["--caves", "depth"],
-                                  ["--rules", "scatola-bianca", "--caves", "deep"],
-                                  ["--levels", "0"], ["--max-areas", "0"], ["--size", "5x5"],
-                                  ["--entrance", "cellar"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--caves", "always"],
+        ["--caves", "depth"],
+        ["--rules", "scatola-bianca", "--caves", "deep"],
+        ["--levels", "0"],
+        ["--max-areas", "0"],
+        ["--size", "5x5"],
+        ["--entrance", "cellar"],
+    ],
+)
 def test_cli_refuses_caves(args: list[str]) -> None:
     """--caves is refused for the Zufallslabyrinth (it declares no such option: its caves
     come from its own tables), a bad value for every rule set: one line, exit status 2,

@@ -31,8 +31,14 @@ def _params(seed: int) -> Params:
     # (caves from depth 3 on); min_areas=0: the raw procedure, whose odds the fidelity tests
     # compare (rolling small first levels again selects dungeons; tested in
     # test_dungeon_fidelity.py)
-    return Params(rules=RULES, seed=seed, size=(24, 30), max_areas=30,
-                  levels=4 if seed % 4 == 0 else 1, min_areas=0)
+    return Params(
+        rules=RULES,
+        seed=seed,
+        size=(24, 30),
+        max_areas=30,
+        levels=4 if seed % 4 == 0 else 1,
+        min_areas=0,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -131,7 +137,8 @@ def test_zufallslabyrinth_rolls_read_as_a_transcript_too() -> None:
     rolls = [r for lv in doc["levels"] for a in lv["areas"] for r in a["rolls"]]
     assert rolls and all(r["label"] and r["text"] for r in rolls)
     assert {r["label"] for r in rolls if r["table"] == "zufallslabyrinth/innenausstattung"} == {
-        "Innenausstattung"}
+        "Innenausstattung"
+    }
     assert not any("door_closes" in c for lv in doc["levels"] for c in lv["connections"])
     assert "caves" not in doc["options"]
     text = render_md(doc, lang="de")
@@ -144,15 +151,30 @@ def test_every_kind_occurs(docs: list[dict[str, Any]]) -> None:
     kinds = Counter(a["kind"] for d in docs for lv in d["levels"] for a in lv["areas"])
     # unusual shapes (A.5.2) keep their kind; no "special" (A.5.7's "Speciale" is another thing)
     assert set(kinds) == {"room", "chamber", "corridor", "cave", "elevator"}, kinds
-    shapes = Counter(a["shape"] for d in docs for lv in d["levels"] for a in lv["areas"]
-                     if a["kind"] in ("room", "chamber"))
-    assert {"rect", "circle", "triangle", "trapezoid", "cave", "oval", "hexagon",
-            "octagon"} <= set(shapes), shapes
+    shapes = Counter(
+        a["shape"]
+        for d in docs
+        for lv in d["levels"]
+        for a in lv["areas"]
+        if a["kind"] in ("room", "chamber")
+    )
+    assert {"rect", "circle", "triangle", "trapezoid", "cave", "oval", "hexagon", "octagon"} <= set(
+        shapes
+    ), shapes
     conns = Counter(c["kind"] for d in docs for lv in d["levels"] for c in lv["connections"])
-    assert {"door", "secret_door", "one_way_door", "opening", "stairs", "trapdoor",
-            "shaft", "elevator"} <= set(conns), conns
-    contents = Counter(c["kind"] for d in docs for lv in d["levels"] for a in lv["areas"]
-                       for c in a["contents"])
+    assert {
+        "door",
+        "secret_door",
+        "one_way_door",
+        "opening",
+        "stairs",
+        "trapdoor",
+        "shaft",
+        "elevator",
+    } <= set(conns), conns
+    contents = Counter(
+        c["kind"] for d in docs for lv in d["levels"] for a in lv["areas"] for c in a["contents"]
+    )
     assert {"monster", "treasure", "trap", "water", "stairs"} <= set(contents), contents
 
 
@@ -232,17 +254,19 @@ def test_chambers_have_open_passages_rooms_doors(docs: list[dict[str, Any]]) -> 
                     continue
                 seen[f"{here['kind']} {c['kind']}"] += 1
                 if here["kind"] in ("chamber", "cave") and c["kind"] == "door":
-                    assert any(r["table"].endswith("ricerca-porta-nascosta") and
-                               r["key"] == "found" for r in here["rolls"]), here["id"]
+                    assert any(
+                        r["table"].endswith("ricerca-porta-nascosta") and r["key"] == "found"
+                        for r in here["rolls"]
+                    ), here["id"]
     assert seen["chamber opening"] > 1000 and seen["room door"] > 1000, seen
     assert seen["room opening"] == 0 and seen["chamber door"] < 20, seen
 
 
 def test_caves_by_depth_always_never() -> None:
     """--caves: depth (from CAVE_DEPTH on), always, never; chambers otherwise."""
+
     def kinds(caves: str, seed: int) -> dict[int, set[str]]:
-        params = Params(rules=RULES, seed=seed, size=(24, 30), max_areas=30, levels=4,
-                        caves=caves)
+        params = Params(rules=RULES, seed=seed, size=(24, 30), max_areas=30, levels=4, caves=caves)
         doc = to_document(generate(params, REGISTRY), "it")
         assert doc["options"]["levels"] == 4
         return {lv["depth"]: {a["kind"] for a in lv["areas"]} for lv in doc["levels"]}
@@ -266,19 +290,22 @@ def test_caves_option_is_checked() -> None:
     with pytest.raises(DungeonError, match="caves takes depth, always, never"):
         Params(rules=RULES, caves="sometimes").checked()
     for caves in ("always", "depth"):  # the procedure declares no option caves
-        with pytest.raises(DungeonError, match="caves is not an option of the rules "
-                                               "zufallslabyrinth") as err:
+        with pytest.raises(
+            DungeonError, match="caves is not an option of the rules zufallslabyrinth"
+        ) as err:
             Params(caves=caves).checked()
         assert err.value.option == "caves" and "--" not in str(err.value)
     assert Params().checked().procedure_options() == (("entrance", "variant"),)
     assert Params(rules=RULES, caves="never").checked().procedure_options() == (
-        ("entrance", "variant"), ("caves", "never"))
+        ("entrance", "variant"),
+        ("caves", "never"),
+    )
     assert Params(rules=RULES).checked().caves == "depth"
 
 
-@pytest.mark.parametrize(("entrance", "kinds"), [("variant", {"corridor"}),
-                                                 ("room", {"room"}),
-                                                 ("hall", {"chamber"})])
+@pytest.mark.parametrize(
+    ("entrance", "kinds"), [("variant", {"corridor"}), ("room", {"room"}), ("hall", {"chamber"})]
+)
 def test_entrance_option(entrance: str, kinds: set[str]) -> None:
     """--entrance: a passage (variant), a room (A.5.1 Stanza) or a chamber (Camera), with
     the stairs from the surface in its wall, then its exits and contents by A.5."""
@@ -295,8 +322,10 @@ def test_entrance_option(entrance: str, kinds: set[str]) -> None:
         areas = {a["id"]: a for a in level["areas"]}
         assert up[0]["from"] == first["id"]
         for c in up[1:]:
-            assert any(r["table"] == "scatola-bianca/scale" and r["key"] == "up_1"
-                       for r in areas[c["from"]]["rolls"]), c
+            assert any(
+                r["table"] == "scatola-bianca/scale" and r["key"] == "up_1"
+                for r in areas[c["from"]]["rolls"]
+            ), c
         if entrance != "variant":
             tables = [r["table"] for r in first["rolls"]]
             assert tables[0].endswith("forma-stanza" if entrance == "room" else "forma-camera")
@@ -320,35 +349,44 @@ def test_elevator_rooms(docs: list[dict[str, Any]]) -> None:
                     continue
                 assert c["gm_only"], c
                 depth, room = areas[c["from"]]
-                assert any(x["kind"] == "trap" and "ascensore" in x["text"].lower()
-                           for x in room["contents"]), room["id"]
+                assert any(
+                    x["kind"] == "trap" and "ascensore" in x["text"].lower()
+                    for x in room["contents"]
+                ), room["id"]
                 if c["direction"] == "down":
                     # always the 20' x 20' room as printed (issue 12): a room of that size
                     # that rolled it, or a room of its own behind a door of the passage or
                     # room that rolled it
                     assert room["kind"] == "elevator", room["id"]
                     assert len(room["cells"]) == 16, room
-                    rolled = [r for r in room["rolls"]
-                              if r["table"].endswith("trappole-e-tranelli")]
+                    rolled = [
+                        r for r in room["rolls"] if r["table"].endswith("trappole-e-tranelli")
+                    ]
                     if rolled:
                         seen["in a room"] += 1
                     else:
-                        feeder = [x for x in level["connections"] if x["to"] == room["id"]
-                                  and x["kind"] == "door"]
+                        feeder = [
+                            x
+                            for x in level["connections"]
+                            if x["to"] == room["id"] and x["kind"] == "door"
+                        ]
                         assert feeder, room
                         _d, source = areas[feeder[0]["from"]]
-                        rolled = [r for r in source["rolls"]
-                                  if r["table"].endswith("trappole-e-tranelli")]
-                        seen["from a passage" if source["kind"] == "corridor"
-                             else "in a room"] += 1
+                        rolled = [
+                            r for r in source["rolls"] if r["table"].endswith("trappole-e-tranelli")
+                        ]
+                        seen["from a passage" if source["kind"] == "corridor" else "in a room"] += 1
                     row = [r["row"] for r in rolled if r["row"] in ("9", "10", "11")][-1]
                     levels = {"9": 1, "10": 2, "11": 2}[row]
                     assert c["to_level"] == depth + levels
                     if c["to"] is not None:
                         lower, bottom = areas[c["to"]]
                         assert lower == depth + levels and bottom["kind"] == "elevator"
-                        back = [x for x in _level(doc, lower)["connections"]
-                                if x["from"] == bottom["id"] and x["kind"] == "elevator"]
+                        back = [
+                            x
+                            for x in _level(doc, lower)["connections"]
+                            if x["from"] == bottom["id"] and x["kind"] == "elevator"
+                        ]
                         assert back[0]["to"] == room["id"] and back[0]["direction"] == "up"
                         assert back[0]["to_level"] == depth
                         seen["arrived"] += 1
@@ -356,8 +394,9 @@ def test_elevator_rooms(docs: list[dict[str, Any]]) -> None:
 
 
 def test_elevator_is_a_room_for_the_players() -> None:
-    seed = next(s for s in range(200) if '"elevator"' in dumps(
-        generate(_params(s), REGISTRY), "en"))
+    seed = next(
+        s for s in range(200) if '"elevator"' in dumps(generate(_params(s), REGISTRY), "en")
+    )
     doc = to_document(generate(_params(seed), REGISTRY), "en")
     gm, player = render_md(doc, lang="en"), render_md(doc, lang="en", view="player")
     assert "Elevator down to level" in gm
@@ -381,13 +420,19 @@ def test_doors_below_the_stairs(docs: list[dict[str, Any]]) -> None:
                     assert c["door_closes"] == (door[-1]["key"] == "door_shuts_exit")
                     seen[f"down {c['door_closes']}"] += 1
                 else:
-                    lower = [x for x in _level(doc, c["to_level"])["connections"]
-                             if x["from"] == c["to"] and x["to"] == c["from"]]
+                    lower = [
+                        x
+                        for x in _level(doc, c["to_level"])["connections"]
+                        if x["from"] == c["to"] and x["to"] == c["from"]
+                    ]
                     assert lower[0]["door_closes"] == c["door_closes"]
                     seen[f"up {c['door_closes']}"] += 1
     assert seen["down True"] > 3 and seen["down False"] > 30 and seen["up True"], seen
-    doc = next(d for d in docs if any(c.get("door_closes") for lv in d["levels"]
-                                      for c in lv["connections"]))
+    doc = next(
+        d
+        for d in docs
+        if any(c.get("door_closes") for lv in d["levels"] for c in lv["connections"])
+    )
     assert "a door shuts" in render_md(doc, lang="en")
     assert "una porta chiude" in render_md(doc, lang="it")
     assert "versperrt eine Tür den Rückweg" in render_md(doc, lang="de")
@@ -422,8 +467,11 @@ def test_no_two_exits_share_an_opening(docs: list[dict[str, Any]]) -> None:
     wall forwards and backwards included)."""
     for doc in docs:
         for level in doc["levels"]:
-            places = Counter((c["from"], tuple(c["at"]), c["side"])
-                             for c in level["connections"] if c["to_level"] is None)
+            places = Counter(
+                (c["from"], tuple(c["at"]), c["side"])
+                for c in level["connections"]
+                if c["to_level"] is None
+            )
             assert max(places.values(), default=1) == 1, doc["seed"]
 
 
@@ -453,8 +501,10 @@ def test_traps_say_what_their_rolls_made(docs: list[dict[str, Any]]) -> None:
                         assert details and details[0].startswith(gas), content
                         seen["gas"] += 1
                     if "frecce" in content["text"]:
-                        arrows = sum(int(d.rsplit("(×", 1)[1].rstrip(")")) if "(×" in d else 1
-                                     for d in details)
+                        arrows = sum(
+                            int(d.rsplit("(×", 1)[1].rstrip(")")) if "(×" in d else 1
+                            for d in details
+                        )
                         assert 1 <= arrows <= 6, content
                         seen["arrows"] += 1
     assert seen["gas"] > 20 and seen["arrows"] > 10, seen

@@ -52,5 +52,6 @@ def test_the_seed_written_into_a_heist_reproduces_it() -> None:
     assert prowl_dumps(odd) == prowl_dumps(right)
     free = generate_prowl(options, random.Random(8), registry=REGISTRY)
     assert free.seed is None
-    assert prowl_dumps(free) == prowl_dumps(generate_prowl(options, random.Random(8),
-                                                           registry=REGISTRY))
+    assert prowl_dumps(free) == prowl_dumps(
+        generate_prowl(options, random.Random(8), registry=REGISTRY)
+    )

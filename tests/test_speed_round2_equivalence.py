@@ -29,8 +29,11 @@ def _level(rng: random.Random) -> Occupancy:
 def test_fits_footprint_matches_fits() -> None:
     rng = random.Random(7)
     shapes = [rect(w, h) for w in range(1, 6) for h in range(1, 6)]
-    shapes += [by_name(name, area) for name in ("circle", "oval", "hexagon", "octagon",
-                                                "trapezoid", "triangle") for area in (2, 6, 12)]
+    shapes += [
+        by_name(name, area)
+        for name in ("circle", "oval", "hexagon", "octagon", "trapezoid", "triangle")
+        for area in (2, 6, 12)
+    ]
     seen = {True: 0, False: 0}
     for _ in range(300):
         occ = _level(rng)
@@ -42,7 +45,8 @@ def test_fits_footprint_matches_fits() -> None:
             for u0 in entry_columns(local):
                 dx, dy = shift(origin, heading, u0)
                 assert {(x + dx, y + dy) for x, y in shape.cells} == place(
-                    local, origin, heading, u0)
+                    local, origin, heading, u0
+                )
                 expected = occ.fits(placed(local, origin, heading, u0), allowed)
                 assert occ.fits_footprint(shape, dx, dy, allowed) == expected
                 seen[expected] += 1

@@ -10,8 +10,10 @@ import pytest
 from conftest import check_golden, require
 
 TESTS = Path(__file__).parent
-CLOCK = re.compile(r"\b(perf_counter|process_time|monotonic|time\.time|setitimer|"
-                   r"signal\.alarm)\b")
+CLOCK = re.compile(
+    r"\b(perf_counter|process_time|monotonic|time\.time|setitimer|"
+    r"signal\.alarm)\b"
+)
 
 
 def test_no_test_reads_a_clock() -> None:
@@ -25,8 +27,9 @@ def test_no_test_reads_a_clock() -> None:
     assert not offenders, "wall-clock in tests (bound the work instead):\n" + "\n".join(offenders)
 
 
-def test_require_fails_under_ci_and_skips_locally(tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_require_fails_under_ci_and_skips_locally(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     missing = tmp_path / "no-such-seed.txt"
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="CI=true needs it"):

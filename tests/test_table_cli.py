@@ -37,8 +37,9 @@ def test_tables_from_the_environment() -> None:
 
 
 def test_show_json_contract() -> None:
-    code, out, _ = invoke("table", "show", "test/schatz", "--json", "--tables", FIXTURES,
-                          "--lang", "de")
+    code, out, _ = invoke(
+        "table", "show", "test/schatz", "--json", "--tables", FIXTURES, "--lang", "de"
+    )
     assert code == 0
     data = json.loads(out)
     assert data["dice"] == "W20"
@@ -51,8 +52,21 @@ def test_show_json_contract() -> None:
 
 
 def test_roll_json_has_the_full_log() -> None:
-    code, out, _ = invoke("table", "roll", "test/schatz", "--json", "--seed", "5", "--level",
-                          "3", "--guarded", "--tables", FIXTURES, "--times", "3")
+    code, out, _ = invoke(
+        "table",
+        "roll",
+        "test/schatz",
+        "--json",
+        "--seed",
+        "5",
+        "--level",
+        "3",
+        "--guarded",
+        "--tables",
+        FIXTURES,
+        "--times",
+        "3",
+    )
     assert code == 0
     data = json.loads(out)
     assert data["seed"] == 5
@@ -61,28 +75,58 @@ def test_roll_json_has_the_full_log() -> None:
     for item in data["results"]:
         assert item["log"][0]["table"] == "test/schatz"
         assert item["result"]["total"] == item["result"]["roll"] + 1
-    again = json.loads(invoke("table", "roll", "test/schatz", "--json", "--seed", "5", "--level",
-                              "3", "--guarded", "--tables", FIXTURES, "--times", "3")[1])
+    again = json.loads(
+        invoke(
+            "table",
+            "roll",
+            "test/schatz",
+            "--json",
+            "--seed",
+            "5",
+            "--level",
+            "3",
+            "--guarded",
+            "--tables",
+            FIXTURES,
+            "--times",
+            "3",
+        )[1]
+    )
     assert again == data
 
 
 def test_roll_text_explain() -> None:
-    code, out, _ = invoke("table", "roll", "test/schatz", "--seed", "5", "--explain", "--level",
-                          "3", "--guarded", "--tables", FIXTURES, "--lang", "de")
+    code, out, _ = invoke(
+        "table",
+        "roll",
+        "test/schatz",
+        "--seed",
+        "5",
+        "--explain",
+        "--level",
+        "3",
+        "--guarded",
+        "--tables",
+        FIXTURES,
+        "--lang",
+        "de",
+    )
     assert code == 0
     assert out.startswith("Schatz: ")
     assert "W20 -> [" in out
 
 
 def test_odds_json_exact() -> None:
-    code, out, _ = invoke("table", "odds", "test/schatz", "--json", "--tables", FIXTURES,
-                          "--lang", "en")
+    code, out, _ = invoke(
+        "table", "odds", "test/schatz", "--json", "--tables", FIXTURES, "--lang", "en"
+    )
     assert code == 0
     data = json.loads(out)
     total = sum(Fraction(o["p"]) for o in data["outcomes"])
     assert total == 1
     assert data["outcomes"][0] == {
-        "p": "17/20", "outcome": "2W10 × 100 cp",
+        "p": "17/20",
+        "outcome": "2W10 × 100 cp",
         "detail": {"table": "test/schatz", "text": "2W10 × 100 cp", "values": {}, "parts": []},
     }
 
@@ -135,16 +179,25 @@ def test_import_out_creates_the_folder_and_errors_speak_one_language(tmp_path: P
     csv = tmp_path / "loot.csv"
     csv.write_text("range,text\n1-3,Goldmünzen\n4-6,Ein Schwert\n", encoding="utf-8")
     target = tmp_path / "my-tables" / "deeper" / "loot.yaml"
-    code, _out, err = invoke("table", "import", str(csv), "--name", "loot", "--out",
-                             str(target))
+    code, _out, err = invoke("table", "import", str(csv), "--name", "loot", "--out", str(target))
     assert code == 0, err
     assert target.exists() and "name: loot" in target.read_text(encoding="utf-8")
     blocker = tmp_path / "file"
     blocker.write_text("x", encoding="utf-8")
-    code, _out, err = invoke("table", "import", str(csv), "--out", str(blocker / "loot.yaml"),
-                             env={"LANGUAGE": "de", "LANG": "de_DE.UTF-8"})
+    code, _out, err = invoke(
+        "table",
+        "import",
+        str(csv),
+        "--out",
+        str(blocker / "loot.yaml"),
+        env={"LANGUAGE": "de", "LANG": "de_DE.UTF-8"},
+    )
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert "Errno" not in err and "Not a directory" not in err
-    code, _out, err = invoke("table", "import", str(tmp_path / "missing.csv"),
-                             env={"LANGUAGE": "it", "LANG": "it_IT.UTF-8"})
+    code, _out, err = invoke(
+        "table",
+        "import",
+        str(tmp_path / "missing.csv"),
+        env={"LANGUAGE": "it", "LANG": "it_IT.UTF-8"},
+    )
     assert code == 2 and "Errno" not in err and "No such file" not in err

@@ -39,12 +39,13 @@ def _rows(yaml_text: str) -> list[tuple[object, object]]:
 
 
 def test_semicolon_file_with_header_reads_well() -> None:
-    text = import_csv(BOOK_W20, name="Schatz Tabelle", heading="Schritt 3: Schatz",
-                      source_file="buch.csv")
+    text = import_csv(
+        BOOK_W20, name="Schatz Tabelle", heading="Schritt 3: Schatz", source_file="buch.csv"
+    )
     assert text.startswith("# Imported by `kerker table import` from buch.csv.\n")
     assert "`kerker table lint` will ask for the it and en texts" in text
     assert "  - name: schatz-tabelle\n" in text
-    assert "    title: {de: \"Schritt 3: Schatz\"}\n" in text
+    assert '    title: {de: "Schritt 3: Schatz"}\n' in text
     assert "    dice: W20\n" in text
     assert "      - range: [1, 5]\n        text: {de: Leer}\n" in text
     assert "      - range: [20, null]\n" in text
@@ -68,8 +69,10 @@ def test_tab_file_without_header_w10_zero() -> None:
 
 
 def test_comma_file_with_language_columns_and_percent() -> None:
-    text = import_csv('Wurf,de,EN\n01-50,Nichts,Nothing\n51-99,"Gold, viel","Gold, lots"\n'
-                      "00,true,yes\n", name="prozent")
+    text = import_csv(
+        'Wurf,de,EN\n01-50,Nichts,Nothing\n51-99,"Gold, viel","Gold, lots"\n00,true,yes\n',
+        name="prozent",
+    )
     assert _table(text)["dice"] == "W%"
     assert _rows(text) == [
         ((1, 50), {"de": "Nichts", "en": "Nothing"}),
@@ -79,17 +82,20 @@ def test_comma_file_with_language_columns_and_percent() -> None:
     assert "rows lack it text" in text
 
 
-@pytest.mark.parametrize(("lines", "dice"), [
-    (["1-3;a", "4-6;b"], "W6"),
-    (["1-4;a", "5-8;b", "9-12;c"], "W12"),
-    (["01-50;a", "51-100;b"], "W%"),
-    (["2-6;a", "7;b", "8-12;c"], "2W6"),
-    (["3-10;a", "11-18;b"], "3W6"),
-    (["11-36;a", "41-66;b"], "W66"),
-    (["111-366;a", "411-666;b"], "W666"),
-    (["1;a", "2;b", "3;c", "4;d"], "W4"),
-    (["1-17;a", "18-19;b", "20+;c"], "W20"),
-])
+@pytest.mark.parametrize(
+    ("lines", "dice"),
+    [
+        (["1-3;a", "4-6;b"], "W6"),
+        (["1-4;a", "5-8;b", "9-12;c"], "W12"),
+        (["01-50;a", "51-100;b"], "W%"),
+        (["2-6;a", "7;b", "8-12;c"], "2W6"),
+        (["3-10;a", "11-18;b"], "3W6"),
+        (["11-36;a", "41-66;b"], "W66"),
+        (["111-366;a", "411-666;b"], "W666"),
+        (["1;a", "2;b", "3;c", "4;d"], "W4"),
+        (["1-17;a", "18-19;b", "20+;c"], "W20"),
+    ],
+)
 def test_dice_are_inferred(lines: list[str], dice: str) -> None:
     assert _table(import_csv("\n".join(lines), name="t"))["dice"] == dice
 
@@ -106,8 +112,7 @@ def test_range_spellings(spelling: str) -> None:
 
 def test_round_trip_validates_lints_and_rolls(tmp_path: Path) -> None:
     path = tmp_path / "schatz.yaml"
-    path.write_text(import_csv(BOOK_W20, name="schatz", source_file="buch.csv"),
-                    encoding="utf-8")
+    path.write_text(import_csv(BOOK_W20, name="schatz", source_file="buch.csv"), encoding="utf-8")
     (table,) = load_path(path, trusted=False)  # validated by the schema
     # The only problems are the missing languages the comment announced.
     problems = lint_paths([path])
@@ -129,19 +134,22 @@ def test_multiline_cells_keep_line_numbers() -> None:
     assert _rows(import_csv(text, name="t", dice="W8"))[0] == ((1, 3), {"de": "zwei Zeilen"})
 
 
-@pytest.mark.parametrize(("text", "line", "fragment"), [
-    ("", 1, "the CSV is empty"),
-    ("  \n\n", 1, "the CSV is empty"),
-    ("W20;Text\n", 1, "a header but no rows"),
-    ("1-5;a\n6-x;b\n", 2, "'6-x' is not a range"),
-    ("1-5;a\n4-6;b\n", 2, "the range 4-6 overlaps 1-5 on line 1"),
-    ("1-5;a\n8-10;c\n6+;b\n", 3, "the range 6+ overlaps 8-10 on line 2"),
-    ("1-5;a\n6-4;b\n", 2, "the range 6-4 runs backwards"),
-    ("1-5;a\n6-10;\n", 2, "the range '6-10' has no text"),
-    ("Wurf;de;Notiz\n1-5;a;b\n", 1, "names languages and other columns"),
-    ("1-7;a\n8-16;b\n", None, "cannot tell the die from the ranges 1-16"),
-    ("1;" + "x" * 200_000 + "\n", 1, "this is not CSV"),
-])
+@pytest.mark.parametrize(
+    ("text", "line", "fragment"),
+    [
+        ("", 1, "the CSV is empty"),
+        ("  \n\n", 1, "the CSV is empty"),
+        ("W20;Text\n", 1, "a header but no rows"),
+        ("1-5;a\n6-x;b\n", 2, "'6-x' is not a range"),
+        ("1-5;a\n4-6;b\n", 2, "the range 4-6 overlaps 1-5 on line 1"),
+        ("1-5;a\n8-10;c\n6+;b\n", 3, "the range 6+ overlaps 8-10 on line 2"),
+        ("1-5;a\n6-4;b\n", 2, "the range 6-4 runs backwards"),
+        ("1-5;a\n6-10;\n", 2, "the range '6-10' has no text"),
+        ("Wurf;de;Notiz\n1-5;a;b\n", 1, "names languages and other columns"),
+        ("1-7;a\n8-16;b\n", None, "cannot tell the die from the ranges 1-16"),
+        ("1;" + "x" * 200_000 + "\n", 1, "this is not CSV"),
+    ],
+)
 def test_errors_name_the_line(text: str, line: int | None, fragment: str) -> None:
     with pytest.raises(RuleDataError) as err:
         import_csv(text, name="t", source_file="buch.csv")
@@ -169,10 +177,26 @@ def test_bad_options() -> None:
 
 
 def test_awkward_texts_are_quoted_and_read_back() -> None:
-    texts = ["- Liste", "null", "12", "a: b", "# nein", "x #y", "[1]", "'q'", 'say "hi"',
-             "back\\slash", "Tür & Tor", "ja", "~", "%d", "@x", "1e3", "{level}"]
-    csv_text = "\n".join(f'{i};"{t.replace(chr(34), chr(34) * 2)}"'
-                         for i, t in enumerate(texts, 1))
+    texts = [
+        "- Liste",
+        "null",
+        "12",
+        "a: b",
+        "# nein",
+        "x #y",
+        "[1]",
+        "'q'",
+        'say "hi"',
+        "back\\slash",
+        "Tür & Tor",
+        "ja",
+        "~",
+        "%d",
+        "@x",
+        "1e3",
+        "{level}",
+    ]
+    csv_text = "\n".join(f'{i};"{t.replace(chr(34), chr(34) * 2)}"' for i, t in enumerate(texts, 1))
     rows = _rows(import_csv(csv_text, name="t", dice=f"W{len(texts)}"))
     assert [r[1] for r in rows] == [{"de": t} for t in texts]
 
@@ -184,18 +208,24 @@ def test_slug() -> None:
 
 
 @settings(max_examples=30)
-@given(st.sampled_from([("W6", 6), ("W20", 20), ("W%", 100), ("W12", 12)]),
-       st.lists(st.integers(1, 99), min_size=0, max_size=8, unique=True),
-       st.sampled_from([";", "\t", ","]), st.booleans())
-def test_partitions_round_trip(die: tuple[str, int], cuts: list[int], sep: str,
-                               header: bool) -> None:
+@given(
+    st.sampled_from([("W6", 6), ("W20", 20), ("W%", 100), ("W12", 12)]),
+    st.lists(st.integers(1, 99), min_size=0, max_size=8, unique=True),
+    st.sampled_from([";", "\t", ","]),
+    st.booleans(),
+)
+def test_partitions_round_trip(
+    die: tuple[str, int], cuts: list[int], sep: str, header: bool
+) -> None:
     dice, faces = die
     bounds = sorted({c for c in cuts if 1 < c <= faces})
     starts = [1, *bounds]
     ends = [b - 1 for b in bounds] + [faces]
     lines = [f"{dice}{sep}Text"] if header else []
-    lines += [f"{lo:02d}-{hi:02d}{sep}Zeile {i}" for i, (lo, hi) in
-              enumerate(zip(starts, ends, strict=True))]
+    lines += [
+        f"{lo:02d}-{hi:02d}{sep}Zeile {i}"
+        for i, (lo, hi) in enumerate(zip(starts, ends, strict=True))
+    ]
     text = import_csv("\n".join(lines) + "\n", name="t")
     assert [r[0] for r in _rows(text)] == list(zip(starts, ends, strict=True))
     table = _table(text)

@@ -16,10 +16,29 @@ from kerker.tables.model import Table
 from kerker.tables.registry import Registry, TableError, load_path, shipped_paths
 
 FIXTURE = Path(__file__).parent / "fixtures" / "tables" / "foundry.yaml"
-RESULT_KEYS = ["_id", "type", "name", "text", "description", "img", "weight", "range",
-               "drawn", "flags"]
-TABLE_KEYS = ["_id", "name", "img", "description", "formula", "replacement", "displayRoll",
-              "results", "flags"]
+RESULT_KEYS = [
+    "_id",
+    "type",
+    "name",
+    "text",
+    "description",
+    "img",
+    "weight",
+    "range",
+    "drawn",
+    "flags",
+]
+TABLE_KEYS = [
+    "_id",
+    "name",
+    "img",
+    "description",
+    "formula",
+    "replacement",
+    "displayRoll",
+    "results",
+    "flags",
+]
 
 
 @pytest.fixture(scope="module")
@@ -80,10 +99,14 @@ def test_texts_inline_rolls_html_and_flags(registry: Registry) -> None:
     assert "Stück" not in high["description"]  # the amount is in the text already
     kerker = high["flags"]["kerker"]
     assert kerker["key"] == "high" and kerker["row"] == "8-12"
-    assert kerker["effects"] == [{
-        "type": "amount", "amount": "{2 * level}W6 × 10", "name": "amount",
-        "unit": {"de": "Stück", "it": "pezzi", "en": "pieces"},
-    }]
+    assert kerker["effects"] == [
+        {
+            "type": "amount",
+            "amount": "{2 * level}W6 × 10",
+            "name": "amount",
+            "unit": {"de": "Stück", "it": "pezzi", "en": "pieces"},
+        }
+    ]
     json.dumps(results)  # JSON-safe
 
 
@@ -113,27 +136,30 @@ def test_lookup_tables_and_unsayable_dice_are_refused(registry: Registry) -> Non
         _doc(registry, "beutel", "fr")
 
 
-@pytest.mark.parametrize(("ours", "theirs"), [
-    ("W20", "1d20"),
-    ("2W10 × 100", "2d10*100"),
-    ("2W10x100", "2d10*100"),
-    ("W%", "1d100"),
-    ("W66", "(1d6*10+1d6)"),
-    ("W666", "(1d6*100+1d6*10+1d6)"),
-    ("2W66", "((1d6*10+1d6)+(1d6*10+1d6))"),
-    ("W{66}", "1d66"),
-    ("4W6kh3", "4d6kh3"),
-    ("3W6!", "3d6x"),
-    ("3W6!>=5", "3d6x>=5"),
-    ("2W6r1", "2d6rr1"),
-    ("2W6ro<2", "2d6r<2"),
-    ("6W6>=5", "6d6cs>=5"),
-    ("(W4)W6", "(1d4)d6"),
-    ("max(W20, W20)", "max(1d20,1d20)"),
-    ("W6/2", "floor(1d6/2)"),
-    ("10-W6", "10-1d6"),
-    ("4WF", "4dF"),
-])
+@pytest.mark.parametrize(
+    ("ours", "theirs"),
+    [
+        ("W20", "1d20"),
+        ("2W10 × 100", "2d10*100"),
+        ("2W10x100", "2d10*100"),
+        ("W%", "1d100"),
+        ("W66", "(1d6*10+1d6)"),
+        ("W666", "(1d6*100+1d6*10+1d6)"),
+        ("2W66", "((1d6*10+1d6)+(1d6*10+1d6))"),
+        ("W{66}", "1d66"),
+        ("4W6kh3", "4d6kh3"),
+        ("3W6!", "3d6x"),
+        ("3W6!>=5", "3d6x>=5"),
+        ("2W6r1", "2d6rr1"),
+        ("2W6ro<2", "2d6r<2"),
+        ("6W6>=5", "6d6cs>=5"),
+        ("(W4)W6", "(1d4)d6"),
+        ("max(W20, W20)", "max(1d20,1d20)"),
+        ("W6/2", "floor(1d6/2)"),
+        ("10-W6", "10-1d6"),
+        ("4WF", "4dF"),
+    ],
+)
 def test_formulas(ours: str, theirs: str) -> None:
     assert foundry_formula(ours) == theirs
 

@@ -27,6 +27,7 @@ def reg():  # type: ignore[no-untyped-def]
 
 # -- safe expressions ------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("text", "ctx", "want"),
     [
@@ -46,8 +47,22 @@ def test_safe_expressions(text: str, ctx: dict[str, int], want: int | bool) -> N
 
 @pytest.mark.parametrize(
     "text",
-    ["__import__('os')", "level.real", "'text'", "[1]", "f(1)", "lambda: 1", "1.5",
-     "x := 1", "", "-" * 50 + "1", "2 ** 100", "a[0]", "{1: 2}", "1" * 300],
+    [
+        "__import__('os')",
+        "level.real",
+        "'text'",
+        "[1]",
+        "f(1)",
+        "lambda: 1",
+        "1.5",
+        "x := 1",
+        "",
+        "-" * 50 + "1",
+        "2 ** 100",
+        "a[0]",
+        "{1: 2}",
+        "1" * 300,
+    ],
 )
 def test_everything_else_is_refused(text: str) -> None:
     with pytest.raises(ExprError):
@@ -70,6 +85,7 @@ def test_templates_fill_dice_expressions() -> None:
 
 # -- rolling -----------------------------------------------------------------------------------
 
+
 def test_same_seed_same_result(reg) -> None:  # type: ignore[no-untyped-def]
     a = roll_table(reg, "test/schatz", random.Random(3), context={"level": 2})
     b = roll_table(reg, "test/schatz", random.Random(3), context={"level": 2})
@@ -80,8 +96,9 @@ def test_same_seed_same_result(reg) -> None:  # type: ignore[no-untyped-def]
 def test_level_multiplies_amounts_and_guarded_adds_one(reg) -> None:  # type: ignore[no-untyped-def]
     seen_21 = False
     for seed in range(300):
-        result, log = roll_table(reg, "test/schatz", random.Random(seed),
-                                 context={"level": 3, "guarded": True})
+        result, log = roll_table(
+            reg, "test/schatz", random.Random(seed), context={"level": 3, "guarded": True}
+        )
         assert result.pick.total == result.pick.roll.total + 1
         seen_21 |= result.pick.total == 21
         if result.key == "copper":
@@ -150,8 +167,18 @@ def test_json_is_plain_data(reg) -> None:  # type: ignore[no-untyped-def]
     result, _log = roll_table(reg, "test/schatz", random.Random(8), context={"level": 2})
     data = to_json(result, "en")
     json.dumps(data)
-    assert {"table", "title", "key", "text", "values", "dice", "roll", "total", "row",
-            "effects"} <= set(data)
+    assert {
+        "table",
+        "title",
+        "key",
+        "text",
+        "values",
+        "dice",
+        "roll",
+        "total",
+        "row",
+        "effects",
+    } <= set(data)
 
 
 def test_numbers_are_written_per_language() -> None:
@@ -163,10 +190,17 @@ def test_numbers_are_written_per_language() -> None:
 
 # -- exact odds -----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("table_id", "ctx"),
-    [("test/schatz", {}), ("test/schatz", {"level": 3, "guarded": True}), ("test/form", {}),
-     ("test/weighted", {}), ("test/gaps", {}), ("test/when", {})],
+    [
+        ("test/schatz", {}),
+        ("test/schatz", {"level": 3, "guarded": True}),
+        ("test/form", {}),
+        ("test/weighted", {}),
+        ("test/gaps", {}),
+        ("test/when", {}),
+    ],
 )
 def test_odds_sum_to_one(reg, table_id: str, ctx: dict) -> None:  # type: ignore[no-untyped-def]
     outcomes = table_odds(reg, table_id, lang="de", context=ctx)
@@ -191,8 +225,12 @@ def test_odds_by_hand(reg) -> None:  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize(
     ("table_id", "ctx"),
-    [("test/schatz", {"level": 2, "guarded": True}), ("test/form", {}), ("test/weighted", {}),
-     ("test/when", {})],
+    [
+        ("test/schatz", {"level": 2, "guarded": True}),
+        ("test/form", {}),
+        ("test/weighted", {}),
+        ("test/when", {}),
+    ],
 )
 def test_rolls_match_exact_odds(reg, table_id: str, ctx: dict) -> None:  # type: ignore[no-untyped-def]
     exact = dict(table_odds(reg, table_id, lang="de", context=ctx))
@@ -248,8 +286,9 @@ def test_chance_results_carry_their_side(reg) -> None:  # type: ignore[no-untype
             if isinstance(effect, ChanceResult):
                 sides.add(effect.passed)
                 assert (effect.roll.total <= 50) == effect.passed
-                assert bool([e for e in effect.effects if isinstance(e, TableResult)]) \
-                    == effect.passed
+                assert (
+                    bool([e for e in effect.effects if isinstance(e, TableResult)]) == effect.passed
+                )
     assert sides == {True, False}
 
 

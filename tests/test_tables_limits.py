@@ -22,8 +22,9 @@ from kerker.tables.registry import TableError, load_registry
 
 
 def _weighted(tmp_path: Path, weights: list[str], name: str = "w") -> Path:
-    rows = "".join(f"      - weight: {w}\n        text: {{en: row {i}}}\n"
-                   for i, w in enumerate(weights))
+    rows = "".join(
+        f"      - weight: {w}\n        text: {{en: row {i}}}\n" for i, w in enumerate(weights)
+    )
     path = tmp_path / f"{name}.yaml"
     path.write_text(
         "schema: 1\nrule_set: mine\nlanguage: en\ntables:\n"
@@ -65,12 +66,12 @@ def test_weighted_rows_that_read_the_roll_count_each_number(tmp_path: Path) -> N
         encoding="utf-8",
     )
     result = {o.describe(): p for o, p in table_odds(load_registry([path]), "mine/r")}
-    assert result == {"low": Fraction(1, 2), "low [note]": Fraction(1, 4),
-                      "high": Fraction(1, 4)}
+    assert result == {"low": Fraction(1, 2), "low [note]": Fraction(1, 4), "high": Fraction(1, 4)}
 
 
-@pytest.mark.parametrize("weights", [["9999999", "1"], ["1" + "0" * 400, "1"],
-                                     ["5000", "5000", "1"]])
+@pytest.mark.parametrize(
+    "weights", [["9999999", "1"], ["1" + "0" * 400, "1"], ["5000", "5000", "1"]]
+)
 def test_weights_past_the_cap_are_refused_on_loading(tmp_path: Path, weights: list[str]) -> None:
     path = _weighted(tmp_path, weights)
     with pytest.raises(KerkerError) as info:
@@ -91,12 +92,14 @@ def test_weights_up_to_the_cap_roll_and_have_odds(tmp_path: Path) -> None:
 def _chain(tmp_path: Path, length: int, times: int) -> Path:
     parts = ["schema: 1\nrule_set: chain\nlanguage: en\ntables:\n"]
     for i in range(length):
-        follow = (f"        effects: [{{roll: t{i + 1}, times: '{times}'}}]\n"
-                  if i < length - 1 else "")
+        follow = (
+            f"        effects: [{{roll: t{i + 1}, times: '{times}'}}]\n" if i < length - 1 else ""
+        )
         parts.append(
             f"  - name: t{i}\n    title: {{en: T{i}}}\n    source: {{heading: T}}\n"
             f"    dice: W2\n    rows:\n      - range: [1, 1]\n        text: {{en: one}}\n"
-            f"{follow}      - range: [2, 2]\n        text: {{en: two}}\n")
+            f"{follow}      - range: [2, 2]\n        text: {{en: two}}\n"
+        )
     path = tmp_path / "chain.yaml"
     path.write_text("".join(parts), encoding="utf-8")
     return path
@@ -135,8 +138,9 @@ def test_too_many_multisets_are_refused_before_they_are_built(
     built: list[int] = []
     original = odds_module._Odds.sized
 
-    def sized(self: odds_module._Odds, dist: dict[object, Fraction], table: object
-              ) -> dict[object, Fraction]:
+    def sized(
+        self: odds_module._Odds, dist: dict[object, Fraction], table: object
+    ) -> dict[object, Fraction]:
         built.append(len(dist))
         return original(self, dist, table)  # type: ignore[arg-type]
 

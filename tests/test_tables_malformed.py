@@ -25,11 +25,28 @@ FIXTURE = Path(__file__).parent / "fixtures" / "engine" / "test.yaml"
 BASE: Any = YAML(typ="safe").load(FIXTURE.read_text(encoding="utf-8"))
 
 JUNK = st.one_of(
-    st.none(), st.booleans(), st.integers(-10**6, 10**6), st.text(max_size=12),
-    st.lists(st.integers(-5, 30), max_size=3), st.dictionaries(st.text(max_size=5),
-                                                               st.integers(), max_size=2),
-    st.sampled_from(["W6", "d0", "1d20+", "W{66}", "{level}W4", "{nope}W6", "result >",
-                     "__import__('os')", "zz/none", "behaelter", "[1, 2]", "{1: 2}"]),
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**6), 10**6),
+    st.text(max_size=12),
+    st.lists(st.integers(-5, 30), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
+    st.sampled_from(
+        [
+            "W6",
+            "d0",
+            "1d20+",
+            "W{66}",
+            "{level}W4",
+            "{nope}W6",
+            "result >",
+            "__import__('os')",
+            "zz/none",
+            "behaelter",
+            "[1, 2]",
+            "{1: 2}",
+        ]
+    ),
 )
 
 
@@ -79,12 +96,17 @@ def _exercise(tmp: Path, text: str) -> None:
         assert str(err)
 
 
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(path=st.sampled_from(ALL_PATHS), action=st.sampled_from(["delete", "replace", "extra"]),
-       junk=JUNK)
-def test_mutated_files_fail_cleanly(tmp_path: Path, path: tuple[Any, ...], action: str,
-                                    junk: Any) -> None:
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    path=st.sampled_from(ALL_PATHS),
+    action=st.sampled_from(["delete", "replace", "extra"]),
+    junk=JUNK,
+)
+def test_mutated_files_fail_cleanly(
+    tmp_path: Path, path: tuple[Any, ...], action: str, junk: Any
+) -> None:
     mutated = _mutate(BASE, path, action, junk)
     import io
 
@@ -93,8 +115,9 @@ def test_mutated_files_fail_cleanly(tmp_path: Path, path: tuple[Any, ...], actio
     _exercise(tmp_path, buffer.getvalue())
 
 
-@settings(max_examples=100, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(text=st.text(max_size=200))
 def test_arbitrary_text_fails_cleanly(tmp_path: Path, text: str) -> None:
     _exercise(tmp_path, text)

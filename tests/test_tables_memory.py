@@ -92,8 +92,13 @@ def test_rss_stays_flat_over_ten_thousand_heists() -> None:
     if not Path("/proc/self/status").exists():
         pytest.skip("needs Linux /proc")
     src = Path(__file__).resolve().parents[1] / "src"
-    proc = subprocess.run([sys.executable, "-c", RSS_PROBE], capture_output=True, text=True,
-                          env={"PYTHONPATH": str(src), "PATH": "/usr/bin:/bin"}, timeout=900)
+    proc = subprocess.run(
+        [sys.executable, "-c", RSS_PROBE],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(src), "PATH": "/usr/bin:/bin"},
+        timeout=900,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     early, late = map(int, proc.stdout.split())
     assert late - early < 16 * 1024, (early, late)  # KiB: under 2 KB a heist at most

@@ -54,7 +54,7 @@ def test_rows_sampled_match_exact(table_id: str) -> None:
         result, _log = roll_table(REGISTRY, table_id, rng)
         seen[result.pick.row.label()] += 1
     expected = {row.label: n * float(row.p) for row in tree.rows}
-    assert set(seen) <= set(expected), (set(seen) - set(expected))
+    assert set(seen) <= set(expected), set(seen) - set(expected)
     chi2, df = _chi2(dict(seen), expected)
     assert chi2 < _critical(df), (chi2, df)
 

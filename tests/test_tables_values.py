@@ -43,40 +43,71 @@ def _generate(rel: str, registry: object, seed: int = 3) -> None:
         prowl_generate(ProwlOptions(reputation=30, players=4), rng, registry=registry)  # type: ignore[arg-type]
     else:
         rules = rel.split("/")[0]
-        dungeon_generate(Params(rules=rules, seed=seed, size=(60, 60), max_areas=25),
-                         registry)  # type: ignore[arg-type]
+        dungeon_generate(Params(rules=rules, seed=seed, size=(60, 60), max_areas=25), registry)  # type: ignore[arg-type]
 
 
 CASES = [
     # mazeprowl `divisor: 0` -> ZeroDivisionError
-    ("mazeprowl/tables.yaml", "value: {basis: rw, divisor: 1}",
-     "value: {basis: rw, divisor: 0}", "divisor must be between 1 and"),
+    (
+        "mazeprowl/tables.yaml",
+        "value: {basis: rw, divisor: 1}",
+        "value: {basis: rw, divisor: 0}",
+        "divisor must be between 1 and",
+    ),
     # a scatola-bianca exit row without `wall` -> KeyError
-    ("scatola-bianca/stanze.yaml", "value: {wall: opposite}", "value: {}",
-     "read 'wall' from every row"),
+    (
+        "scatola-bianca/stanze.yaml",
+        "value: {wall: opposite}",
+        "value: {}",
+        "read 'wall' from every row",
+    ),
     # `area_sqft: true` -> ValueError
-    ("scatola-bianca/stanze.yaml", "area_sqft: 400}", "area_sqft: true}",
-     "area_sqft must be a whole number, not True"),
+    (
+        "scatola-bianca/stanze.yaml",
+        "area_sqft: 400}",
+        "area_sqft: true}",
+        "area_sqft must be a whole number, not True",
+    ),
     # loot present without a follow-up roll -> IndexError in roll_loot
-    ("mazeprowl/tables.yaml", "        value: {loot: true}\n        effects:\n"
-     "          - roll: loot-secured\n", "        value: {loot: true}\n",
-     "needs a follow-up roll"),
+    (
+        "mazeprowl/tables.yaml",
+        "        value: {loot: true}\n        effects:\n          - roll: loot-secured\n",
+        "        value: {loot: true}\n",
+        "needs a follow-up roll",
+    ),
     # `width_ft: 1000000` -> still running at 120 s
-    ("scatola-bianca/corridoi.yaml", "value: {width_ft: 10}", "value: {width_ft: 1000000}",
-     "width_ft must be between 5 and 120, not 1000000"),
+    (
+        "scatola-bianca/corridoi.yaml",
+        "value: {width_ft: 10}",
+        "value: {width_ft: 1000000}",
+        "width_ft must be between 5 and 120, not 1000000",
+    ),
     # room sizes of 1 000 000 -> 19.3 GB
-    ("scatola-bianca/stanze.yaml", "w_ft: 20, h_ft: 20, area_sqft: 400",
-     "w_ft: 1000000, h_ft: 1000000, area_sqft: 1000000000000", "w_ft must be between"),
-    ("zufallslabyrinth/raeume.yaml", "value: {kind: room, w: 1, h: 1, area: 1}",
-     "value: {kind: room, w: 1000000, h: 1000000, area: 1000000000000}", "w must be between"),
+    (
+        "scatola-bianca/stanze.yaml",
+        "w_ft: 20, h_ft: 20, area_sqft: 400",
+        "w_ft: 1000000, h_ft: 1000000, area_sqft: 1000000000000",
+        "w_ft must be between",
+    ),
+    (
+        "zufallslabyrinth/raeume.yaml",
+        "value: {kind: room, w: 1, h: 1, area: 1}",
+        "value: {kind: room, w: 1000000, h: 1000000, area: 1000000000000}",
+        "w must be between",
+    ),
     # a text the procedure branches on
-    ("scatola-bianca/stanze.yaml", "value: {wall: opposite}", "value: {wall: upstairs}",
-     "wall must be one of left, opposite, right, same, not 'upstairs'"),
+    (
+        "scatola-bianca/stanze.yaml",
+        "value: {wall: opposite}",
+        "value: {wall: upstairs}",
+        "wall must be one of left, opposite, right, same, not 'upstairs'",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("rel", "old", "new", "expected"), CASES,
-                         ids=[f"{c[0]}:{c[3][:20]}" for c in CASES])
+@pytest.mark.parametrize(
+    ("rel", "old", "new", "expected"), CASES, ids=[f"{c[0]}:{c[3][:20]}" for c in CASES]
+)
 def test_bad_override_is_refused_on_loading_and_by_lint(
     tmp_path: Path, rel: str, old: str, new: str, expected: str
 ) -> None:
@@ -101,9 +132,11 @@ def test_the_commands_give_one_line_for_a_bad_override(tmp_path: Path, rel: str)
 
     case = next(c for c in CASES if c[0] == rel)
     path, _line = _override(tmp_path, case[0], case[1], case[2])
-    argv = (["prowl", "--reputation", "30", "--players", "4", "--tables", str(path)]
-            if rel.startswith("mazeprowl") else
-            ["dungeon", "--rules", "scatola-bianca", "--seed", "1", "--tables", str(path)])
+    argv = (
+        ["prowl", "--reputation", "30", "--players", "4", "--tables", str(path)]
+        if rel.startswith("mazeprowl")
+        else ["dungeon", "--rules", "scatola-bianca", "--seed", "1", "--tables", str(path)]
+    )
     result = CliRunner().invoke(app, argv)
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output
@@ -120,11 +153,19 @@ def _edge_file(tmp_path: Path, rel: str, edits: list[tuple[str, str]]) -> Path:
     return path
 
 
-@pytest.mark.parametrize(("rel", "edits"), [
-    ("mazeprowl/tables.yaml", [("divisor: 2", "divisor: 1"), ("divisor: 1,", "divisor: 1,")]),
-    ("scatola-bianca/corridoi.yaml", [("value: {width_ft: 10}", "value: {width_ft: 120}"),
-                                      ("value: {width_ft: 20}", "value: {width_ft: 5}")]),
-])
+@pytest.mark.parametrize(
+    ("rel", "edits"),
+    [
+        ("mazeprowl/tables.yaml", [("divisor: 2", "divisor: 1"), ("divisor: 1,", "divisor: 1,")]),
+        (
+            "scatola-bianca/corridoi.yaml",
+            [
+                ("value: {width_ft: 10}", "value: {width_ft: 120}"),
+                ("value: {width_ft: 20}", "value: {width_ft: 5}"),
+            ],
+        ),
+    ],
+)
 def test_values_at_the_edge_of_the_schema_load_and_generate(
     tmp_path: Path, rel: str, edits: list[tuple[str, str]]
 ) -> None:

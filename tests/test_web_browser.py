@@ -18,8 +18,15 @@ from typing import Any
 import pytest
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def _need_browser() -> None:
@@ -79,8 +86,9 @@ def artefacts() -> Path:
 
 
 def _page(browser: Any, width: int = 1280, height: int = 900, **kw: Any) -> tuple[Any, list[str]]:
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  accept_downloads=True, **kw)
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, accept_downloads=True, **kw
+    )
     page = context.new_page()
     problems: list[str] = []
     page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)
@@ -88,8 +96,9 @@ def _page(browser: Any, width: int = 1280, height: int = 900, **kw: Any) -> tupl
     return page, problems
 
 
-def test_dungeon_page_pans_and_zooms_by_keyboard(browser: Any, server: str,
-                                                 artefacts: Path) -> None:
+def test_dungeon_page_pans_and_zooms_by_keyboard(
+    browser: Any, server: str, artefacts: Path
+) -> None:
     page, problems = _page(browser)
     page.goto(f"{server}/dungeon?seed=7&go=1&lang=de")
     box = page.locator("[data-panzoom]")
@@ -138,11 +147,12 @@ def test_downloading_the_key(browser: Any, server: str) -> None:
     page.context.close()
 
 
-def test_phone_width_has_no_horizontal_scroll(browser: Any, server: str,
-                                              artefacts: Path) -> None:
-    for url, name in (("/zones?seed=7&lang=de", "zones-phone-de"),
-                      ("/dungeon?seed=11&go=1&rules=scatola-bianca&lang=it", "dungeon-phone-it"),
-                      ("/tables?lang=it", "tables-phone-it")):
+def test_phone_width_has_no_horizontal_scroll(browser: Any, server: str, artefacts: Path) -> None:
+    for url, name in (
+        ("/zones?seed=7&lang=de", "zones-phone-de"),
+        ("/dungeon?seed=11&go=1&rules=scatola-bianca&lang=it", "dungeon-phone-it"),
+        ("/tables?lang=it", "tables-phone-it"),
+    ):
         page, problems = _page(browser, width=390, height=844)
         page.goto(server + url)
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
@@ -152,8 +162,9 @@ def test_phone_width_has_no_horizontal_scroll(browser: Any, server: str,
         page.context.close()
 
 
-def test_play_by_clicking_the_map_with_a_live_player_screen(browser: Any, server: str,
-                                                             artefacts: Path) -> None:
+def test_play_by_clicking_the_map_with_a_live_player_screen(
+    browser: Any, server: str, artefacts: Path
+) -> None:
     from playwright.sync_api import expect
 
     gm, problems = _page(browser, width=1400, height=1000)

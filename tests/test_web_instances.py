@@ -47,18 +47,26 @@ class Instance:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep
-               + os.environ.get("PYTHONPATH", "")}
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        }
         env.pop("KERKER_DB", None)
         with log.open("wb") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "kerker", "serve", "--port", str(self.port), "--db", db],
-                stdout=out, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=env,
+                cwd=ROOT,
+            )
         self.client = httpx.Client(base_url=self.url, timeout=30.0)
         for _try in range(int(START_WAIT / 0.2) + 1):  # bounded tries, no clock read
             if self.proc.poll() is not None:
-                pytest.fail(f"kerker serve exited with {self.proc.returncode}: "
-                            f"{log.read_text(errors='replace')[-2000:]}")
+                pytest.fail(
+                    f"kerker serve exited with {self.proc.returncode}: "
+                    f"{log.read_text(errors='replace')[-2000:]}"
+                )
             try:
                 if self.client.get("/api/openapi.json").status_code == 200:
                     break
@@ -67,8 +75,10 @@ class Instance:
             time.sleep(0.2)
         else:
             self.stop()
-            pytest.fail(f"kerker serve on port {self.port} did not answer within "
-                        f"{START_WAIT:.0f} s: {log.read_text(errors='replace')[-2000:]}")
+            pytest.fail(
+                f"kerker serve on port {self.port} did not answer within "
+                f"{START_WAIT:.0f} s: {log.read_text(errors='replace')[-2000:]}"
+            )
 
     def rss_kib(self) -> int:
         """The process's resident set size now (Linux /proc)."""
@@ -134,8 +144,9 @@ class Stream:
         try:
             return self.events.get(timeout=EVENT_WAIT)
         except queue.Empty:
-            raise AssertionError(f"the player stream sent no {what} within "
-                                 f"{EVENT_WAIT:.0f} s") from None
+            raise AssertionError(
+                f"the player stream sent no {what} within {EVENT_WAIT:.0f} s"
+            ) from None
 
     def close(self) -> None:
         self._closed.set()
@@ -147,8 +158,9 @@ def _levels(state: dict[str, Any]) -> Any:
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
-def pair(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-         ) -> Iterator[tuple[str, list[Instance]]]:
+def pair(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, list[Instance]]]:
     """Two instances on one fresh database of each backend, shared by this module's tests
     (each test makes its own sessions)."""
     backend = str(request.param)
@@ -158,7 +170,8 @@ def pair(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
 
 
 def test_two_instances_serve_one_session_and_its_player_stream(
-        pair: tuple[str, list[Instance]]) -> None:
+    pair: tuple[str, list[Instance]],
+) -> None:
     _backend, (one, two) = pair
     made = one.client.post("/api/sessions", json={"seed": 7, "max_areas": 60}).json()
     sid, token = made["session"], made["player_token"]
@@ -172,8 +185,7 @@ def test_two_instances_serve_one_session_and_its_player_stream(
         kind, data, _t = stream.next("hello")
         assert (kind, data) == ("hello", "0")
         first = before.json()["open_exits"][0]["key"]
-        opened = one.client.post(f"/api/sessions/{sid}/open",
-                                 json={"exit": first, "expected": 0})
+        opened = one.client.post(f"/api/sessions/{sid}/open", json={"exit": first, "expected": 0})
         assert opened.status_code == 200, opened.text
         kind, data, _arrived = stream.next("change after the door was opened")
         assert (kind, data) == ("changed", "1")  # the delay is measured in bench/web.py
@@ -195,10 +207,14 @@ ROUNDS = 5
 
 
 def test_concurrent_opens_from_two_instances_lose_and_double_nothing(
-        pair: tuple[str, list[Instance]]) -> None:
+    pair: tuple[str, list[Instance]],
+) -> None:
     backend, both = pair
-    made = both[0].client.post("/api/sessions",
-                               json={"seed": 3, "max_areas": 80, "min_areas": 60}).json()
+    made = (
+        both[0]
+        .client.post("/api/sessions", json={"seed": 3, "max_areas": 80, "min_areas": 60})
+        .json()
+    )
     sid = made["session"]
     results: list[tuple[int, int | None, int, dict[str, Any]]] = []
     lock = threading.Lock()
@@ -230,8 +246,7 @@ def test_concurrent_opens_from_two_instances_lose_and_double_nothing(
     assert len(results) == THREADS * ROUNDS
 
     codes = sorted({code for _n, _s, code, _b in results})
-    assert set(codes) <= {200, 409}, [(c, b) for _n, _s, c, b in results
-                                      if c not in (200, 409)][:3]
+    assert set(codes) <= {200, 409}, [(c, b) for _n, _s, c, b in results if c not in (200, 409)][:3]
     won = [body for _n, _s, code, body in results if code == 200]
     lost = [(seen, body) for _n, seen, code, body in results if code == 409]
     assert won, "no open got through"
@@ -246,8 +261,9 @@ def test_concurrent_opens_from_two_instances_lose_and_double_nothing(
     log = both[1].client.get(f"/api/sessions/{sid}/journal?format=json").json()
     events = log["events"]
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
-    assert sorted(b["seq"] for b in won) == [e["seq"] for e in events], \
+    assert sorted(b["seq"] for b in won) == [e["seq"] for e in events], (
         "the stored log is not the successful opens, one each"
+    )
     assert all(e["kind"] == "open" for e in events)
     assert len({e["exit"] for e in events}) == len(events), "an exit was opened twice"
     final = both[0].client.get(f"/api/sessions/{sid}").json()
@@ -260,15 +276,15 @@ MEMORY_SLACK_KIB = 40 * MEMORY_REQUESTS
 """Generous: 40 KiB a request would be a leak of a few hundred MiB over a day of play."""
 
 
-def test_one_instance_keeps_its_memory_over_many_requests(
-        pair: tuple[str, list[Instance]]) -> None:
+def test_one_instance_keeps_its_memory_over_many_requests(pair: tuple[str, list[Instance]]) -> None:
     """(bench/web.py runs a few thousand requests and prints the figures.)"""
     backend, (inst, _other) = pair
     made = inst.client.post("/api/sessions", json={"seed": 5}).json()
     sid, token = made["session"], made["player_token"]
     for _ in range(4):
-        assert inst.client.post(f"/api/sessions/{sid}/open",
-                                json={"exit": "next"}).status_code == 200
+        assert (
+            inst.client.post(f"/api/sessions/{sid}/open", json={"exit": "next"}).status_code == 200
+        )
 
     def run(count: int) -> None:
         for n in range(count):
@@ -287,8 +303,10 @@ def test_one_instance_keeps_its_memory_over_many_requests(
     warm = inst.rss_kib()
     run(MEMORY_REQUESTS)
     after = inst.rss_kib()
-    print(f"\n{backend}: RSS warm {warm} KiB, after {MEMORY_REQUESTS} more requests {after} KiB "
-          f"({after - warm:+d} KiB)")
+    print(
+        f"\n{backend}: RSS warm {warm} KiB, after {MEMORY_REQUESTS} more requests {after} KiB "
+        f"({after - warm:+d} KiB)"
+    )
     assert after - warm < MEMORY_SLACK_KIB, (warm, after)
 
 
@@ -308,8 +326,18 @@ def test_postgres_appends_notify_listeners_on_commit_only() -> None:
     thread.start()
 
     def info(sid: str) -> SessionInfo:
-        return SessionInfo(sid, "zufallslabyrinth", 7, {"levels": 1}, "0.1.0", "d" * 32,
-                           name=sid, player_token="tok-" + sid, created="t0", updated="t0")
+        return SessionInfo(
+            sid,
+            "zufallslabyrinth",
+            7,
+            {"levels": 1},
+            "0.1.0",
+            "d" * 32,
+            name=sid,
+            player_token="tok-" + sid,
+            created="t0",
+            updated="t0",
+        )
 
     def note(seq: int) -> Event:
         return Event(seq, "note", {"text": "x", "depth": None, "area": None})

@@ -39,11 +39,13 @@ def test_a_session_made_in_the_web_is_played_through_the_api(client: TestClient)
     assert state["player_token"] == made["player_token"]
     assert state["open_exits"]
     first = state["open_exits"][0]
-    opened = client.post(f"/api/sessions/{sid}/open",
-                         json={"exit": first["key"], "expected": 0}).json()
+    opened = client.post(
+        f"/api/sessions/{sid}/open", json={"exit": first["key"], "expected": 0}
+    ).json()
     assert opened["seq"] == 1
     assert sum(len(lv["areas"]) for lv in opened["levels"]) > sum(
-        len(lv["areas"]) for lv in state["levels"])
+        len(lv["areas"]) for lv in state["levels"]
+    )
     # the same step as the library takes it
     from kerker.play.api import Play
     from kerker.play.store import open_store
@@ -97,20 +99,26 @@ def test_the_gm_page_has_a_clickable_marker_per_open_exit(client: TestClient) ->
 
 
 def test_forms_work_without_javascript(client: TestClient) -> None:
-    made = client.post("/play", data={"seed": "11", "rules": "scatola-bianca", "levels": "2"},
-                       follow_redirects=False)
+    made = client.post(
+        "/play",
+        data={"seed": "11", "rules": "scatola-bianca", "levels": "2"},
+        follow_redirects=False,
+    )
     assert made.status_code == 303
     url = made.headers["location"]
     sid = url.rsplit("/", 1)[-1]
-    step = client.post(f"/play/{sid}/open", data={"exit": "1", "expected": "0"},
-                       follow_redirects=False)
+    step = client.post(
+        f"/play/{sid}/open", data={"exit": "1", "expected": "0"}, follow_redirects=False
+    )
     assert step.status_code == 303
-    note = client.post(f"/play/{sid}/note", data={"text": "<img src=x onerror=alert(1)>",
-                                                 "expected": "1"})
+    note = client.post(
+        f"/play/{sid}/note", data={"text": "<img src=x onerror=alert(1)>", "expected": "1"}
+    )
     assert note.status_code == 200
     assert "<img src=x" not in note.text
-    check = client.post(f"/play/{sid}/check", data={"value": "12", "secret": "true",
-                                                  "expected": "2"})
+    check = client.post(
+        f"/play/{sid}/check", data={"value": "12", "secret": "true", "expected": "2"}
+    )
     assert check.status_code == 200
     assert client.get(f"/api/sessions/{sid}").json()["seq"] == 3
     listing = client.get("/play?lang=de").text
@@ -142,17 +150,28 @@ def test_bad_session_requests_are_4xx(client: TestClient) -> None:
     assert client.get("/play/0123456789").status_code == 400
     sid = _new(client)["session"]
     assert client.get(f"/play/{sid[:4]}").status_code == 400  # no prefix guessing
-    bad = [({"exit": None}, "open"), ({"exit": "1", "expected": "x"}, "open"),
-           ({"text": ""}, "note"), ({"text": "x" * 3000}, "note"), ({"value": "abc"}, "check"),
-           ({}, "check"), ({"level": 99}, "enter"), ({"exit": ["x"]}, "reroll")]
+    bad = [
+        ({"exit": None}, "open"),
+        ({"exit": "1", "expected": "x"}, "open"),
+        ({"text": ""}, "note"),
+        ({"text": "x" * 3000}, "note"),
+        ({"value": "abc"}, "check"),
+        ({}, "check"),
+        ({"level": 99}, "enter"),
+        ({"exit": ["x"]}, "reroll"),
+    ]
     for body, kind in bad:
         response = client.post(f"/api/sessions/{sid}/{kind}", json=body)
         assert 400 <= response.status_code < 500, (kind, body, response.text)
         assert "message" in response.json()
     assert client.post("/api/sessions", json={"rules": "nope"}).status_code == 400
     assert client.post("/api/sessions", json={"seed": "x"}).status_code == 400
-    assert client.post("/api/sessions", content=b"[1,2]",
-                       headers={"content-type": "application/json"}).status_code == 422
+    assert (
+        client.post(
+            "/api/sessions", content=b"[1,2]", headers={"content-type": "application/json"}
+        ).status_code
+        == 422
+    )
 
 
 def test_exit_markers_sit_beyond_their_door() -> None:

@@ -57,6 +57,9 @@ def test_unreadable_file_is_a_rule_data_error(tmp_path: Path) -> None:
 def test_compile_script_check_mode_passes() -> None:
     proc = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "compile_rules.py"), "--check"],
-        capture_output=True, text=True, check=False, timeout=60,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
     )
     assert proc.returncode == 0, proc.stdout

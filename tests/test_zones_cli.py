@@ -51,23 +51,33 @@ def test_summary_is_repeatable() -> None:
 
 
 def test_json_on_stdout() -> None:
-    code, out, _ = invoke("--seed", "7", "--size", "5x3", "--theme", "fantasy", "--json",
-                          "--lang", "de")
+    code, out, _ = invoke(
+        "--seed", "7", "--size", "5x3", "--theme", "fantasy", "--json", "--lang", "de"
+    )
     assert code == 0
     data = json.loads(out)
     assert (data["seed"], data["width"], data["height"], data["theme"]) == (7, 5, 3, "fantasy")
     assert data["lang"] == "de" and data["log"]
-    assert invoke("--seed", "7", "--size", "5x3", "--theme", "fantasy", "--json",
-                  "--lang", "de")[1] == out
+    assert (
+        invoke("--seed", "7", "--size", "5x3", "--theme", "fantasy", "--json", "--lang", "de")[1]
+        == out
+    )
 
 
 def test_out_writes_every_format_and_the_players_map(tmp_path: Path) -> None:
-    code, out, _ = invoke("--seed", "5", "--size", "3x3", "--out", str(tmp_path / "maps"),
-                          "--lang", "en")
+    code, out, _ = invoke(
+        "--seed", "5", "--size", "3x3", "--out", str(tmp_path / "maps"), "--lang", "en"
+    )
     assert code == 0
     names = sorted(p.name for p in (tmp_path / "maps").iterdir())
-    assert names == ["zones-5-player.png", "zones-5-player.svg", "zones-5.json", "zones-5.md",
-                     "zones-5.png", "zones-5.svg"]
+    assert names == [
+        "zones-5-player.png",
+        "zones-5-player.svg",
+        "zones-5.json",
+        "zones-5.md",
+        "zones-5.png",
+        "zones-5.svg",
+    ]
     assert "written: " in out
     svg = (tmp_path / "maps" / "zones-5.svg").read_text(encoding="utf-8")
     assert svg.startswith("<svg") and "Zone map – seed 5" in svg
@@ -77,8 +87,9 @@ def test_out_writes_every_format_and_the_players_map(tmp_path: Path) -> None:
 
 
 def test_out_with_chosen_formats_and_json(tmp_path: Path) -> None:
-    code, out, _ = invoke("--seed", "5", "--size", "3x3", "--out", str(tmp_path),
-                          "--format", "md,json", "--json")
+    code, out, _ = invoke(
+        "--seed", "5", "--size", "3x3", "--out", str(tmp_path), "--format", "md,json", "--json"
+    )
     assert code == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["zones-5.json", "zones-5.md"]
     assert json.loads(out)["seed"] == 5
@@ -91,17 +102,20 @@ def test_one_text_format_on_stdout() -> None:
     assert code == 0 and out.startswith("<svg")
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (("--size", "30x2"), "1 to 20 nodes"),
-    (("--size", "big"), "--size takes WIDTHxHEIGHT"),
-    (("--theme", "western"), "unknown theme 'western'; choose one of fantasy, scifi"),
-    (("--format", "pdf"), "--format takes a list"),
-    (("--format", "png"), "needs --out DIR"),
-    (("--format", "svg,md"), "needs --out DIR"),
-    (("--format", "md", "--json"), "--json prints JSON"),
-    (("--seed", "-1"), "the seed must be between"),
-    (("--lang", "fr"), "unknown language"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--size", "30x2"), "1 to 20 nodes"),
+        (("--size", "big"), "--size takes WIDTHxHEIGHT"),
+        (("--theme", "western"), "unknown theme 'western'; choose one of fantasy, scifi"),
+        (("--format", "pdf"), "--format takes a list"),
+        (("--format", "png"), "needs --out DIR"),
+        (("--format", "svg,md"), "needs --out DIR"),
+        (("--format", "md", "--json"), "--json prints JSON"),
+        (("--seed", "-1"), "the seed must be between"),
+        (("--lang", "fr"), "unknown language"),
+    ],
+)
 def test_bad_options_one_line_exit_2(args: tuple[str, ...], message: str) -> None:
     code, out, err = invoke(*args)
     assert code == 2, (out, err)

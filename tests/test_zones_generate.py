@@ -46,10 +46,14 @@ def _registry(tmp_path: Path, *tables: str) -> Registry:
     return load_registry([folder])
 
 
-def _map(registry: Registry, size: tuple[int, int] | None, seed: int = 1,
-         **params: object) -> ZoneMap:
-    zmap = generate(ZoneParams(size=size, seed=seed, **params),  # type: ignore[arg-type]
-                    random.Random(seed), registry)
+def _map(
+    registry: Registry, size: tuple[int, int] | None, seed: int = 1, **params: object
+) -> ZoneMap:
+    zmap = generate(
+        ZoneParams(size=size, seed=seed, **params),  # type: ignore[arg-type]
+        random.Random(seed),
+        registry,
+    )
     check_invariants(zmap)
     return zmap
 
@@ -59,8 +63,15 @@ NO_MERGES = _table("merge", "merged", False)
 
 
 def test_letters_and_sizes() -> None:
-    assert [letter(i) for i in (0, 1, 25, 26, 51, 52, 701)] == \
-        ["A", "B", "Z", "AA", "AZ", "BA", "ZZ"]
+    assert [letter(i) for i in (0, 1, 25, 26, 51, 52, 701)] == [
+        "A",
+        "B",
+        "Z",
+        "AA",
+        "AZ",
+        "BA",
+        "ZZ",
+    ]
     assert parse_size("8x5") == (8, 5)
     assert parse_size(" 5 × 3 ") == (5, 3)
     assert parse_size("20X20") == (20, 20)
@@ -121,10 +132,18 @@ def test_step3_per_zone_gives_smaller_areas_than_per_pair() -> None:
     # largest about 10 zones); per zone they do not (about 24 areas, the largest 5-6).
     sizes = {}
     for reading in ("zone", "pair"):
-        maps = [generate(ZoneParams(size=(8, 8), seed=s, details=False, merge=reading),
-                         random.Random(s), SHIPPED) for s in range(60)]
-        sizes[reading] = (sum(len(m.areas) for m in maps) / len(maps),
-                          sum(max(len(a.zones) for a in m.areas) for m in maps) / len(maps))
+        maps = [
+            generate(
+                ZoneParams(size=(8, 8), seed=s, details=False, merge=reading),
+                random.Random(s),
+                SHIPPED,
+            )
+            for s in range(60)
+        ]
+        sizes[reading] = (
+            sum(len(m.areas) for m in maps) / len(maps),
+            sum(max(len(a.zones) for a in m.areas) for m in maps) / len(maps),
+        )
     assert sizes["zone"][0] > sizes["pair"][0] + 3
     assert sizes["zone"][1] < sizes["pair"][1] - 2
 
@@ -132,14 +151,19 @@ def test_step3_per_zone_gives_smaller_areas_than_per_pair() -> None:
 def test_step3_no_merges_every_zone_its_own_area(tmp_path: Path) -> None:
     registry = _registry(tmp_path, ALL_ZONES, NO_MERGES)
     zmap = _map(registry, (3, 2))
-    assert [a.zones for a in zmap.areas] == [((0, 0),), ((1, 0),), ((2, 0),), ((0, 1),),
-                                            ((1, 1),), ((2, 1),)]
+    assert [a.zones for a in zmap.areas] == [
+        ((0, 0),),
+        ((1, 0),),
+        ((2, 0),),
+        ((0, 1),),
+        ((1, 1),),
+        ((2, 1),),
+    ]
     assert [a.letter for a in zmap.areas] == list("ABCDEF")
 
 
 def test_step4_four_connections_link_every_neighbour(tmp_path: Path) -> None:
-    registry = _registry(tmp_path, ALL_ZONES, NO_MERGES,
-                         _table("connections", "connections", 4))
+    registry = _registry(tmp_path, ALL_ZONES, NO_MERGES, _table("connections", "connections", 4))
     zmap = _map(registry, (3, 3))
     assert not [c for c in zmap.connections if c.hidden]
     assert len(zmap.connections) == 12  # every edge of a 3 x 3 grid
@@ -148,8 +172,7 @@ def test_step4_four_connections_link_every_neighbour(tmp_path: Path) -> None:
 
 
 def test_step4_earlier_links_count_and_rolls_are_respected(tmp_path: Path) -> None:
-    registry = _registry(tmp_path, ALL_ZONES, NO_MERGES,
-                         _table("connections", "connections", 1))
+    registry = _registry(tmp_path, ALL_ZONES, NO_MERGES, _table("connections", "connections", 1))
     for seed in range(30):
         # A B / C D: each area rolls 1. A links to B or C; the next area with no link yet
         # links to a neighbour whose roll has room, so nobody ends with two.
@@ -162,27 +185,26 @@ def test_step4_earlier_links_count_and_rolls_are_respected(tmp_path: Path) -> No
 
 
 def test_step4_a_full_neighbour_is_linked_when_no_other_is_left(tmp_path: Path) -> None:
-    registry = _registry(tmp_path, ALL_ZONES, NO_MERGES,
-                         _table("connections", "connections", 1))
+    registry = _registry(tmp_path, ALL_ZONES, NO_MERGES, _table("connections", "connections", 1))
     # A B C in a row, each rolls 1: A-B; B has its one; C's only neighbour is B (full), and
     # C still gets its connection: the roll is how many C has.
     zmap = _map(registry, (3, 1))
-    assert [(c.a, c.b, c.hidden) for c in zmap.connections] == [("A", "B", False),
-                                                               ("C", "B", False)]
+    assert [(c.a, c.b, c.hidden) for c in zmap.connections] == [
+        ("A", "B", False),
+        ("C", "B", False),
+    ]
     assert zmap.start == "B"
 
 
 def test_step4_fewer_neighbours_than_rolled(tmp_path: Path) -> None:
-    registry = _registry(tmp_path, ALL_ZONES, NO_MERGES,
-                         _table("connections", "connections", 4))
+    registry = _registry(tmp_path, ALL_ZONES, NO_MERGES, _table("connections", "connections", 4))
     zmap = _map(registry, (2, 1))
     assert [(c.a, c.b) for c in zmap.connections] == [("A", "B")]
     assert [a.rolled for a in zmap.areas] == [4, 4]
 
 
 def test_a_choice_among_neighbours_is_a_logged_die(tmp_path: Path) -> None:
-    registry = _registry(tmp_path, ALL_ZONES, NO_MERGES,
-                         _table("connections", "connections", 1))
+    registry = _registry(tmp_path, ALL_ZONES, NO_MERGES, _table("connections", "connections", 1))
     zmap = _map(registry, (3, 3), seed=4)
     picks = [e for e in zmap.log if e["step"] == "pick"]
     # E (centre) has four neighbours; B has A (full) and C, E (room): a die chooses.
@@ -208,8 +230,9 @@ def test_layout_is_the_same_for_every_theme_and_language() -> None:
     one = _map(SHIPPED, None, seed=77, theme="scifi")
     two = _map(SHIPPED, None, seed=77, theme="fantasy")
     assert (one.grid, one.merges, one.start) == (two.grid, two.merges, two.start)
-    assert [a.details.name.table for a in two.areas if a.details] == \
-        ["zonenkarten/fantasy-name"] * len(two.areas)
+    assert [a.details.name.table for a in two.areas if a.details] == [
+        "zonenkarten/fantasy-name"
+    ] * len(two.areas)
 
 
 def test_empty_map_and_single_zone(tmp_path: Path) -> None:
@@ -230,8 +253,10 @@ def test_more_than_26_areas_get_double_letters(tmp_path: Path) -> None:
 
 def test_themes_from_the_registry_and_your_own(tmp_path: Path) -> None:
     assert themes(SHIPPED) == ["fantasy", "scifi"]
-    parts = [_table(f"horror-{name}", "x", 1) for name in
-             ("hidden-connection", "name", "property", "description", "encounter", "loot")]
+    parts = [
+        _table(f"horror-{name}", "x", 1)
+        for name in ("hidden-connection", "name", "property", "description", "encounter", "loot")
+    ]
     registry = _registry(tmp_path, *parts)
     assert themes(registry) == ["fantasy", "horror", "scifi"]
     zmap = _map(registry, (3, 3), theme="horror")
@@ -247,8 +272,11 @@ def test_bad_user_tables_are_refused_clearly(tmp_path: Path) -> None:
     with pytest.raises((ZoneError, RuleDataError), match=r"from 1 to 20|between 1 and 20"):
         generate(ZoneParams(), random.Random(1), _registry(tmp_path, _table("map-size", "w", 50)))
     with pytest.raises((ZoneError, RuleDataError), match="true or false"):
-        generate(ZoneParams(size=(2, 2)), random.Random(1),
-                 _registry(tmp_path, _table("node-content", "zone", 1)))
+        generate(
+            ZoneParams(size=(2, 2)),
+            random.Random(1),
+            _registry(tmp_path, _table("node-content", "zone", 1)),
+        )
     with pytest.raises(KerkerError):
         generate(ZoneParams(senses=9), random.Random(1), SHIPPED)
 
@@ -267,13 +295,11 @@ def test_names_and_senses_do_not_repeat() -> None:
 def test_min_areas_rolls_again_and_the_seed_reproduces_it() -> None:
     plain = generate(ZoneParams(seed=3, details=False), random.Random(3), SHIPPED)
     wanted = len(plain.areas) + 5
-    zmap = generate(ZoneParams(seed=3, details=False, min_areas=wanted), random.Random(99),
-                    SHIPPED)
+    zmap = generate(ZoneParams(seed=3, details=False, min_areas=wanted), random.Random(99), SHIPPED)
     check_invariants(zmap)
     assert len(zmap.areas) >= wanted and zmap.attempts > 1
     # The seed written into the map reproduces it, whatever rng was passed alongside.
-    again = generate(ZoneParams(seed=3, details=False, min_areas=wanted), random.Random(3),
-                     SHIPPED)
+    again = generate(ZoneParams(seed=3, details=False, min_areas=wanted), random.Random(3), SHIPPED)
     assert again == zmap and again.log == zmap.log
     with pytest.raises(OptionError):
         generate(ZoneParams(size=(2, 2), seed=1, min_areas=5), random.Random(1), SHIPPED)
@@ -296,7 +322,8 @@ def test_a_meagre_map_says_so(tmp_path: Path) -> None:
     one = _map(SHIPPED, (1, 1), seed=4)
     lines = notes(one, "en") if one.areas else []
     if one.areas:
-        assert any(line.startswith("A meagre map (areas: 1, open connections: 0)")
-                   for line in lines)
+        assert any(
+            line.startswith("A meagre map (areas: 1, open connections: 0)") for line in lines
+        )
     rich = _map(SHIPPED, (8, 8), seed=1)
     assert not any("meagre" in line for line in notes(rich, "en"))

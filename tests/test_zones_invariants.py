@@ -32,8 +32,7 @@ DETAILED = range(200)
 
 @pytest.fixture(scope="module")
 def maps() -> list[ZoneMap]:
-    return [generate(ZoneParams(seed=s, details=False), random.Random(s), REGISTRY)
-            for s in SEEDS]
+    return [generate(ZoneParams(seed=s, details=False), random.Random(s), REGISTRY) for s in SEEDS]
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +77,7 @@ def check_notes(zmap: ZoneMap, graph: dict[str, set[str]]) -> None:
         assert len(hits) <= 1
         if not hits:
             return set()
-        return {p.strip() for p in hits[0][len(prefix):].rstrip(".").split(",")}
+        return {p.strip() for p in hits[0][len(prefix) :].rstrip(".").split(",")}
 
     opened: dict[str, set[str]] = {a.letter: set() for a in zmap.areas}
     for link in zmap.connections:
@@ -91,8 +90,7 @@ def check_notes(zmap: ZoneMap, graph: dict[str, set[str]]) -> None:
     else:
         assert behind == _bfs(zmap.start, graph) - _bfs(zmap.start, opened)
     assert not named("Not reached from the start at all: ")
-    ways = named("Hidden ways across empty nodes (e.g. the porthole of a locked pressure "
-                 "door): ")
+    ways = named("Hidden ways across empty nodes (e.g. the porthole of a locked pressure door): ")
     assert ways == {f"{c.a}–{c.b}" for c in zmap.connections if c.via}
     assert named("No connection at all: ") == {a for a, there in graph.items() if not there}
 
@@ -137,11 +135,11 @@ def check_invariants(zmap: ZoneMap) -> None:
     for a, b in pairs:
         assert (find(a) == find(b)) == (area_of[a] == area_of[b])
     # Neighbour areas: share an edge.
-    touching = {frozenset((area_of[a], area_of[b])) for a, b in pairs
-                if area_of[a] != area_of[b]}
+    touching = {frozenset((area_of[a], area_of[b])) for a, b in pairs if area_of[a] != area_of[b]}
     for area in zmap.areas:
-        assert set(area.neighbours) == {next(iter(t - {area.letter})) for t in touching
-                                        if area.letter in t}
+        assert set(area.neighbours) == {
+            next(iter(t - {area.letter})) for t in touching if area.letter in t
+        }
     # Connections: one per pair; every pair of neighbours has exactly one, open or hidden,
     # along a shared edge. The only others are hidden ways across empty nodes: a chain of
     # edge-adjacent empty nodes from a zone of one area to a zone of the other.
@@ -224,8 +222,9 @@ def test_same_seed_same_output(maps: list[ZoneMap], detailed: list[ZoneMap]) -> 
     for seed, full in zip(DETAILED, detailed, strict=True):
         bare = maps[seed]
         assert (full.grid, full.merges, full.start) == (bare.grid, bare.merges, bare.start)
-        assert [(c.a, c.b, c.hidden, c.edge) for c in full.connections] == \
-            [(c.a, c.b, c.hidden, c.edge) for c in bare.connections]
+        assert [(c.a, c.b, c.hidden, c.edge) for c in full.connections] == [
+            (c.a, c.b, c.hidden, c.edge) for c in bare.connections
+        ]
     # ... and maps with details come out the same too, texts and pictures included.
     from kerker.zones.render_svg import render_svg
 
@@ -302,15 +301,17 @@ def test_the_log_holds_every_step(detailed: list[ZoneMap]) -> None:
             if m.b is not None and tuple(m.a) in picks:
                 entry = picks[tuple(m.a)]
                 assert entry["among"][entry["roll"] - 1] == list(m.b)
-        assert all((e["key"] == "merged") == m.merged
-                   for e, m in zip(merges, zmap.merges, strict=True))
+        assert all(
+            (e["key"] == "merged") == m.merged for e, m in zip(merges, zmap.merges, strict=True)
+        )
 
 
 def test_invariants_per_pair_reading() -> None:
     # The older reading (--merge pair) keeps every promise too, hidden ways included.
     for seed in range(300):
-        zmap = generate(ZoneParams(seed=seed, details=False, merge="pair"),
-                        random.Random(seed), REGISTRY)
+        zmap = generate(
+            ZoneParams(seed=seed, details=False, merge="pair"), random.Random(seed), REGISTRY
+        )
         check_invariants(zmap)
 
 
@@ -325,5 +326,4 @@ def test_every_separated_area_gets_a_drawn_hidden_way() -> None:
     assert ways
     svg = render_svg(zmap, view="gm", lang="en")
     assert svg.count('<polyline class="hidden-connection"') == len(ways)
-    assert '<polyline class="hidden-connection"' not in render_svg(zmap, view="player",
-                                                                   lang="en")
+    assert '<polyline class="hidden-connection"' not in render_svg(zmap, view="player", lang="en")

@@ -82,8 +82,9 @@ def test_svg_player_view_hides_what_players_do_not_know(big: ZoneMap) -> None:
     root = _svg(big, "player")
     texts = _texts(root)
     assert not [ln for ln in root.iter(f"{NS}line") if ln.get("stroke-dasharray")]
-    assert len([ln for ln in root.iter(f"{NS}line") if ln.get("class") == "connection"]) == \
-        sum(1 for c in big.connections if not c.hidden)
+    assert len([ln for ln in root.iter(f"{NS}line") if ln.get("class") == "connection"]) == sum(
+        1 for c in big.connections if not c.hidden
+    )
     for area in big.areas:
         assert area.letter in texts
         assert area.details is not None and area.details.name.text("en") not in texts
@@ -110,8 +111,7 @@ def test_svg_without_start_says_so() -> None:
     assert zmap.start is None
     root = _svg(zmap, "gm")
     assert not list(root.iter(f"{NS}polygon"))
-    assert "No area has two or more open connections: choose the start yourself." in \
-        _texts(root)
+    assert "No area has two or more open connections: choose the start yourself." in _texts(root)
 
 
 def test_svg_is_escaped_and_rejects_unknown_views(big: ZoneMap) -> None:
@@ -181,9 +181,21 @@ def test_json_contract(big: ZoneMap) -> None:
     assert data["seed"] == 5 and (data["width"], data["height"]) == (8, 8)
     assert data["zones"][0].keys() == {"x", "y", "area"}
     area = data["areas"][0]
-    for key in ("letter", "zones", "name", "property", "senses", "encounter", "loot",
-                "connections", "hidden", "accesses", "neighbours", "connections_rolled",
-                "reachable"):
+    for key in (
+        "letter",
+        "zones",
+        "name",
+        "property",
+        "senses",
+        "encounter",
+        "loot",
+        "connections",
+        "hidden",
+        "accesses",
+        "neighbours",
+        "connections_rolled",
+        "reachable",
+    ):
         assert key in area
     assert data["connections"][0].keys() == {"from", "to", "hidden", "edge", "via", "hint"}
     assert {c["hidden"] for c in data["connections"]} == {True, False}

@@ -60,8 +60,9 @@ class ToyCrypt:
         origin = (level.occ.width // 2, level.occ.height - 4)
         area = state.new_area(level, "entrance", "rect", _box(origin, "n", 2, 2), "n")
         level.entrance = area.id
-        state.connect(level, area.id, None, "stairs", origin, "s", to_level=0,
-                      direction="up", mode="level")
+        state.connect(
+            level, area.id, None, "stairs", origin, "s", to_level=0, direction="up", mode="level"
+        )
         self._exits(state, level, area, 2)
 
     def arrive(self, state: DungeonState, level: LevelState, arrival: Arrival) -> None:
@@ -83,8 +84,7 @@ class ToyCrypt:
         conn.to = area.id
         self._exits(state, level, area, int(v["exits"]))
 
-    def _exits(self, state: DungeonState, level: LevelState, area: AreaBuilder, n: int
-               ) -> None:
+    def _exits(self, state: DungeonState, level: LevelState, area: AreaBuilder, n: int) -> None:
         made = []
         for _ in range(n):
             side = CARDINALS[level.rng.randrange(4)]

@@ -24,11 +24,13 @@ def _registry() -> Any:
     return load_registry([])
 
 
-def small_doc(rules: str, seed: int, size: tuple[int, int], levels: int = 1,
-              max_areas: int = 14) -> Doc:
+def small_doc(
+    rules: str, seed: int, size: tuple[int, int], levels: int = 1, max_areas: int = 14
+) -> Doc:
     """A small dungeon document (a level or two of a few areas), fast to draw."""
-    params = Params(rules=rules, seed=seed, levels=levels, size=size, max_areas=max_areas,
-                    min_areas=0).checked()
+    params = Params(
+        rules=rules, seed=seed, levels=levels, size=size, max_areas=max_areas, min_areas=0
+    ).checked()
     return to_document(generate(params, _registry()), "en")
 
 
@@ -73,8 +75,11 @@ class Grey:
         cx, cy = int(x), int(y)
         if radius == 1 and 0 < cx < self.width - 1 and 0 < cy < self.height - 1:
             return self.min3[cy * self.width + cx]
-        return min(self.at(cx + dx, cy + dy) for dx in range(-radius, radius + 1)
-                   for dy in range(-radius, radius + 1))
+        return min(
+            self.at(cx + dx, cy + dy)
+            for dx in range(-radius, radius + 1)
+            for dy in range(-radius, radius + 1)
+        )
 
 
 def samples(a: XY, b: XY, step: float) -> Iterator[XY]:

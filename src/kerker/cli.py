@@ -43,8 +43,7 @@ def build_command(name: str) -> Any:
     target = getattr(module, attribute)
     if help_name is None:
         return typer.main.get_command(target)
-    one = typer.Typer(add_completion=False, pretty_exceptions_enable=False,
-                      rich_markup_mode=None)
+    one = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
     one.command(name, help=_h(getattr(module, help_name)))(target)
     return typer.main.get_command(one)
 
@@ -90,8 +89,10 @@ class LazyGroup(TyperGroup):
 app = typer.Typer(
     name="kerker",
     cls=LazyGroup,
-    help=_h("kerker: dungeons, zone maps, heists, tables and dice for game masters.\n\n"
-            "Example: kerker dungeon --seed 7 --out maps"),
+    help=_h(
+        "kerker: dungeons, zone maps, heists, tables and dice for game masters.\n\n"
+        "Example: kerker dungeon --seed 7 --out maps"
+    ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -117,8 +118,9 @@ def check_empty_paths(args: list[str]) -> None:
         if arg == "--":
             return
         name, eq, value = arg.partition("=")
-        if name in PATH_OPTIONS and ((eq and not value.strip()) or (
-                not eq and i + 1 < len(args) and not args[i + 1].strip())):
+        if name in PATH_OPTIONS and (
+            (eq and not value.strip()) or (not eq and i + 1 < len(args) and not args[i + 1].strip())
+        ):
             raise OptionError(N_("{option} needs a path, not an empty text"), option=name)
 
 

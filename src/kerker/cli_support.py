@@ -123,8 +123,11 @@ def parse_formats(text: str, formats: Sequence[str]) -> list[str]:
     wanted = [part.strip().lower() for part in text.split(",") if part.strip()]
     unknown = [f for f in wanted if f not in formats]
     if unknown or not wanted:
-        raise OptionError(N_("--format takes a list of {choices}, not {text!r}"),
-                          choices=",".join(formats), text=text)
+        raise OptionError(
+            N_("--format takes a list of {choices}, not {text!r}"),
+            choices=",".join(formats),
+            text=text,
+        )
     return [f for f in formats if f in wanted]
 
 

@@ -71,8 +71,9 @@ def _size_text(size: int) -> str:
 CANNOT_READ = N_("cannot read the file: {reason}")
 
 
-def check_regular(path: Path, where: str | None = None, cannot_read: str = CANNOT_READ
-                  ) -> os.stat_result:
+def check_regular(
+    path: Path, where: str | None = None, cannot_read: str = CANNOT_READ
+) -> os.stat_result:
     """The ``stat`` of ``path`` if it is a regular file (symlinks followed).
 
     Refuses missing files, folders, FIFOs, devices and sockets with :class:`InputFileError`
@@ -82,18 +83,24 @@ def check_regular(path: Path, where: str | None = None, cannot_read: str = CANNO
     try:
         info = os.stat(path)
     except OSError as exc:
-        raise InputFileError(cannot_read, file=name,
-                             reason=os_reason(exc)) from None
+        raise InputFileError(cannot_read, file=name, reason=os_reason(exc)) from None
     if stat.S_ISDIR(info.st_mode):
         raise InputFileError(N_("is a folder, not a file"), file=name)
     if not stat.S_ISREG(info.st_mode):
-        raise InputFileError(N_("is not a regular file (a pipe, device or socket); kerker "
-                                "reads only files"), file=name)
+        raise InputFileError(
+            N_("is not a regular file (a pipe, device or socket); kerker reads only files"),
+            file=name,
+        )
     return info
 
 
-def read_bytes(path: Path, *, max_bytes: int = MAX_INPUT_BYTES, where: str | None = None,
-               cannot_read: str = CANNOT_READ) -> bytes:
+def read_bytes(
+    path: Path,
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
+    where: str | None = None,
+    cannot_read: str = CANNOT_READ,
+) -> bytes:
     """The bytes of the regular file ``path``, at most ``max_bytes`` of them.
 
     Type and size are checked before reading (see :func:`check_regular`); a file that grows
@@ -102,17 +109,22 @@ def read_bytes(path: Path, *, max_bytes: int = MAX_INPUT_BYTES, where: str | Non
     name = str(path) if where is None else where
     info = check_regular(path, name, cannot_read)
     if info.st_size > max_bytes:
-        raise InputFileError(N_("the file is too large ({size}; at most {max})"), file=name,
-                             size=_size_text(info.st_size), max=_size_text(max_bytes))
+        raise InputFileError(
+            N_("the file is too large ({size}; at most {max})"),
+            file=name,
+            size=_size_text(info.st_size),
+            max=_size_text(max_bytes),
+        )
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        raise InputFileError(cannot_read, file=name,
-                             reason=os_reason(exc)) from None
+        raise InputFileError(cannot_read, file=name, reason=os_reason(exc)) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced between stat and open
-            raise InputFileError(N_("is not a regular file (a pipe, device or socket); "
-                                    "kerker reads only files"), file=name)
+            raise InputFileError(
+                N_("is not a regular file (a pipe, device or socket); kerker reads only files"),
+                file=name,
+            )
         chunks: list[bytes] = []
         left = max_bytes + 1
         while left > 0:
@@ -122,14 +134,17 @@ def read_bytes(path: Path, *, max_bytes: int = MAX_INPUT_BYTES, where: str | Non
             chunks.append(chunk)
             left -= len(chunk)
     except OSError as exc:
-        raise InputFileError(cannot_read, file=name,
-                             reason=os_reason(exc)) from None
+        raise InputFileError(cannot_read, file=name, reason=os_reason(exc)) from None
     finally:
         os.close(fd)
     raw = b"".join(chunks)
     if len(raw) > max_bytes:
-        raise InputFileError(N_("the file is too large ({size}; at most {max})"), file=name,
-                             size=_size_text(len(raw)), max=_size_text(max_bytes))
+        raise InputFileError(
+            N_("the file is too large ({size}; at most {max})"),
+            file=name,
+            size=_size_text(len(raw)),
+            max=_size_text(max_bytes),
+        )
     return raw
 
 
@@ -150,12 +165,21 @@ def decode_text(raw: bytes, where: str) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        raise InputFileError(N_("not UTF-8 text (byte {byte}); save the file as UTF-8"),
-                             file=where, line=line, byte=exc.start + 1) from None
+        raise InputFileError(
+            N_("not UTF-8 text (byte {byte}); save the file as UTF-8"),
+            file=where,
+            line=line,
+            byte=exc.start + 1,
+        ) from None
 
 
-def read_text(path: Path, *, max_bytes: int = MAX_INPUT_BYTES, where: str | None = None,
-              cannot_read: str = CANNOT_READ) -> str:
+def read_text(
+    path: Path,
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
+    where: str | None = None,
+    cannot_read: str = CANNOT_READ,
+) -> str:
     """The text of a UTF-8 file (BOM dropped), refusing what :func:`read_bytes` and
     :func:`decode_text` refuse."""
     name = str(path) if where is None else where
@@ -178,8 +202,9 @@ def check_json_depth(text: str, where: str, max_depth: int = MAX_DEPTH) -> None:
             depth += 1
             if depth > max_depth:
                 line = text.count("\n", 0, match.start()) + 1
-                raise InputFileError(N_("nested more than {max} levels deep"), file=where,
-                                     line=line, max=max_depth)
+                raise InputFileError(
+                    N_("nested more than {max} levels deep"), file=where, line=line, max=max_depth
+                )
         else:
             depth -= 1
 
@@ -205,8 +230,12 @@ def check_yaml_depth(text: str, where: str, max_depth: int = MAX_DEPTH) -> None:
                 if depth > max_depth:
                     mark = event.start_mark
                     line = None if mark is None else mark.line + 1
-                    raise InputFileError(N_("nested more than {max} levels deep"),
-                                         file=where, line=line, max=max_depth)
+                    raise InputFileError(
+                        N_("nested more than {max} levels deep"),
+                        file=where,
+                        line=line,
+                        max=max_depth,
+                    )
             elif isinstance(event, (MappingEndEvent, SequenceEndEvent)):
                 depth -= 1
     except (YAMLError, ValueError, TypeError):
@@ -224,8 +253,7 @@ def write_atomic(path: Path, data: str | bytes, *, mode: int | None = None) -> N
     """
     raw = data.encode("utf-8") if isinstance(data, str) else data
     if str(path).strip() in ("", "."):
-        raise WriteError(N_("cannot write {path}: {reason}"), path=str(path),
-                         reason="no file name")
+        raise WriteError(N_("cannot write {path}: {reason}"), path=str(path), reason="no file name")
     temp: Path | None = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -257,8 +285,9 @@ def write_atomic(path: Path, data: str | bytes, *, mode: int | None = None) -> N
         os.replace(temp, path)
         temp = None
     except OSError as exc:
-        raise WriteError(N_("cannot write {path}: {reason}"), path=str(path),
-                         reason=os_reason(exc)) from None
+        raise WriteError(
+            N_("cannot write {path}: {reason}"), path=str(path), reason=os_reason(exc)
+        ) from None
     finally:
         if temp is not None:
             with contextlib.suppress(OSError):

@@ -20,9 +20,11 @@ _encode_str = json.encoder.encode_basestring
 
 def _is_flat(value: list[Any]) -> bool:
     """A list of scalars, or of lists of scalars (``[x, y]``, a cell list)."""
-    return all(isinstance(item, _SCALARS) or (
-        isinstance(item, list) and all(isinstance(n, _SCALARS) for n in item))
-        for item in value)
+    return all(
+        isinstance(item, _SCALARS)
+        or (isinstance(item, list) and all(isinstance(n, _SCALARS) for n in item))
+        for item in value
+    )
 
 
 def dumps(doc: Any) -> str:
@@ -49,7 +51,10 @@ def _float(value: float) -> str:
 
 
 _SCALAR_TEXT: dict[type, Any] = {
-    str: _encode_str, int: int.__repr__, float: _float, type(None): lambda _v: "null",
+    str: _encode_str,
+    int: int.__repr__,
+    float: _float,
+    type(None): lambda _v: "null",
     bool: lambda v: "true" if v else "false",
 }
 """JSON text of a scalar by its exact type (what ``json.dumps`` writes for it)."""
@@ -108,8 +113,7 @@ def _write(value: Any, pad: str, keys: dict[str, str]) -> str:
                 parts.append(head + int.__repr__(item))
             else:
                 text = scalar.get(kind)
-                parts.append(head + (text(item) if text is not None
-                                     else _write(item, inner, keys)))
+                parts.append(head + (text(item) if text is not None else _write(item, inner, keys)))
         return "{\n" + inner + (",\n" + inner).join(parts) + "\n" + pad + "}"
     if kind is list:
         flat = _flat_text(value)

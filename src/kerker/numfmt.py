@@ -86,6 +86,5 @@ def root(value: Fraction | int, lang: str, digits: int = 2) -> str:
     else:
         scaled = math.isqrt(exact.numerator * 10 ** (2 * digits) // exact.denominator)
         digits_text = str(scaled).rjust(digits + 1, "0")
-        text = (f"{digits_text[:-digits]}.{digits_text[-digits:]}" if digits
-                else digits_text)
+        text = f"{digits_text[:-digits]}.{digits_text[-digits:]}" if digits else digits_text
     return text.replace(".", ",") if lang in ("de", "it") else text

@@ -43,9 +43,7 @@ class OutputError(KerkerError):
 
 # -- control characters -------------------------------------------------------------------
 
-_CONTROL = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
-)
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def _escape_char(match: re.Match[str]) -> str:
@@ -78,15 +76,75 @@ def rich_text(text: object) -> str:
 # -- readable replacements for encodings without the character ------------------------------
 
 _REPLACEMENTS = {
-    "ß": "ss", "ẞ": "SS", "ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue",
-    "×": "x", "÷": "/", "−": "-", "–": "-", "—": "-", "‒": "-", "―": "-", "‐": "-",
-    "…": "...", "„": '"', "“": '"', "”": '"', "«": '"', "»": '"', "‚": "'", "‘": "'",
-    "’": "'", "‹": "'", "›": "'", "≥": ">=", "≤": "<=", "≠": "!=", "±": "+/-", "→": "->",
-    "←": "<-", "↑": "^", "↓": "v", "↔": "<->", "·": ".", "•": "*", "°": " deg", "½": "1/2",
-    "¼": "1/4", "¾": "3/4", "€": "EUR", "£": "GBP", "\u00a0": " ", "\u202f": " ",
-    "\u2009": " ", "✓": "v", "✗": "x", "█": "#", "▌": "#", "▐": "#", "▏": "|", "▎": "|",
-    "▍": "|", "▋": "#", "▊": "#", "▉": "#", "■": "#", "□": "o", "▪": "*", "○": "o",
-    "●": "*", "│": "|", "─": "-", "┃": "|", "━": "-", "═": "=", "║": "|",
+    "ß": "ss",
+    "ẞ": "SS",
+    "ä": "ae",
+    "ö": "oe",
+    "ü": "ue",
+    "Ä": "Ae",
+    "Ö": "Oe",
+    "Ü": "Ue",
+    "×": "x",
+    "÷": "/",
+    "−": "-",
+    "–": "-",
+    "—": "-",
+    "‒": "-",
+    "―": "-",
+    "‐": "-",
+    "…": "...",
+    "„": '"',
+    "“": '"',
+    "”": '"',
+    "«": '"',
+    "»": '"',
+    "‚": "'",
+    "‘": "'",
+    "’": "'",
+    "‹": "'",
+    "›": "'",
+    "≥": ">=",
+    "≤": "<=",
+    "≠": "!=",
+    "±": "+/-",
+    "→": "->",
+    "←": "<-",
+    "↑": "^",
+    "↓": "v",
+    "↔": "<->",
+    "·": ".",
+    "•": "*",
+    "°": " deg",
+    "½": "1/2",
+    "¼": "1/4",
+    "¾": "3/4",
+    "€": "EUR",
+    "£": "GBP",
+    "\u00a0": " ",
+    "\u202f": " ",
+    "\u2009": " ",
+    "✓": "v",
+    "✗": "x",
+    "█": "#",
+    "▌": "#",
+    "▐": "#",
+    "▏": "|",
+    "▎": "|",
+    "▍": "|",
+    "▋": "#",
+    "▊": "#",
+    "▉": "#",
+    "■": "#",
+    "□": "o",
+    "▪": "*",
+    "○": "o",
+    "●": "*",
+    "│": "|",
+    "─": "-",
+    "┃": "|",
+    "━": "-",
+    "═": "=",
+    "║": "|",
 }
 
 
@@ -113,7 +171,7 @@ def readable(char: str, encoding: str) -> str:
 def _handler(exc: UnicodeError) -> tuple[str, int]:
     if not isinstance(exc, UnicodeEncodeError):
         raise exc
-    text = exc.object[exc.start:exc.end]
+    text = exc.object[exc.start : exc.end]
     return "".join(readable(c, exc.encoding) for c in text), exc.end
 
 
@@ -189,10 +247,22 @@ class GuardedText(io.TextIOWrapper):
     ``write`` shows control characters as escapes; ``write_styled`` (Rich) passes them.
     """
 
-    def __init__(self, buffer: IO[bytes], name: str, *, encoding: str,
-                 line_buffering: bool, flush_each: bool = False) -> None:
-        super().__init__(buffer, encoding=encoding, errors=HANDLER,
-                         line_buffering=line_buffering, write_through=True)
+    def __init__(
+        self,
+        buffer: IO[bytes],
+        name: str,
+        *,
+        encoding: str,
+        line_buffering: bool,
+        flush_each: bool = False,
+    ) -> None:
+        super().__init__(
+            buffer,
+            encoding=encoding,
+            errors=HANDLER,
+            line_buffering=line_buffering,
+            write_through=True,
+        )
         self.stream_name = name
         self.failed = False
         self.flush_each = flush_each
@@ -235,8 +305,13 @@ def _guard(stream: Any, name: str) -> Any:
         # filling up) it ignores -- a truncated file and exit 0. A buffered writer retries
         # the rest and raises; flushing after each write keeps the stream unbuffered.
         buffer = io.BufferedWriter(buffer)
-    return GuardedText(buffer, name, encoding=stream.encoding,
-                       line_buffering=stream.line_buffering, flush_each=unbuffered)
+    return GuardedText(
+        buffer,
+        name,
+        encoding=stream.encoding,
+        line_buffering=stream.line_buffering,
+        flush_each=unbuffered,
+    )
 
 
 class ClosedStream(io.TextIOBase):
@@ -262,8 +337,9 @@ class ClosedStream(io.TextIOBase):
     def write(self, text: str) -> int:
         if self.stream_name == "stdout" and text:
             self.failed = True
-            raise OutputError(N_("cannot write to standard output: {reason}"),
-                              reason=Word(N_("it is closed")))
+            raise OutputError(
+                N_("cannot write to standard output: {reason}"), reason=Word(N_("it is closed"))
+            )
         return len(text)
 
     def write_styled(self, text: str) -> int:
@@ -274,10 +350,8 @@ class ClosedStream(io.TextIOBase):
 def guard_streams() -> None:
     """Replace ``sys.stdout`` and ``sys.stderr`` by :class:`GuardedText` wrappers (or a
     :class:`ClosedStream` where the stream was closed)."""
-    sys.stdout = _guard(sys.stdout, "stdout") if sys.stdout is not None else ClosedStream(
-        "stdout")
-    sys.stderr = _guard(sys.stderr, "stderr") if sys.stderr is not None else ClosedStream(
-        "stderr")
+    sys.stdout = _guard(sys.stdout, "stdout") if sys.stdout is not None else ClosedStream("stdout")
+    sys.stderr = _guard(sys.stderr, "stderr") if sys.stderr is not None else ClosedStream("stderr")
 
 
 class _StyledStdout:

@@ -61,8 +61,12 @@ def load_yaml_file(path: Path, where: str | None = None) -> Any:
     from kerker.fileio import read_text
 
     name = str(path) if where is None else where
-    text = read_text(path, max_bytes=MAX_YAML_BYTES, where=name,
-                     cannot_read=N_("cannot read the rule file: {reason}"))
+    text = read_text(
+        path,
+        max_bytes=MAX_YAML_BYTES,
+        where=name,
+        cannot_read=N_("cannot read the rule file: {reason}"),
+    )
     return load_yaml_text(text, name)
 
 
@@ -86,8 +90,12 @@ def load_rule_file(path: Path, where: str | None = None) -> Any:
     from kerker.fileio import decode_text, read_bytes
 
     name = str(path) if where is None else where
-    raw = read_bytes(path, max_bytes=MAX_YAML_BYTES, where=name,
-                     cannot_read=N_("cannot read the rule file: {reason}"))
+    raw = read_bytes(
+        path,
+        max_bytes=MAX_YAML_BYTES,
+        where=name,
+        cannot_read=N_("cannot read the rule file: {reason}"),
+    )
     twin = twin_path(path)
     try:
         compiled = json.loads(twin.read_bytes())
@@ -102,7 +110,12 @@ def compiled_twin(path: Path) -> str:
     """The text the compiled twin of ``path`` must have (deterministic JSON)."""
     raw = path.read_bytes()
     data = load_yaml_text(raw.decode("utf-8"), str(path))
-    return json.dumps(
-        {"source": path.name, "digest": _digest(raw), "data": data},
-        ensure_ascii=False, indent=1, sort_keys=False,
-    ) + "\n"
+    return (
+        json.dumps(
+            {"source": path.name, "digest": _digest(raw), "data": data},
+            ensure_ascii=False,
+            indent=1,
+            sort_keys=False,
+        )
+        + "\n"
+    )

@@ -72,10 +72,12 @@ def check_command(
             metavar="WORD",
             show_default=False,
             help=_h(
-                N_('Modifier as a word: "schwer", "sehr schwer", "very hard", '
-                   '"molto difficile"..., or sehr/extrem/un- with a word like weit or hoch; '
-                   'size words describe the target, as in the rules: "groß" is easier (+5), '
-                   '"sehr klein" harder (-10).')
+                N_(
+                    'Modifier as a word: "schwer", "sehr schwer", "very hard", '
+                    '"molto difficile"..., or sehr/extrem/un- with a word like weit or hoch; '
+                    'size words describe the target, as in the rules: "groß" is easier (+5), '
+                    '"sehr klein" harder (-10).'
+                )
             ),
         ),
     ] = None,
@@ -140,8 +142,10 @@ def check_command(
     ] = None,
     seed_hint: Annotated[
         bool,
-        typer.Option("--seed-hint", help=_h(N_(
-            "Also print the seed that repeats the roll (the JSON always has it)."))),
+        typer.Option(
+            "--seed-hint",
+            help=_h(N_("Also print the seed that repeats the roll (the JSON always has it).")),
+        ),
     ] = False,
     lang: Annotated[
         str | None,
@@ -226,8 +230,9 @@ def check_command(
     if secret:
         print(_("Tell the player: {phrase}").format(phrase=result.player_line(code)))
     if seed_hint:
-        print(_("Seed {seed}: run again with --seed {seed} for the same roll.").format(
-            seed=used_seed))
+        print(
+            _("Seed {seed}: run again with --seed {seed} for the same roll.").format(seed=used_seed)
+        )
 
 
 class _Context:

@@ -36,6 +36,7 @@ def join_expression(words: list[str]) -> str:
     as ``"2W6 + 3"``)."""
     return " ".join(words)
 
+
 LangOption = Annotated[
     str | None,
     typer.Option("--lang", help=_h(N_("Language of the output: de, it or en (default: locale)."))),
@@ -45,25 +46,29 @@ LangOption = Annotated[
 @friendly
 def roll_command(
     words: Annotated[
-        list[str], typer.Argument(metavar="EXPR...", help=_h(N_(
-            "The dice expression, e.g. 3W6+2 or 2W6 + 3 (spaces need no quotes).")))
+        list[str],
+        typer.Argument(
+            metavar="EXPR...",
+            help=_h(N_("The dice expression, e.g. 3W6+2 or 2W6 + 3 (spaces need no quotes).")),
+        ),
     ],
     seed: Annotated[
         int | None, typer.Option("--seed", help=_h(N_("Seed for a repeatable roll.")))
     ] = None,
-    times: Annotated[
-        int, typer.Option("--times", "-n", help=_h(N_("Roll this many times.")))
-    ] = 1,
+    times: Annotated[int, typer.Option("--times", "-n", help=_h(N_("Roll this many times.")))] = 1,
     explain: Annotated[
-        bool, typer.Option("--explain", "-e", help=_h(N_(
-            "Show every die and the seed (the dice are shown anyway unless --quiet).")))
+        bool,
+        typer.Option(
+            "--explain",
+            "-e",
+            help=_h(N_("Show every die and the seed (the dice are shown anyway unless --quiet).")),
+        ),
     ] = False,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help=_h(N_("Print the result alone.")))
     ] = False,
     seed_hint: Annotated[
-        bool, typer.Option("--seed-hint", help=_h(N_(
-            "Also print the seed that repeats the roll.")))
+        bool, typer.Option("--seed-hint", help=_h(N_("Also print the seed that repeats the roll.")))
     ] = False,
     json_out: Annotated[
         bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))
@@ -88,9 +93,12 @@ def roll_command(
         thrown += dice_thrown(rolls[-1].record)
         # The first roll tells what all of them will cost: refuse before the work.
         if thrown > cap or (i == 0 and thrown * times > cap):
-            raise OptionError(N_("{expression} --times {times} throws more than {max} dice; "
-                                 "roll fewer times"), expression=expression, times=times,
-                              max=cap)
+            raise OptionError(
+                N_("{expression} --times {times} throws more than {max} dice; roll fewer times"),
+                expression=expression,
+                times=times,
+                max=cap,
+            )
     if json_out:
         print(
             dump_json(
@@ -123,11 +131,9 @@ def dice_thrown(record: Any) -> int:
     while stack:
         item = stack.pop()
         if isinstance(item, DiceRecord):
-            count += (len(item.values) if item.throws is None
-                      else sum(len(t) for t in item.throws))
+            count += len(item.values) if item.throws is None else sum(len(t) for t in item.throws)
         for value in item:
-            if isinstance(value, tuple) and hasattr(value, "_fields") and hasattr(value,
-                                                                                 "total"):
+            if isinstance(value, tuple) and hasattr(value, "_fields") and hasattr(value, "total"):
                 stack.append(value)
             elif isinstance(value, tuple) and not hasattr(value, "_fields"):
                 stack.extend(v for v in value if hasattr(v, "_fields") and hasattr(v, "total"))
@@ -137,11 +143,14 @@ def dice_thrown(record: Any) -> int:
 @friendly
 def odds_command(
     words: Annotated[
-        list[str], typer.Argument(metavar="EXPR...", help=_h(N_(
-            "The dice expression, e.g. 4W6kh3 or 2W6 + 3 (spaces need no quotes).")))
+        list[str],
+        typer.Argument(
+            metavar="EXPR...",
+            help=_h(N_("The dice expression, e.g. 4W6kh3 or 2W6 + 3 (spaces need no quotes).")),
+        ),
     ],
     json_out: Annotated[
-        bool, typer.Option("--json", help=_h(N_("Print JSON; probabilities as \"n/d\".")))
+        bool, typer.Option("--json", help=_h(N_('Print JSON; probabilities as "n/d".')))
     ] = False,
     plot: Annotated[
         bool, typer.Option("--plot", help=_h(N_("Draw a bar chart in the terminal.")))

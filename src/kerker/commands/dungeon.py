@@ -38,8 +38,16 @@ if TYPE_CHECKING:
 
 _h = translator(default_language())
 
-__all__ = ["DUNGEON_HELP", "FORMATS", "VTT_FORMATS", "dungeon_command", "parse_formats",
-           "parse_size", "short_key", "write_files"]
+__all__ = [
+    "DUNGEON_HELP",
+    "FORMATS",
+    "VTT_FORMATS",
+    "dungeon_command",
+    "parse_formats",
+    "parse_size",
+    "short_key",
+    "write_files",
+]
 LONG_RUN = 400
 """Levels x areas from which a run shows progress on a terminal (the default: 60)."""
 PNG_SCALE_MIN, PNG_SCALE_MAX = 0.5, 4.0
@@ -58,7 +66,6 @@ DUNGEON_HELP = N_(
 )
 
 
-
 @contextmanager
 def flags() -> Iterator[None]:
     """Re-raise a library :class:`~kerker.dungeon.engine.DungeonError` about an option with
@@ -73,8 +80,9 @@ def flags() -> Iterator[None]:
             raise
         params = dict(err.params)
         params.pop("name", None)
-        raise DungeonError(err.template, option=err.option,
-                           name="--" + err.option.replace("_", "-"), **params) from None
+        raise DungeonError(
+            err.template, option=err.option, name="--" + err.option.replace("_", "-"), **params
+        ) from None
 
 
 def parse_formats(text: str) -> list[str]:
@@ -83,8 +91,9 @@ def parse_formats(text: str) -> list[str]:
     return _parse_formats(text, FORMATS + VTT_FORMATS)
 
 
-def _vtt_options(chosen: list[str], ppg: int | None, gm: bool, webp: bool,
-                 layout: str) -> VttOptions:
+def _vtt_options(
+    chosen: list[str], ppg: int | None, gm: bool, webp: bool, layout: str
+) -> VttOptions:
     """The tabletop options of the command line, checked."""
     from kerker.export.files import VttOptions
     from kerker.export.foundry import LAYOUTS
@@ -92,14 +101,24 @@ def _vtt_options(chosen: list[str], ppg: int | None, gm: bool, webp: bool,
 
     asked = ppg is not None or gm or webp or layout != "v13"
     if asked and not any(f in chosen for f in VTT_FORMATS):
-        raise OptionError(N_("--ppg, --gm, --webp and --foundry-layout need --out DIR and "
-                             "the uvtt or foundry format"))
+        raise OptionError(
+            N_(
+                "--ppg, --gm, --webp and --foundry-layout need --out DIR and "
+                "the uvtt or foundry format"
+            )
+        )
     if ppg is not None and ppg not in PPG_CHOICES:
-        raise OptionError(N_("--ppg takes {choices}, not {value}"),
-                          choices=", ".join(map(str, PPG_CHOICES)), value=ppg)
+        raise OptionError(
+            N_("--ppg takes {choices}, not {value}"),
+            choices=", ".join(map(str, PPG_CHOICES)),
+            value=ppg,
+        )
     if layout not in LAYOUTS:
-        raise OptionError(N_("--foundry-layout takes {choices}, not {value!r}"),
-                          choices=", ".join(LAYOUTS), value=layout)
+        raise OptionError(
+            N_("--foundry-layout takes {choices}, not {value!r}"),
+            choices=", ".join(LAYOUTS),
+            value=layout,
+        )
     return VttOptions(ppg=ppg or PPG_DEFAULT, gm=gm, webp=webp, foundry_layout=layout)
 
 
@@ -107,11 +126,10 @@ def parse_size(text: str) -> tuple[int, int]:
     """``"30x40"`` -> ``(30, 40)`` (squares); bounds are checked by the engine."""
     parts = text.lower().replace("×", "x").split("x")
     if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise OptionError(N_("--size takes WIDTHxHEIGHT in squares, e.g. 30x40, not {text!r}"),
-                          text=text)
+        raise OptionError(
+            N_("--size takes WIDTHxHEIGHT in squares, e.g. 30x40, not {text!r}"), text=text
+        )
     return int(parts[0]), int(parts[1])
-
-
 
 
 def short_key(doc: dict[str, Any]) -> str:
@@ -121,83 +139,203 @@ def short_key(doc: dict[str, Any]) -> str:
         for area in level["areas"]:
             things = [c["text"] for c in area["contents"]]
             if things:
-                out.append(f"{level['depth']}.{area['number']:>3} {area['title']}: "
-                           + "; ".join(things))
+                out.append(
+                    f"{level['depth']}.{area['number']:>3} {area['title']}: " + "; ".join(things)
+                )
     return "\n".join(out)
 
 
 @friendly
 def dungeon_command(
-    rules: Annotated[str, typer.Option("--rules", help=_h(N_(
-        "The procedure: zufallslabyrinth (seed 000) or scatola-bianca (seed 001).")))
+    rules: Annotated[
+        str,
+        typer.Option(
+            "--rules",
+            help=_h(N_("The procedure: zufallslabyrinth (seed 000) or scatola-bianca (seed 001).")),
+        ),
     ] = "zufallslabyrinth",
     seed: Annotated[
         int | None, typer.Option("--seed", help=_h(N_("Seed for a repeatable dungeon.")))
     ] = None,
-    levels: Annotated[int, typer.Option("--levels", help=_h(N_(
-        "Number of levels (1-20); deeper levels start where stairs arrive.")))] = 1,
-    size: Annotated[str | None, typer.Option("--size", metavar="WxH", help=_h(N_(
-        "Width x height of a level in 10-ft squares (10x10 to 200x200); without it the "
-        "sheet grows with the dungeon.")))] = None,
-    max_areas: Annotated[int, typer.Option("--max-areas", help=_h(N_(
-        "Areas per level at most (1-1000); open exits beyond stay unexplored.")))] = 60,
-    min_areas: Annotated[int, typer.Option("--min-areas", help=_h(N_(
-        "A dungeon whose first level has fewer areas is rolled again, up to 50 times "
-        "(0-1000; 0 keeps the first roll).")))] = 10,
-    entrance: Annotated[str | None, typer.Option("--entrance", help=_h(N_(
-        "How level 1 begins: variant, room or hall. zufallslabyrinth: the rolled entrance "
-        "(step 1, W6), a room or a hall (step 5); scatola-bianca: a passage (the default), a "
-        "room or a chamber (A.5).")))] = None,
-    caves: Annotated[str | None, typer.Option("--caves", help=_h(N_(
-        "Where A.1 chambers become A.8 caves: depth = from level 3 on (the default), "
-        "always, never; only for scatola-bianca.")))] = None,
+    levels: Annotated[
+        int,
+        typer.Option(
+            "--levels",
+            help=_h(N_("Number of levels (1-20); deeper levels start where stairs arrive.")),
+        ),
+    ] = 1,
+    size: Annotated[
+        str | None,
+        typer.Option(
+            "--size",
+            metavar="WxH",
+            help=_h(
+                N_(
+                    "Width x height of a level in 10-ft squares (10x10 to 200x200); without it the "
+                    "sheet grows with the dungeon."
+                )
+            ),
+        ),
+    ] = None,
+    max_areas: Annotated[
+        int,
+        typer.Option(
+            "--max-areas",
+            help=_h(N_("Areas per level at most (1-1000); open exits beyond stay unexplored.")),
+        ),
+    ] = 60,
+    min_areas: Annotated[
+        int,
+        typer.Option(
+            "--min-areas",
+            help=_h(
+                N_(
+                    "A dungeon whose first level has fewer areas is rolled again, up to 50 times "
+                    "(0-1000; 0 keeps the first roll)."
+                )
+            ),
+        ),
+    ] = 10,
+    entrance: Annotated[
+        str | None,
+        typer.Option(
+            "--entrance",
+            help=_h(
+                N_(
+                    "How level 1 begins: variant, room or hall. zufallslabyrinth: the rolled "
+                    "entrance "
+                    "(step 1, W6), a room or a hall (step 5); scatola-bianca: a passage (the "
+                    "default), a "
+                    "room or a chamber (A.5)."
+                )
+            ),
+        ),
+    ] = None,
+    caves: Annotated[
+        str | None,
+        typer.Option(
+            "--caves",
+            help=_h(
+                N_(
+                    "Where A.1 chambers become A.8 caves: depth = from level 3 on (the default), "
+                    "always, never; only for scatola-bianca."
+                )
+            ),
+        ),
+    ] = None,
     lang: Annotated[
         str | None,
-        typer.Option("--lang", help=_h(N_("Language of the output: de, it or en "
-                                          "(default: the rule set's language)."))),
+        typer.Option(
+            "--lang",
+            help=_h(N_("Language of the output: de, it or en (default: the rule set's language).")),
+        ),
     ] = None,
     json_out: Annotated[
         bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))
     ] = False,
     out: Annotated[
         Path | None,
-        typer.Option("--out", metavar="DIR", help=_h(N_(
-            "Write the files to this folder (created if missing)."))),
+        typer.Option(
+            "--out",
+            metavar="DIR",
+            help=_h(N_("Write the files to this folder (created if missing).")),
+        ),
     ] = None,
     formats: Annotated[
         str | None,
-        typer.Option("--format", metavar="LIST", help=_h(N_(
-            "Files to write with --out: svg,png,json,md,html,ascii,pdf (default: all of "
-            "these), and for virtual tabletops uvtt (.dd2vtt) and foundry (scene, journal, "
-            "picture)."))),
+        typer.Option(
+            "--format",
+            metavar="LIST",
+            help=_h(
+                N_(
+                    "Files to write with --out: svg,png,json,md,html,ascii,pdf (default: all of "
+                    "these), and for virtual tabletops uvtt (.dd2vtt) and foundry (scene, journal, "
+                    "picture)."
+                )
+            ),
+        ),
     ] = None,
     ppg: Annotated[
         int | None,
-        typer.Option("--ppg", metavar="PX", help=_h(N_(
-            "Pixels per 10-ft square of the uvtt and foundry pictures: 100 (the default), "
-            "70 or 50."))),
+        typer.Option(
+            "--ppg",
+            metavar="PX",
+            help=_h(
+                N_(
+                    "Pixels per 10-ft square of the uvtt and foundry pictures: 100 (the default), "
+                    "70 or 50."
+                )
+            ),
+        ),
     ] = None,
-    gm: Annotated[bool, typer.Option("--gm", help=_h(N_(
-        "uvtt and foundry: the game master's map (area numbers, secret doors) as the "
-        "picture instead of the players'.")))] = False,
-    webp: Annotated[bool, typer.Option("--webp", help=_h(N_(
-        "uvtt and foundry: the picture as WebP (smaller) instead of PNG.")))] = False,
-    foundry_layout: Annotated[str, typer.Option("--foundry-layout", metavar="VERSION", help=_h(
-        N_("foundry: the scene for Foundry v13 (the default) or v14 (the picture in "
-           "levels[]).")))] = "v13",
+    gm: Annotated[
+        bool,
+        typer.Option(
+            "--gm",
+            help=_h(
+                N_(
+                    "uvtt and foundry: the game master's map (area numbers, secret doors) as the "
+                    "picture instead of the players'."
+                )
+            ),
+        ),
+    ] = False,
+    webp: Annotated[
+        bool,
+        typer.Option(
+            "--webp", help=_h(N_("uvtt and foundry: the picture as WebP (smaller) instead of PNG."))
+        ),
+    ] = False,
+    foundry_layout: Annotated[
+        str,
+        typer.Option(
+            "--foundry-layout",
+            metavar="VERSION",
+            help=_h(
+                N_(
+                    "foundry: the scene for Foundry v13 (the default) or v14 (the picture in "
+                    "levels[])."
+                )
+            ),
+        ),
+    ] = "v13",
     png_scale: Annotated[
         float | None,
-        typer.Option("--png-scale", metavar="FACTOR", help=_h(N_(
-            "Pixels of the PNG maps per SVG unit, 0.5 to 4 (default 1.5, about 42 px per "
-            "10-ft square; 1 draws faster, 2 or more for print and virtual tabletops)."))),
+        typer.Option(
+            "--png-scale",
+            metavar="FACTOR",
+            help=_h(
+                N_(
+                    "Pixels of the PNG maps per SVG unit, 0.5 to 4 (default 1.5, about 42 px per "
+                    "10-ft square; 1 draws faster, 2 or more for print and virtual tabletops)."
+                )
+            ),
+        ),
     ] = None,
-    style: Annotated[str, typer.Option("--style", help=_h(N_(
-        "Look of the maps written with --out: classic (cream paper) or print (white paper, "
-        "saves ink).")))] = "classic",
+    style: Annotated[
+        str,
+        typer.Option(
+            "--style",
+            help=_h(
+                N_(
+                    "Look of the maps written with --out: classic (cream paper) or print (white "
+                    "paper, "
+                    "saves ink)."
+                )
+            ),
+        ),
+    ] = "classic",
     tables: Annotated[
         list[Path] | None,
-        typer.Option("--tables", help=_h(N_("A folder (or file) of your own tables; repeatable. "
-                                             "Also read from KERKER_TABLES."))),
+        typer.Option(
+            "--tables",
+            help=_h(
+                N_(
+                    "A folder (or file) of your own tables; repeatable. "
+                    "Also read from KERKER_TABLES."
+                )
+            ),
+        ),
     ] = None,
 ) -> None:
     """Roll a dungeon; see ``DUNGEON_HELP``."""
@@ -208,10 +346,16 @@ def dungeon_command(
     chosen = parse_formats(formats) if formats is not None else list(FORMATS)
     if formats is not None and out is None:
         raise OptionError(N_("--format {text} needs --out DIR"), text=formats)
-    params = Params(rules=rules, seed=None, levels=levels,
-                    size=parse_size(size) if size is not None else None,
-                    max_areas=max_areas, min_areas=min_areas, entrance=entrance,
-                    caves=caves)
+    params = Params(
+        rules=rules,
+        seed=None,
+        levels=levels,
+        size=parse_size(size) if size is not None else None,
+        max_areas=max_areas,
+        min_areas=min_areas,
+        entrance=entrance,
+        caves=caves,
+    )
     with flags():
         params = params.checked()
     registry = load_tables(tables)
@@ -221,8 +365,12 @@ def dungeon_command(
     used_seed, _rng = make_rng(seed)
     params = replace(params, seed=used_seed)
     if png_scale is not None and not (PNG_SCALE_MIN <= png_scale <= PNG_SCALE_MAX):
-        raise OptionError(N_("--png-scale takes a factor from {low} to {high}, not {value}"),
-                          low=PNG_SCALE_MIN, high=PNG_SCALE_MAX, value=png_scale)
+        raise OptionError(
+            N_("--png-scale takes a factor from {low} to {high}, not {value}"),
+            low=PNG_SCALE_MIN,
+            high=PNG_SCALE_MAX,
+            value=png_scale,
+        )
     if png_scale is not None and (out is None or "png" not in chosen):
         raise OptionError(N_("--png-scale needs --out DIR and the png format"))
     if out is not None:
@@ -234,9 +382,12 @@ def dungeon_command(
     notes: list[str] = []
     long_run = params.levels * params.max_areas >= LONG_RUN
     if long_run:
-        progress(_("Rolling the dungeon (levels: {levels}, up to {areas} areas a level); "
-                   "this can take a minute ...").format(levels=params.levels,
-                                                        areas=params.max_areas))
+        progress(
+            _(
+                "Rolling the dungeon (levels: {levels}, up to {areas} areas a level); "
+                "this can take a minute ..."
+            ).format(levels=params.levels, areas=params.max_areas)
+        )
     batch: PngBatch | None = None
     if out is not None and "png" in chosen:
         from kerker.dungeon.render_svg import PNG_SCALE
@@ -251,9 +402,19 @@ def dungeon_command(
         if out is not None:
             if long_run:
                 progress(_("Drawing and writing the files ..."))
-            written = write_files(doc, out, used_seed, code, chosen, batch, vtt=vtt,
-                                  warn=lambda text: print(text, file=sys.stderr),
-                                  fit_png=png_scale is None, notes=notes, style=style)
+            written = write_files(
+                doc,
+                out,
+                used_seed,
+                code,
+                chosen,
+                batch,
+                vtt=vtt,
+                warn=lambda text: print(text, file=sys.stderr),
+                fit_png=png_scale is None,
+                notes=notes,
+                style=style,
+            )
     finally:
         if batch is not None:
             batch.close()
@@ -261,8 +422,13 @@ def dungeon_command(
     made = len(doc["levels"])
     # The procedure reaches a level only by a way down (or up) from another: say so when
     # fewer levels came out than were asked for, rather than leave the GM guessing.
-    fewer = (_("Levels: {made} of {asked}; no way leads to the others.").format(
-        made=made, asked=params.levels) if made < params.levels else "")
+    fewer = (
+        _("Levels: {made} of {asked}; no way leads to the others.").format(
+            made=made, asked=params.levels
+        )
+        if made < params.levels
+        else ""
+    )
     if out is not None:
         if json_out:
             print_json(dumps_document(doc))
@@ -273,8 +439,9 @@ def dungeon_command(
             print(note)
         if fewer:
             print(fewer)
-        print(_("Seed {seed}: run again with --seed {seed} for the same map.").format(
-            seed=used_seed))
+        print(
+            _("Seed {seed}: run again with --seed {seed} for the same map.").format(seed=used_seed)
+        )
         return
     if json_out:
         print_json(dumps_document(doc))
@@ -286,5 +453,4 @@ def dungeon_command(
         print()
     if fewer:
         print(fewer)
-    print(_("Seed {seed}: run again with --seed {seed} for the same map.").format(
-        seed=used_seed))
+    print(_("Seed {seed}: run again with --seed {seed} for the same map.").format(seed=used_seed))

@@ -35,7 +35,8 @@ PLAY_HELP = N_(
     "Explore a dungeon door by door, solo or at the table: every step is saved, can be "
     "undone, and the journal tells it in German, Italian or English.\n\n"
     "kerker play new prints a session id S; kerker play S plays it in the terminal.\n\n"
-    "Example: kerker play new --seed 7 && kerker play open S next")
+    "Example: kerker play new --seed 7 && kerker play open S next"
+)
 
 
 class _PlayGroup(TyperGroup):
@@ -48,17 +49,41 @@ class _PlayGroup(TyperGroup):
         return super().parse_args(ctx, args)
 
 
-play_app = typer.Typer(cls=_PlayGroup, help=_h(PLAY_HELP), no_args_is_help=False,
-                       add_completion=False, rich_markup_mode=None)
+play_app = typer.Typer(
+    cls=_PlayGroup,
+    help=_h(PLAY_HELP),
+    no_args_is_help=False,
+    add_completion=False,
+    rich_markup_mode=None,
+)
 
-DbOption = Annotated[str | None, typer.Option("--db", metavar="URL", help=_h(N_(
-    "The session database: a SQLite file or postgresql://... (default: KERKER_DB, else "
-    "a file in your data folder).")))]
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        metavar="URL",
+        help=_h(
+            N_(
+                "The session database: a SQLite file or postgresql://... (default: KERKER_DB, else "
+                "a file in your data folder)."
+            )
+        ),
+    ),
+]
 JsonOption = Annotated[bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))]
-LangOption = Annotated[str | None, typer.Option("--lang", help=_h(N_(
-    "Language of the output: de, it or en (default: the rule set's language).")))]
-SessionArg = Annotated[str, typer.Argument(metavar="S", help=_h(N_(
-    "The session: its id (or the start of it) or its name.")))]
+LangOption = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        help=_h(N_("Language of the output: de, it or en (default: the rule set's language).")),
+    ),
+]
+SessionArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="S", help=_h(N_("The session: its id (or the start of it) or its name."))
+    ),
+]
 
 
 def _play(db: str | None) -> Play:
@@ -95,8 +120,16 @@ def _result(state: PlayState, lang: str | None, json_out: bool) -> None:
     code = _lang(state, lang)
     if json_out:
         last = state.events[-1].to_json() if state.events else None
-        print(dump_json({"session": state.info.id, "seq": state.seq, "event": last,
-                         "open_exits": open_exit_list(state, "gm")}))
+        print(
+            dump_json(
+                {
+                    "session": state.info.id,
+                    "seq": state.seq,
+                    "event": last,
+                    "open_exits": open_exit_list(state, "gm"),
+                }
+            )
+        )
         return
     _ = translator(code)
     if state.events:
@@ -114,8 +147,9 @@ def _play_registry() -> Any:
     return load_registry()
 
 
-def _act(s: str, kind: str, db: str | None, lang: str | None, json_out: bool,
-         **fields: Any) -> None:
+def _act(
+    s: str, kind: str, db: str | None, lang: str | None, json_out: bool, **fields: Any
+) -> None:
     play = _play(db)
     try:
         state = play.act(s, kind, **fields)
@@ -124,31 +158,79 @@ def _act(s: str, kind: str, db: str | None, lang: str | None, json_out: bool,
     _result(state, lang, json_out)
 
 
-@play_app.command("new", help=_h(N_("Start a session: a dungeon with its entrance placed and "
-                                    "nothing explored yet; prints the session id.")))
+@play_app.command(
+    "new",
+    help=_h(
+        N_(
+            "Start a session: a dungeon with its entrance placed and "
+            "nothing explored yet; prints the session id."
+        )
+    ),
+)
 @friendly
 def new_command(
-    rules: Annotated[str, typer.Option("--rules", help=_h(N_(
-        "The procedure: zufallslabyrinth (seed 000) or scatola-bianca (seed 001).")))
+    rules: Annotated[
+        str,
+        typer.Option(
+            "--rules",
+            help=_h(N_("The procedure: zufallslabyrinth (seed 000) or scatola-bianca (seed 001).")),
+        ),
     ] = "zufallslabyrinth",
-    seed: Annotated[int | None, typer.Option("--seed", help=_h(N_(
-        "Seed for a repeatable dungeon.")))] = None,
-    levels: Annotated[int, typer.Option("--levels", help=_h(N_(
-        "Number of levels (1-20); deeper levels start where stairs arrive.")))] = 1,
-    size: Annotated[str, typer.Option("--size", metavar="WxH", help=_h(N_(
-        "Width x height of a level in 10-ft squares (10x10 to 200x200).")))] = "30x40",
-    max_areas: Annotated[int, typer.Option("--max-areas", help=_h(N_(
-        "Areas per level at most (1-1000); open exits beyond stay unexplored.")))] = 60,
-    min_areas: Annotated[int, typer.Option("--min-areas", help=_h(N_(
-        "A dungeon whose first level has fewer areas is rolled again, up to 50 times "
-        "(0-1000; 0 keeps the first roll).")))] = 10,
-    entrance: Annotated[str, typer.Option("--entrance", help=_h(N_(
-        "How level 1 begins: variant, room or hall.")))] = "variant",
-    caves: Annotated[str, typer.Option("--caves", help=_h(N_(
-        "Where A.1 chambers become A.8 caves: depth, always, never; only for "
-        "scatola-bianca.")))] = "depth",
-    name: Annotated[str, typer.Option("--name", help=_h(N_(
-        "A name for the session (up to 100 characters).")))] = "",
+    seed: Annotated[
+        int | None, typer.Option("--seed", help=_h(N_("Seed for a repeatable dungeon.")))
+    ] = None,
+    levels: Annotated[
+        int,
+        typer.Option(
+            "--levels",
+            help=_h(N_("Number of levels (1-20); deeper levels start where stairs arrive.")),
+        ),
+    ] = 1,
+    size: Annotated[
+        str,
+        typer.Option(
+            "--size",
+            metavar="WxH",
+            help=_h(N_("Width x height of a level in 10-ft squares (10x10 to 200x200).")),
+        ),
+    ] = "30x40",
+    max_areas: Annotated[
+        int,
+        typer.Option(
+            "--max-areas",
+            help=_h(N_("Areas per level at most (1-1000); open exits beyond stay unexplored.")),
+        ),
+    ] = 60,
+    min_areas: Annotated[
+        int,
+        typer.Option(
+            "--min-areas",
+            help=_h(
+                N_(
+                    "A dungeon whose first level has fewer areas is rolled again, up to 50 times "
+                    "(0-1000; 0 keeps the first roll)."
+                )
+            ),
+        ),
+    ] = 10,
+    entrance: Annotated[
+        str, typer.Option("--entrance", help=_h(N_("How level 1 begins: variant, room or hall.")))
+    ] = "variant",
+    caves: Annotated[
+        str,
+        typer.Option(
+            "--caves",
+            help=_h(
+                N_(
+                    "Where A.1 chambers become A.8 caves: depth, always, never; only for "
+                    "scatola-bianca."
+                )
+            ),
+        ),
+    ] = "depth",
+    name: Annotated[
+        str, typer.Option("--name", help=_h(N_("A name for the session (up to 100 characters).")))
+    ] = "",
     db: DbOption = None,
     json_out: JsonOption = False,
     lang: LangOption = None,
@@ -159,9 +241,13 @@ def new_command(
     if len(name) > 100 or any(not ch.isprintable() for ch in name):
         raise OptionError(N_("--name takes up to 100 printable characters"))
     used_seed, _rng = make_rng(seed)
-    options: dict[str, Any] = {"levels": levels, "size": list(parse_size(size)),
-                               "max_areas": max_areas, "min_areas": min_areas,
-                               "entrance": entrance}
+    options: dict[str, Any] = {
+        "levels": levels,
+        "size": list(parse_size(size)),
+        "max_areas": max_areas,
+        "min_areas": min_areas,
+        "entrance": entrance,
+    }
     if caves != "depth" or rules == "scatola-bianca":
         options["caves"] = caves
     from kerker.commands.dungeon import flags
@@ -173,16 +259,25 @@ def new_command(
     finally:
         play.store.close()
     if json_out:
-        print(dump_json({"session": state.info.id, "player_token": state.info.player_token,
-                         "rules": rules, "seed": used_seed}))
+        print(
+            dump_json(
+                {
+                    "session": state.info.id,
+                    "player_token": state.info.player_token,
+                    "rules": rules,
+                    "seed": used_seed,
+                }
+            )
+        )
         return
     print(state.info.id)
 
 
 @play_app.command("list", help=_h(N_("The sessions, the most recently played first.")))
 @friendly
-def list_command(db: DbOption = None, json_out: JsonOption = False,
-                 lang: LangOption = None) -> None:
+def list_command(
+    db: DbOption = None, json_out: JsonOption = False, lang: LangOption = None
+) -> None:
     """List sessions."""
     play = _play(db)
     try:
@@ -190,15 +285,15 @@ def list_command(db: DbOption = None, json_out: JsonOption = False,
     finally:
         play.store.close()
     if json_out:
-        print(dump_json([{k: v for k, v in i.to_json().items() if k != "fingerprint"}
-                         for i in infos]))
+        print(
+            dump_json([{k: v for k, v in i.to_json().items() if k != "fingerprint"} for i in infos])
+        )
         return
     _ = translator(resolve_language(lang))
     if not infos:
         print(_("No sessions yet: kerker play new starts one."))
     for i in infos:
-        print(f"{i.id}  {i.updated}  {i.rules:<17} {_('seed')} {i.seed:<12} "
-              f"{_terminal(i.name)}")
+        print(f"{i.id}  {i.updated}  {i.rules:<17} {_('seed')} {i.seed:<12} {_terminal(i.name)}")
 
 
 def _terminal(text: str) -> str:
@@ -206,13 +301,28 @@ def _terminal(text: str) -> str:
     return "".join(ch if ch.isprintable() else "?" for ch in text)
 
 
-@play_app.command("show", help=_h(N_("The session as it stands: the map preview and the open "
-                                     "exits (--json: the dungeon document plus open_exits).")))
+@play_app.command(
+    "show",
+    help=_h(
+        N_(
+            "The session as it stands: the map preview and the open "
+            "exits (--json: the dungeon document plus open_exits)."
+        )
+    ),
+)
 @friendly
-def show_command(s: SessionArg, view: Annotated[str, typer.Option("--view", help=_h(N_(
-        "gm (everything) or player (only what was opened or revealed).")))] = "gm",
-                 db: DbOption = None, json_out: JsonOption = False,
-                 lang: LangOption = None) -> None:
+def show_command(
+    s: SessionArg,
+    view: Annotated[
+        str,
+        typer.Option(
+            "--view", help=_h(N_("gm (everything) or player (only what was opened or revealed)."))
+        ),
+    ] = "gm",
+    db: DbOption = None,
+    json_out: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
     """Show a session."""
     from kerker.play.views import check_view, show
 
@@ -231,50 +341,77 @@ def show_command(s: SessionArg, view: Annotated[str, typer.Option("--view", help
     print(_summary(state, code, view))
 
 
-@play_app.command("open", help=_h(N_("Open an exit: its number in the list, its key, or next "
-                                     "(the exit the procedure's own walk takes next).")))
+@play_app.command(
+    "open",
+    help=_h(
+        N_(
+            "Open an exit: its number in the list, its key, or next "
+            "(the exit the procedure's own walk takes next)."
+        )
+    ),
+)
 @friendly
-def open_command(s: SessionArg, exit_: Annotated[str, typer.Argument(metavar="EXIT")],
-                 db: DbOption = None, json_out: JsonOption = False,
-                 lang: LangOption = None) -> None:
+def open_command(
+    s: SessionArg,
+    exit_: Annotated[str, typer.Argument(metavar="EXIT")],
+    db: DbOption = None,
+    json_out: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
     """Open an exit."""
     _act(s, "open", db, lang, json_out, exit=exit_)
 
 
 @play_app.command("undo", help=_h(N_("Take back the last step (it stays in the log).")))
 @friendly
-def undo_command(s: SessionArg, db: DbOption = None, json_out: JsonOption = False,
-                 lang: LangOption = None) -> None:
+def undo_command(
+    s: SessionArg, db: DbOption = None, json_out: JsonOption = False, lang: LangOption = None
+) -> None:
     """Undo."""
     _act(s, "undo", db, lang, json_out)
 
 
 @play_app.command("redo", help=_h(N_("Do again the step last undone.")))
 @friendly
-def redo_command(s: SessionArg, db: DbOption = None, json_out: JsonOption = False,
-                 lang: LangOption = None) -> None:
+def redo_command(
+    s: SessionArg, db: DbOption = None, json_out: JsonOption = False, lang: LangOption = None
+) -> None:
     """Redo."""
     _act(s, "redo", db, lang, json_out)
 
 
-@play_app.command("reroll", help=_h(N_("Roll again what lies behind an exit already opened "
-                                       "(its key, or last); logged, never silent.")))
+@play_app.command(
+    "reroll",
+    help=_h(
+        N_(
+            "Roll again what lies behind an exit already opened "
+            "(its key, or last); logged, never silent."
+        )
+    ),
+)
 @friendly
-def reroll_command(s: SessionArg, exit_: Annotated[str, typer.Argument(metavar="EXIT")],
-                   db: DbOption = None, json_out: JsonOption = False,
-                   lang: LangOption = None) -> None:
+def reroll_command(
+    s: SessionArg,
+    exit_: Annotated[str, typer.Argument(metavar="EXIT")],
+    db: DbOption = None,
+    json_out: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
     """Reroll."""
     _act(s, "reroll", db, lang, json_out, exit=exit_)
 
 
-@play_app.command("note", help=_h(N_("Write a note on the session or, with --area, on an "
-                                     "area.")))
+@play_app.command("note", help=_h(N_("Write a note on the session or, with --area, on an area.")))
 @friendly
-def note_command(s: SessionArg, text: Annotated[str, typer.Argument(metavar="TEXT")],
-                 area: Annotated[int | None, typer.Option("--area")] = None,
-                 level: Annotated[int | None, typer.Option("--level")] = None,
-                 db: DbOption = None, json_out: JsonOption = False,
-                 lang: LangOption = None) -> None:
+def note_command(
+    s: SessionArg,
+    text: Annotated[str, typer.Argument(metavar="TEXT")],
+    area: Annotated[int | None, typer.Option("--area")] = None,
+    level: Annotated[int | None, typer.Option("--level")] = None,
+    db: DbOption = None,
+    json_out: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
     """Note."""
     _act(s, "note", db, lang, json_out, text=text, area=area, depth=level)
 
@@ -282,23 +419,36 @@ def note_command(s: SessionArg, text: Annotated[str, typer.Argument(metavar="TEX
 def _faces(text: str | None) -> list[int] | None:
     if text is None:
         return None
-    parts = [p.strip() for p in text.replace(";", ",").replace(" ", ",").split(",")
-             if p.strip()]
+    parts = [p.strip() for p in text.replace(";", ",").replace(" ", ",").split(",") if p.strip()]
     if not parts or not all(p.lstrip("-").isdigit() for p in parts) or len(parts) > 100:
-        raise OptionError(N_("dice entered are whole numbers separated by commas, not "
-                             "{text!r}"), text=text)
+        raise OptionError(
+            N_("dice entered are whole numbers separated by commas, not {text!r}"), text=text
+        )
     return [int(p) for p in parts]
 
 
-@play_app.command("roll", help=_h(N_("Roll dice (d20, 3d6+2), or enter what real dice showed: "
-                                     "\"d20: 12\" or --entered 12.")))
+@play_app.command(
+    "roll",
+    help=_h(
+        N_('Roll dice (d20, 3d6+2), or enter what real dice showed: "d20: 12" or --entered 12.')
+    ),
+)
 @friendly
-def roll_command(s: SessionArg, expr: Annotated[str, typer.Argument(metavar="EXPR")],
-                 entered: Annotated[str | None, typer.Option("--entered", metavar="FACES",
-                                                             help=_h(N_(
-                     "The faces real dice showed, in order (e.g. 4,6,1).")))] = None,
-                 db: DbOption = None, json_out: JsonOption = False,
-                 lang: LangOption = None) -> None:
+def roll_command(
+    s: SessionArg,
+    expr: Annotated[str, typer.Argument(metavar="EXPR")],
+    entered: Annotated[
+        str | None,
+        typer.Option(
+            "--entered",
+            metavar="FACES",
+            help=_h(N_("The faces real dice showed, in order (e.g. 4,6,1).")),
+        ),
+    ] = None,
+    db: DbOption = None,
+    json_out: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
     """Roll dice."""
     if entered is None and ":" in expr:
         expr, _sep, given = expr.partition(":")
@@ -308,85 +458,156 @@ def roll_command(s: SessionArg, expr: Annotated[str, typer.Argument(metavar="EXP
 
 @play_app.command("table", help=_h(N_("Roll a table (kerker table list shows them).")))
 @friendly
-def table_command(s: SessionArg, table: Annotated[str, typer.Argument(metavar="TABLE")],
-                  entered: Annotated[str | None, typer.Option("--entered", metavar="FACES",
-                                                              help=_h(N_(
-                      "What real dice showed for the table's own die (its follow-up "
-                      "tables are rolled by kerker).")))] = None,
-                  db: DbOption = None, json_out: JsonOption = False,
-                  lang: LangOption = None) -> None:
+def table_command(
+    s: SessionArg,
+    table: Annotated[str, typer.Argument(metavar="TABLE")],
+    entered: Annotated[
+        str | None,
+        typer.Option(
+            "--entered",
+            metavar="FACES",
+            help=_h(
+                N_(
+                    "What real dice showed for the table's own die (its follow-up "
+                    "tables are rolled by kerker)."
+                )
+            ),
+        ),
+    ] = None,
+    db: DbOption = None,
+    json_out: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
     """Roll a table."""
     _act(s, "table", db, lang, json_out, table=table, entered=_faces(entered))
 
 
-@play_app.command("check", help=_h(N_("An HPR check (seed 003) against VALUE; --secret keeps "
-                                      "the dice from the players.")))
+@play_app.command(
+    "check",
+    help=_h(N_("An HPR check (seed 003) against VALUE; --secret keeps the dice from the players.")),
+)
 @friendly
-def check_command(s: SessionArg, value: Annotated[int, typer.Argument(metavar="VALUE")],
-                  difficulty: Annotated[int, typer.Option("--difficulty", metavar="W",
-                                                          help=_h(N_(
-                      "The modifier of the difficulty (e.g. -2).")))] = 0,
-                  secret: Annotated[bool, typer.Option("--secret", help=_h(N_(
-                      "A hidden check: the players see only that the GM rolled.")))] = False,
-                  entered: Annotated[str | None, typer.Option("--entered", metavar="FACES",
-                                                              help=_h(N_(
-                      "The d20 faces real dice showed: the roll, then the confirmation "
-                      "after a 1 or a 20.")))] = None,
-                  db: DbOption = None, json_out: JsonOption = False,
-                  lang: LangOption = None) -> None:
+def check_command(
+    s: SessionArg,
+    value: Annotated[int, typer.Argument(metavar="VALUE")],
+    difficulty: Annotated[
+        int,
+        typer.Option(
+            "--difficulty", metavar="W", help=_h(N_("The modifier of the difficulty (e.g. -2)."))
+        ),
+    ] = 0,
+    secret: Annotated[
+        bool,
+        typer.Option(
+            "--secret", help=_h(N_("A hidden check: the players see only that the GM rolled."))
+        ),
+    ] = False,
+    entered: Annotated[
+        str | None,
+        typer.Option(
+            "--entered",
+            metavar="FACES",
+            help=_h(
+                N_(
+                    "The d20 faces real dice showed: the roll, then the confirmation "
+                    "after a 1 or a 20."
+                )
+            ),
+        ),
+    ] = None,
+    db: DbOption = None,
+    json_out: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
     """HPR check."""
-    _act(s, "check", db, lang, json_out, value=value, modifier=difficulty, secret=secret,
-         entered=_faces(entered))
+    _act(
+        s,
+        "check",
+        db,
+        lang,
+        json_out,
+        value=value,
+        modifier=difficulty,
+        secret=secret,
+        entered=_faces(entered),
+    )
 
 
-def _mark(kind: str, s: str, area: int | None, level: int | None, exit_: str | None,
-          db: str | None, lang: str | None, json_out: bool) -> None:
+def _mark(
+    kind: str,
+    s: str,
+    area: int | None,
+    level: int | None,
+    exit_: str | None,
+    db: str | None,
+    lang: str | None,
+    json_out: bool,
+) -> None:
     _act(s, kind, db, lang, json_out, area=area, depth=level, exit=exit_)
 
 
-@play_app.command("reveal", help=_h(N_("Show an area (or a found secret door, --exit KEY) to "
-                                       "the players.")))
+@play_app.command(
+    "reveal", help=_h(N_("Show an area (or a found secret door, --exit KEY) to the players."))
+)
 @friendly
-def reveal_command(s: SessionArg, area: Annotated[int | None, typer.Argument(
-        metavar="AREA")] = None, level: Annotated[int | None, typer.Option("--level")] = None,
-                   exit_: Annotated[str | None, typer.Option("--exit")] = None,
-                   db: DbOption = None, json_out: JsonOption = False,
-                   lang: LangOption = None) -> None:
+def reveal_command(
+    s: SessionArg,
+    area: Annotated[int | None, typer.Argument(metavar="AREA")] = None,
+    level: Annotated[int | None, typer.Option("--level")] = None,
+    exit_: Annotated[str | None, typer.Option("--exit")] = None,
+    db: DbOption = None,
+    json_out: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
     """Reveal."""
     _mark("reveal", s, area, level, exit_, db, lang, json_out)
 
 
-@play_app.command("hide", help=_h(N_("Hide an area (or a secret door, --exit KEY) from the "
-                                     "players again.")))
+@play_app.command(
+    "hide", help=_h(N_("Hide an area (or a secret door, --exit KEY) from the players again."))
+)
 @friendly
-def hide_command(s: SessionArg, area: Annotated[int | None, typer.Argument(
-        metavar="AREA")] = None, level: Annotated[int | None, typer.Option("--level")] = None,
-                 exit_: Annotated[str | None, typer.Option("--exit")] = None,
-                 db: DbOption = None, json_out: JsonOption = False,
-                 lang: LangOption = None) -> None:
+def hide_command(
+    s: SessionArg,
+    area: Annotated[int | None, typer.Argument(metavar="AREA")] = None,
+    level: Annotated[int | None, typer.Option("--level")] = None,
+    exit_: Annotated[str | None, typer.Option("--exit")] = None,
+    db: DbOption = None,
+    json_out: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
     """Hide."""
     _mark("hide", s, area, level, exit_, db, lang, json_out)
 
 
 @play_app.command("enter", help=_h(N_("Go to level LEVEL by an open stair, trapdoor or shaft.")))
 @friendly
-def enter_command(s: SessionArg, level: Annotated[int, typer.Argument(metavar="LEVEL")],
-                  db: DbOption = None, json_out: JsonOption = False,
-                  lang: LangOption = None) -> None:
+def enter_command(
+    s: SessionArg,
+    level: Annotated[int, typer.Argument(metavar="LEVEL")],
+    db: DbOption = None,
+    json_out: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
     """Enter a level."""
     _act(s, "enter", db, lang, json_out, level=level)
 
 
-@play_app.command("journal", help=_h(N_("The session as a play report (Markdown) or its whole "
-                                        "log (--format json).")))
+@play_app.command(
+    "journal",
+    help=_h(N_("The session as a play report (Markdown) or its whole log (--format json).")),
+)
 @friendly
-def journal_command(s: SessionArg,
-                    fmt: Annotated[str, typer.Option("--format", help=_h(N_(
-                        "md or json.")))] = "md",
-                    view: Annotated[str, typer.Option("--view", help=_h(N_(
-                        "gm or player (no secret dice, no room contents).")))] = "gm",
-                    db: DbOption = None, json_out: JsonOption = False,
-                    lang: LangOption = None) -> None:
+def journal_command(
+    s: SessionArg,
+    fmt: Annotated[str, typer.Option("--format", help=_h(N_("md or json.")))] = "md",
+    view: Annotated[
+        str, typer.Option("--view", help=_h(N_("gm or player (no secret dice, no room contents).")))
+    ] = "gm",
+    db: DbOption = None,
+    json_out: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
     """Journal."""
     from kerker.play.api import export
     from kerker.play.journal import journal_md
@@ -408,9 +629,13 @@ def journal_command(s: SessionArg,
 
 @play_app.command("export", help=_h(N_("The whole log as JSON (for import).")))
 @friendly
-def export_command(s: SessionArg, out: Annotated[Path | None, typer.Option(
-        "--out", metavar="FILE")] = None, db: DbOption = None, json_out: JsonOption = False,
-                   lang: LangOption = None) -> None:
+def export_command(
+    s: SessionArg,
+    out: Annotated[Path | None, typer.Option("--out", metavar="FILE")] = None,
+    db: DbOption = None,
+    json_out: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
     """Export."""
     from kerker.cli_support import write_output
     from kerker.play.api import export
@@ -429,22 +654,28 @@ def export_command(s: SessionArg, out: Annotated[Path | None, typer.Option(
     print(text, end="")
 
 
-@play_app.command("import", help=_h(N_("A new session from an exported log (every step "
-                                       "replayed and checked).")))
+@play_app.command(
+    "import", help=_h(N_("A new session from an exported log (every step replayed and checked)."))
+)
 @friendly
-def import_command(file: Annotated[Path, typer.Argument(metavar="FILE")],
-                   name: Annotated[str | None, typer.Option("--name")] = None,
-                   db: DbOption = None, json_out: JsonOption = False,
-                   lang: LangOption = None) -> None:
+def import_command(
+    file: Annotated[Path, typer.Argument(metavar="FILE")],
+    name: Annotated[str | None, typer.Option("--name")] = None,
+    db: DbOption = None,
+    json_out: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
     """Import."""
     try:
         if file.stat().st_size > MAX_IMPORT_BYTES:
-            raise OptionError(N_("{path} is larger than {max} bytes"), path=str(file),
-                              max=MAX_IMPORT_BYTES)
+            raise OptionError(
+                N_("{path} is larger than {max} bytes"), path=str(file), max=MAX_IMPORT_BYTES
+            )
         data = json.loads(file.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise OptionError(N_("cannot read {path}: {reason}"), path=str(file),
-                          reason=exc.strerror or str(exc)) from None
+        raise OptionError(
+            N_("cannot read {path}: {reason}"), path=str(file), reason=exc.strerror or str(exc)
+        ) from None
     except (ValueError, RecursionError):
         raise OptionError(N_("{path} is not JSON"), path=str(file)) from None
     play = _play(db)
@@ -460,8 +691,9 @@ def import_command(file: Annotated[Path, typer.Argument(metavar="FILE")],
 
 @play_app.command("delete", help=_h(N_("Delete a session and its log.")))
 @friendly
-def delete_command(s: SessionArg, db: DbOption = None, json_out: JsonOption = False,
-                   lang: LangOption = None) -> None:
+def delete_command(
+    s: SessionArg, db: DbOption = None, json_out: JsonOption = False, lang: LangOption = None
+) -> None:
     """Delete."""
     play = _play(db)
     try:
@@ -476,15 +708,17 @@ def delete_command(s: SessionArg, db: DbOption = None, json_out: JsonOption = Fa
 
 @play_app.command("resume", hidden=True)
 @friendly
-def resume_command(s: Annotated[str | None, typer.Argument(metavar="S")] = None,
-                   db: DbOption = None, lang: LangOption = None,
-                   json_out: JsonOption = False) -> None:
+def resume_command(
+    s: Annotated[str | None, typer.Argument(metavar="S")] = None,
+    db: DbOption = None,
+    lang: LangOption = None,
+    json_out: JsonOption = False,
+) -> None:
     """The interactive loop (``kerker play S``)."""
     from kerker.play.terminal import run_loop
 
     if json_out:
-        raise OptionError(N_("the interactive loop has no --json; use kerker play show S "
-                             "--json"))
+        raise OptionError(N_("the interactive loop has no --json; use kerker play show S --json"))
     play = _play(db)
     try:
         run_loop(play, s, lang, sys.stdin, sys.stdout)

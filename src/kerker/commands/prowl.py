@@ -63,13 +63,19 @@ LangOption = Annotated[
 ]
 TablesOption = Annotated[
     list[Path] | None,
-    typer.Option("--tables", help=_h(N_("A folder (or file) of your own tables; repeatable. "
-                                         "Also read from KERKER_TABLES."))),
+    typer.Option(
+        "--tables",
+        help=_h(
+            N_("A folder (or file) of your own tables; repeatable. Also read from KERKER_TABLES.")
+        ),
+    ),
 ]
 RuleSetLangOption = Annotated[
     str | None,
-    typer.Option("--lang", help=_h(N_("Language of the output: de, it or en (default: the "
-                                      "rule set's language)."))),
+    typer.Option(
+        "--lang",
+        help=_h(N_("Language of the output: de, it or en (default: the rule set's language).")),
+    ),
 ]
 """Generation speaks the language the rule set was printed in (German for Mazeprowl)."""
 JsonOption = Annotated[bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))]
@@ -86,24 +92,42 @@ def _odds(reputation: int, registry: Any, code: str, json_out: bool, reading: st
     _ = translator(code)
     table = structure_odds(reputation, registry, reading)
     if json_out:
-        print_json(dump_json({
-            "reputation": reputation,
-            **{key: {"dice": item["dice"],
-                     "probabilities": {str(k): frac(v) for k, v in
-                                       item["distribution"].probabilities().items()},
-                     "mean": frac(item["distribution"].mean)}
-               for key, item in table.items()},
-        }))
+        print_json(
+            dump_json(
+                {
+                    "reputation": reputation,
+                    **{
+                        key: {
+                            "dice": item["dice"],
+                            "probabilities": {
+                                str(k): frac(v)
+                                for k, v in item["distribution"].probabilities().items()
+                            },
+                            "mean": frac(item["distribution"].mean),
+                        }
+                        for key, item in table.items()
+                    },
+                }
+            )
+        )
         return
-    labels = {"lo_rooms": _("LoSec rooms"), "mid_rooms": _("MidSec rooms"),
-              "hi_rooms": _("HiSec rooms"), "branch_points": _("branch points"),
-              "accesses": _("accesses")}
+    labels = {
+        "lo_rooms": _("LoSec rooms"),
+        "mid_rooms": _("MidSec rooms"),
+        "hi_rooms": _("HiSec rooms"),
+        "branch_points": _("branch points"),
+        "accesses": _("accesses"),
+    }
     print(_("Exact odds of the structure at reputation {n}").format(n=reputation))
     for key, item in table.items():
         dist = item["distribution"]
         print()
-        print(f"{labels[key]} ({item['dice']}), " + _("mean {mean}").format(
-            mean=f"{float(dist.mean):.2f}".replace(".", "," if code in ("de", "it") else ".")))
+        print(
+            f"{labels[key]} ({item['dice']}), "
+            + _("mean {mean}").format(
+                mean=f"{float(dist.mean):.2f}".replace(".", "," if code in ("de", "it") else ".")
+            )
+        )
         for value, prob in dist.probabilities().items():
             print(f"  {value:>3}  {percent(prob, code):>9}  {frac(prob)}")
 
@@ -112,33 +136,77 @@ def _odds(reputation: int, registry: Any, code: str, json_out: bool, reading: st
 @friendly
 def prowl_command(
     ctx: typer.Context,
-    reputation: Annotated[int | None, typer.Option(
-        "--reputation", "-r", help=_h(N_("The crew's reputation (1-20).")))] = None,
-    players: Annotated[int | None, typer.Option(
-        "--players", "-p", help=_h(N_("Number of players (1-12).")))] = None,
-    accesses: Annotated[int | None, typer.Option(
-        "--accesses", help=_h(N_("Accesses from outside (1-3, as the post says); rolled 1W3 "
-                                 "when not given.")))] = None,
-    loops: Annotated[int | None, typer.Option(
-        "--loops", help=_h(N_("Loops in the layout (0: a tree); default: a die among 0 and "
-                              "what the junctions leave room for.")))] = None,
-    reading: Annotated[str, typer.Option(
-        "--reading", metavar="sum|successes", help=_h(N_(
-            "Reading of the Reputation(X) test for MidSec and HiSec rooms: sum (the sum of "
-            "the dice divided by X, kerker's rule) or successes (dice meeting X, a 6 rolled "
-            "again past 6).")))] = "sum",
-    nosec: Annotated[int, typer.Option(
-        "--nosec", help=_h(N_("Extra NoSec rooms to round off the layout.")))] = 0,
-    seed: Annotated[int | None, typer.Option(
-        "--seed", help=_h(N_("Seed for a repeatable prowl.")))] = None,
-    factions: Annotated[Path | None, typer.Option(
-        "--factions", help=_h(N_("Your faction list: a table file (YAML) or one faction a "
-                                 "line, '+' insider connection, '-' hostile.")))] = None,
-    out: Annotated[Path | None, typer.Option(
-        "--out", help=_h(N_("Write plan, map and sheet into this folder.")))] = None,
-    odds: Annotated[bool, typer.Option(
-        "--odds", help=_h(N_("Show the exact odds of the room counts for --reputation "
-                             "instead.")))] = False,
+    reputation: Annotated[
+        int | None, typer.Option("--reputation", "-r", help=_h(N_("The crew's reputation (1-20).")))
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help=_h(N_("Number of players (1-12).")))
+    ] = None,
+    accesses: Annotated[
+        int | None,
+        typer.Option(
+            "--accesses",
+            help=_h(
+                N_("Accesses from outside (1-3, as the post says); rolled 1W3 when not given.")
+            ),
+        ),
+    ] = None,
+    loops: Annotated[
+        int | None,
+        typer.Option(
+            "--loops",
+            help=_h(
+                N_(
+                    "Loops in the layout (0: a tree); default: a die among 0 and "
+                    "what the junctions leave room for."
+                )
+            ),
+        ),
+    ] = None,
+    reading: Annotated[
+        str,
+        typer.Option(
+            "--reading",
+            metavar="sum|successes",
+            help=_h(
+                N_(
+                    "Reading of the Reputation(X) test for MidSec and HiSec rooms: sum (the sum of "
+                    "the dice divided by X, kerker's rule) or successes (dice meeting X, a 6 "
+                    "rolled "
+                    "again past 6)."
+                )
+            ),
+        ),
+    ] = "sum",
+    nosec: Annotated[
+        int, typer.Option("--nosec", help=_h(N_("Extra NoSec rooms to round off the layout.")))
+    ] = 0,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help=_h(N_("Seed for a repeatable prowl.")))
+    ] = None,
+    factions: Annotated[
+        Path | None,
+        typer.Option(
+            "--factions",
+            help=_h(
+                N_(
+                    "Your faction list: a table file (YAML) or one faction a "
+                    "line, '+' insider connection, '-' hostile."
+                )
+            ),
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help=_h(N_("Write plan, map and sheet into this folder."))),
+    ] = None,
+    odds: Annotated[
+        bool,
+        typer.Option(
+            "--odds",
+            help=_h(N_("Show the exact odds of the room counts for --reputation instead.")),
+        ),
+    ] = False,
     no_png: NoPngOption = False,
     tables: TablesOption = None,
     json_out: JsonOption = False,
@@ -164,9 +232,14 @@ def prowl_command(
         raise OptionError(N_("--players is needed (the number of players, 1-12)"))
     faction_list = load_faction_list(factions) if factions is not None else None
     used_seed, rng = make_rng(seed)
-    prowl = generate(ProwlOptions(reputation, players, accesses, nosec, faction_list,
-                                  loops=loops, reading=reading), rng,
-                     registry=registry, seed=used_seed)
+    prowl = generate(
+        ProwlOptions(
+            reputation, players, accesses, nosec, faction_list, loops=loops, reading=reading
+        ),
+        rng,
+        registry=registry,
+        seed=used_seed,
+    )
     if out is not None:
         written = write_outputs(prowl, out, code, png=not no_png)
         if not json_out:
@@ -181,14 +254,26 @@ def prowl_command(
 @prowl_app.command("tune", help=_h(TUNE_HELP))
 @friendly
 def tune_command(
-    plan: Annotated[Path, typer.Argument(metavar="PLAN.json", help=_h(N_(
-        "The plan written by kerker prowl --out or --json.")))],
-    operations: Annotated[list[str], typer.Argument(metavar="OPERATION...", help=_h(N_(
-        "Operations, each a verb and its words, e.g. raise-room R3 patrol C2.")))],
-    out: Annotated[Path | None, typer.Option(
-        "--out", help=_h(N_("Write the changed plan here instead of in place.")))] = None,
-    no_render: Annotated[bool, typer.Option(
-        "--no-render", help=_h(N_("Write the plan only, not map and sheet.")))] = False,
+    plan: Annotated[
+        Path,
+        typer.Argument(
+            metavar="PLAN.json", help=_h(N_("The plan written by kerker prowl --out or --json."))
+        ),
+    ],
+    operations: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="OPERATION...",
+            help=_h(N_("Operations, each a verb and its words, e.g. raise-room R3 patrol C2.")),
+        ),
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help=_h(N_("Write the changed plan here instead of in place."))),
+    ] = None,
+    no_render: Annotated[
+        bool, typer.Option("--no-render", help=_h(N_("Write the plan only, not map and sheet.")))
+    ] = False,
     no_png: NoPngOption = False,
     tables: TablesOption = None,
     json_out: JsonOption = False,
@@ -211,14 +296,18 @@ def tune_command(
     write_atomic(target, text)
     rendered: list[Path] = []
     if not no_render:
-        rendered = _rerender(after, target, resolve_language(lang) if lang else None,
-                             png=not no_png)
+        rendered = _rerender(
+            after, target, resolve_language(lang) if lang else None, png=not no_png
+        )
     if json_out:
         print_json(text)
         return
-    for entry in after.tuning.log[len(before.tuning.log):]:
-        print(_("{n}. {op}: cost {cost}, {left} left").format(
-            n=entry.n, op=entry.op, cost=entry.cost, left=entry.left))
+    for entry in after.tuning.log[len(before.tuning.log) :]:
+        print(
+            _("{n}. {op}: cost {cost}, {left} left").format(
+                n=entry.n, op=entry.op, cost=entry.cost, left=entry.left
+            )
+        )
         for change in entry.changes:
             print(f"   {change}")
     print(_("written: {file}").format(file=target))
@@ -235,7 +324,7 @@ def _rerender(prowl: Any, plan: Path, lang: str | None, *, png: bool) -> list[Pa
     from kerker.prowl.render_md import render_markdown
     from kerker.prowl.render_svg import render_svg
 
-    stem = plan.name[:-len(".json")] if plan.name.endswith(".json") else plan.name
+    stem = plan.name[: -len(".json")] if plan.name.endswith(".json") else plan.name
     folder = plan.parent
     sheets = [code for code in ("de", "it", "en") if (folder / f"{stem}.{code}.md").exists()]
     if lang is not None and lang not in sheets:
@@ -252,18 +341,24 @@ def _rerender(prowl: Any, plan: Path, lang: str | None, *, png: bool) -> list[Pa
 
             written.append(write_file(png_path, svg_to_png(svg)))
     for code in sheets:
-        written.append(write_file(folder / f"{stem}.{code}.md",
-                                  render_markdown(prowl, code).encode("utf-8")))
+        written.append(
+            write_file(folder / f"{stem}.{code}.md", render_markdown(prowl, code).encode("utf-8"))
+        )
     return written
 
 
 @prowl_app.command("render", help=_h(RENDER_HELP))
 @friendly
 def render_command(
-    plan: Annotated[Path, typer.Argument(metavar="PLAN.json", help=_h(N_(
-        "The plan written by kerker prowl --out or --json.")))],
-    out: Annotated[Path | None, typer.Option(
-        "--out", help=_h(N_("Write map and sheet into this folder.")))] = None,
+    plan: Annotated[
+        Path,
+        typer.Argument(
+            metavar="PLAN.json", help=_h(N_("The plan written by kerker prowl --out or --json."))
+        ),
+    ],
+    out: Annotated[
+        Path | None, typer.Option("--out", help=_h(N_("Write map and sheet into this folder.")))
+    ] = None,
     no_png: NoPngOption = False,
     lang: LangOption = None,
 ) -> None:

@@ -25,15 +25,32 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 @friendly
 def serve_command(
-    host: Annotated[str, typer.Option("--host", help=_h(N_(
-        "Address to listen on (default 127.0.0.1: this computer only).")))] = "127.0.0.1",
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host", help=_h(N_("Address to listen on (default 127.0.0.1: this computer only)."))
+        ),
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help=_h(N_("Port to listen on.")))] = 8000,
-    open_browser: Annotated[bool, typer.Option("--open", help=_h(N_(
-        "Open the start page in the browser.")))] = False,
-    db: Annotated[str | None, typer.Option("--db", metavar="URL", help=_h(N_(
-        "The session database: a SQLite file or postgresql://... (default: KERKER_DB, else "
-        "the file in your data folder). Several instances on one PostgreSQL serve the same "
-        "sessions.")))] = None,
+    open_browser: Annotated[
+        bool, typer.Option("--open", help=_h(N_("Open the start page in the browser.")))
+    ] = False,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            metavar="URL",
+            help=_h(
+                N_(
+                    "The session database: a SQLite file or postgresql://... (default: KERKER_DB, "
+                    "else "
+                    "the file in your data folder). Several instances on one PostgreSQL serve the "
+                    "same "
+                    "sessions."
+                )
+            ),
+        ),
+    ] = None,
 ) -> None:
     """Run the web app until Ctrl-C; see ``SERVE_HELP``."""
     _ = translator(default_language())
@@ -52,8 +69,11 @@ def serve_command(
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{port}/"
     print(_("kerker serves at {url} (Ctrl-C stops it)").format(url=url))
     if host not in LOOPBACK:
-        print(_("Listening on {host}: anyone who can reach this address can use it.").format(
-            host=host))
+        print(
+            _("Listening on {host}: anyone who can reach this address can use it.").format(
+                host=host
+            )
+        )
     if open_browser:
         import threading
         import webbrowser
@@ -62,5 +82,9 @@ def serve_command(
     try:
         uvicorn.run(create_app(url_db), host=host, port=port, log_level="warning")
     except OSError as err:
-        raise OptionError(N_("cannot listen on {host}:{port}: {reason}"), host=host, port=port,
-                          reason=err.strerror or str(err)) from None
+        raise OptionError(
+            N_("cannot listen on {host}:{port}: {reason}"),
+            host=host,
+            port=port,
+            reason=err.strerror or str(err),
+        ) from None

@@ -43,12 +43,9 @@ ZONES_HELP = N_(
 )
 
 
-
 def parse_formats(text: str) -> list[str]:
     """``"svg,json"`` -> the formats in the order of :data:`FORMATS`; refuses others."""
     return _parse_formats(text, FORMATS + VTT_FORMATS)
-
-
 
 
 @friendly
@@ -58,45 +55,85 @@ def zones_command(
     ] = None,
     size: Annotated[
         str | None,
-        typer.Option("--size", metavar="WxH", help=_h(N_(
-            "Width x height in nodes, e.g. 8x5 (at most 20x20); default: rolled (step 1)."))),
+        typer.Option(
+            "--size",
+            metavar="WxH",
+            help=_h(
+                N_("Width x height in nodes, e.g. 8x5 (at most 20x20); default: rolled (step 1).")
+            ),
+        ),
     ] = None,
     theme: Annotated[
-        str, typer.Option("--theme", help=_h(N_(
-            "Detail tables: scifi or fantasy (or a theme of your own tables).")))
+        str,
+        typer.Option(
+            "--theme",
+            help=_h(N_("Detail tables: scifi or fantasy (or a theme of your own tables).")),
+        ),
     ] = "scifi",
     lang: Annotated[
         str | None,
-        typer.Option("--lang", help=_h(N_("Language of the output: de, it or en "
-                                          "(default: the rule set's language)."))),
+        typer.Option(
+            "--lang",
+            help=_h(N_("Language of the output: de, it or en (default: the rule set's language).")),
+        ),
     ] = None,
     json_out: Annotated[
         bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))
     ] = False,
     out: Annotated[
         Path | None,
-        typer.Option("--out", metavar="DIR", help=_h(N_(
-            "Write the files to this folder (created if missing)."))),
+        typer.Option(
+            "--out",
+            metavar="DIR",
+            help=_h(N_("Write the files to this folder (created if missing).")),
+        ),
     ] = None,
     formats: Annotated[
         str | None,
-        typer.Option("--format", metavar="LIST", help=_h(N_(
-            "Files to write with --out: svg,png,json,md (default: all) and uvtt (a .dd2vtt "
-            "for virtual tabletops). Without --out, one of svg, json or md is printed."))),
+        typer.Option(
+            "--format",
+            metavar="LIST",
+            help=_h(
+                N_(
+                    "Files to write with --out: svg,png,json,md (default: all) and uvtt (a .dd2vtt "
+                    "for virtual tabletops). Without --out, one of svg, json or md is printed."
+                )
+            ),
+        ),
     ] = None,
     tables: Annotated[
         list[Path] | None,
-        typer.Option("--tables", help=_h(N_("A folder (or file) of your own tables; repeatable. "
-                                             "Also read from KERKER_TABLES."))),
+        typer.Option(
+            "--tables",
+            help=_h(
+                N_(
+                    "A folder (or file) of your own tables; repeatable. "
+                    "Also read from KERKER_TABLES."
+                )
+            ),
+        ),
     ] = None,
     merge: Annotated[
-        str, typer.Option("--merge", metavar="zone|pair", help=_h(N_(
-            "Step 3 as the text says it: one merge roll per zone (zone, default), or one per "
-            "pair of neighbouring zones (pair: fewer, larger areas).")))
+        str,
+        typer.Option(
+            "--merge",
+            metavar="zone|pair",
+            help=_h(
+                N_(
+                    "Step 3 as the text says it: one merge roll per zone (zone, default), or one "
+                    "per "
+                    "pair of neighbouring zones (pair: fewer, larger areas)."
+                )
+            ),
+        ),
     ] = "zone",
     min_areas: Annotated[
-        int, typer.Option("--min-areas", metavar="N", help=_h(N_(
-            "Roll the layout again until the map has at least N areas (default: 0).")))
+        int,
+        typer.Option(
+            "--min-areas",
+            metavar="N",
+            help=_h(N_("Roll the layout again until the map has at least N areas (default: 0).")),
+        ),
     ] = 0,
 ) -> None:
     """Roll a zone map; see ``ZONES_HELP``."""
@@ -114,23 +151,29 @@ def zones_command(
     chosen = parse_formats(formats) if formats is not None else list(FORMATS)
     if out is None and formats is not None:
         if len(chosen) != 1 or chosen[0] not in TEXT_FORMATS:
-            raise OptionError(N_("--format {text} needs --out DIR (without it, give one of "
-                                 "svg, json or md)"), text=formats)
+            raise OptionError(
+                N_("--format {text} needs --out DIR (without it, give one of svg, json or md)"),
+                text=formats,
+            )
         if json_out and chosen != ["json"]:
             raise OptionError(N_("--json prints JSON; leave out --format or give --out DIR"))
     dims = parse_size(size) if size is not None else None
     check_theme(theme, registry)
     used_seed, rng = make_rng(seed)
-    zmap = generate(ZoneParams(size=dims, theme=theme, seed=used_seed, merge=merge,
-                               min_areas=min_areas), rng, registry)
+    zmap = generate(
+        ZoneParams(size=dims, theme=theme, seed=used_seed, merge=merge, min_areas=min_areas),
+        rng,
+        registry,
+    )
 
     if out is not None:
         stem = out / f"zones-{used_seed}"
         written: list[Path] = []
         for fmt in chosen:
             if fmt == "json":
-                files: list[tuple[Path, str | bytes]] = [(stem.with_suffix(".json"),
-                                                          dumps(zmap, code))]
+                files: list[tuple[Path, str | bytes]] = [
+                    (stem.with_suffix(".json"), dumps(zmap, code))
+                ]
             elif fmt == "md":
                 files = [(stem.with_suffix(".md"), render_md(zmap, code))]
             elif fmt == "uvtt":
@@ -141,13 +184,21 @@ def zones_command(
                     print(warning, file=sys.stderr)
                 files = [(stem.with_suffix(".dd2vtt"), text)]
             elif fmt == "svg":
-                files = [(stem.with_suffix(".svg"), render_svg(zmap, view="gm", lang=code)),
-                         (out / f"zones-{used_seed}-player.svg",
-                          render_svg(zmap, view="player", lang=code))]
+                files = [
+                    (stem.with_suffix(".svg"), render_svg(zmap, view="gm", lang=code)),
+                    (
+                        out / f"zones-{used_seed}-player.svg",
+                        render_svg(zmap, view="player", lang=code),
+                    ),
+                ]
             else:
-                files = [(stem.with_suffix(".png"), render_png(zmap, view="gm", lang=code)),
-                         (out / f"zones-{used_seed}-player.png",
-                          render_png(zmap, view="player", lang=code))]
+                files = [
+                    (stem.with_suffix(".png"), render_png(zmap, view="gm", lang=code)),
+                    (
+                        out / f"zones-{used_seed}-player.png",
+                        render_png(zmap, view="player", lang=code),
+                    ),
+                ]
             for path, data in files:
                 write_output(path, data)
                 written.append(path)
@@ -158,8 +209,9 @@ def zones_command(
         print()
         for path in written:
             print(_("written: {path}").format(path=path))
-        print(_("Seed {seed}: run again with --seed {seed} for the same map.").format(
-            seed=used_seed))
+        print(
+            _("Seed {seed}: run again with --seed {seed} for the same map.").format(seed=used_seed)
+        )
         return
 
     if json_out or (chosen == ["json"] and formats is not None):
@@ -175,5 +227,4 @@ def zones_command(
         return
     print(summary(zmap, code))
     print()
-    print(_("Seed {seed}: run again with --seed {seed} for the same map.").format(
-        seed=used_seed))
+    print(_("Seed {seed}: run again with --seed {seed} for the same map.").format(seed=used_seed))

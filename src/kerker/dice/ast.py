@@ -171,9 +171,7 @@ class Expr:
 
     root: Node
     source: str
-    cache: dict[object, object] = field(
-        default_factory=dict, compare=False, hash=False, repr=False
-    )
+    cache: dict[object, object] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def __str__(self) -> str:
         return self.source

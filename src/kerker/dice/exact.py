@@ -259,8 +259,10 @@ class _Engine:
         """Refuse counts of more than ``limits.max_odds_bits`` bits before computing them."""
         if bits > self.limits.max_odds_bits:
             raise DiceLimitError(
-                N_("too many dice for exact odds (the fractions would have more than {max} "
-                   "bits); roll it instead"),
+                N_(
+                    "too many dice for exact odds (the fractions would have more than {max} "
+                    "bits); roll it instead"
+                ),
                 expression=self.source,
                 max=self.limits.max_odds_bits,
             )
@@ -341,8 +343,9 @@ class _Engine:
                 break
         return cost
 
-    def keep_cost(self, per_die: Distribution, n: int, k: int,
-                  contribution: Callable[[int], int]) -> int:
+    def keep_cost(
+        self, per_die: Distribution, n: int, k: int, contribution: Callable[[int], int]
+    ) -> int:
         """An upper bound of the work :meth:`keep` will count for k kept of n dice."""
         k = max(0, min(k, n))
         values = {contribution(o) for o in per_die.counts}
@@ -362,8 +365,9 @@ class _Engine:
         dense = self._dense(die)
         for _ in range(n):
             if dense:
-                current = self._add_window(current, values[0], values[-1], die.counts[values[0]],
-                                           die.total)
+                current = self._add_window(
+                    current, values[0], values[-1], die.counts[values[0]], die.total
+                )
             else:
                 current = self.add(current, die)
             yield current
@@ -407,16 +411,19 @@ class _Engine:
                 counts[face] += m  # first throw shows `face` and stands
         return Distribution(dict(counts), m * m)
 
-    def chain(self, throw: Distribution, explode: Cond, contribution: Callable[[int], int]
-              ) -> Distribution:
+    def chain(
+        self, throw: Distribution, explode: Cond, contribution: Callable[[int], int]
+    ) -> Distribution:
         """A die that may explode up to ``max_explode_depth`` times; sums ``contribution``."""
         current = self.mapped(throw, contribution)
         exploding = sum(1 for face in throw.counts if explode.test(face))
         for _ in range(self.limits.max_explode_depth):
             out: defaultdict[int, int] = defaultdict(int)
             # only the exploding faces combine with the rest of the chain
-            self.tick(len(throw.counts) + exploding * len(current.counts),
-                      throw.total.bit_length() + current.total.bit_length())
+            self.tick(
+                len(throw.counts) + exploding * len(current.counts),
+                throw.total.bit_length() + current.total.bit_length(),
+            )
             for face, c in throw.counts.items():
                 value = contribution(face)
                 if explode.test(face):
@@ -427,8 +434,14 @@ class _Engine:
             current = self.sized(Distribution(dict(out), throw.total * current.total))
         return current
 
-    def keep(self, per_die: Distribution, n: int, k: int, highest: bool,
-             contribution: Callable[[int], int]) -> Distribution:
+    def keep(
+        self,
+        per_die: Distribution,
+        n: int,
+        k: int,
+        highest: bool,
+        contribution: Callable[[int], int],
+    ) -> Distribution:
         """Sum of ``contribution`` over the k highest (lowest) of n dice, by multiset DP.
 
         Outcomes are visited best first. A state is (dice placed so far, all of them kept:
@@ -441,7 +454,7 @@ class _Engine:
         """
         k = max(0, min(k, n))
         self.check_bits(n * (per_die.total.bit_length() - 1) + 1)  # before the work
-        total = per_die.total ** n
+        total = per_die.total**n
         bits = total.bit_length()
         self.check_bits(bits)
         if k == 0:
@@ -533,13 +546,17 @@ class _Engine:
             return 1 if success is not None and success.test(v) else 0
 
         if node.explode is not None:
-            per_die = self.chain(throw, node.explode.cond,
-                                 hit if success is not None and node.keep is None else identity)
+            per_die = self.chain(
+                throw,
+                node.explode.cond,
+                hit if success is not None and node.keep is None else identity,
+            )
         else:
             per_die = throw
         keep = node.keep
-        contribution = hit if success is not None and (keep is not None or node.explode is None) \
-            else identity
+        contribution = (
+            hit if success is not None and (keep is not None or node.explode is None) else identity
+        )
         if keep is None:
             unit = self.mapped(per_die, contribution) if contribution is hit else per_die
 
@@ -608,12 +625,16 @@ class _Engine:
         if counts.min < 0:
             raise DiceRollError(
                 N_("the number of dice can come up {n}; it cannot be negative"),
-                expression=self.source, column=column, n=counts.min,
+                expression=self.source,
+                column=column,
+                n=counts.min,
             )
         if counts.max > self.limits.max_dice_per_term:
             raise DiceLimitError(
                 N_("{n} dice in one term; the limit is {max}"),
-                expression=self.source, column=column, n=counts.max,
+                expression=self.source,
+                column=column,
+                n=counts.max,
                 max=self.limits.max_dice_per_term,
             )
         return counts
@@ -639,6 +660,7 @@ MAX_CACHED_OUTCOMES = 400_000
 """... and outcomes in all of them together: a few big distributions (up to
 ``Limits.max_outcomes`` each, with counts of thousands of bits) cannot pile up."""
 
+
 class _OddsCache:
     """:func:`odds`' memory: bounded by :data:`MAX_CACHED` distributions and
     :data:`MAX_CACHED_OUTCOMES` outcomes in all, least recently used dropped first."""
@@ -657,8 +679,7 @@ class _OddsCache:
         dist = _Engine(limits, expr.source).node(expr.root).reduced()
         held[key] = dist
         self._outcomes += len(dist.counts)
-        while len(held) > 1 and (len(held) > MAX_CACHED
-                                 or self._outcomes > MAX_CACHED_OUTCOMES):
+        while len(held) > 1 and (len(held) > MAX_CACHED or self._outcomes > MAX_CACHED_OUTCOMES):
             _old, dropped = held.popitem(last=False)
             self._outcomes -= len(dropped.counts)
         return dist

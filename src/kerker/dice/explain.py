@@ -77,8 +77,13 @@ def explain(roll: Roll) -> str:
         source = cache[_SOURCE] = " ".join(roll.expr.source.split())
     assert isinstance(source, str)
     record = roll.record
-    if (type(record) is DiceRecord and record.count_record is None and record.throws is None
-            and record.kept is None and record.hits is None):
+    if (
+        type(record) is DiceRecord
+        and record.count_record is None
+        and record.throws is None
+        and record.kept is None
+        and record.hits is None
+    ):
         # the common plain throw ("W20 -> [15] = 15"), as render_record would show it; a
         # single die's text is kept in the cache under its values (at most one per face)
         values = record.values
@@ -164,9 +169,7 @@ def record_json(record: Record) -> dict[str, Any]:
         for i, value in enumerate(record.values):
             item: dict[str, Any] = {"value": value}
             item["kept"] = True if record.kept is None else record.kept[i]
-            throws = (
-                record.throws[i] if record.throws is not None else ((value, ""),)
-            )
+            throws = record.throws[i] if record.throws is not None else ((value, ""),)
             item["throws"] = [
                 {"face": face, "rerolled": mark == "r", "exploded": mark == "!"}
                 for face, mark in throws

@@ -96,16 +96,15 @@ class _Parser:
         self.depth += 1
         if self.depth > self.limits.max_depth:
             self.limit(
-                N_("expression nested deeper than {max} levels"), at,
+                N_("expression nested deeper than {max} levels"),
+                at,
                 max=self.limits.max_depth,
             )
 
     def count_node(self, at: int) -> None:
         self.nodes += 1
         if self.nodes > self.limits.max_terms:
-            self.limit(
-                N_("expression has more than {max} terms"), at, max=self.limits.max_terms
-            )
+            self.limit(N_("expression has more than {max} terms"), at, max=self.limits.max_terms)
 
     def number(self) -> tuple[int, int]:
         """Read digits at the cursor (no spaces skipped); returns (value, start)."""
@@ -116,9 +115,7 @@ class _Parser:
         if end == start:
             self.fail(N_("expected a number"))
         if end - start > self.limits.max_digits:
-            self.limit(
-                N_("number with more than {max} digits"), start, max=self.limits.max_digits
-            )
+            self.limit(N_("number with more than {max} digits"), start, max=self.limits.max_digits)
         try:
             value = int(text[start:end])
         except ValueError:  # over Python's int-from-text cap (when max_digits allows it)
@@ -267,8 +264,10 @@ class _Parser:
                 self.fail(N_("cannot roll {n} dice; roll at least one"), at=start, n=count.value)
             if count.value > self.limits.max_dice_per_term:
                 self.limit(
-                    N_("{n} dice in one term; the limit is {max}"), start,
-                    n=count.value, max=self.limits.max_dice_per_term,
+                    N_("{n} dice in one term; the limit is {max}"),
+                    start,
+                    n=count.value,
+                    max=self.limits.max_dice_per_term,
                 )
         reroll: Reroll | None = None
         explode: Explode | None = None
@@ -314,9 +313,7 @@ class _Parser:
                 N_("keep/drop, '!' and a success target cannot all be used on one term"),
                 at=start,
             )
-        node = Dice(
-            count, die, letter, reroll, explode, keep, success, (start, self.pos), implicit
-        )
+        node = Dice(count, die, letter, reroll, explode, keep, success, (start, self.pos), implicit)
         return node
 
     def die_kind(self, letter_at: int) -> Die:
@@ -340,7 +337,8 @@ class _Parser:
         if not char or char not in _DIGITS:
             self.fail(
                 N_("the die after {letter!r} needs a number of faces, e.g. W6, W20, W%"),
-                at=letter_at, letter=text[letter_at],
+                at=letter_at,
+                letter=text[letter_at],
             )
         sides, at = self.number()
         digits = text[at : self.pos]
@@ -348,7 +346,8 @@ class _Parser:
             if len(digits) > 3:
                 self.fail(
                     N_("digit dice have 2 or 3 digits (W66, W666); for a true die write W{{{n}}}"),
-                    at=at, n=sides,
+                    at=at,
+                    n=sides,
                 )
             return make_die("digits", 0, len(digits))
         self.check_sides(sides, at)
@@ -359,8 +358,10 @@ class _Parser:
             self.fail(N_("a die needs at least one face, not {n}"), at=at, n=sides)
         if sides > self.limits.max_faces:
             self.limit(
-                N_("a die with {n} faces; the limit is {max}"), at,
-                n=sides, max=self.limits.max_faces,
+                N_("a die with {n} faces; the limit is {max}"),
+                at,
+                n=sides,
+                max=self.limits.max_faces,
             )
 
     def keep(self, count: Node, die: Die) -> Keep:
@@ -372,7 +373,7 @@ class _Parser:
         if first == "k" and second not in ("h", "l"):
             mode: KeepMode = "kh"
         else:
-            mode = (first + second)  # type: ignore[assignment]
+            mode = first + second  # type: ignore[assignment]
             self.pos += 1
         n = 1
         if self.pos < len(text) and text[self.pos] in _DIGITS:
@@ -381,9 +382,7 @@ class _Parser:
             self.fail(N_("{mode} needs at least 1 die, not {n}"), at=at, mode=mode, n=n)
         if isinstance(count, Num):
             if mode in ("kh", "kl") and n > count.value:
-                self.fail(
-                    N_("cannot keep {n} of {count} dice"), at=at, n=n, count=count.value
-                )
+                self.fail(N_("cannot keep {n} of {count} dice"), at=at, n=n, count=count.value)
             if mode in ("dh", "dl") and n >= count.value:
                 self.fail(
                     N_("dropping {n} of {count} dice leaves none"), at=at, n=n, count=count.value
@@ -400,14 +399,20 @@ class _Parser:
             op, pos = "<=", pos + 2
         elif text[pos : pos + 1] in ("<", ">", "="):
             op, pos = text[pos], pos + 1  # type: ignore[assignment]
-        elif required and text[pos : pos + 1] in _MINUS and text[pos + 1 : pos + 2] in _DIGITS \
-                and text[pos + 1 : pos + 2]:
+        elif (
+            required
+            and text[pos : pos + 1] in _MINUS
+            and text[pos + 1 : pos + 2] in _DIGITS
+            and text[pos + 1 : pos + 2]
+        ):
             pass  # r-1: a negative face without a comparison (not after "!": W6!-1 subtracts)
         elif text[pos : pos + 1] not in _DIGITS or not text[pos : pos + 1]:
             if required:
                 if what:
-                    self.fail(N_("{what} needs a face to compare with, e.g. {what}1 or {what}<3"),
-                              what=what)
+                    self.fail(
+                        N_("{what} needs a face to compare with, e.g. {what}1 or {what}<3"),
+                        what=what,
+                    )
                 self.fail(N_("a comparison needs a number, e.g. >=5"))
             return None
         negative = text[pos : pos + 1] in _MINUS and text[pos : pos + 1] != ""
@@ -425,19 +430,31 @@ class _Parser:
         hits = sum(1 for face in die.faces if cond.test(face))
         if hits == 0:
             if kind == "reroll":
-                self.fail(N_("reroll condition {cond} matches no face of {die}"), at=at,
-                          cond=cond.text(), die=die.text(letter))
-            self.fail(N_("explode condition {cond} matches no face of {die}"), at=at,
-                      cond=cond.text(), die=die.text(letter))
+                self.fail(
+                    N_("reroll condition {cond} matches no face of {die}"),
+                    at=at,
+                    cond=cond.text(),
+                    die=die.text(letter),
+                )
+            self.fail(
+                N_("explode condition {cond} matches no face of {die}"),
+                at=at,
+                cond=cond.text(),
+                die=die.text(letter),
+            )
         if hits == len(die.faces) and not allow_all:
             if kind == "reroll":
                 self.fail(
                     N_("reroll condition {cond} matches every face of {die}; it would never stop"),
-                    at=at, cond=cond.text(), die=die.text(letter),
+                    at=at,
+                    cond=cond.text(),
+                    die=die.text(letter),
                 )
             self.fail(
                 N_("explode condition {cond} matches every face of {die}; it would never stop"),
-                at=at, cond=cond.text(), die=die.text(letter),
+                at=at,
+                cond=cond.text(),
+                die=die.text(letter),
             )
 
 
@@ -446,13 +463,19 @@ def check_term_limits(node: Dice, limits: Limits, source: str) -> None:
     column = node.span[0] + 1
     if isinstance(node.count, Num) and node.count.value > limits.max_dice_per_term:
         raise DiceLimitError(
-            N_("{n} dice in one term; the limit is {max}"), expression=source, column=column,
-            n=node.count.value, max=limits.max_dice_per_term,
+            N_("{n} dice in one term; the limit is {max}"),
+            expression=source,
+            column=column,
+            n=node.count.value,
+            max=limits.max_dice_per_term,
         )
     if len(node.die.faces) > limits.max_faces:
         raise DiceLimitError(
-            N_("a die with {n} faces; the limit is {max}"), expression=source, column=column,
-            n=len(node.die.faces), max=limits.max_faces,
+            N_("a die with {n} faces; the limit is {max}"),
+            expression=source,
+            column=column,
+            n=len(node.die.faces),
+            max=limits.max_faces,
         )
 
 

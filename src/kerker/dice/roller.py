@@ -148,7 +148,8 @@ def _compile_binop(node: BinOp, limits: Limits, source: str) -> _Run:
             if y == 0:
                 raise DiceRollError(
                     N_("division by zero: the divisor came up 0"),
-                    expression=source, column=column,
+                    expression=source,
+                    column=column,
                 )
             value = x // y
         return BinRecord(node, a, b, value)
@@ -175,8 +176,11 @@ def _compile_dice(node: Dice, limits: Limits, source: str) -> _Run:
     fixed = count_node.value if isinstance(count_node, Num) else None
     count_run = None if fixed is not None else _compile(count_node, limits, source)
     plain = (
-        node.reroll is None and node.explode is None and node.keep is None
-        and node.success is None and die.kind in ("std", "percent", "true")
+        node.reroll is None
+        and node.explode is None
+        and node.keep is None
+        and node.success is None
+        and die.kind in ("std", "percent", "true")
     )
     if plain and fixed is not None:
         n = fixed
@@ -213,7 +217,9 @@ def _compile_dice(node: Dice, limits: Limits, source: str) -> _Run:
         return run_plain
 
     if (
-        fixed is not None and node.reroll is None and node.explode is None
+        fixed is not None
+        and node.reroll is None
+        and node.explode is None
         and die.kind in ("std", "percent", "true")
     ):
         return _compile_simple(node, fixed)
@@ -227,7 +233,8 @@ def _compile_dice(node: Dice, limits: Limits, source: str) -> _Run:
     max_term = limits.max_dice_per_term
     allowed = (
         tuple(f for f in die.faces if not reroll.cond.test(f))
-        if reroll is not None and not reroll.once else ()
+        if reroll is not None and not reroll.once
+        else ()
     )
     column = node.span[0] + 1
 
@@ -277,12 +284,17 @@ def _compile_dice(node: Dice, limits: Limits, source: str) -> _Run:
             if n < 0:
                 raise DiceRollError(
                     N_("the number of dice came up {n}; it cannot be negative"),
-                    expression=source, column=column, n=n,
+                    expression=source,
+                    column=column,
+                    n=n,
                 )
             if n > max_term:
                 raise DiceLimitError(
                     N_("{n} dice in one term; the limit is {max}"),
-                    expression=source, column=column, n=n, max=max_term,
+                    expression=source,
+                    column=column,
+                    n=n,
+                    max=max_term,
                 )
         bits = rng.getrandbits
         values: list[int] = []
@@ -308,8 +320,13 @@ def _compile_dice(node: Dice, limits: Limits, source: str) -> _Run:
             total = sum(v for i, v in enumerate(values) if kept is None or kept[i])
             hits_out = None
         return DiceRecord(
-            node, tuple(values), kept, tuple(all_throws) if special else None,
-            hits_out, count_record, total,
+            node,
+            tuple(values),
+            kept,
+            tuple(all_throws) if special else None,
+            hits_out,
+            count_record,
+            total,
         )
 
     return run_dice
@@ -380,7 +397,8 @@ def roll(expr: Expr | str, rng: random.Random, limits: Limits = DEFAULT_LIMITS) 
     if isinstance(expr, str):
         expr = parse(expr, limits)
     run: _Run | None = expr.cache.get(  # type: ignore[assignment]
-        None if limits is DEFAULT_LIMITS else limits)
+        None if limits is DEFAULT_LIMITS else limits
+    )
     if run is None:
         run = _compiled(expr, limits)
     budget = _Budget(limits.max_dice_per_roll, expr.source)

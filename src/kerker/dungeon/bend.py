@@ -82,8 +82,7 @@ class SizeSpec(NamedTuple):
             return None
         if self.shape == "rect":
             if self.w >= self.h:
-                return SizeSpec("rect", self.w - 1, self.h, (self.w - 1) * self.h, self.w2,
-                                self.h2)
+                return SizeSpec("rect", self.w - 1, self.h, (self.w - 1) * self.h, self.w2, self.h2)
             return SizeSpec("rect", self.w, self.h - 1, self.w * (self.h - 1), self.w2, self.h2)
         if self.shape == "cave":
             w, h = max(1, self.w * 4 // 5), max(1, self.h * 4 // 5)
@@ -91,8 +90,7 @@ class SizeSpec(NamedTuple):
                 w, h = max(1, w - 1), max(1, h - 1)
             if (w, h) == (self.w, self.h):
                 return None
-            return self._replace(w=w, h=h, area=w * h, w2=self.w2 * 4 // 5,
-                                 h2=self.h2 * 4 // 5)
+            return self._replace(w=w, h=h, area=w * h, w2=self.w2 * 4 // 5, h2=self.h2 * 4 // 5)
         return self._replace(area=max(1, self.area * 3 // 4))
 
 
@@ -107,8 +105,15 @@ def clamp(spec: SizeSpec, occ: Occupancy) -> SizeSpec:
     return spec
 
 
-def try_place(occ: Occupancy, spec: SizeSpec, origin: Cell, heading: str, allowed: set[str],
-              rng: random.Random, max_offsets: int = MAX_OFFSETS) -> frozenset[Cell] | None:
+def try_place(
+    occ: Occupancy,
+    spec: SizeSpec,
+    origin: Cell,
+    heading: str,
+    allowed: set[str],
+    rng: random.Random,
+    max_offsets: int = MAX_OFFSETS,
+) -> frozenset[Cell] | None:
     """The cells of ``spec`` behind ``origin``, as rolled or turned, if they fit (at most
     ``max_offsets`` places along the door wall)."""
     for turned in (False, True) if spec.w != spec.h else (False,):
@@ -137,11 +142,18 @@ class Placement(NamedTuple):
     cells: frozenset[Cell]
 
 
-def place_rolled(occ: Occupancy, spec: SizeSpec, origin: Cell, heading: str,
-                 allowed: set[str], rng: random.Random,
-                 reroll: Callable[[], SizeSpec | None],
-                 count: Callable[[str], None], max_rerolls: int = MAX_REROLLS,
-                 max_offsets: int = MAX_OFFSETS) -> Placement | None:
+def place_rolled(
+    occ: Occupancy,
+    spec: SizeSpec,
+    origin: Cell,
+    heading: str,
+    allowed: set[str],
+    rng: random.Random,
+    reroll: Callable[[], SizeSpec | None],
+    count: Callable[[str], None],
+    max_rerolls: int = MAX_REROLLS,
+    max_offsets: int = MAX_OFFSETS,
+) -> Placement | None:
     """Place ``spec`` as the seed allows: as rolled (at every door offset, also turned);
     else the size rolled again (at most ``max_rerolls`` times) until a roll fits as
     rolled; else the first roll made smaller step by step. None when not even one square
@@ -172,10 +184,17 @@ def place_rolled(occ: Occupancy, spec: SizeSpec, origin: Cell, heading: str,
     return None
 
 
-def fit(occ: Occupancy, spec: SizeSpec, origin: Cell, heading: str, allowed: set[str],
-        rng: random.Random, reroll: Callable[[], SizeSpec | None],
-        count: Callable[[str], None], max_rerolls: int = MAX_REROLLS
-        ) -> tuple[SizeSpec, frozenset[Cell]] | None:
+def fit(
+    occ: Occupancy,
+    spec: SizeSpec,
+    origin: Cell,
+    heading: str,
+    allowed: set[str],
+    rng: random.Random,
+    reroll: Callable[[], SizeSpec | None],
+    count: Callable[[str], None],
+    max_rerolls: int = MAX_REROLLS,
+) -> tuple[SizeSpec, frozenset[Cell]] | None:
     """Place ``spec`` (bent if it must be), or None: the caller turns the exit into a dead
     end. ``reroll`` rolls the size table again; ``count`` records each bend."""
     for attempt in range(max_rerolls + 1):

@@ -26,20 +26,37 @@ REASONS: dict[str, str] = {
     "turned": N_("because it met a room or corridor already mapped and turned by A.4"),
 }
 SHAPES: dict[str, str] = {
-    "rect": N_("rectangle"), "cave": N_("cave"), "circle": N_("circle"),
-    "hexagon": N_("hexagon"), "octagon": N_("octagon"), "oval": N_("oval"),
-    "trapezoid": N_("trapezoid"), "triangle": N_("triangle"), "irregular": N_("irregular"),
+    "rect": N_("rectangle"),
+    "cave": N_("cave"),
+    "circle": N_("circle"),
+    "hexagon": N_("hexagon"),
+    "octagon": N_("octagon"),
+    "oval": N_("oval"),
+    "trapezoid": N_("trapezoid"),
+    "triangle": N_("triangle"),
+    "irregular": N_("irregular"),
     "square": N_("square"),
 }
 THINGS: dict[str, str] = {
-    "columns": N_("a row of columns"), "double_columns": N_("a double row of columns"),
-    "stream": N_("a stream"), "river": N_("a river"), "chasm": N_("a chasm"),
-    "room": N_("a room"), "hall": N_("a hall"), "corridor": N_("a corridor"),
-    "chamber": N_("a chamber"), "cave": N_("a cave"), "up": N_("a way up"),
-    "dead_end": N_("a dead end"), "blocked": N_("blocked"),
-    "elevator": N_("the 20' × 20' elevator room"), "left": N_("left"), "right": N_("right"),
+    "columns": N_("a row of columns"),
+    "double_columns": N_("a double row of columns"),
+    "stream": N_("a stream"),
+    "river": N_("a river"),
+    "chasm": N_("a chasm"),
+    "room": N_("a room"),
+    "hall": N_("a hall"),
+    "corridor": N_("a corridor"),
+    "chamber": N_("a chamber"),
+    "cave": N_("a cave"),
+    "up": N_("a way up"),
+    "dead_end": N_("a dead end"),
+    "blocked": N_("blocked"),
+    "elevator": N_("the 20' × 20' elevator room"),
+    "left": N_("left"),
+    "right": N_("right"),
     "straight": N_("straight on"),
-    "opposite_wall": N_("moved to the opposite wall"), "stays": N_("stays where it is"),
+    "opposite_wall": N_("moved to the opposite wall"),
+    "stays": N_("stays where it is"),
 }
 
 
@@ -77,26 +94,33 @@ def bend_line(bend: Mapping[str, Any], _: Translate, lang: str) -> str:
     reason = _word(REASONS, bend.get("reason", ""), _)
     if what == "width":
         return _("rolled: {rolled} wide; built: {built}, {reason}").format(
-            rolled=_width(rolled, _, lang), built=_width(built, _, lang), reason=reason)
+            rolled=_width(rolled, _, lang), built=_width(built, _, lang), reason=reason
+        )
     if what == "size":
         return _("rolled: {rolled}; built: {built}, {reason}").format(
-            rolled=_squares(rolled, _, lang), built=_squares(built, _, lang), reason=reason)
+            rolled=_squares(rolled, _, lang), built=_squares(built, _, lang), reason=reason
+        )
     if what == "shape":
         return _("rolled: {rolled}; built: {built}, {reason}").format(
-            rolled=_word(SHAPES, rolled, _), built=_word(SHAPES, built, _), reason=reason)
+            rolled=_word(SHAPES, rolled, _), built=_word(SHAPES, built, _), reason=reason
+        )
     if what == "exit" and isinstance(rolled, int) and isinstance(built, int):
         return _("rolled: {rolled} exits; built: {built}, {reason}").format(
-            rolled=rolled, built=built, reason=reason)
+            rolled=rolled, built=built, reason=reason
+        )
     if what == "turn":
         return _("rolled: turn {rolled}; built: {built}, {reason}").format(
-            rolled=_word(THINGS, rolled, _), built=_word(THINGS, built, _), reason=reason)
+            rolled=_word(THINGS, rolled, _), built=_word(THINGS, built, _), reason=reason
+        )
     if what == "stairs":
         return _("a stair up that ends in a dead end: {reason}").format(reason=reason)
     if built is None:
         return _("rolled: {rolled}; not built, {reason}").format(
-            rolled=_word(THINGS, rolled, _), reason=reason)
+            rolled=_word(THINGS, rolled, _), reason=reason
+        )
     return _("rolled: {rolled}; built: {built}, {reason}").format(
-        rolled=_word(THINGS, rolled, _), built=_word(THINGS, built, _), reason=reason)
+        rolled=_word(THINGS, rolled, _), built=_word(THINGS, built, _), reason=reason
+    )
 
 
 def blocked_exit(conn: Mapping[str, Any], name: str, direction: str, _: Translate) -> str:
@@ -105,7 +129,9 @@ def blocked_exit(conn: Mapping[str, Any], name: str, direction: str, _: Translat
     bends = [b for b in conn.get("bends") or () if isinstance(b, Mapping)]
     if bends and bends[0].get("what") == "stairs":
         return _("{kind} {direction}: {why}").format(
-            kind=name, direction=direction, why=bend_line(bends[0], _, "en"))
+            kind=name, direction=direction, why=bend_line(bends[0], _, "en")
+        )
     rolled = _word(THINGS, bends[0].get("rolled"), _) if bends else "?"
-    return _("{kind} {direction}: blocked (rolled behind it: {rolled}; no room for it)"
-             ).format(kind=name, direction=direction, rolled=rolled)
+    return _("{kind} {direction}: blocked (rolled behind it: {rolled}; no room for it)").format(
+        kind=name, direction=direction, rolled=rolled
+    )

@@ -147,26 +147,40 @@ class Params:
         if self.rules not in _FOUND:  # a rule set once found stays found (no folder scan)
             procedures = available_procedures()
             if self.rules not in procedures:
-                raise DungeonError(N_("unknown rules {rules!r}; choose one of {choices}"),
-                                   option="rules", rules=str(self.rules)[:40],
-                                   choices=", ".join(procedures))
+                raise DungeonError(
+                    N_("unknown rules {rules!r}; choose one of {choices}"),
+                    option="rules",
+                    rules=str(self.rules)[:40],
+                    choices=", ".join(procedures),
+                )
             _FOUND.add(self.rules)
         if not 1 <= self.levels <= lim.max_levels:
-            raise DungeonError(N_("{name} must be between 1 and {max}"), option="levels",
-                               max=lim.max_levels)
+            raise DungeonError(
+                N_("{name} must be between 1 and {max}"), option="levels", max=lim.max_levels
+            )
         w, h = self.size or (lim.min_size, lim.min_size)
         if not (lim.min_size <= w <= lim.max_size and lim.min_size <= h <= lim.max_size):
-            raise DungeonError(N_("{name} must be between {lo}x{lo} and {hi}x{hi} squares"),
-                               option="size", lo=lim.min_size, hi=lim.max_size)
+            raise DungeonError(
+                N_("{name} must be between {lo}x{lo} and {hi}x{hi} squares"),
+                option="size",
+                lo=lim.min_size,
+                hi=lim.max_size,
+            )
         if not 1 <= self.max_areas <= lim.max_areas:
-            raise DungeonError(N_("{name} must be between 1 and {max}"), option="max_areas",
-                               max=lim.max_areas)
+            raise DungeonError(
+                N_("{name} must be between 1 and {max}"), option="max_areas", max=lim.max_areas
+            )
         if not 0 <= self.min_areas <= lim.max_areas:
-            raise DungeonError(N_("{name} must be between 0 and {max}"), option="min_areas",
-                               max=lim.max_areas)
+            raise DungeonError(
+                N_("{name} must be between 0 and {max}"), option="min_areas", max=lim.max_areas
+            )
         values = self._options()
-        return replace(self, entrance=values.get("entrance"), caves=values.get("caves"),
-                       options=tuple(values.items()))
+        return replace(
+            self,
+            entrance=values.get("entrance"),
+            caves=values.get("caves"),
+            options=tuple(values.items()),
+        )
 
     def _options(self) -> dict[str, str]:
         """Every option the procedure declares, given or its default; refuses an option it
@@ -179,11 +193,18 @@ class Params:
         for name, value in given.items():
             option = declared.get(name)
             if option is None:
-                raise DungeonError(N_("{name} is not an option of the rules {rules}"),
-                                   option=str(name)[:40], rules=self.rules)
+                raise DungeonError(
+                    N_("{name} is not an option of the rules {rules}"),
+                    option=str(name)[:40],
+                    rules=self.rules,
+                )
             if value not in option.choices:
-                raise DungeonError(N_("{name} takes {choices}, not {text!r}"), option=name,
-                                   choices=", ".join(option.choices), text=str(value)[:40])
+                raise DungeonError(
+                    N_("{name} takes {choices}, not {text!r}"),
+                    option=name,
+                    choices=", ".join(option.choices),
+                    text=str(value)[:40],
+                )
         return {name: given.get(name, option.default) for name, option in declared.items()}
 
     def option(self, name: str) -> str | None:
@@ -220,8 +241,9 @@ class AreaBuilder:
     bends: list[Bend] = field(default_factory=list)
     closed: bool = False
     """Exits have doors (a room) rather than open passages (a hall)."""
-    edges: dict[str, tuple[int, list[Cell]]] = field(default_factory=dict, repr=False,
-                                                     compare=False)
+    edges: dict[str, tuple[int, list[Cell]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
     """Side -> (cells at the time, the cells with no cell of the area beyond that side, by
     (y, x)): kept while the area has that many cells (cells are only ever added)."""
 
@@ -265,11 +287,9 @@ class ConnBuilder:
     info: dict[str, Any] = field(default_factory=dict)
     key: str = ""
     seq: int = 0
-    links: dict[str, list[ConnBuilder]] | None = field(default=None, repr=False,
-                                                        compare=False)
+    links: dict[str, list[ConnBuilder]] | None = field(default=None, repr=False, compare=False)
     """The level's index of connections by area (:meth:`DungeonState.conns_of`): a
     procedure that sets ``to`` keeps it right without knowing of it."""
-
 
 
 def _get_to(self: ConnBuilder) -> str | None:
@@ -368,7 +388,10 @@ class Procedure(Protocol):
 
 
 BASIC_KINDS: dict[str, str] = {
-    "entrance": N_("Entrance"), "room": N_("Room"), "hall": N_("Hall"), "cave": N_("Cave"),
+    "entrance": N_("Entrance"),
+    "room": N_("Room"),
+    "hall": N_("Hall"),
+    "cave": N_("Cave"),
     "corridor": N_("Corridor"),
 }
 """Area kinds every procedure may use without declaring them, with their titles."""
@@ -381,8 +404,7 @@ def register_procedure(procedure: Procedure) -> None:
     name = getattr(procedure, "name", None)
     steps = all(callable(getattr(procedure, s, None)) for s in ("start", "arrive", "expand"))
     if not isinstance(name, str) or not name or not steps:
-        raise DungeonError(N_("a procedure needs a name and the steps start, arrive and "
-                              "expand"))
+        raise DungeonError(N_("a procedure needs a name and the steps start, arrive and expand"))
     _PLUGINS[name] = procedure
     _FOUND.add(name)
 
@@ -398,9 +420,12 @@ def load_procedure(name: str) -> Procedure:
         module = importlib.import_module(f"kerker.dungeon.{name.replace('-', '_')}")
         procedure: Procedure = module.PROCEDURE
     except (ImportError, AttributeError):
-        raise DungeonError(N_("unknown rules {rules!r}; choose one of {choices}"),
-                           option="rules", rules=str(name)[:40],
-                           choices=", ".join(available_procedures())) from None
+        raise DungeonError(
+            N_("unknown rules {rules!r}; choose one of {choices}"),
+            option="rules",
+            rules=str(name)[:40],
+            choices=", ".join(available_procedures()),
+        ) from None
     return procedure
 
 
@@ -492,8 +517,14 @@ class DungeonState:
     Made by :func:`start` (or :func:`generate`); ``attempt`` is the roll of level 1 kept
     for ``min_areas`` (1 = the first), ``tries`` how many were rolled to find it."""
 
-    def __init__(self, params: Params, registry: Registry, attempt: int = 1,
-                 limits: DungeonLimits | None = None, tries: int = 1) -> None:
+    def __init__(
+        self,
+        params: Params,
+        registry: Registry,
+        attempt: int = 1,
+        limits: DungeonLimits | None = None,
+        tries: int = 1,
+    ) -> None:
         self.limits = limits or DEFAULT_DUNGEON_LIMITS
         self.params = params.checked(self.limits)
         if self.params.seed is None:
@@ -521,9 +552,9 @@ class DungeonState:
         if depth not in self.levels:
             w, h = self.params.size or PLANE
             occ = Occupancy(w * CELLS_PER_SQUARE, h * CELLS_PER_SQUARE)
-            self.levels[depth] = LevelState(depth, occ,
-                                            random.Random(sub_seed(self.base, "level", depth)),
-                                            limits=self.limits)
+            self.levels[depth] = LevelState(
+                depth, occ, random.Random(sub_seed(self.base, "level", depth)), limits=self.limits
+            )
         return self.levels[depth]
 
     def budget_left(self, level: LevelState) -> bool:
@@ -531,8 +562,13 @@ class DungeonState:
         return len(level.areas) < self.params.max_areas
 
     # -- book-keeping for procedures --------------------------------------------------------
-    def roll(self, table: str, level: LevelState, sink: AreaBuilder | Sink | None = None,
-             **context: int | bool) -> TableResult:
+    def roll(
+        self,
+        table: str,
+        level: LevelState,
+        sink: AreaBuilder | Sink | None = None,
+        **context: int | bool,
+    ) -> TableResult:
         """Roll table ``table`` with the level's depth as context ``level``; the log goes to
         ``sink``'s rolls (an area, or a :class:`Sink` until the area exists)."""
         ctx: dict[str, int | bool] = {"level": level.depth}
@@ -540,17 +576,26 @@ class DungeonState:
         result, picks = roll_table_picks(self.registry, table, level.rng, context=ctx)
         if sink is not None:
             # the entries roll_table would log (RollEntry.from_log), made without the dicts
-            sink.rolls += [RollEntry(t.id, p.dice, p.total, p.label, p.row.key, explain(p.roll))
-                           for t, p in picks]
+            sink.rolls += [
+                RollEntry(t.id, p.dice, p.total, p.label, p.row.key, explain(p.roll))
+                for t, p in picks
+            ]
             sink.results.append(result)
         return result
 
-    def new_area(self, level: LevelState, kind: str, shape: str, cells: set[Cell] | frozenset[Cell],
-                 heading: str = "n") -> AreaBuilder:
+    def new_area(
+        self,
+        level: LevelState,
+        kind: str,
+        shape: str,
+        cells: set[Cell] | frozenset[Cell],
+        heading: str = "n",
+    ) -> AreaBuilder:
         """A new area owning ``cells`` (checked free by the caller)."""
         self._areas += 1
-        area = AreaBuilder(f"a{self._areas}", len(level.areas) + 1, kind, shape, set(cells),
-                           heading)
+        area = AreaBuilder(
+            f"a{self._areas}", len(level.areas) + 1, kind, shape, set(cells), heading
+        )
         level.areas[area.id] = area
         level.occ.add(area.id, cells)
         level.fresh.extend(cells)
@@ -563,8 +608,16 @@ class DungeonState:
         level.occ.add(area.id, cells)
         level.fresh.extend(cells)
 
-    def connect(self, level: LevelState, from_: str, to: str | None, kind: str, at: Cell,
-                side: str, **more: Any) -> ConnBuilder:
+    def connect(
+        self,
+        level: LevelState,
+        from_: str,
+        to: str | None,
+        kind: str,
+        at: Cell,
+        side: str,
+        **more: Any,
+    ) -> ConnBuilder:
         """A connection with its stable key (:func:`exit_key`; ``~2``, ``~3`` ... added when
         a connection of the level was made at that place before); open (``to`` None, not a
         way to another level) ones go on the frontier, the newest on top."""
@@ -665,8 +718,12 @@ class DungeonState:
 
     def _way_target(self, level: LevelState, conn: ConnBuilder) -> int | None:
         target = conn.to_level
-        if (conn.id not in level.ways or target is None or not 1 <= target <= self.params.levels
-                or target == level.depth):
+        if (
+            conn.id not in level.ways
+            or target is None
+            or not 1 <= target <= self.params.levels
+            or target == level.depth
+        ):
             return None
         dest = self.levels.get(target)
         if dest is not None and dest.arrived >= self.limits.max_arrivals:
@@ -683,8 +740,12 @@ class DungeonState:
             frontier = level.frontier
             while frontier:
                 conn = level.conns.get(frontier[-1])
-                if conn is not None and conn.to is None and conn.mode in OPEN_MODES and (
-                        conn.key not in self.expanded):
+                if (
+                    conn is not None
+                    and conn.to is None
+                    and conn.mode in OPEN_MODES
+                    and (conn.key not in self.expanded)
+                ):
                     return level, conn
                 frontier.pop()  # no longer open: joined, dropped, blocked or explored
         for depth in sorted(self.levels):
@@ -696,8 +757,9 @@ class DungeonState:
         return None
 
     # -- steps -------------------------------------------------------------------------------
-    def _step(self, level: LevelState, seed_parts: tuple[object, ...],
-              run: Callable[[], None]) -> list[str]:
+    def _step(
+        self, level: LevelState, seed_parts: tuple[object, ...], run: Callable[[], None]
+    ) -> list[str]:
         """Run one step of the procedure on ``level`` with its own RNG; then link every
         open exit whose far side an area took in this step. Returns the new areas' ids."""
         level.rng = random.Random(sub_seed(self.base, *seed_parts))
@@ -714,8 +776,7 @@ class DungeonState:
         level = self.level(1)
         return self._step(level, ("start",), lambda: self.procedure.start(self, level))
 
-    def expand_conn(self, level: LevelState, conn: ConnBuilder, variant: int = 0
-                    ) -> Expansion:
+    def expand_conn(self, level: LevelState, conn: ConnBuilder, variant: int = 0) -> Expansion:
         """Expand the open exit ``conn`` of ``level`` (:meth:`is_open` checked by the
         caller); ``variant`` > 0 rolls it with another RNG of the same key (a reroll)."""
         self.expanded.add(conn.key)
@@ -725,20 +786,33 @@ class DungeonState:
             assert target is not None
             dest = self.level(target)
             dest.arrived += 1
-            arrival = Arrival(conn.id, level.depth, conn.from_, conn.kind,
-                              str(conn.info.get("ends_in", "corridor")))
-            made = self._step(dest, ("arrive", conn.key, *again),
-                              lambda: self.procedure.arrive(self, dest, arrival))
+            arrival = Arrival(
+                conn.id,
+                level.depth,
+                conn.from_,
+                conn.kind,
+                str(conn.info.get("ends_in", "corridor")),
+            )
+            made = self._step(
+                dest,
+                ("arrive", conn.key, *again),
+                lambda: self.procedure.arrive(self, dest, arrival),
+            )
             where = dest
         else:
             if conn.id in level.frontier:
                 level.frontier.remove(conn.id)
-            made = self._step(level, ("exit", conn.key, *again),
-                              lambda: self.procedure.expand(self, level, conn))
+            made = self._step(
+                level, ("exit", conn.key, *again), lambda: self.procedure.expand(self, level, conn)
+            )
             where = level
-        opened = tuple(where.conns[i].key for i in where.made
-                       if i in where.conns and where.conns[i].to is None and (
-                           where.conns[i].mode in OPEN_MODES or where.conns[i].id in where.ways))
+        opened = tuple(
+            where.conns[i].key
+            for i in where.made
+            if i in where.conns
+            and where.conns[i].to is None
+            and (where.conns[i].mode in OPEN_MODES or where.conns[i].id in where.ways)
+        )
         return Expansion(conn.key, where.depth, tuple(made), opened)
 
     def _settle_step(self, level: LevelState) -> None:
@@ -786,9 +860,14 @@ class DungeonState:
     def unsettled(self) -> list[str]:
         """Keys of open exits whose far side an area holds (always empty: a check for tests
         that the step-wise linking missed none)."""
-        return [c.key for lv in self.levels.values() for c in lv.conns.values()
-                if c.to is None and c.mode in OPEN_MODES
-                and lv.occ.owner(step(c.at, c.side)) is not None]
+        return [
+            c.key
+            for lv in self.levels.values()
+            for c in lv.conns.values()
+            if c.to is None
+            and c.mode in OPEN_MODES
+            and lv.occ.owner(step(c.at, c.side)) is not None
+        ]
 
     def snapshot(self) -> Dungeon:
         """The frozen dungeon as it stands; changes nothing in the state (a snapshot in the
@@ -803,19 +882,29 @@ class DungeonState:
             # area numbers stay off the cells of stairs, trapdoors, shafts and elevators
             ways = {c.at for c in st.conns.values() if c.mode == "level"}
             areas = tuple(_freeze_area(a, ways) for a in st.areas.values())
-            conns = tuple(_freeze_conn(c, *fitted[c.id]) for c in st.conns.values()
-                          if c.id not in doubles)
-            open_ids = tuple(c.id for c in st.conns.values() if c.id not in doubles
-                             and c.to is None and (c.mode in OPEN_MODES or (c.to_level or 0) >= 1))
-            frozen = Level(depth, st.occ.width, st.occ.height, st.entrance, areas, conns,
-                           open_ids)
+            conns = tuple(
+                _freeze_conn(c, *fitted[c.id]) for c in st.conns.values() if c.id not in doubles
+            )
+            open_ids = tuple(
+                c.id
+                for c in st.conns.values()
+                if c.id not in doubles
+                and c.to is None
+                and (c.mode in OPEN_MODES or (c.to_level or 0) >= 1)
+            )
+            frozen = Level(depth, st.occ.width, st.occ.height, st.entrance, areas, conns, open_ids)
             levels.append(frozen if self.params.size else crop(frozen))
         p = self.params
-        options = (("levels", p.levels), ("size", list(p.size) if p.size else None),
-                   ("max_areas", p.max_areas), ("min_areas", p.min_areas),
-                   *p.procedure_options())
-        return Dungeon(p.rules, p.seed, options, tuple(levels),
-                       tuple(sorted(self.bent.items())), self.attempt)
+        options = (
+            ("levels", p.levels),
+            ("size", list(p.size) if p.size else None),
+            ("max_areas", p.max_areas),
+            ("min_areas", p.min_areas),
+            *p.procedure_options(),
+        )
+        return Dungeon(
+            p.rules, p.seed, options, tuple(levels), tuple(sorted(self.bent.items())), self.attempt
+        )
 
 
 def _span(at: Cell, side: str, width: int) -> list[Cell]:
@@ -848,8 +937,7 @@ def _fit_span(level: LevelState, conn: ConnBuilder) -> tuple[Cell, int]:
     owners = level.occ.owners
 
     def fits(x: int, y: int) -> bool:
-        return (owners.get((x, y)) == conn.from_
-                and owners.get(step((x, y), conn.side)) == conn.to)
+        return owners.get((x, y)) == conn.from_ and owners.get(step((x, y), conn.side)) == conn.to
 
     def run(x: int, y: int) -> int:
         n = 0
@@ -899,13 +987,25 @@ def _drop_doubles(level: LevelState, fitted: dict[str, tuple[Cell, int]]) -> set
 
 def _freeze_area(a: AreaBuilder, ways: set[Cell] | frozenset[Cell] = frozenset()) -> Area:
     cells = sort_cells(a.cells)
-    return Area(a.id, a.number, a.kind, a.shape, cells, _label_cell(cells, ways),
-                tuple(a.contents), tuple(a.features), tuple(a.rolls), tuple(a.results),
-                a.width_ft, a.rolled_width_ft, a.rolled_squares, tuple(a.bends))
+    return Area(
+        a.id,
+        a.number,
+        a.kind,
+        a.shape,
+        cells,
+        _label_cell(cells, ways),
+        tuple(a.contents),
+        tuple(a.features),
+        tuple(a.rolls),
+        tuple(a.results),
+        a.width_ft,
+        a.rolled_width_ft,
+        a.rolled_squares,
+        tuple(a.bends),
+    )
 
 
-def _label_cell(cells: tuple[Cell, ...], ways: set[Cell] | frozenset[Cell] = frozenset()
-                ) -> Cell:
+def _label_cell(cells: tuple[Cell, ...], ways: set[Cell] | frozenset[Cell] = frozenset()) -> Cell:
     """Where the area's number goes: the cell nearest the middle of the area (always one of
     its cells), preferring cells with floor all round them (off the walls, which a map may
     draw slanted) and away from the cells of ways to other levels."""
@@ -922,15 +1022,28 @@ def _label_cell(cells: tuple[Cell, ...], ways: set[Cell] | frozenset[Cell] = fro
 
 
 def _freeze_conn(c: ConnBuilder, at: Cell, width: int) -> Connection:
-    return Connection(c.id, c.from_, c.to, c.kind, at, c.side, width, c.to_level,
-                      c.direction, c.one_way, c.gm_only, c.mode == "blocked",
-                      tuple(c.info.get("bends", ())), c.key)
+    return Connection(
+        c.id,
+        c.from_,
+        c.to,
+        c.kind,
+        at,
+        c.side,
+        width,
+        c.to_level,
+        c.direction,
+        c.one_way,
+        c.gm_only,
+        c.mode == "blocked",
+        tuple(c.info.get("bends", ())),
+        c.key,
+    )
 
 
 # -- the lazy engine ---------------------------------------------------------------------------
 
-def _level_one(params: Params, registry: Registry, limits: DungeonLimits | None
-               ) -> DungeonState:
+
+def _level_one(params: Params, registry: Registry, limits: DungeonLimits | None) -> DungeonState:
     """The roll of level 1 that ``min_areas`` keeps, walked until its own exits are done.
 
     Attempt 1, 2, ... (each with its own base seed) is rolled until its level 1 has
@@ -964,8 +1077,9 @@ def _level_one(params: Params, registry: Registry, limits: DungeonLimits | None
     return best
 
 
-def start(params: Params, registry: Registry, *, limits: DungeonLimits | None = None
-          ) -> DungeonState:
+def start(
+    params: Params, registry: Registry, *, limits: DungeonLimits | None = None
+) -> DungeonState:
     """A dungeon with its entrance placed and nothing explored yet.
 
     With ``min_areas`` above 1 the roll of level 1 that :func:`generate` keeps is chosen
@@ -1002,9 +1116,20 @@ def open_exits(state: DungeonState) -> list[OpenExit]:
             area = level.areas.get(conn.from_)
             found.append((depth, area.number if area else 0, conn.seq, conn))
     found.sort(key=lambda f: f[:3])
-    return [OpenExit(c.key, n, depth, number, c.kind, c.side, c.at[0], c.at[1],
-                     c.to_level if c.mode == "level" else None)
-            for n, (depth, number, _seq, c) in enumerate(found, 1)]
+    return [
+        OpenExit(
+            c.key,
+            n,
+            depth,
+            number,
+            c.kind,
+            c.side,
+            c.at[0],
+            c.at[1],
+            c.to_level if c.mode == "level" else None,
+        )
+        for n, (depth, number, _seq, c) in enumerate(found, 1)
+    ]
 
 
 def next_exit(state: DungeonState) -> str | None:
@@ -1026,14 +1151,18 @@ def expand(state: DungeonState, key: str, *, variant: int = 0) -> Expansion:
     exit, an exit that is not open (explored, linked, blocked), an exit of a full level and
     a negative ``variant``."""
     if not isinstance(variant, int) or variant < 0:
-        raise DungeonError(N_("a reroll variant is a whole number from 0 up, not {text!r}"),
-                           text=str(variant)[:40])
+        raise DungeonError(
+            N_("a reroll variant is a whole number from 0 up, not {text!r}"), text=str(variant)[:40]
+        )
     level, conn = state.find(key)
     if not state.is_open(level, conn):
         if conn.mode in OPEN_MODES and conn.to is None and conn.key not in state.expanded:
-            raise DungeonError(N_("exit {key} stays unexplored: level {depth} holds its "
-                                  "{max} areas"), key=key, depth=level.depth,
-                               max=state.params.max_areas)
+            raise DungeonError(
+                N_("exit {key} stays unexplored: level {depth} holds its {max} areas"),
+                key=key,
+                depth=level.depth,
+                max=state.params.max_areas,
+            )
         raise DungeonError(N_("exit {key} is not open"), key=key)
     return state.expand_conn(level, conn, variant)
 
@@ -1053,8 +1182,7 @@ def snapshot(state: DungeonState) -> Dungeon:
     return state.snapshot()
 
 
-def generate(params: Params, registry: Registry, *, limits: DungeonLimits | None = None
-             ) -> Dungeon:
+def generate(params: Params, registry: Registry, *, limits: DungeonLimits | None = None) -> Dungeon:
     """Roll a whole dungeon from ``params.seed``: :func:`start` and :func:`walk`, so the
     document equals a lazy play of :func:`next_exit` until None, byte for byte.
 

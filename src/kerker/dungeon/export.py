@@ -37,8 +37,7 @@ def _num(value: float, lang: str) -> str:
     return text.replace(".", ",") if lang in ("de", "it") else text
 
 
-def _size(area: Area, lang: str, box: tuple[int, int, int, int] | None = None
-          ) -> dict[str, Any]:
+def _size(area: Area, lang: str, box: tuple[int, int, int, int] | None = None) -> dict[str, Any]:
     squares = len(area.cells) / 4
     if area.kind == "corridor" and area.width_ft:
         # a corridor: its width × its length (its floor over its width, to 5 ft), not the
@@ -75,17 +74,25 @@ def content_json(content: Content, lang: str) -> dict[str, Any]:
     if content.kind == "monster":
         if content.note == "wandering":
             text = translator(lang)(WANDERING) + text
-        return {"kind": "monster", "text": text,
-                "table": content.result.table.id if content.result else None,
-                "gm_only": False}
+        return {
+            "kind": "monster",
+            "text": text,
+            "table": content.result.table.id if content.result else None,
+            "gm_only": False,
+        }
     if content.kind == "treasure":
         assert content.result is not None
         amount, unit = _amount(content.result, lang)
-        return {"kind": "treasure", "text": text, "amount": amount, "unit": unit,
-                "container": _text(content.container, lang),
-                "trapped": _text(content.trapped, lang),
-                "hidden": _text(content.hidden, lang),
-                "gm_only": content.hidden is not None}
+        return {
+            "kind": "treasure",
+            "text": text,
+            "amount": amount,
+            "unit": unit,
+            "container": _text(content.container, lang),
+            "trapped": _text(content.trapped, lang),
+            "hidden": _text(content.hidden, lang),
+            "gm_only": content.hidden is not None,
+        }
     if content.kind in ("trap", "trick"):
         out: dict[str, Any] = {"kind": content.kind, "text": text, "gm_only": True}
         details = _details(content.result, lang) if content.result is not None else []
@@ -110,8 +117,7 @@ def _details(result: TableResult, lang: str) -> list[str]:
     line rolled several times once with its count ("... (×3)")."""
     found: list[str] = []
     for child in result.children():
-        found += [line.strip() for line in lines(child, lang)
-                  if not line.strip().startswith("·")]
+        found += [line.strip() for line in lines(child, lang) if not line.strip().startswith("·")]
     counts: dict[str, int] = {}
     for line in found:
         counts[line] = counts.get(line, 0) + 1
@@ -126,8 +132,12 @@ def feature_json(feature: Feature, lang: str) -> dict[str, Any]:
         text = " ".join(line.strip().lstrip("· ") for line in lines(feature.result, lang))
     else:
         text = ""
-    return {"kind": feature.kind, "cells": [list(c) for c in feature.cells],
-            "dir": feature.dir, "text": text}
+    return {
+        "kind": feature.kind,
+        "cells": [list(c) for c in feature.cells],
+        "dir": feature.dir,
+        "text": text,
+    }
 
 
 _NUMBERED = re.compile(r"^(?:Tabella|Tabelle|Table)\s+([A-Z0-9][A-Za-z0-9.]*?)\.?(?::|\s|$)")
@@ -188,8 +198,9 @@ class RollLabels:
             for area in level.areas:
                 for node in self._nodes_of(area):
                     self.tables.setdefault(node.table.id, node.table)
-        self.numbered = {t.rule_set for t in self.tables.values()
-                         if heading_number(t.heading) is not None}
+        self.numbered = {
+            t.rule_set for t in self.tables.values() if heading_number(t.heading) is not None
+        }
         self._labels: dict[tuple[str, str], str | None] = {}
         self._by_lang: dict[str, dict[str, str | None]] = {}
         """Language -> table id -> :meth:`label` (one dict lookup per entry)."""
@@ -276,16 +287,24 @@ def area_title(rules: str, kind: str, lang: str) -> str:
     for a kind the procedure does not declare (``Procedure.kinds``)."""
     title = kind_title(rules, kind)
     if title is None:
-        raise ExportError(N_("the rules {rules} made an area of kind {kind!r} they do not "
-                             "declare"), rules=rules[:40], kind=kind[:40])
+        raise ExportError(
+            N_("the rules {rules} made an area of kind {kind!r} they do not declare"),
+            rules=rules[:40],
+            kind=kind[:40],
+        )
     return translator(lang)(title)
 
 
 def _results(area: Area) -> Iterator[TableResult]:
     yield from area.results
     for content in area.contents:
-        for result in (content.result, content.container, content.trapped, content.hidden,
-                       content.magic):
+        for result in (
+            content.result,
+            content.container,
+            content.trapped,
+            content.hidden,
+            content.magic,
+        ):
             if result is not None:
                 yield result
 
@@ -296,8 +315,14 @@ _UNKNOWN = object()
 
 
 def _roll_json(r: RollEntry) -> dict[str, Any]:
-    return {"table": r.table, "dice": r.dice, "roll": r.roll, "row": r.row, "key": r.key,
-            "explain": r.explain}
+    return {
+        "table": r.table,
+        "dice": r.dice,
+        "roll": r.roll,
+        "row": r.row,
+        "key": r.key,
+        "explain": r.explain,
+    }
 
 
 def stair_doors(dungeon: Dungeon) -> dict[str, bool]:
@@ -319,27 +344,41 @@ def stair_doors(dungeon: Dungeon) -> dict[str, bool]:
             for content in area.contents:
                 if content.kind != "stairs" or content.result is None:
                     continue
-                shut = next((bool(n.values[value]) for n in _nodes(content.result)
-                             if value in n.values), None)
+                shut = next(
+                    (bool(n.values[value]) for n in _nodes(content.result) if value in n.values),
+                    None,
+                )
                 if shut is None:
                     continue
                 way = content.result.values
-                conn = next((c for c in ways_of.get(area.id, ())
-                             if c.id not in out and c.kind == way.get("kind")
-                             and c.direction == way.get("direction")), None)
+                conn = next(
+                    (
+                        c
+                        for c in ways_of.get(area.id, ())
+                        if c.id not in out
+                        and c.kind == way.get("kind")
+                        and c.direction == way.get("direction")
+                    ),
+                    None,
+                )
                 if conn is None:
                     continue
                 out[conn.id] = shut
                 lower = by_depth.get(conn.to_level or 0)
                 for back in lower.connections if lower is not None else ():
-                    if (back.from_ == conn.to and back.to == area.id and back.kind == conn.kind
-                            and back.to_level == level.depth):
+                    if (
+                        back.from_ == conn.to
+                        and back.to == area.id
+                        and back.kind == conn.kind
+                        and back.to_level == level.depth
+                    ):
                         out[back.id] = shut
     return out
 
 
-def area_json(area: Area, lang: str, labels: RollLabels | None = None,
-              rules: str = "zufallslabyrinth") -> dict[str, Any]:
+def area_json(
+    area: Area, lang: str, labels: RollLabels | None = None, rules: str = "zufallslabyrinth"
+) -> dict[str, Any]:
     """One area of a level; ``labels`` adds the transcript labels to its roll log; ``rules``
     names the kind titles (:func:`area_title`)."""
     box = bounds(area.cells)
@@ -355,8 +394,11 @@ def area_json(area: Area, lang: str, labels: RollLabels | None = None,
         "title": area_title(rules, area.kind, lang),
         "contents": [content_json(c, lang) for c in area.contents],
         "features": [feature_json(f, lang) for f in area.features],
-        "rolls": (labels.entries(area, lang) if labels is not None
-                  else [_roll_json(r) for r in area.rolls]),
+        "rolls": (
+            labels.entries(area, lang)
+            if labels is not None
+            else [_roll_json(r) for r in area.rolls]
+        ),
         **_rolled_json(area),
         "bends": [bend_json(b) for b in area.bends],
     }
@@ -372,18 +414,26 @@ def _rolled_json(area: Area) -> dict[str, Any]:
 
 def bend_json(bend: Bend) -> dict[str, Any]:
     """One entry of an area's ``bends`` (docs/dungeon-json.md)."""
-    return {"what": bend.what, "rolled": bend.rolled, "built": bend.built,
-            "reason": bend.reason}
+    return {"what": bend.what, "rolled": bend.rolled, "built": bend.built, "reason": bend.reason}
 
 
 def connection_json(conn: Connection, door_closes: bool | None = None) -> dict[str, Any]:
     """One connection of a level; ``door_closes`` (stairs whose door may shut the way back
     for a day) is written when known."""
     out = {
-        "id": conn.id, "key": conn.key, "from": conn.from_, "to": conn.to,
-        "kind": conn.kind, "at": list(conn.at), "side": conn.side, "width": conn.width,
-        "to_level": conn.to_level, "direction": conn.direction, "one_way": conn.one_way,
-        "gm_only": conn.gm_only, "blocked": conn.blocked,
+        "id": conn.id,
+        "key": conn.key,
+        "from": conn.from_,
+        "to": conn.to,
+        "kind": conn.kind,
+        "at": list(conn.at),
+        "side": conn.side,
+        "width": conn.width,
+        "to_level": conn.to_level,
+        "direction": conn.direction,
+        "one_way": conn.one_way,
+        "gm_only": conn.gm_only,
+        "blocked": conn.blocked,
         "bends": [bend_json(b) for b in conn.bends],
     }
     if door_closes is not None:
@@ -391,13 +441,19 @@ def connection_json(conn: Connection, door_closes: bool | None = None) -> dict[s
     return out
 
 
-def level_json(level: Level, lang: str, labels: RollLabels | None = None,
-               doors: Mapping[str, bool] | None = None, rules: str = "zufallslabyrinth"
-               ) -> dict[str, Any]:
+def level_json(
+    level: Level,
+    lang: str,
+    labels: RollLabels | None = None,
+    doors: Mapping[str, bool] | None = None,
+    rules: str = "zufallslabyrinth",
+) -> dict[str, Any]:
     """One level (``labels``, ``doors``: see :class:`RollLabels`, :func:`stair_doors`)."""
     doors = doors or {}
     return {
-        "depth": level.depth, "width": level.width, "height": level.height,
+        "depth": level.depth,
+        "width": level.width,
+        "height": level.height,
         "origin": list(level.origin),
         "entrance": level.entrance,
         "areas": [area_json(a, lang, labels, rules) for a in level.areas],
@@ -417,10 +473,14 @@ def to_document(dungeon: Dungeon, lang: str) -> dict[str, Any]:
         "seed": dungeon.seed,
         "lang": lang,
         "options": dict(dungeon.options),
-        "levels": [level_json(level, lang, labels, doors, dungeon.rules)
-                   for level in dungeon.levels],
-        "stats": {"areas": dungeon.area_count, "bent": dict(dungeon.bent),
-                  "attempt": dungeon.attempt},
+        "levels": [
+            level_json(level, lang, labels, doors, dungeon.rules) for level in dungeon.levels
+        ],
+        "stats": {
+            "areas": dungeon.area_count,
+            "bent": dict(dungeon.bent),
+            "attempt": dungeon.attempt,
+        },
     }
 
 

@@ -74,9 +74,14 @@ def level_stem(rules: str, seed: int, depth: int) -> str:
     return f"{file_stem(rules, seed)}-level{depth}"
 
 
-def drawings(doc: dict[str, Any], out: Path, seed: int, lang: str,
-             drawn: Callable[[str], object] | None = None,
-             style: str = "classic") -> list[Drawing]:
+def drawings(
+    doc: dict[str, Any],
+    out: Path,
+    seed: int,
+    lang: str,
+    drawn: Callable[[str], object] | None = None,
+    style: str = "classic",
+) -> list[Drawing]:
     """Every level's SVG, GM and player view, with the file name (no suffix) it goes to;
     drawn once for svg, png and the HTML key (the PNG is the SVG rasterized). ``drawn`` is
     told of each SVG as soon as its level is drawn."""
@@ -94,12 +99,21 @@ def drawings(doc: dict[str, Any], out: Path, seed: int, lang: str,
     return made
 
 
-def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: list[str],
-                batch: PngBatch | None = None, png_scale: float | None = None,
-                vtt: VttOptions | None = None,
-                warn: Callable[[str], None] | None = None,
-                *, fit_png: bool = True, notes: list[str] | None = None,
-                style: str = "classic") -> list[Path]:
+def write_files(
+    doc: dict[str, Any],
+    out: Path,
+    seed: int,
+    lang: str,
+    formats: list[str],
+    batch: PngBatch | None = None,
+    png_scale: float | None = None,
+    vtt: VttOptions | None = None,
+    warn: Callable[[str], None] | None = None,
+    *,
+    fit_png: bool = True,
+    notes: list[str] | None = None,
+    style: str = "classic",
+) -> list[Path]:
     """Write the files of ``formats`` (see :data:`FORMATS`) for the dungeon document ``doc``
     to the folder ``out``; returns the paths written, PNGs last.
 
@@ -120,8 +134,11 @@ def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: l
 
     unknown = [f for f in formats if f not in FORMATS + VTT_FORMATS]
     if unknown:
-        raise WriteError(N_("unknown format {text!r}; choose from {choices}"),
-                         text=unknown[0][:40], choices=", ".join(FORMATS + VTT_FORMATS))
+        raise WriteError(
+            N_("unknown format {text!r}; choose from {choices}"),
+            text=unknown[0][:40],
+            choices=", ".join(FORMATS + VTT_FORMATS),
+        )
     rules = str(doc.get("rules", "dungeon"))
     stem = out / file_stem(rules, seed)
     own = batch is None and "png" in formats
@@ -135,8 +152,11 @@ def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: l
         maps: list[Drawing] = []
         drawn = 0
         # The PNG of each map, in the order drawings() draws them (GM, then player view).
-        png_names = [level_stem(rules, seed, level["depth"]) + suffix + ".png"
-                     for level in doc["levels"] for suffix in ("", "-player")]
+        png_names = [
+            level_stem(rules, seed, level["depth"]) + suffix + ".png"
+            for level in doc["levels"]
+            for suffix in ("", "-player")
+        ]
 
         def draw_png(svg: str) -> None:
             nonlocal drawn
@@ -152,14 +172,25 @@ def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: l
             from kerker.render.png import MAX_PIXELS
 
             if not fit_png or fitted < PNG_SCALE_MIN:
-                raise WriteError(N_("{file} would have more than {max} pixels at scale "
-                                    "{scale}; a scale of at most {fit} fits"),
-                                 file=name, max=MAX_PIXELS, scale=scale, fit=max(fitted, 0))
+                raise WriteError(
+                    N_(
+                        "{file} would have more than {max} pixels at scale "
+                        "{scale}; a scale of at most {fit} fits"
+                    ),
+                    file=name,
+                    max=MAX_PIXELS,
+                    scale=scale,
+                    fit=max(fitted, 0),
+                )
             if notes is not None:
-                notes.append(translator(lang)(N_(
-                    "{file}: drawn at scale {fit} (at {scale} it would have more than "
-                    "{max} pixels)")).format(file=name, fit=fitted, scale=scale,
-                                             max=MAX_PIXELS))
+                notes.append(
+                    translator(lang)(
+                        N_(
+                            "{file}: drawn at scale {fit} (at {scale} it would have more than "
+                            "{max} pixels)"
+                        )
+                    ).format(file=name, fit=fitted, scale=scale, max=MAX_PIXELS)
+                )
             batch.scale = fitted
             try:
                 batch.add(svg)
@@ -167,9 +198,14 @@ def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: l
                 batch.scale = scale
 
         if "svg" in formats or "png" in formats:
-            maps = drawings(doc, out, seed, lang,
-                            draw_png if batch is not None and "png" in formats else None,
-                            style)
+            maps = drawings(
+                doc,
+                out,
+                seed,
+                lang,
+                draw_png if batch is not None and "png" in formats else None,
+                style,
+            )
         for fmt in sorted(formats, key=lambda f: f == "png"):
             files: list[tuple[Path, str | bytes]] = []
             if fmt == "json":
@@ -179,8 +215,9 @@ def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: l
             elif fmt == "svg":
                 files = [(Path(f"{d[0]}.svg"), d[3]) for d in maps]
             elif fmt == "png" and batch is not None:
-                files = [(Path(f"{d[0]}.png"), png) for d, png in
-                         zip(maps, batch.results(), strict=True)]
+                files = [
+                    (Path(f"{d[0]}.png"), png) for d, png in zip(maps, batch.results(), strict=True)
+                ]
             elif fmt == "md":
                 from kerker.dungeon.render_key import render_md
 
@@ -190,8 +227,7 @@ def write_files(doc: dict[str, Any], out: Path, seed: int, lang: str, formats: l
 
                 # the page inlines the GM maps already drawn for svg/png
                 gm = {depth: text for _base, depth, view, text in maps if view == "gm"}
-                files = [(stem.with_suffix(".html"),
-                          render_html(doc, lang=lang, maps=gm or None))]
+                files = [(stem.with_suffix(".html"), render_html(doc, lang=lang, maps=gm or None))]
             elif fmt == "pdf":
                 from kerker.dungeon.render_key import pdf_files
 

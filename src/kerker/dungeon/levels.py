@@ -30,8 +30,14 @@ def target_depth(depth: int, direction: str, levels: int) -> int:
     return depth + levels if direction == "down" else max(0, depth - levels)
 
 
-def way_out(state: DungeonState, level: LevelState, area: AreaBuilder, result: TableResult,
-            at: Cell, side: str) -> ConnBuilder:
+def way_out(
+    state: DungeonState,
+    level: LevelState,
+    area: AreaBuilder,
+    result: TableResult,
+    at: Cell,
+    side: str,
+) -> ConnBuilder:
     """The connection of a stair, trapdoor or shaft rolled in ``area`` (a row of
     ``treppe_falltuer_schacht``); registers the arrival on the target level."""
     v = result.values
@@ -42,24 +48,64 @@ def way_out(state: DungeonState, level: LevelState, area: AreaBuilder, result: T
     if to_level == 0 and ends_in == "dead_end":
         # "mündet in einer Sackgasse" above the first level: it ends before it gets
         # anywhere, not at the surface (docs/rules-notes-000.md, decision 36)
-        conn = state.connect(level, area.id, None, kind, at, side, width=2, to_level=None,
-                             direction=direction, mode="blocked",
-                             info={"ends_in": ends_in, "bends": [
-                                 Bend("stairs", "up", "dead_end", "no_up_from_level_1")]})
+        conn = state.connect(
+            level,
+            area.id,
+            None,
+            kind,
+            at,
+            side,
+            width=2,
+            to_level=None,
+            direction=direction,
+            mode="blocked",
+            info={
+                "ends_in": ends_in,
+                "bends": [Bend("stairs", "up", "dead_end", "no_up_from_level_1")],
+            },
+        )
         return conn
-    conn = state.connect(level, area.id, None, kind, at, side, width=2, to_level=to_level,
-                         direction=direction, mode="level", info={"ends_in": ends_in})
+    conn = state.connect(
+        level,
+        area.id,
+        None,
+        kind,
+        at,
+        side,
+        width=2,
+        to_level=to_level,
+        direction=direction,
+        mode="level",
+        info={"ends_in": ends_in},
+    )
     state.link_level(level, conn, ends_in)
     return conn
 
 
-def link_back(state: DungeonState, level: LevelState, area: AreaBuilder, source: ConnBuilder,
-              from_depth: int, at: Cell, side: str) -> ConnBuilder:
+def link_back(
+    state: DungeonState,
+    level: LevelState,
+    area: AreaBuilder,
+    source: ConnBuilder,
+    from_depth: int,
+    at: Cell,
+    side: str,
+) -> ConnBuilder:
     """The arriving end of ``source``: both connections name each other's area."""
     source.to = area.id
     back = "up" if source.direction == "down" else "down"
-    return state.connect(level, area.id, source.from_, source.kind, at, side, width=2,
-                         to_level=from_depth, direction=back, mode="level")
+    return state.connect(
+        level,
+        area.id,
+        source.from_,
+        source.kind,
+        at,
+        side,
+        width=2,
+        to_level=from_depth,
+        direction=back,
+        mode="level",
+    )
 
 
 def free_spot(level: LevelState, rng: random.Random, need: int) -> tuple[Cell, str] | None:

@@ -25,8 +25,14 @@ class RollEntry(NamedTuple):
     @staticmethod
     def from_log(entry: dict[str, Any]) -> RollEntry:
         """From a :func:`kerker.tables.engine.roll_table` log entry."""
-        return RollEntry(str(entry["table"]), str(entry["dice"]), int(entry["roll"]),
-                         str(entry["row"]), entry.get("key"), str(entry["explain"]))
+        return RollEntry(
+            str(entry["table"]),
+            str(entry["dice"]),
+            int(entry["roll"]),
+            str(entry["row"]),
+            entry.get("key"),
+            str(entry["explain"]),
+        )
 
 
 @dataclass(frozen=True, slots=True)

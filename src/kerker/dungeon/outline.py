@@ -119,9 +119,12 @@ class Outline:
         walked = self._corners_pinched(kept) if self._pinched else self._corners(kept)
         return [self._points(loop) for loop in walked]
 
-    def smooth(self, pinned: Collection[Point] = (),
-               general: Callable[[Cell], bool] | None = None, short: int = 2
-               ) -> list[list[Point]]:
+    def smooth(
+        self,
+        pinned: Collection[Point] = (),
+        general: Callable[[Cell], bool] | None = None,
+        short: int = 2,
+    ) -> list[list[Point]]:
         """Each loop smoothed like :func:`smooth` does it."""
         return [_smooth(cs, pinned, general, short) for cs in self.corners(pinned)]
 
@@ -155,8 +158,10 @@ class Outline:
         # three (outer loops) or the other way round (holes).
         below_right, above_right = bits, bits << up
         below_left, above_left = bits << across, bits << (across + up)
-        self._starts = (below_right & ~(above_right | below_left | above_left)
-                        | above_right & below_left & above_left & ~below_right)
+        self._starts = (
+            below_right & ~(above_right | below_left | above_left)
+            | above_right & below_left & above_left & ~below_right
+        )
         self._traced: list[list[int]] | None = None
 
     def _corners(self, kept: set[int]) -> list[list[int]]:
@@ -201,8 +206,9 @@ class Outline:
         seen: set[int] = set()  # corners of the loops walked
         taken: set[tuple[int, int]] = set()  # (pinch point, way out) walked
         out = []
-        for start in sorted(chain(self._codes(self._starts), self._codes(top & bottom
-                                                                         | right & left))):
+        for start in sorted(
+            chain(self._codes(self._starts), self._codes(top & bottom | right & left))
+        ):
             code = ways[start]
             firsts: tuple[int, ...]
             if code in firsts_of:
@@ -332,8 +338,7 @@ def loops(cells: Collection[Cell]) -> tuple[list[list[Point]], set[Point]]:
     return traced.loops(), traced.pinches
 
 
-def corners(loop: Sequence[Point], keep: Callable[[Point], bool] = lambda _p: False
-            ) -> list[Point]:
+def corners(loop: Sequence[Point], keep: Callable[[Point], bool] = lambda _p: False) -> list[Point]:
     """A traced loop's corners (lattice points): where it turns, plus every point ``keep``
     says to keep."""
     n = len(loop)
@@ -347,8 +352,12 @@ def corners(loop: Sequence[Point], keep: Callable[[Point], bool] = lambda _p: Fa
     return out
 
 
-def smooth(loop: Sequence[Point], pinned: Collection[Point] = (),
-           general: Callable[[Cell], bool] | None = None, short: int = 2) -> list[Point]:
+def smooth(
+    loop: Sequence[Point],
+    pinned: Collection[Point] = (),
+    general: Callable[[Cell], bool] | None = None,
+    short: int = 2,
+) -> list[Point]:
     """One traced loop (see :func:`loops`) with its staircases cut (see the module text).
 
     ``pinned`` lattice points never move and stay vertices of the result;
@@ -373,8 +382,12 @@ _INSIDE = ((0, 0), (-1, 0), (-1, -1), (0, -1))
 _TURN = (0, 1, 0, -1)
 
 
-def _smooth(cs: Sequence[Point], pinned: Collection[Point],
-            general: Callable[[Cell], bool] | None, short: int) -> list[Point]:
+def _smooth(
+    cs: Sequence[Point],
+    pinned: Collection[Point],
+    general: Callable[[Cell], bool] | None,
+    short: int,
+) -> list[Point]:
     """:func:`smooth` from the loop's corners (the pinned points among them)."""
     n = len(cs)
     if n < 4:
@@ -401,29 +414,41 @@ def _smooth(cs: Sequence[Point], pinned: Collection[Point],
     elif general is everywhere:
         gen = [True] * n
     else:
-        gen = [general((x + ox, y + oy)) for (x, y), (ox, oy)
-               in zip(cs, map(_INSIDE.__getitem__, dirs), strict=True)]
+        gen = [
+            general((x + ox, y + oy))
+            for (x, y), (ox, oy) in zip(cs, map(_INSIDE.__getitem__, dirs), strict=True)
+        ]
     rounded = True in gen  # (most of a map's floors are not round)
     # Round and slanted areas: every free corner next to a short side.
     if not rounded:
         cut = [False] * n
     else:
-        cut = [f and g0 and g1 and (l0 <= short or l1 <= short) for f, g0, g1, l0, l1
-               in zip(free, [gen[-1], *gen[:-1]], gen, lengths_before, lengths, strict=True)]
+        cut = [
+            f and g0 and g1 and (l0 <= short or l1 <= short)
+            for f, g0, g1, l0, l1 in zip(
+                free, [gen[-1], *gen[:-1]], gen, lengths_before, lengths, strict=True
+            )
+        ]
     # 45° staircases: unit sides whose two corners turn opposite ways, at least 3 in a row.
     # (every such corner is cut already when every side is round and short is at least 1).
     if general is not everywhere or short < 1:
-        good = [length == 1 and f and g and t == -u for length, f, g, t, u
-                in zip(lengths, free, [*free[1:], free[0]], [*turn[1:], turn[0]], turn,
-                       strict=True)]
+        good = [
+            length == 1 and f and g and t == -u
+            for length, f, g, t, u in zip(
+                lengths, free, [*free[1:], free[0]], [*turn[1:], turn[0]], turn, strict=True
+            )
+        ]
         if True in good:
             for first, count in _runs(good):
                 if count >= 3:
                     for k in range(count + 1):
                         cut[(first + k) % n] = True
     # How far (half cells) a cut goes into a side: its middle when it is short.
-    depth = ([length if g and length <= short else 1
-              for length, g in zip(lengths, gen, strict=True)] if rounded else [1] * n)
+    depth = (
+        [length if g and length <= short else 1 for length, g in zip(lengths, gen, strict=True)]
+        if rounded
+        else [1] * n
+    )
 
     points: list[Point] = []
     keep: set[Point] = set()  # pinned: stay vertices
@@ -461,10 +486,16 @@ def _smooth_round(cs: Sequence[Point], short: int) -> list[Point]:
         else:
             # A short side is cut in its middle (half cells: the sum of its ends), a long
             # one half a cell (a unit vector: the difference over the length) from the corner.
-            start = ((ax + bx, ay + by) if before <= short else
-                     (bx + bx - (bx - ax) // before, by + by - (by - ay) // before))
-            end = ((bx + cx, by + cy) if after <= short else
-                   (bx + bx + (cx - bx) // after, by + by + (cy - by) // after))
+            start = (
+                (ax + bx, ay + by)
+                if before <= short
+                else (bx + bx - (bx - ax) // before, by + by - (by - ay) // before)
+            )
+            end = (
+                (bx + cx, by + cy)
+                if after <= short
+                else (bx + bx + (cx - bx) // after, by + by + (cy - by) // after)
+            )
             points.append(start)
             points.append(end)
             ends.append(start)
@@ -517,8 +548,7 @@ def _simplify(points: Sequence[Point], hard: Collection[Point]) -> list[Point]:
     return pts
 
 
-def _straighten(pts: list[Point], soft: Collection[Point], tolerance: float = 1.0
-                ) -> list[Point]:
+def _straighten(pts: list[Point], soft: Collection[Point], tolerance: float = 1.0) -> list[Point]:
     """Soft points dropped where the wall runs on straight without them: from each kept
     point the next kept one is the farthest that leaves every soft point skipped within
     ``tolerance`` (half cells) of the new side, if that side is at least two cells long.
@@ -550,8 +580,7 @@ def _straighten(pts: list[Point], soft: Collection[Point], tolerance: float = 1.
                 # Every skipped point within the tolerance of the new side: its squared
                 # distance cross² / d2 at most ``limit`` (d2 > 0 here).
                 bound = limit * d2
-                if any(((px - ax) * dy - (py - ay) * dx) ** 2 > bound
-                       for px, py in pts[i + 1:j]):
+                if any(((px - ax) * dy - (py - ay) * dx) ** 2 > bound for px, py in pts[i + 1 : j]):
                     break
             best = j
             if fixed[j % n]:
@@ -563,15 +592,17 @@ def _straighten(pts: list[Point], soft: Collection[Point], tolerance: float = 1.
     return out
 
 
-def scan(polygons: Iterable[Sequence[Point]], step: int, vertical: bool = False
-         ) -> dict[int, list[tuple[float, float]]]:
+def scan(
+    polygons: Iterable[Sequence[Point]], step: int, vertical: bool = False
+) -> dict[int, list[tuple[float, float]]]:
     """Where the lines ``y = k * step`` (``x = ...`` when ``vertical``) run inside the
     polygons (even-odd), as ``{k * step: [(from, to), ...]}``; all in half cells."""
     return scans(polygons, step)[vertical]
 
 
-def scans(polygons: Iterable[Sequence[Point]], step: int
-          ) -> tuple[dict[int, list[tuple[float, float]]], dict[int, list[tuple[float, float]]]]:
+def scans(
+    polygons: Iterable[Sequence[Point]], step: int
+) -> tuple[dict[int, list[tuple[float, float]]], dict[int, list[tuple[float, float]]]]:
     """:func:`scan` of the lines ``y = k * step`` and of the lines ``x = k * step``, in one
     pass over the polygons' sides."""
     rows: dict[int, list[float]] = {}
@@ -591,8 +622,7 @@ def scans(polygons: Iterable[Sequence[Point]], step: int
                 lo, hi = (ax, bx) if ax < bx else (bx, ax)
                 line = -(-lo // step) * step
                 while line < hi:
-                    columns.setdefault(line, []).append(
-                        ay + (line - ax) * (by - ay) / (bx - ax))
+                    columns.setdefault(line, []).append(ay + (line - ax) * (by - ay) / (bx - ax))
                     line += step
             ax, ay = bx, by
     return _spans(rows), _spans(columns)

@@ -80,8 +80,9 @@ def shows(conn: Mapping[str, Any], known: frozenset[str]) -> bool:
     return there is None or conn.get("to_level") is not None or str(there) in known
 
 
-def player_level(level: Mapping[str, Any], known: frozenset[str], *,
-                 contents: bool = True) -> Mapping[str, Any]:
+def player_level(
+    level: Mapping[str, Any], known: frozenset[str], *, contents: bool = True
+) -> Mapping[str, Any]:
     """``level`` as the players know it: only the areas in ``known`` (their GM-only
     contents and traps left out unless ``contents`` is false), only the connections
     :func:`shows` passes, the unexplored exits of those. Returns ``level`` itself when
@@ -90,8 +91,11 @@ def player_level(level: Mapping[str, Any], known: frozenset[str], *,
     conns = list(level.get("connections") or ())
     kept_areas = [a for a in areas if str(a.get("id")) in known]
     kept_conns = [c for c in conns if shows(c, known)]
-    hidden_content = contents and any(c.get("gm_only") or c.get("kind") == "trap"
-                         for a in kept_areas for c in a.get("contents") or ())
+    hidden_content = contents and any(
+        c.get("gm_only") or c.get("kind") == "trap"
+        for a in kept_areas
+        for c in a.get("contents") or ()
+    )
     if len(kept_areas) == len(areas) and len(kept_conns) == len(conns) and not hidden_content:
         return level
     out = dict(level)

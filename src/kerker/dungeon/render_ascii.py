@@ -14,8 +14,16 @@ from typing import Any
 
 WAYS = {"trapdoor": "T", "shaft": "O", "elevator": "E"}
 DOORS = {"door": "+", "one_way_door": ">", "archway": "'", "opening": "'"}
-FEATURES = {"water": "~", "pool": "~", "lake": "~", "river": "~", "stream": "~",
-            "chasm": ":", "bridge": "=", "well": "o"}
+FEATURES = {
+    "water": "~",
+    "pool": "~",
+    "lake": "~",
+    "river": "~",
+    "stream": "~",
+    "chasm": ":",
+    "bridge": "=",
+    "well": "o",
+}
 
 
 def render_level(level: dict[str, Any], view: str = "gm") -> str:
@@ -82,10 +90,23 @@ def render_level(level: dict[str, Any], view: str = "gm") -> str:
     for (x, y), mark in ways:
         spot = (x, y)
         if spot in labels:
-            spot = next((c for c in ((x, y + 1), (x, y - 1), (x - 1, y), (x + 1, y),
-                                     (x - 1, y + 1), (x + 1, y + 1), (x - 1, y - 1),
-                                     (x + 1, y - 1))
-                         if c not in labels and floor.get(c) == "."), spot)
+            spot = next(
+                (
+                    c
+                    for c in (
+                        (x, y + 1),
+                        (x, y - 1),
+                        (x - 1, y),
+                        (x + 1, y),
+                        (x - 1, y + 1),
+                        (x + 1, y + 1),
+                        (x - 1, y - 1),
+                        (x + 1, y - 1),
+                    )
+                    if c not in labels and floor.get(c) == "."
+                ),
+                spot,
+            )
         if spot not in labels:
             grid[spot] = mark
     xs = [c[0] for c in grid]
@@ -110,7 +131,8 @@ def render_ascii(doc: dict[str, Any], view: str = "gm", lang: str | None = None)
     known = player_areas(doc) if view != "gm" else frozenset()
     for level in doc["levels"]:
         heading = _("{rules} – seed {seed} – level {depth}").format(
-            rules=doc["rules"], seed=doc["seed"], depth=level["depth"])
+            rules=doc["rules"], seed=doc["seed"], depth=level["depth"]
+        )
         out.append(f"== {heading} ==")
         shown = level if view == "gm" else dict(player_level(level, known))
         out.append(render_level(shown, view))

@@ -36,16 +36,26 @@ from kerker.i18n import Translate, translator
 from kerker.render.kit import md_text
 
 _DIRECTION = {
-    "n": N_("to the north"), "ne": N_("to the north-east"), "e": N_("to the east"),
-    "se": N_("to the south-east"), "s": N_("to the south"), "sw": N_("to the south-west"),
-    "w": N_("to the west"), "nw": N_("to the north-west"),
+    "n": N_("to the north"),
+    "ne": N_("to the north-east"),
+    "e": N_("to the east"),
+    "se": N_("to the south-east"),
+    "s": N_("to the south"),
+    "sw": N_("to the south-west"),
+    "w": N_("to the west"),
+    "nw": N_("to the north-west"),
 }
-_OPPOSITE = {"n": "s", "ne": "sw", "e": "w", "se": "nw", "s": "n", "sw": "ne", "w": "e",
-             "nw": "se"}
+_OPPOSITE = {"n": "s", "ne": "sw", "e": "w", "se": "nw", "s": "n", "sw": "ne", "w": "e", "nw": "se"}
 _EXIT_KIND = {
-    "door": N_("Door"), "secret_door": N_("Secret door"), "one_way_door": N_("One-way door"),
-    "archway": N_("Archway"), "opening": N_("Opening"), "stairs": N_("Stairs"),
-    "trapdoor": N_("Trapdoor"), "shaft": N_("Shaft"), "elevator": N_("Elevator"),
+    "door": N_("Door"),
+    "secret_door": N_("Secret door"),
+    "one_way_door": N_("One-way door"),
+    "archway": N_("Archway"),
+    "opening": N_("Opening"),
+    "stairs": N_("Stairs"),
+    "trapdoor": N_("Trapdoor"),
+    "shaft": N_("Shaft"),
+    "elevator": N_("Elevator"),
 }
 _LEVEL_WAYS = ("stairs", "trapdoor", "shaft", "elevator")
 _VERTICAL = {
@@ -65,14 +75,28 @@ _SURFACE = {
     "elevator": N_("Elevator up to the surface"),
 }
 _CONTENT_KIND = {
-    "monster": N_("Monster"), "treasure": N_("Treasure"), "trap": N_("Trap"),
-    "trick": N_("Trick"), "water": N_("Water"), "stairs": N_("Stairs"), "note": N_("Note"),
+    "monster": N_("Monster"),
+    "treasure": N_("Treasure"),
+    "trap": N_("Trap"),
+    "trick": N_("Trick"),
+    "water": N_("Water"),
+    "stairs": N_("Stairs"),
+    "note": N_("Note"),
 }
 _FEATURE_KIND = {
-    "water": N_("water"), "pool": N_("pool"), "lake": N_("lake"), "well": N_("well"),
-    "columns": N_("columns"), "gallery": N_("gallery above"), "river": N_("river"),
-    "stream": N_("stream"), "chasm": N_("chasm"), "bridge": N_("bridge"), "boat": N_("boat"),
-    "rubble": N_("rubble"), "stairs": N_("steps"),
+    "water": N_("water"),
+    "pool": N_("pool"),
+    "lake": N_("lake"),
+    "well": N_("well"),
+    "columns": N_("columns"),
+    "gallery": N_("gallery above"),
+    "river": N_("river"),
+    "stream": N_("stream"),
+    "chasm": N_("chasm"),
+    "bridge": N_("bridge"),
+    "boat": N_("boat"),
+    "rubble": N_("rubble"),
+    "stairs": N_("steps"),
 }
 
 
@@ -130,7 +154,7 @@ def _content(content: Mapping[str, Any], gm: bool, _: Translate) -> str | None:
     wandering = _(WANDERING)
     if kind == "monster" and wandering.strip() and text.startswith(wandering):
         # "Monster: Wandering: 3 goblins" read twice: one label, "Wandering monster".
-        label, text = _("Wandering monster"), text[len(wandering):]
+        label, text = _("Wandering monster"), text[len(wandering) :]
     way = content.get("way")
     if kind == "stairs" and isinstance(way, str) and way in _EXIT_KIND:
         label = _(_EXIT_KIND[way])  # a trapdoor or shaft, not a stair
@@ -149,8 +173,13 @@ def _content(content: Mapping[str, Any], gm: bool, _: Translate) -> str | None:
     return " · ".join([line, *extras])
 
 
-def _exit(conn: Mapping[str, Any], here: str, level: Mapping[str, Any],
-          numbers: Mapping[str, Any], _: Translate) -> tuple[str, int | None]:
+def _exit(
+    conn: Mapping[str, Any],
+    here: str,
+    level: Mapping[str, Any],
+    numbers: Mapping[str, Any],
+    _: Translate,
+) -> tuple[str, int | None]:
     kind = str(conn.get("kind", "door"))
     outgoing = conn.get("from") == here
     side = str(conn.get("side") or "n")
@@ -160,8 +189,11 @@ def _exit(conn: Mapping[str, Any], here: str, level: Mapping[str, Any],
     name = _(_EXIT_KIND[kind]) if kind in _EXIT_KIND else kind
     if conn.get("blocked") and outgoing:
         return blocked_exit(conn, name, direction, _), None
-    if kind in _LEVEL_WAYS and outgoing and \
-            (conn.get("to_level") is not None or conn.get("direction")):
+    if (
+        kind in _LEVEL_WAYS
+        and outgoing
+        and (conn.get("to_level") is not None or conn.get("direction"))
+    ):
         up = conn.get("direction") == "up"
         target = conn.get("to_level")
         if up and target == 0:
@@ -172,33 +204,40 @@ def _exit(conn: Mapping[str, Any], here: str, level: Mapping[str, Any],
         if kind == "stairs":
             text = _("{what}, {direction}").format(what=text, direction=direction)
         if conn.get("door_closes"):
-            text += "; " + (_("a door shuts this way up for a day") if up else
-                            _("once the party is down, a door shuts the way back for a day"))
+            text += "; " + (
+                _("a door shuts this way up for a day")
+                if up
+                else _("once the party is down, a door shuts the way back for a day")
+            )
         return text, None
     if conn.get("to_level") == 0 and conn.get("to") is None:
         # Not a stair: the door or opening the party comes in by (the map's star).
         return _("{kind} {direction}: the way in from the surface").format(
-            kind=name, direction=direction), None
+            kind=name, direction=direction
+        ), None
     if outgoing and is_unexplored(conn, level):
         return _("{kind} {direction}: unexplored").format(kind=name, direction=direction), None
     other = conn.get("to") if outgoing else conn.get("from")
     number = numbers.get(str(other))
     if number is None:  # leads to no area of this level: nothing is known beyond it yet
         return _("{kind} {direction}: unexplored").format(kind=name, direction=direction), None
-    text = _("{kind} {direction} to {number}").format(kind=name, direction=direction,
-                                                      number=number)
+    text = _("{kind} {direction} to {number}").format(kind=name, direction=direction, number=number)
     if kind == "one_way_door":
         passable_out = (conn.get("one_way") != "to_from") == outgoing
-        text += " " + (_("(opens only from this side)") if passable_out
-                       else _("(opens only from the other side)"))
+        text += " " + (
+            _("(opens only from this side)")
+            if passable_out
+            else _("(opens only from the other side)")
+        )
     return text, number if isinstance(number, int) else None
 
 
 def _roll(entry: Mapping[str, Any], _: Translate) -> str:
     label = entry.get("label")
     if label:  # a transcript line: "Tiro A.1 (d20): 15 → Camera (tabelle A.5)."
-        line = _("Roll {label} ({dice}): {roll}").format(label=label, dice=entry.get("dice", ""),
-                                                       roll=entry.get("roll", ""))
+        line = _("Roll {label} ({dice}): {roll}").format(
+            label=label, dice=entry.get("dice", ""), roll=entry.get("roll", "")
+        )
         text = entry.get("text")
         return f"{line} → {text}" if text else line
     table = str(entry.get("table", ""))
@@ -209,8 +248,9 @@ def _roll(entry: Mapping[str, Any], _: Translate) -> str:
     return f"{table}: {explain}{tail}"
 
 
-def area_keys(doc: Doc, *, depth: int = 1, lang: str | None = None,
-              view: str = "gm") -> list[AreaKey]:
+def area_keys(
+    doc: Doc, *, depth: int = 1, lang: str | None = None, view: str = "gm"
+) -> list[AreaKey]:
     """The key of one level as plain entries, in area-number order (``lang``: default the
     document's language)."""
     _check_view(view)
@@ -220,8 +260,9 @@ def area_keys(doc: Doc, *, depth: int = 1, lang: str | None = None,
     level = _level(doc, depth)
     if not gm:
         level = player_level(level, player_areas(doc))
-    areas = sorted(level.get("areas") or (), key=lambda a: (int(a.get("number", 0)),
-                                                             str(a.get("id"))))
+    areas = sorted(
+        level.get("areas") or (), key=lambda a: (int(a.get("number", 0)), str(a.get("id")))
+    )
     numbers = {str(a["id"]): a.get("number") for a in areas}
     conns = [c for c in level.get("connections") or () if gm or not c.get("gm_only")]
     same_lang = str(doc.get("lang", "")) == lang
@@ -236,17 +277,19 @@ def area_keys(doc: Doc, *, depth: int = 1, lang: str | None = None,
         if not title:
             found = kind_title(rules, kind)
             title = _(found) if found else kind
-        key = AreaKey(anchor=f"area-{area.get('number')}",
-                      heading=f"{area.get('number')}. {title}", size=_size(area, _, lang),
-                      corridor=kind == "corridor")
+        key = AreaKey(
+            anchor=f"area-{area.get('number')}",
+            heading=f"{area.get('number')}. {title}",
+            size=_size(area, _, lang),
+            corridor=kind == "corridor",
+        )
         if level.get("entrance") == here and kind != "entrance":
             key.heading += " · " + _("entrance")
         for content in area.get("contents") or ():
             if content.get("kind") == "trap":
                 if gm:
                     details = [str(d) for d in content.get("details") or ()]
-                    key.traps.append(" → ".join([str(content.get("text") or _("Trap")),
-                                                 *details]))
+                    key.traps.append(" → ".join([str(content.get("text") or _("Trap")), *details]))
                 continue
             line = _content(content, gm, _)
             if line is not None:
@@ -263,8 +306,9 @@ def area_keys(doc: Doc, *, depth: int = 1, lang: str | None = None,
                 seen[way] = seen.get(way, 0) + 1
         # One line per way; the same way twice (two doors from here to 7 on one wall) is
         # one line with its count, not a repeated line.
-        key.exits = [(text if n == 1 else f"{text} ({n}×)", number)
-                     for (text, number), n in seen.items()]
+        key.exits = [
+            (text if n == 1 else f"{text} ({n}×)", number) for (text, number), n in seen.items()
+        ]
         if gm:
             key.rolls = [_roll(entry, _) for entry in area.get("rolls") or ()]
             key.bends = [bend_line(b, _, lang) for b in area.get("bends") or ()]
@@ -280,13 +324,20 @@ def _header(doc: Doc, depth: int, lang: str, view: str) -> tuple[str, list[str]]
     title = title_text(doc, depth, lang)
     lines = [_("game master's map") if view == "gm" else _("players' map")]
     w, h = int(level.get("width", 0)), int(level.get("height", 0))
-    lines.append(_("{w} × {h} squares ({fw} × {fh} ft)").format(w=w // 2, h=h // 2, fw=w * 5,
-                                                                fh=h * 5))
+    lines.append(
+        _("{w} × {h} squares ({fw} × {fh} ft)").format(w=w // 2, h=h // 2, fw=w * 5, fh=h * 5)
+    )
     areas = level.get("areas") or ()
-    lines.append(_("areas: {n} ({rooms} rooms and halls)").format(
-        n=len(areas), rooms=sum(1 for a in areas if a.get("kind") != "corridor")))
-    open_exits = sum(1 for c in level.get("connections") or () if is_unexplored(c, level)
-                     and (view == "gm" or not c.get("gm_only")))
+    lines.append(
+        _("areas: {n} ({rooms} rooms and halls)").format(
+            n=len(areas), rooms=sum(1 for a in areas if a.get("kind") != "corridor")
+        )
+    )
+    open_exits = sum(
+        1
+        for c in level.get("connections") or ()
+        if is_unexplored(c, level) and (view == "gm" or not c.get("gm_only"))
+    )
     if open_exits:
         lines.append(_("unexplored exits: {n}").format(n=open_exits))
     return title, lines
@@ -298,8 +349,9 @@ def _levels(doc: Doc, depth: int | None) -> list[int]:
     return [int(level.get("depth", 1)) for level in doc.get("levels") or ()] or [1]
 
 
-def render_md(doc: Doc, *, lang: str | None = None, view: str = "gm",
-              depth: int | None = None) -> str:
+def render_md(
+    doc: Doc, *, lang: str | None = None, view: str = "gm", depth: int | None = None
+) -> str:
     """The room key as Markdown: every level (or only ``depth``), area by area, in
     ``lang`` (default: the document's language)."""
     lang = doc_lang(doc, lang)
@@ -313,8 +365,12 @@ def render_md(doc: Doc, *, lang: str | None = None, view: str = "gm",
         # corridors, each on one line with its exits; the rolls in an appendix.
         for key in (k for k in keys if not k.corridor):
             size_label = _("Size")
-            out += [f"## {md_text(key.heading, lead=False)}", "",
-                    f"*{md_text(size_label)}:* {md_text(key.size, lead=False)}", ""]
+            out += [
+                f"## {md_text(key.heading, lead=False)}",
+                "",
+                f"*{md_text(size_label)}:* {md_text(key.size, lead=False)}",
+                "",
+            ]
             out += _md_list(_("Contents"), key.contents or [_("empty")])
             out += _md_list(_("Features"), key.features)
             out += _md_list(_("Exits"), [text for text, _n in key.exits] or [_("none")])
@@ -327,8 +383,7 @@ def render_md(doc: Doc, *, lang: str | None = None, view: str = "gm",
                 parts = [key.size, *key.contents, *key.features, *key.traps, *key.bends]
                 exits = "; ".join(text for text, _n in key.exits) or _("none")
                 parts.append(_("Exits") + ": " + exits)
-                out.append(f"- **{md_text(key.heading, lead=False)}** · "
-                           + _md(" · ".join(parts)))
+                out.append(f"- **{md_text(key.heading, lead=False)}** · " + _md(" · ".join(parts)))
             out.append("")
         rolled = [k for k in keys if k.rolls]
         if rolled:
@@ -382,8 +437,14 @@ details{display:none}.key details[open]{display:block}a{text-decoration:none}}
 """
 
 
-def render_html(doc: Doc, *, lang: str | None = None, view: str = "gm",
-                depth: int | None = None, maps: Mapping[int, str] | None = None) -> str:
+def render_html(
+    doc: Doc,
+    *,
+    lang: str | None = None,
+    view: str = "gm",
+    depth: int | None = None,
+    maps: Mapping[int, str] | None = None,
+) -> str:
     """A self-contained printable page: per level its map (inline SVG), then its key.
     ``maps`` may hold the levels' SVGs of this view and language already drawn (by depth);
     the others are drawn here. ``lang``: default the document's language."""
@@ -408,25 +469,35 @@ def render_html(doc: Doc, *, lang: str | None = None, view: str = "gm",
         if corridors:
             items = []
             for key in corridors:
-                parts = [escape(p) for p in (key.size, *key.contents, *key.features,
-                                             *key.traps)]
+                parts = [escape(p) for p in (key.size, *key.contents, *key.features, *key.traps)]
                 exits = "; ".join(_linked(t, n) for t, n in key.exits) or escape(_("none"))
                 parts.append(f"{escape(_('Exits'))}: {exits}")
                 rolls = ""
                 if key.rolls:  # folded, as in a room's entry
                     lis = "".join(f"<li>{escape(r)}</li>" for r in key.rolls)
-                    rolls = (f"<details><summary>{escape(_('Rolls'))} ({len(key.rolls)})"
-                             f"</summary><ul>{lis}</ul></details>")
-                items.append(f'<li id="{key.anchor}"><b>{escape(key.heading)}</b> · '
-                             + " · ".join(parts) + rolls + "</li>")
-            body.append(f'<section class="corridors"><h2>{escape(_("Corridors"))}</h2>'
-                        f'<ul>{"".join(items)}</ul></section>')
+                    rolls = (
+                        f"<details><summary>{escape(_('Rolls'))} ({len(key.rolls)})"
+                        f"</summary><ul>{lis}</ul></details>"
+                    )
+                items.append(
+                    f'<li id="{key.anchor}"><b>{escape(key.heading)}</b> · '
+                    + " · ".join(parts)
+                    + rolls
+                    + "</li>"
+                )
+            body.append(
+                f'<section class="corridors"><h2>{escape(_("Corridors"))}</h2>'
+                f"<ul>{''.join(items)}</ul></section>"
+            )
         body.append("</div>")
     html_lang = escape(lang)
-    return ("<!DOCTYPE html>\n"
-            f'<html lang="{html_lang}">\n<head>\n<meta charset="utf-8">\n'
-            f"<title>{escape(first_title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
-            + "\n".join(body) + "\n</body>\n</html>\n")
+    return (
+        "<!DOCTYPE html>\n"
+        f'<html lang="{html_lang}">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{escape(first_title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
+        + "\n".join(body)
+        + "\n</body>\n</html>\n"
+    )
 
 
 def _linked(text: str, number: int | None) -> str:
@@ -440,9 +511,12 @@ def _linked(text: str, number: int | None) -> str:
 
 
 def _html_area(key: AreaKey, _: Translate) -> str:
-    parts = [f'<section class="area" id="{key.anchor}">',
-             f"<h2>{escape(key.heading)}</h2>",
-             f'<p class="size">{escape(_("Size"))}: {escape(key.size)}</p>', "<dl>"]
+    parts = [
+        f'<section class="area" id="{key.anchor}">',
+        f"<h2>{escape(key.heading)}</h2>",
+        f'<p class="size">{escape(_("Size"))}: {escape(key.size)}</p>',
+        "<dl>",
+    ]
 
     def block(label: str, items: Sequence[str], cls: str = "") -> None:
         if not items:
@@ -451,8 +525,10 @@ def _html_area(key: AreaKey, _: Translate) -> str:
         lis = "".join(f"<li>{item}</li>" for item in items)
         parts.append(f"<div{klass}><dt>{escape(label)}</dt><dd><ul>{lis}</ul></dd></div>")
 
-    block(_("Contents"), [escape(c) for c in key.contents]
-          or ([] if key.corridor else [escape(_("empty"))]))
+    block(
+        _("Contents"),
+        [escape(c) for c in key.contents] or ([] if key.corridor else [escape(_("empty"))]),
+    )
     block(_("Features"), [escape(f) for f in key.features])
     exits = [_linked(text, number) for text, number in key.exits]
     block(_("Exits"), exits or [escape(_("none"))])
@@ -461,14 +537,17 @@ def _html_area(key: AreaKey, _: Translate) -> str:
     parts.append("</dl>")
     if key.rolls:
         lis = "".join(f"<li>{escape(r)}</li>" for r in key.rolls)
-        parts.append(f"<details><summary>{escape(_('Rolls'))} ({len(key.rolls)})</summary>"
-                     f"<ul>{lis}</ul></details>")
+        parts.append(
+            f"<details><summary>{escape(_('Rolls'))} ({len(key.rolls)})</summary>"
+            f"<ul>{lis}</ul></details>"
+        )
     parts.append("</section>")
     return "\n".join(parts)
 
 
-def compact_key(doc: Doc, *, depth: int = 1, lang: str | None = None,
-                view: str = "gm") -> tuple[list[tuple[str, list[str]]], list[str]]:
+def compact_key(
+    doc: Doc, *, depth: int = 1, lang: str | None = None, view: str = "gm"
+) -> tuple[list[tuple[str, list[str]]], list[str]]:
     """The key for the table: rooms, halls, chambers and caves (every area but corridors)
     with what is in them, their features, exits on one line and (game master) traps, as
     ``(heading, lines)``; then the corridors folded into one compact list of where each
@@ -498,8 +577,14 @@ def compact_key(doc: Doc, *, depth: int = 1, lang: str | None = None,
     return rooms, tail
 
 
-def render_pdf(doc: Doc, *, paper: str = "a4", lang: str | None = None, view: str = "gm",
-               maps: Mapping[int, str] | None = None) -> bytes:
+def render_pdf(
+    doc: Doc,
+    *,
+    paper: str = "a4",
+    lang: str | None = None,
+    view: str = "gm",
+    maps: Mapping[int, str] | None = None,
+) -> bytes:
     """One landscape page per level (``paper`` ``a4`` or ``letter``): the map in the
     ink-saving print style and the compact key beside it (:func:`compact_key`), fonts
     embedded, the map as vector graphics. ``maps``: the levels' print-style SVGs when drawn
@@ -512,16 +597,24 @@ def render_pdf(doc: Doc, *, paper: str = "a4", lang: str | None = None, view: st
     for d in _levels(doc, None):
         title, lines = _header(doc, d, lang, view)
         rooms, tail = compact_key(doc, depth=d, lang=lang, view=view)
-        svg = (maps or {}).get(d) or render_svg(doc, depth=d, view=view, lang=lang,
-                                                style="print")
-        sheets.append(Sheet(title=title, subtitle=" · ".join(lines), svg=svg,
-                            sections=[Section(h, ls) for h, ls in rooms], tail=tail,
-                            lang=lang, more=_("{n} more entries: see the full key.")))
+        svg = (maps or {}).get(d) or render_svg(doc, depth=d, view=view, lang=lang, style="print")
+        sheets.append(
+            Sheet(
+                title=title,
+                subtitle=" · ".join(lines),
+                svg=svg,
+                sections=[Section(h, ls) for h, ls in rooms],
+                tail=tail,
+                lang=lang,
+                more=_("{n} more entries: see the full key."),
+            )
+        )
     return sheet_pdf(sheets, paper=paper)
 
 
-def pdf_files(doc: Doc, stem: Path, lang: str | None = None, *,
-              needed: bool = True) -> list[tuple[Path, str | bytes]]:
+def pdf_files(
+    doc: Doc, stem: Path, lang: str | None = None, *, needed: bool = True
+) -> list[tuple[Path, str | bytes]]:
     """The game master's one-page-per-level sheet on A4 (``STEM.pdf``), for ``--out``.
     Without the typst package: refused when ``needed``, else no file (the other outputs
     do not depend on it)."""
@@ -535,5 +628,12 @@ def pdf_files(doc: Doc, stem: Path, lang: str | None = None, *,
         return []
 
 
-__all__ = ["AreaKey", "area_keys", "compact_key", "pdf_files", "render_html", "render_md",
-           "render_pdf"]
+__all__ = [
+    "AreaKey",
+    "area_keys",
+    "compact_key",
+    "pdf_files",
+    "render_html",
+    "render_md",
+    "render_pdf",
+]

@@ -76,8 +76,16 @@ STAIRS_DOWN = "#d9d1c3"
 Cell = tuple[int, int]
 Doc = Mapping[str, Any]
 
-_DIRS: dict[str, Cell] = {"n": (0, -1), "ne": (1, -1), "e": (1, 0), "se": (1, 1),
-                          "s": (0, 1), "sw": (-1, 1), "w": (-1, 0), "nw": (-1, -1)}
+_DIRS: dict[str, Cell] = {
+    "n": (0, -1),
+    "ne": (1, -1),
+    "e": (1, 0),
+    "se": (1, 1),
+    "s": (0, 1),
+    "sw": (-1, 1),
+    "w": (-1, 0),
+    "nw": (-1, -1),
+}
 # Rotation (degrees) that turns the local frame (x along the wall, +y out of the area)
 # onto the map for a connection on this side.
 _ANGLE = {"s": 0, "sw": 45, "w": 90, "nw": 135, "n": 180, "ne": 225, "e": 270, "se": 315}
@@ -85,8 +93,9 @@ _OPEN_WALL = {"door", "one_way_door", "archway", "opening", "stairs"}
 _LEVEL_WAYS = ("stairs", "trapdoor", "shaft", "elevator")
 _INSIDE_WAYS = ("trapdoor", "shaft", "elevator")  # in the floor: no wall of theirs
 _WATER = ("water", "pool", "lake")
-ROUNDED_SHAPES = frozenset({"circle", "oval", "octagon", "hexagon", "triangle", "trapezoid",
-                            "cave"})
+ROUNDED_SHAPES = frozenset(
+    {"circle", "oval", "octagon", "hexagon", "triangle", "trapezoid", "cave"}
+)
 """Area shapes whose outline follows the shape (every short step cut), not only 45° runs."""
 
 
@@ -213,18 +222,25 @@ def _px(half: float) -> str:
     return str(whole) if whole == value else _num(value)
 
 
-def _floor(traced: Outline, owner: Mapping[Cell, str], inner: tuple[set[Cell], set[Cell]],
-           rounded: set[Cell], cuts: Iterable[tuple[set[Cell], set[Cell]]]
-           ) -> list[list[Point]]:
+def _floor(
+    traced: Outline,
+    owner: Mapping[Cell, str],
+    inner: tuple[set[Cell], set[Cell]],
+    rounded: set[Cell],
+    cuts: Iterable[tuple[set[Cell], set[Cell]]],
+) -> list[list[Point]]:
     """The outline of all floors (``traced``: of the cells of ``owner``), smoothed (45°
     staircases become diagonals, round and slanted areas follow their shape), as polygons in
     half cells. Never moved: the walls a connection sits on (``cuts``: their edges, in every
     view, so the player's map shows no trace of a secret door) and the ends of walls between
     two areas."""
     # Where cells of two areas touch at a corner, the point stays (they do not connect).
-    pinned = {(x, y) for x, y in traced.pinches
-              if owner.get((x - 1, y - 1), owner.get((x, y - 1)))
-              != owner.get((x, y), owner.get((x - 1, y)))}
+    pinned = {
+        (x, y)
+        for x, y in traced.pinches
+        if owner.get((x - 1, y - 1), owner.get((x, y - 1)))
+        != owner.get((x, y), owner.get((x - 1, y)))
+    }
     hor, ver = inner
     hor, ver = set(hor), set(ver)
     for h, v in cuts:
@@ -250,8 +266,13 @@ def _blob_d(cells: set[Cell]) -> str:
     for loop in Outline(cells).corners():
         points = [(2 * x, 2 * y) for x, y in loop]
         n = len(points)
-        mids = [((points[i][0] + points[(i + 1) % n][0]) * HALF / 2,
-                 (points[i][1] + points[(i + 1) % n][1]) * HALF / 2) for i in range(n)]
+        mids = [
+            (
+                (points[i][0] + points[(i + 1) % n][0]) * HALF / 2,
+                (points[i][1] + points[(i + 1) % n][1]) * HALF / 2,
+            )
+            for i in range(n)
+        ]
         parts.append(f"M{_num(mids[-1][0])} {_num(mids[-1][1])}")
         for i in range(n):
             cx, cy = points[i]
@@ -275,8 +296,12 @@ def _inner_edges(owner: Mapping[Cell, str]) -> tuple[set[Cell], set[Cell]]:
     return hor, ver
 
 
-def _walls_d(polys: Sequence[Sequence[Point]], hor: set[Cell], ver: set[Cell],
-             closed: Sequence[str] | None = None) -> str:
+def _walls_d(
+    polys: Sequence[Sequence[Point]],
+    hor: set[Cell],
+    ver: set[Cell],
+    closed: Sequence[str] | None = None,
+) -> str:
     """The floor polygons as wall path data, without the unit edges in ``hor``/``ver``
     (walls a connection opens; their ends are pinned, so they are edges of the polygons);
     ``closed``: each polygon's :func:`_poly_d` when the caller has it already."""
@@ -308,8 +333,9 @@ def _walls_d(polys: Sequence[Sequence[Point]], hor: set[Cell], ver: set[Cell],
     return "".join(parts)
 
 
-def _wall_lines(polys: Sequence[Sequence[Point]], hor: set[Cell], ver: set[Cell]
-                ) -> list[list[Point]]:
+def _wall_lines(
+    polys: Sequence[Sequence[Point]], hor: set[Cell], ver: set[Cell]
+) -> list[list[Point]]:
     """:func:`_walls_d` as point lists: each polygon without the unit edges in
     ``hor``/``ver``, split into the polylines that remain (an uncut polygon closed, its first
     point repeated at its end)."""
@@ -353,8 +379,7 @@ def _at_outline(cells: Iterable[Cell], floor: Collection[Cell]) -> bool:
 def _fill(cells: Iterable[Cell]) -> str:
     """A cell set as path data of row runs (one rectangle per run)."""
     rows = _merge(sorted((y, x) for x, y in cells))
-    return "".join(f"M{x * CELL} {y * CELL}h{n * CELL}v{CELL}h-{n * CELL}z"
-                   for (y, x), n in rows)
+    return "".join(f"M{x * CELL} {y * CELL}h{n * CELL}v{CELL}h-{n * CELL}z" for (y, x), n in rows)
 
 
 def _span(conn: Mapping[str, Any]) -> list[Cell]:
@@ -413,8 +438,10 @@ def _g(cx: float, cy: float, angle: int, inner: str, cls: str = "") -> str:
 def _door(length: float, y: float = 0.0) -> str:
     """A door leaf across a wall piece of ``length`` (centred ``y`` out of the wall)."""
     w = max(8.0, min(length * 0.62, length - 5))
-    return (f'<rect x="{_num(-w / 2)}" y="{_num(y - 3.5)}" width="{_num(w)}" height="7" '
-            f'fill="{FLOOR}" stroke="{INK}" stroke-width="1.6"/>')
+    return (
+        f'<rect x="{_num(-w / 2)}" y="{_num(y - 3.5)}" width="{_num(w)}" height="7" '
+        f'fill="{FLOOR}" stroke="{INK}" stroke-width="1.6"/>'
+    )
 
 
 def _platform(cells: set[Cell]) -> str:
@@ -428,36 +455,43 @@ def _platform(cells: set[Cell]) -> str:
 def _platform_box(x0: float, y0: float, w: float, h: float) -> str:
     """A dashed frame with dotted diagonals: a floor that moves (elevator)."""
     x1, y1 = x0 + w, y0 + h
-    return (f'<rect x="{_num(x0)}" y="{_num(y0)}" width="{_num(w)}" height="{_num(h)}" '
-            f'fill="none" stroke="{EXIT}" stroke-width="1.6" stroke-dasharray="6 3"/>'
-            f'<path d="M{_num(x0)} {_num(y0)}L{_num(x1)} {_num(y1)}M{_num(x1)} {_num(y0)}'
-            f'L{_num(x0)} {_num(y1)}" stroke="{EXIT}" stroke-width="0.8" '
-            'stroke-dasharray="2 3" fill="none"/>')
+    return (
+        f'<rect x="{_num(x0)}" y="{_num(y0)}" width="{_num(w)}" height="{_num(h)}" '
+        f'fill="none" stroke="{EXIT}" stroke-width="1.6" stroke-dasharray="6 3"/>'
+        f'<path d="M{_num(x0)} {_num(y0)}L{_num(x1)} {_num(y1)}M{_num(x1)} {_num(y0)}'
+        f'L{_num(x0)} {_num(y1)}" stroke="{EXIT}" stroke-width="0.8" '
+        'stroke-dasharray="2 3" fill="none"/>'
+    )
 
 
 def _jambs(length: float) -> str:
     """Short wall stubs at both ends of a gap, so a cut wall reads as a doorway."""
     h = length / 2
-    return (f'<path d="M{_num(-h)} -4.5v9M{_num(h)} -4.5v9" stroke="{INK}" '
-            'stroke-width="2.2" fill="none"/>')
+    return (
+        f'<path d="M{_num(-h)} -4.5v9M{_num(h)} -4.5v9" stroke="{INK}" '
+        'stroke-width="2.2" fill="none"/>'
+    )
 
 
 def _one_way(length: float, outward: bool) -> str:
     tip = 11.0 if outward else -11.0
     head = 5.5 if outward else -5.5
-    return (_door(length)
-            + f'<path d="M0 {_num(-tip)}L0 {_num(tip - head)}" stroke="{RED}" '
-              'stroke-width="1.8" fill="none"/>'
-            + f'<path d="M-4 {_num(tip - head)}L0 {_num(tip)}L4 {_num(tip - head)}z" '
-              f'fill="{RED}"/>')
+    return (
+        _door(length) + f'<path d="M0 {_num(-tip)}L0 {_num(tip - head)}" stroke="{RED}" '
+        'stroke-width="1.8" fill="none"/>'
+        + f'<path d="M-4 {_num(tip - head)}L0 {_num(tip)}L4 {_num(tip - head)}z" '
+        f'fill="{RED}"/>'
+    )
 
 
 def _archway(length: float) -> str:
     h = length / 2
-    return (f'<rect x="{_num(-h - 2.5)}" y="-4.5" width="5" height="9" fill="{INK}"/>'
-            f'<rect x="{_num(h - 2.5)}" y="-4.5" width="5" height="9" fill="{INK}"/>'
-            f'<path d="M{_num(-h)} 0h{_num(length)}" stroke="{INK}" stroke-width="1" '
-            'stroke-dasharray="2 2" fill="none"/>')
+    return (
+        f'<rect x="{_num(-h - 2.5)}" y="-4.5" width="5" height="9" fill="{INK}"/>'
+        f'<rect x="{_num(h - 2.5)}" y="-4.5" width="5" height="9" fill="{INK}"/>'
+        f'<path d="M{_num(-h)} 0h{_num(length)}" stroke="{INK}" stroke-width="1" '
+        'stroke-dasharray="2 2" fill="none"/>'
+    )
 
 
 def _stairs(length: float, down: bool, depth: float = 2 * CELL) -> str:
@@ -468,8 +502,10 @@ def _stairs(length: float, down: bool, depth: float = 2 * CELL) -> str:
     # Down: shaded (going down into the dark) with a solid arrowhead at the far end; up:
     # white, an open arrowhead pointing up the steps.
     fill = STAIRS_DOWN if down else FLOOR
-    parts = [f'<rect x="{_num(-h)}" y="{_num(top)}" width="{_num(length)}" '
-             f'height="{_num(abs(depth))}" fill="{fill}" stroke="{INK}" stroke-width="1.6"/>']
+    parts = [
+        f'<rect x="{_num(-h)}" y="{_num(top)}" width="{_num(length)}" '
+        f'height="{_num(abs(depth))}" fill="{fill}" stroke="{INK}" stroke-width="1.6"/>'
+    ]
     treads = 6
     path = []
     for i in range(1, treads):
@@ -492,42 +528,61 @@ def _stairs(length: float, down: bool, depth: float = 2 * CELL) -> str:
 
 def _trapdoor(size: float) -> str:
     h = size / 2 - 2
-    return (f'<rect x="{_num(-h)}" y="{_num(-h)}" width="{_num(2 * h)}" height="{_num(2 * h)}" '
-            f'fill="#efe6d4" stroke="{INK}" stroke-width="1.4"/>'
-            f'<path d="M{_num(-h)} {_num(-h)}L{_num(h)} {_num(h)}M{_num(h)} {_num(-h)}'
-            f'L{_num(-h)} {_num(h)}" stroke="{INK}" stroke-width="1" fill="none"/>')
+    return (
+        f'<rect x="{_num(-h)}" y="{_num(-h)}" width="{_num(2 * h)}" height="{_num(2 * h)}" '
+        f'fill="#efe6d4" stroke="{INK}" stroke-width="1.4"/>'
+        f'<path d="M{_num(-h)} {_num(-h)}L{_num(h)} {_num(h)}M{_num(h)} {_num(-h)}'
+        f'L{_num(-h)} {_num(h)}" stroke="{INK}" stroke-width="1" fill="none"/>'
+    )
 
 
 def _shaft(size: float) -> str:
     r = size / 2 - 1.5
-    return (f'<circle r="{_num(r)}" fill="{CHASM}" stroke="{INK}" stroke-width="1.4"/>'
-            f'<circle r="{_num(r * 0.5)}" fill="none" stroke="{CHASM_LINE}" '
-            'stroke-width="1"/>')
+    return (
+        f'<circle r="{_num(r)}" fill="{CHASM}" stroke="{INK}" stroke-width="1.4"/>'
+        f'<circle r="{_num(r * 0.5)}" fill="none" stroke="{CHASM_LINE}" '
+        'stroke-width="1"/>'
+    )
 
 
 def _unexplored() -> str:
     """An arrow out of the wall into the rock, ending in a question mark."""
-    return (f'<path d="M0 3L0 {CELL + 6}" stroke="{EXIT}" stroke-width="2" fill="none"/>'
-            f'<path d="M-4.5 {CELL + 2}L0 {CELL + 9}L4.5 {CELL + 2}z" fill="{EXIT}"/>')
+    return (
+        f'<path d="M0 3L0 {CELL + 6}" stroke="{EXIT}" stroke-width="2" fill="none"/>'
+        f'<path d="M-4.5 {CELL + 2}L0 {CELL + 9}L4.5 {CELL + 2}z" fill="{EXIT}"/>'
+    )
 
 
 def _secret_mark(cx: float, cy: float) -> str:
-    return (f'<text class="secret" x="{_num(cx)}" y="{_num(cy + 5)}" '
-            f'font-family="{SVG_FONT_SERIF}" font-size="15" font-weight="bold" '
-            f'text-anchor="middle" fill="{RED}" stroke="{FLOOR}" stroke-width="3" '
-            'paint-order="stroke">S</text>')
+    return (
+        f'<text class="secret" x="{_num(cx)}" y="{_num(cy + 5)}" '
+        f'font-family="{SVG_FONT_SERIF}" font-size="15" font-weight="bold" '
+        f'text-anchor="middle" fill="{RED}" stroke="{FLOOR}" stroke-width="3" '
+        'paint-order="stroke">S</text>'
+    )
 
 
 def _trap_mark(cx: float, cy: float) -> str:
-    return (f'<g class="trap" transform="translate({_num(cx)} {_num(cy)})">'
-            f'<path d="M0 -6.5L7 5.5H-7z" fill="{RED}" stroke="{FLOOR}" stroke-width="1"/>'
-            f'<path d="M0 -2.5V1.5M0 3v1.2" stroke="{FLOOR}" stroke-width="1.6"/></g>')
+    return (
+        f'<g class="trap" transform="translate({_num(cx)} {_num(cy)})">'
+        f'<path d="M0 -6.5L7 5.5H-7z" fill="{RED}" stroke="{FLOOR}" stroke-width="1"/>'
+        f'<path d="M0 -2.5V1.5M0 3v1.2" stroke="{FLOOR}" stroke-width="1.6"/></g>'
+    )
 
 
 # Unit vectors of a five-pointed star, tip up (constants, not libm: the same bytes everywhere).
-_STAR_UNIT = ((0.0, -1.0), (0.5878, -0.809), (0.9511, -0.309), (0.9511, 0.309),
-              (0.5878, 0.809), (0.0, 1.0), (-0.5878, 0.809), (-0.9511, 0.309),
-              (-0.9511, -0.309), (-0.5878, -0.809))
+_STAR_UNIT = (
+    (0.0, -1.0),
+    (0.5878, -0.809),
+    (0.9511, -0.309),
+    (0.9511, 0.309),
+    (0.5878, 0.809),
+    (0.0, 1.0),
+    (-0.5878, 0.809),
+    (-0.9511, 0.309),
+    (-0.9511, -0.309),
+    (-0.5878, -0.809),
+)
 
 
 def _entrance_mark(cx: float, cy: float) -> str:
@@ -535,17 +590,29 @@ def _entrance_mark(cx: float, cy: float) -> str:
     for k, (ux, uy) in enumerate(_STAR_UNIT):
         radius = 7.0 if k % 2 == 0 else 3.2
         points.append(f"{_num(cx + radius * ux)},{_num(cy + radius * uy)}")
-    return (f'<polygon class="entrance" points="{" ".join(points)}" fill="{STAR}" '
-            f'stroke="{FLOOR}" stroke-width="1"/>')
+    return (
+        f'<polygon class="entrance" points="{" ".join(points)}" fill="{STAR}" '
+        f'stroke="{FLOOR}" stroke-width="1"/>'
+    )
 
 
-def _label(cx: float, cy: float, text: str, size: float, colour: str = INK,
-           cls: str = "", weight: str = "bold", family: str = SVG_FONT_SANS) -> str:
+def _label(
+    cx: float,
+    cy: float,
+    text: str,
+    size: float,
+    colour: str = INK,
+    cls: str = "",
+    weight: str = "bold",
+    family: str = SVG_FONT_SANS,
+) -> str:
     klass = f' class="{cls}"' if cls else ""
-    return (f'<text{klass} x="{_num(cx)}" y="{_num(cy + size * 0.35)}" font-family="{family}" '
-            f'font-size="{_num(size)}" font-weight="{weight}" text-anchor="middle" '
-            f'fill="{colour}" stroke="{FLOOR}" stroke-width="3" stroke-linejoin="round" '
-            f'paint-order="stroke">{_escape(text)}</text>')
+    return (
+        f'<text{klass} x="{_num(cx)}" y="{_num(cy + size * 0.35)}" font-family="{family}" '
+        f'font-size="{_num(size)}" font-weight="{weight}" text-anchor="middle" '
+        f'fill="{colour}" stroke="{FLOOR}" stroke-width="3" stroke-linejoin="round" '
+        f'paint-order="stroke">{_escape(text)}</text>'
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -554,9 +621,24 @@ def _label(cx: float, cy: float, text: str, size: float, colour: str = INK,
 
 # Hatching: groups of four strokes at varied angles on a 3 × 3-cell tile (fixed data).
 _HATCH_TILE = 3 * CELL
-_HATCH_GROUPS = ((5, 5, 0), (16, 4, 2), (26, 6, 1), (37, 5, 3), (5, 16, 4), (15, 15, 5),
-                 (27, 17, 0), (36, 15, 2), (6, 27, 1), (16, 26, 3), (26, 27, 4), (37, 26, 0),
-                 (4, 37, 5), (15, 37, 1), (27, 36, 2), (37, 37, 4))
+_HATCH_GROUPS = (
+    (5, 5, 0),
+    (16, 4, 2),
+    (26, 6, 1),
+    (37, 5, 3),
+    (5, 16, 4),
+    (15, 15, 5),
+    (27, 17, 0),
+    (36, 15, 2),
+    (6, 27, 1),
+    (16, 26, 3),
+    (26, 27, 4),
+    (37, 26, 0),
+    (4, 37, 5),
+    (15, 37, 1),
+    (27, 36, 2),
+    (37, 37, 4),
+)
 _HATCH_DIRS = ((1.0, 1.0), (1.0, -0.6), (0.2, 1.0), (1.0, 0.25), (-0.5, 1.0), (1.0, -1.0))
 
 
@@ -588,13 +670,19 @@ def _check_style(style: str) -> None:
 def _defs(style: str = "classic") -> str:
     c2 = 2 * CELL
     tile = _HATCH_TILE
-    strokes = [f"M{_num(ax)} {_num(ay)}L{_num(bx)} {_num(by)}"
-               for gx, gy, k in _HATCH_GROUPS for ax, ay, bx, by in _hatch_strokes(gx, gy, k)]
+    strokes = [
+        f"M{_num(ax)} {_num(ay)}L{_num(bx)} {_num(by)}"
+        for gx, gy, k in _HATCH_GROUPS
+        for ax, ay, bx, by in _hatch_strokes(gx, gy, k)
+    ]
     # Also the tile's neighbours' strokes that cross its edges, so the tiling is seamless.
     hatch = "".join(strokes)
-    shifted = [f'<path d="{hatch}" transform="translate({dx} {dy})"/>'
-               for dx in (-tile, 0, tile) for dy in (-tile, 0, tile)]
-    ripple = (f"M2 {CELL // 2}q2.5 -3 5 0t5 0M{CELL + 2} {CELL + CELL // 2}q2.5 -3 5 0t5 0")
+    shifted = [
+        f'<path d="{hatch}" transform="translate({dx} {dy})"/>'
+        for dx in (-tile, 0, tile)
+        for dy in (-tile, 0, tile)
+    ]
+    ripple = f"M2 {CELL // 2}q2.5 -3 5 0t5 0M{CELL + 2} {CELL + CELL // 2}q2.5 -3 5 0t5 0"
     flow = f"M0 {CELL // 2}q{CELL // 2} -3 {CELL} 0t{CELL} 0M{CELL} {CELL + CELL // 2}h{CELL // 2}"
     return (
         "<defs>"
@@ -602,7 +690,7 @@ def _defs(style: str = "classic") -> str:
         f'<rect width="{tile}" height="{tile}" '
         f'fill="{HATCH_BG if style == "classic" else FLOOR}"/>'
         f'<g stroke="{HATCH}" stroke-width="1" stroke-linecap="round" fill="none">'
-        f'{"".join(shifted)}</g></pattern>'
+        f"{''.join(shifted)}</g></pattern>"
         f'<pattern id="ripples" width="{c2}" height="{c2}" patternUnits="userSpaceOnUse">'
         f'<path d="{ripple}" stroke="{WATER_LINE}" stroke-width="1" fill="none" '
         'stroke-linecap="round"/></pattern>'
@@ -633,8 +721,11 @@ def _level(doc: Doc, depth: int) -> Mapping[str, Any]:
 
 def _check_view(view: str) -> None:
     if view not in VIEWS:
-        raise OptionError(N_("unknown view {view!r}; choose one of {choices}"), view=view,
-                          choices=", ".join(VIEWS))
+        raise OptionError(
+            N_("unknown view {view!r}; choose one of {choices}"),
+            view=view,
+            choices=", ".join(VIEWS),
+        )
 
 
 def is_unexplored(conn: Mapping[str, Any], level: Mapping[str, Any]) -> bool:
@@ -648,7 +739,7 @@ def is_unexplored(conn: Mapping[str, Any], level: Mapping[str, Any]) -> bool:
 
 
 def level_mark(conn: Mapping[str, Any]) -> str:
-    """"↓ 2" / "↑ 1" / "↑ 0": the arrow and target level of a stair, trapdoor or shaft."""
+    """ "↓ 2" / "↑ 1" / "↑ 0": the arrow and target level of a stair, trapdoor or shaft."""
     up = conn.get("direction") == "up"
     target = conn.get("to_level")
     arrow = "↑" if up else "↓"
@@ -776,8 +867,9 @@ class _Placer:
         self.map = drawing
         self.owner = drawing.owner
         self.taken: dict[tuple[int, int], list[Box]] = {}
-        self.walls: dict[tuple[int, int], list[tuple[float, float, float, float]]] = \
+        self.walls: dict[tuple[int, int], list[tuple[float, float, float, float]]] = (
             drawing.wall_buckets()
+        )
         x0, y0, x1, y1 = drawing.bounds()
         self.frame: Box = (x0 * CELL + 1.0, y0 * CELL + 1.0, x1 * CELL - 1.0, y1 * CELL - 1.0)
 
@@ -826,21 +918,26 @@ class _Placer:
         else:
             outs = (0, 4, 8, 12, 16, 22, 28, 36, 44, 52)
             acrosses = (0, 7, -7, 14, -14, 21, -21, 28, -28, 35, -35)
-        spots = [(spec.x + dx * o + px * a, spec.y + dy * o + py * a)
-                 for o in outs for a in acrosses]
-        spot = next((p for p in spots
-                     if self.free(self._mark_box(spec, *p), walls=not spec.fixed)), None)
+        spots = [
+            (spec.x + dx * o + px * a, spec.y + dy * o + py * a) for o in outs for a in acrosses
+        ]
+        spot = next(
+            (p for p in spots if self.free(self._mark_box(spec, *p), walls=not spec.fixed)), None
+        )
         leader = ""
         if spot is None and not spec.fixed:
             # Crowded: the nearest clear spot around, tied to the symbol by a leader line.
-            spot = next((p for p in self._around(spec.x, spec.y)
-                         if self.free(self._mark_box(spec, *p))), None)
+            spot = next(
+                (p for p in self._around(spec.x, spec.y) if self.free(self._mark_box(spec, *p))),
+                None,
+            )
             if spot is not None:
-                leader = self._leader(self._mark_box(spec, *spot),
-                                      *(spec.at or (spec.x, spec.y)))
+                leader = self._leader(self._mark_box(spec, *spot), *(spec.at or (spec.x, spec.y)))
         if spot is None:  # nothing clear of walls: at least clear of every other label
-            spot = next((p for p in spots
-                         if self.free(self._mark_box(spec, *p), walls=False)), (spec.x, spec.y))
+            spot = next(
+                (p for p in spots if self.free(self._mark_box(spec, *p), walls=False)),
+                (spec.x, spec.y),
+            )
         x, y = spot
         self.block([self._mark_box(spec, x, y)])
         if spec.fixed:
@@ -862,12 +959,15 @@ class _Placer:
         """A thin line from a label's box to the point ``ax``, ``ay`` it names."""
         ex = min(max(ax, box[0]), box[2])
         ey = min(max(ay, box[1]), box[3])
-        return (f'<path class="leader" d="M{_num(ex)} {_num(ey)}L{_num(ax)} {_num(ay)}" '
-                f'stroke="{MUTED}" stroke-width="0.9" fill="none"/>'
-                f'<circle cx="{_num(ax)}" cy="{_num(ay)}" r="1.6" fill="{MUTED}"/>')
+        return (
+            f'<path class="leader" d="M{_num(ex)} {_num(ey)}L{_num(ax)} {_num(ay)}" '
+            f'stroke="{MUTED}" stroke-width="0.9" fill="none"/>'
+            f'<circle cx="{_num(ax)}" cy="{_num(ay)}" r="1.6" fill="{MUTED}"/>'
+        )
 
-    def _group(self, cx: float, cy: float, text: str, size: float, entrance: bool,
-               trap: bool) -> list[Box]:
+    def _group(
+        self, cx: float, cy: float, text: str, size: float, entrance: bool, trap: bool
+    ) -> list[Box]:
         boxes = [label_box(cx, cy, text, size, "serif")]
         wide = len(text) * 5 + 10
         if entrance:
@@ -888,16 +988,18 @@ class _Placer:
         spot = None
         for cx, cy in self._inside(ax, ay, cells):
             boxes = self._group(cx, cy, text, size, entrance, trap)
-            if all(all(self.owner.get(c) == here for c in self._cells(b)) for b in boxes) \
-                    and all(self.free(b) for b in boxes):
+            if all(all(self.owner.get(c) == here for c in self._cells(b)) for b in boxes) and all(
+                self.free(b) for b in boxes
+            ):
                 spot = (cx, cy)
                 break
         leader = ""
         if spot is None:
             for cx, cy in self._around(ax, ay):
                 boxes = self._group(cx, cy, text, size, entrance, trap)
-                if all(all(self.owner.get(c) in (None, here) for c in self._cells(b))
-                       for b in boxes) and all(self.free(b) for b in boxes):
+                if all(
+                    all(self.owner.get(c) in (None, here) for c in self._cells(b)) for b in boxes
+                ) and all(self.free(b) for b in boxes):
                     spot = (cx, cy)
                     leader = self._leader(boxes[0], ax, ay)
                     break
@@ -925,8 +1027,9 @@ class _Placer:
             spots.add(((x + 1) * CELL, (y + 1) * CELL))
             spots.add(((x + 1) * CELL, (y + 0.5) * CELL))
             spots.add(((x + 0.5) * CELL, (y + 1) * CELL))
-        near = sorted(spots - {(ax, ay)},
-                      key=lambda p: ((p[0] - ax) ** 2 + (p[1] - ay) ** 2, p[1], p[0]))
+        near = sorted(
+            spots - {(ax, ay)}, key=lambda p: ((p[0] - ax) ** 2 + (p[1] - ay) ** 2, p[1], p[0])
+        )
         yield from near[:_NUMBER_TRIES]
 
     @staticmethod
@@ -945,7 +1048,8 @@ class _Map:
         self.level = level
         self.areas: list[Mapping[str, Any]] = list(level.get("areas") or ())
         self.cells: dict[str, set[Cell]] = {
-            str(a["id"]): _cells(a.get("cells") or ()) for a in self.areas}
+            str(a["id"]): _cells(a.get("cells") or ()) for a in self.areas
+        }
         self.number = {str(a["id"]): a.get("number") for a in self.areas}
         # Which area each floor cell belongs to; cells of round and slanted areas.
         self.owner: dict[Cell, str] = {}
@@ -967,14 +1071,23 @@ class _Map:
             self.outline = Outline(self.owner)
             self.inner = _inner_edges(self.owner)
         self.pierced = [_pierced(conn) for conn in self.all_conns]
-        self.floor = _floor(self.outline, self.owner, self.inner, self.rounded,
-                            [cut for conn, cut in zip(self.all_conns, self.pierced, strict=True)
-                             if conn.get("kind") not in _INSIDE_WAYS])
+        self.floor = _floor(
+            self.outline,
+            self.owner,
+            self.inner,
+            self.rounded,
+            [
+                cut
+                for conn, cut in zip(self.all_conns, self.pierced, strict=True)
+                if conn.get("kind") not in _INSIDE_WAYS
+            ],
+        )
         self._shared: list[str] | None = None
         self._shared_used: set[str] = set()
         self._conn_parts: list[_ConnParts] | None = None
-        self._wall_buckets: dict[tuple[int, int], list[tuple[float, float, float, float]]] \
-            | None = None
+        self._wall_buckets: (
+            dict[tuple[int, int], list[tuple[float, float, float, float]]] | None
+        ) = None
         self._walls: dict[tuple[int, ...], str] = {}
         self._bounds: tuple[int, int, int, int] | None = None
         self._floor_ds: list[str] | None = None  # each floor polygon's path data, once drawn
@@ -998,8 +1111,7 @@ class _Map:
                 lo_x, hi_x = min(seg[0], seg[2]), max(seg[0], seg[2])
                 lo_y, hi_y = min(seg[1], seg[3]), max(seg[1], seg[3])
                 for bx in range(int((lo_x - pad) // _BUCKET), int((hi_x + pad) // _BUCKET) + 1):
-                    for by in range(int((lo_y - pad) // _BUCKET),
-                                    int((hi_y + pad) // _BUCKET) + 1):
+                    for by in range(int((lo_y - pad) // _BUCKET), int((hi_y + pad) // _BUCKET) + 1):
                         buckets.setdefault((bx, by), []).append(seg)
             self._wall_buckets = buckets
         return self._wall_buckets
@@ -1024,8 +1136,12 @@ class _Map:
                     xs.append(x + 2 * dx)
                     ys.append(y + 2 * dy)
         if not xs:
-            return 0, 0, max(2, int(self.level.get("width", 2))), \
-                max(2, int(self.level.get("height", 2)))
+            return (
+                0,
+                0,
+                max(2, int(self.level.get("width", 2))),
+                max(2, int(self.level.get("height", 2))),
+            )
         x0 = min(xs) - PAD
         y0 = min(ys) - PAD
         x0 -= x0 % 2
@@ -1048,8 +1164,9 @@ class _Map:
         shown = self.conns(gm)
         # Walls: the smoothed outline of all floors, and every edge between two areas;
         # doors, archways, openings and stairs cut them.
-        out.append(self._walls_for(tuple(i for i in shown
-                                         if self.all_conns[i].get("kind") in _OPEN_WALL)))
+        out.append(
+            self._walls_for(tuple(i for i in shown if self.all_conns[i].get("kind") in _OPEN_WALL))
+        )
         # Connections.
         if self._conn_parts is None:
             self._conn_parts = [self.connection(conn) for conn in self.all_conns]
@@ -1089,12 +1206,15 @@ class _Map:
         # clip path: resvg draws it fast).
         ring = _ring(self.outline)
         if ring:
-            out.append(f'<path class="rock" d="{ring}{floor_d}" fill="url(#hatch)" '
-                       'fill-rule="evenodd"/>')
+            out.append(
+                f'<path class="rock" d="{ring}{floor_d}" fill="url(#hatch)" fill-rule="evenodd"/>'
+            )
         # Floors and their 10-ft grid, both inside the smoothed outline.
         out.append(f'<path class="floor" d="{floor_d}" fill="{FLOOR}" fill-rule="evenodd"/>')
-        out.append(f'<path class="grid" d="{_grid(floor)}" stroke="{GRID}" '
-                   'stroke-width="0.8" fill="none"/>')
+        out.append(
+            f'<path class="grid" d="{_grid(floor)}" stroke="{GRID}" '
+            'stroke-width="0.8" fill="none"/>'
+        )
         # Features under the walls. A feature at the outline is clipped to the floor (the
         # walls may be slanted there); everything else stays inside the rock margin
         # (``PAD``); only a feature (a river running off the level) may reach past the
@@ -1110,15 +1230,18 @@ class _Map:
                     clip_floor = True
                     drawn = [f'<g clip-path="url(#floor-{self.depth})">', *drawn, "</g>"]
                 features.extend(drawn)
-                outside = outside or any(
-                    not (x0 <= x < x1 and y0 <= y < y1) for x, y in cells)
+                outside = outside or any(not (x0 <= x < x1 and y0 <= y < y1) for x, y in cells)
         if clip_floor:
-            out.append(f'<clipPath id="floor-{self.depth}"><path d="{floor_d}" '
-                       'clip-rule="evenodd"/></clipPath>')
+            out.append(
+                f'<clipPath id="floor-{self.depth}"><path d="{floor_d}" '
+                'clip-rule="evenodd"/></clipPath>'
+            )
         if outside and features:
-            out.append(f'<clipPath id="map-clip-{self.depth}"><rect x="{x0 * CELL}" '
-                       f'y="{y0 * CELL}" width="{(x1 - x0) * CELL}" '
-                       f'height="{(y1 - y0) * CELL}"/></clipPath>')
+            out.append(
+                f'<clipPath id="map-clip-{self.depth}"><rect x="{x0 * CELL}" '
+                f'y="{y0 * CELL}" width="{(x1 - x0) * CELL}" '
+                f'height="{(y1 - y0) * CELL}"/></clipPath>'
+            )
             features = [f'<g clip-path="url(#map-clip-{self.depth})">', *features, "</g>"]
         out.extend(features)
         return out
@@ -1134,9 +1257,11 @@ class _Map:
             hor |= h
             ver |= v
         inner_h, inner_v = self.inner
-        walls = (f'<path class="walls" d="{_walls_d(self.floor, hor, ver, self._floor_ds)}'
-                 f'{_runs(inner_h - hor, inner_v - ver)}" fill="none" stroke="{INK}" '
-                 'stroke-width="3.2" stroke-linecap="square"/>')
+        walls = (
+            f'<path class="walls" d="{_walls_d(self.floor, hor, ver, self._floor_ds)}'
+            f'{_runs(inner_h - hor, inner_v - ver)}" fill="none" stroke="{INK}" '
+            'stroke-width="3.2" stroke-linecap="square"/>'
+        )
         self._walls[opening] = walls
         return walls
 
@@ -1171,8 +1296,9 @@ class _Map:
             lines.append([(2 * x, 2 * y0), (2 * x, 2 * (y0 + length))])
         return lines
 
-    def feature(self, feature: Mapping[str, Any], used: set[str],
-                cells: set[Cell] | None = None) -> list[str]:
+    def feature(
+        self, feature: Mapping[str, Any], used: set[str], cells: set[Cell] | None = None
+    ) -> list[str]:
         """A feature's drawing (adds the legend keys it uses to ``used``); ``cells``: its
         cells when the caller has them already."""
         kind = str(feature.get("kind", ""))
@@ -1187,43 +1313,56 @@ class _Map:
             used.add("water")
             colour = WATER_DEEP if kind == "lake" else WATER
             blob = _blob_d(cells)
-            return [f'<path class="{kind}" d="{blob}" fill="{colour}" stroke="{WATER_LINE}" '
-                    'stroke-width="1.4"/>',
-                    f'<path d="{blob}" fill="url(#ripples)"/>']
+            return [
+                f'<path class="{kind}" d="{blob}" fill="{colour}" stroke="{WATER_LINE}" '
+                'stroke-width="1.4"/>',
+                f'<path d="{blob}" fill="url(#ripples)"/>',
+            ]
         if kind in ("river", "stream"):
             used.add(kind)
             flow = "flow-ew" if along_ew else "flow-ns"
             colour = RIVER if kind == "river" else WATER
-            return [f'<path class="{kind}" d="{d}" fill="{colour}"/>',
-                    f'<path d="{d}" fill="url(#{flow})"/>',
-                    f'<path d="{self._banks(cells, along_ew)}" stroke="{WATER_LINE}" '
-                    'stroke-width="1.6" fill="none"/>']
+            return [
+                f'<path class="{kind}" d="{d}" fill="{colour}"/>',
+                f'<path d="{d}" fill="url(#{flow})"/>',
+                f'<path d="{self._banks(cells, along_ew)}" stroke="{WATER_LINE}" '
+                'stroke-width="1.6" fill="none"/>',
+            ]
         if kind == "chasm":
             used.add("chasm")
-            return [f'<path class="chasm" d="{d}" fill="{CHASM}"/>',
-                    f'<path d="{d}" fill="url(#depth)"/>',
-                    f'<path d="{self._banks(cells, along_ew)}" stroke="{INK}" '
-                    'stroke-width="2" fill="none" stroke-dasharray="5 2 2 2"/>']
+            return [
+                f'<path class="chasm" d="{d}" fill="{CHASM}"/>',
+                f'<path d="{d}" fill="url(#depth)"/>',
+                f'<path d="{self._banks(cells, along_ew)}" stroke="{INK}" '
+                'stroke-width="2" fill="none" stroke-dasharray="5 2 2 2"/>',
+            ]
         if kind == "bridge":
             used.add("bridge")
             return [self._bridge(cells, direction)]
         if kind == "columns":
             used.add("columns")
-            dots = "".join(f'<circle cx="{_num((x + 0.5) * CELL)}" cy="{_num((y + 0.5) * CELL)}" '
-                           f'r="{_num(CELL * 0.3)}"/>' for x, y in sorted(cells))
+            dots = "".join(
+                f'<circle cx="{_num((x + 0.5) * CELL)}" cy="{_num((y + 0.5) * CELL)}" '
+                f'r="{_num(CELL * 0.3)}"/>'
+                for x, y in sorted(cells)
+            )
             return [f'<g class="columns" fill="{INK}">{dots}</g>']
         if kind == "gallery":
             used.add("gallery")
-            return [f'<path class="gallery" d="{_runs(*_edges(cells))}" stroke="{INK}" '
-                    'stroke-width="1.4" stroke-dasharray="4 3" fill="none"/>']
+            return [
+                f'<path class="gallery" d="{_runs(*_edges(cells))}" stroke="{INK}" '
+                'stroke-width="1.4" stroke-dasharray="4 3" fill="none"/>'
+            ]
         if kind == "well":
             used.add("well")
             cx, cy = _centre(cells)
-            return [f'<g class="well" transform="translate({_num(cx)} {_num(cy)})">'
-                    f'<circle r="{_num(CELL * 0.62)}" fill="{FLOOR}" stroke="{INK}" '
-                    'stroke-width="1.8"/>'
-                    f'<circle r="{_num(CELL * 0.38)}" fill="{WATER_DEEP}" stroke="{INK}" '
-                    'stroke-width="1"/></g>']
+            return [
+                f'<g class="well" transform="translate({_num(cx)} {_num(cy)})">'
+                f'<circle r="{_num(CELL * 0.62)}" fill="{FLOOR}" stroke="{INK}" '
+                'stroke-width="1.8"/>'
+                f'<circle r="{_num(CELL * 0.38)}" fill="{WATER_DEEP}" stroke="{INK}" '
+                'stroke-width="1"/></g>'
+            ]
         if kind == "boat":
             used.add("boat")
             cx, cy = _centre(cells)
@@ -1238,8 +1377,10 @@ class _Map:
                     sy = (y + 0.2 + (h // 7 % 7) / 10) * CELL
                     r = 1.6 + (h % 3) * 0.6
                     stones.append(f'<circle cx="{_num(sx)}" cy="{_num(sy)}" r="{_num(r)}"/>')
-            return [f'<g class="rubble" fill="#8a8175" stroke="{INK}" stroke-width="0.6">'
-                    f'{"".join(stones)}</g>']
+            return [
+                f'<g class="rubble" fill="#8a8175" stroke="{INK}" stroke-width="0.6">'
+                f"{''.join(stones)}</g>"
+            ]
         if kind == "stairs":
             used.add("stairs")
             lines = []
@@ -1249,8 +1390,10 @@ class _Map:
                         lines.append(f"M{_num((x + k / 4) * CELL)} {y * CELL}v{CELL}")
                     else:
                         lines.append(f"M{x * CELL} {_num((y + k / 4) * CELL)}h{CELL}")
-            return [f'<path class="stairs" d="{"".join(lines)}" stroke="{INK}" '
-                    'stroke-width="1.1" fill="none"/>']
+            return [
+                f'<path class="stairs" d="{"".join(lines)}" stroke="{INK}" '
+                'stroke-width="1.1" fill="none"/>'
+            ]
         return []
 
     def _free_depth(self, conn: Mapping[str, Any]) -> int:
@@ -1270,8 +1413,12 @@ class _Map:
     def _bridge(self, cells: set[Cell], direction: str) -> str:
         xs = [x for x, _ in cells]
         ys = [y for _, y in cells]
-        bx0, by0, bx1, by1 = min(xs) * CELL, min(ys) * CELL, (max(xs) + 1) * CELL, \
-            (max(ys) + 1) * CELL
+        bx0, by0, bx1, by1 = (
+            min(xs) * CELL,
+            min(ys) * CELL,
+            (max(xs) + 1) * CELL,
+            (max(ys) + 1) * CELL,
+        )
         along_ns = direction in ("n", "s")
         # A bridge narrower than its band: a plank walk of 10 ft at most, centred.
         if along_ns and bx1 - bx0 > 2 * CELL:
@@ -1291,18 +1438,19 @@ class _Map:
         if along_ns:
             bx0, bx1 = bx0 + inset, bx1 - inset
             by0, by1 = by0 - inset, by1 + inset
-            planks = "".join(f"M{bx0} {_num(y)}H{bx1}"
-                             for y in _steps(by0, by1, CELL / 3))
+            planks = "".join(f"M{bx0} {_num(y)}H{bx1}" for y in _steps(by0, by1, CELL / 3))
             rails = f"M{bx0} {by0}V{by1}M{bx1} {by0}V{by1}"
         else:
             by0, by1 = by0 + inset, by1 - inset
             bx0, bx1 = bx0 - inset, bx1 + inset
             planks = "".join(f"M{_num(x)} {by0}V{by1}" for x in _steps(bx0, bx1, CELL / 3))
             rails = f"M{bx0} {by0}H{bx1}M{bx0} {by1}H{bx1}"
-        return (f'<g class="bridge"><rect x="{bx0}" y="{by0}" width="{bx1 - bx0}" '
-                f'height="{by1 - by0}" fill="{WOOD}"/>'
-                f'<path d="{planks}" stroke="{WOOD_LINE}" stroke-width="0.8" fill="none"/>'
-                f'<path d="{rails}" stroke="{INK}" stroke-width="2" fill="none"/></g>')
+        return (
+            f'<g class="bridge"><rect x="{bx0}" y="{by0}" width="{bx1 - bx0}" '
+            f'height="{by1 - by0}" fill="{WOOD}"/>'
+            f'<path d="{planks}" stroke="{WOOD_LINE}" stroke-width="0.8" fill="none"/>'
+            f'<path d="{rails}" stroke="{INK}" stroke-width="2" fill="none"/></g>'
+        )
 
     def connection(self, conn: Mapping[str, Any]) -> _ConnParts:
         """A connection's symbol, its marks (placed over the area numbers, free of every
@@ -1332,9 +1480,17 @@ class _Map:
             boxes.append(_turned(cx, cy, angle, (-4.5, -11.5, 4.5, 11.5)))
         elif kind == "secret_door":
             used.add("secret_door")  # only reached in the GM view
-            out.append(_g(cx, cy, angle, f'<path d="M{_num(-length / 2 + 1)} 0h'
-                          f'{_num(length - 2)}" stroke="{RED}" stroke-width="1.2" '
-                          'stroke-dasharray="2 1.5"/>', cls))
+            out.append(
+                _g(
+                    cx,
+                    cy,
+                    angle,
+                    f'<path d="M{_num(-length / 2 + 1)} 0h'
+                    f'{_num(length - 2)}" stroke="{RED}" stroke-width="1.2" '
+                    'stroke-dasharray="2 1.5"/>',
+                    cls,
+                )
+            )
             marks.append(_Mark("secret", cx, cy, "S", 15, side, fixed=True))
         elif kind == "archway":
             used.add("archway")
@@ -1351,14 +1507,20 @@ class _Map:
             free = self._free_depth(conn)
             depth = free * CELL if free else -CELL
             out.append(_g(cx, cy, angle, _stairs(length, down, depth), cls))
-            boxes.append(_turned(cx, cy, angle, (-h - 0.8, min(0.0, depth) - 0.8, h + 0.8,
-                                                 max(0.0, depth) + 0.8)))
+            boxes.append(
+                _turned(
+                    cx, cy, angle, (-h - 0.8, min(0.0, depth) - 0.8, h + 0.8, max(0.0, depth) + 0.8)
+                )
+            )
             if conn.get("door_closes"):
                 # A door shuts the way back up: across the stairs at their lower end, a
                 # small door at the foot of the stairs at their upper end.
                 used.add("door")
-                door = (_door(length) if not down else
-                        _door(length * 0.7, y=depth - 3.5 if depth > 0 else 0.0))
+                door = (
+                    _door(length)
+                    if not down
+                    else _door(length * 0.7, y=depth - 3.5 if depth > 0 else 0.0)
+                )
                 out.append(_g(cx, cy, angle, door, "conn door_closes"))
             if conn.get("to_level") is not None or conn.get("direction"):
                 dist = depth + 11 if free else 11
@@ -1374,8 +1536,17 @@ class _Map:
                 ax, ay = (int(v) for v in conn.get("at") or (0, 0))
                 spot = (ax + 1, ay + 1) if (ax + 1, ay + 1) in cells else (ax, ay)
                 mark = level_mark(conn)
-                marks.append(_Mark("level-mark", (spot[0] + 0.5) * CELL,
-                                   (spot[1] + 0.5) * CELL + 4, mark, 13, "s", colour=EXIT))
+                marks.append(
+                    _Mark(
+                        "level-mark",
+                        (spot[0] + 0.5) * CELL,
+                        (spot[1] + 0.5) * CELL + 4,
+                        mark,
+                        13,
+                        "s",
+                        colour=EXIT,
+                    )
+                )
         elif kind in ("trapdoor", "shaft"):
             used.add(kind)
             span = _span(conn)
@@ -1385,12 +1556,21 @@ class _Map:
             out.append(_g(tx, ty, 0, symbol, cls))
             boxes.append((tx - size / 2, ty - size / 2, tx + size / 2, ty + size / 2))
             mark = level_mark(conn)
-            marks.append(_Mark("level-mark", tx + size / 2 + 3 + _mark_width(mark, 12) / 2, ty,
-                               mark, 12, "e", at=(tx, ty)))
+            marks.append(
+                _Mark(
+                    "level-mark",
+                    tx + size / 2 + 3 + _mark_width(mark, 12) / 2,
+                    ty,
+                    mark,
+                    12,
+                    "e",
+                    at=(tx, ty),
+                )
+            )
         if conn.get("to_level") == 0 and conn.get("from") == self.level.get("entrance"):
             # The way in from the surface: the entrance star stands outside it.
             used.add("entrance")
-            dist = (self._free_depth(conn) * CELL + 11 if kind == "stairs" else CELL)
+            dist = self._free_depth(conn) * CELL + 11 if kind == "stairs" else CELL
             mx, my = _out_point(cx, cy, side, dist)
             marks.append(_Mark("entrance", mx, my, "", 15, side, at=(cx, cy)))
         if unexplored and kind not in _LEVEL_WAYS:
@@ -1425,9 +1605,11 @@ def _out_point(cx: float, cy: float, side: str, dist: float) -> tuple[float, flo
 
 
 def _boat() -> str:
-    return (f'<path d="M-11 0Q-6 -5.5 0 -5.5H8L12 0L8 5.5H0Q-6 5.5 -11 0z" fill="{WOOD}" '
-            f'stroke="{WOOD_LINE}" stroke-width="1.3"/>'
-            f'<path d="M-3 -5V5M3 -5V5" stroke="{WOOD_LINE}" stroke-width="1"/>')
+    return (
+        f'<path d="M-11 0Q-6 -5.5 0 -5.5H8L12 0L8 5.5H0Q-6 5.5 -11 0z" fill="{WOOD}" '
+        f'stroke="{WOOD_LINE}" stroke-width="1.3"/>'
+        f'<path d="M-3 -5V5M3 -5V5" stroke="{WOOD_LINE}" stroke-width="1"/>'
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -1462,18 +1644,25 @@ def _legend_items(used: Collection[str], gm: bool) -> list[tuple[str, str]]:
         ("stairs", N_("steps")),
         ("trap", N_("trap")),
     ]
-    return [(key, msgid) for key, msgid in order
-            if key in used and (gm or key not in ("secret_door", "trap"))]
+    return [
+        (key, msgid)
+        for key, msgid in order
+        if key in used and (gm or key not in ("secret_door", "trap"))
+    ]
 
 
 def _legend_symbol(key: str, x: float, cy: float) -> str:
     """The symbol of a legend entry in a 34 × 22 box starting at ``x``."""
     mid = x + 17
     wall = f'<path d="M{_num(x + 1)} {_num(cy)}H{_num(x + 33)}" stroke="{INK}" stroke-width="3.2"/>'
-    gap_wall = (f'<path d="M{_num(x + 1)} {_num(cy)}H{_num(mid - CELL)}M{_num(mid + CELL)} '
-                f'{_num(cy)}H{_num(x + 33)}" stroke="{INK}" stroke-width="3.2"/>')
-    box = (f'<rect x="{_num(x + 3)}" y="{_num(cy - 9)}" width="28" height="18" fill="{{fill}}" '
-           f'stroke="{INK}" stroke-width="1"/>')
+    gap_wall = (
+        f'<path d="M{_num(x + 1)} {_num(cy)}H{_num(mid - CELL)}M{_num(mid + CELL)} '
+        f'{_num(cy)}H{_num(x + 33)}" stroke="{INK}" stroke-width="3.2"/>'
+    )
+    box = (
+        f'<rect x="{_num(x + 3)}" y="{_num(cy - 9)}" width="28" height="18" fill="{{fill}}" '
+        f'stroke="{INK}" stroke-width="1"/>'
+    )
     if key == "door":
         return gap_wall + _g(mid, cy, 0, _door(2 * CELL))
     if key == "secret_door":
@@ -1491,55 +1680,77 @@ def _legend_symbol(key: str, x: float, cy: float) -> str:
     if key == "shaft":
         return _g(mid, cy, 0, _shaft(CELL + 4))
     if key == "elevator":
-        return (f'<rect x="{_num(x + 3)}" y="{_num(cy - 10)}" width="28" height="20" '
-                f'fill="{FLOOR}" stroke="{INK}" stroke-width="1.6"/>'
-                + _platform_box(x + 7, cy - 6, 20, 12))
+        return (
+            f'<rect x="{_num(x + 3)}" y="{_num(cy - 10)}" width="28" height="20" '
+            f'fill="{FLOOR}" stroke="{INK}" stroke-width="1.6"/>'
+            + _platform_box(x + 7, cy - 6, 20, 12)
+        )
     if key == "unexplored":
-        return (wall.replace(f"H{_num(x + 33)}", f"H{_num(x + 8)}")
-                + _g(x + 6, cy, 270, _unexplored())
-                + _label(x + 30, cy, "?", 14, colour=EXIT))
+        return (
+            wall.replace(f"H{_num(x + 33)}", f"H{_num(x + 8)}")
+            + _g(x + 6, cy, 270, _unexplored())
+            + _label(x + 30, cy, "?", 14, colour=EXIT)
+        )
     if key == "water":
-        return (box.format(fill=WATER)
-                + f'<rect x="{_num(x + 3)}" y="{_num(cy - 9)}" width="28" height="18" '
-                  'fill="url(#ripples)"/>')
+        return (
+            box.format(fill=WATER)
+            + f'<rect x="{_num(x + 3)}" y="{_num(cy - 9)}" width="28" height="18" '
+            'fill="url(#ripples)"/>'
+        )
     if key in ("river", "stream"):
         colour = RIVER if key == "river" else WATER
-        return (f'<rect x="{_num(x + 1)}" y="{_num(cy - 7)}" width="32" height="14" '
-                f'fill="{colour}"/><rect x="{_num(x + 1)}" y="{_num(cy - 7)}" width="32" '
-                'height="14" fill="url(#flow-ew)"/>'
-                f'<path d="M{_num(x + 1)} {_num(cy - 7)}h32M{_num(x + 1)} {_num(cy + 7)}h32" '
-                f'stroke="{WATER_LINE}" stroke-width="1.6"/>')
+        return (
+            f'<rect x="{_num(x + 1)}" y="{_num(cy - 7)}" width="32" height="14" '
+            f'fill="{colour}"/><rect x="{_num(x + 1)}" y="{_num(cy - 7)}" width="32" '
+            'height="14" fill="url(#flow-ew)"/>'
+            f'<path d="M{_num(x + 1)} {_num(cy - 7)}h32M{_num(x + 1)} {_num(cy + 7)}h32" '
+            f'stroke="{WATER_LINE}" stroke-width="1.6"/>'
+        )
     if key == "chasm":
-        return (f'<rect x="{_num(x + 1)}" y="{_num(cy - 7)}" width="32" height="14" '
-                f'fill="{CHASM}"/>'
-                f'<path d="M{_num(x + 1)} {_num(cy - 7)}h32M{_num(x + 1)} {_num(cy + 7)}h32" '
-                f'stroke="{INK}" stroke-width="2" stroke-dasharray="5 2 2 2"/>')
+        return (
+            f'<rect x="{_num(x + 1)}" y="{_num(cy - 7)}" width="32" height="14" '
+            f'fill="{CHASM}"/>'
+            f'<path d="M{_num(x + 1)} {_num(cy - 7)}h32M{_num(x + 1)} {_num(cy + 7)}h32" '
+            f'stroke="{INK}" stroke-width="2" stroke-dasharray="5 2 2 2"/>'
+        )
     if key == "bridge":
-        return (f'<rect x="{_num(x + 1)}" y="{_num(cy - 7)}" width="32" height="14" '
-                f'fill="{RIVER}"/>'
-                f'<rect x="{_num(x + 11)}" y="{_num(cy - 9)}" width="12" height="18" '
-                f'fill="{WOOD}"/><path d="M{_num(x + 11)} {_num(cy - 9)}v18M{_num(x + 23)} '
-                f'{_num(cy - 9)}v18" stroke="{INK}" stroke-width="2"/>')
+        return (
+            f'<rect x="{_num(x + 1)}" y="{_num(cy - 7)}" width="32" height="14" '
+            f'fill="{RIVER}"/>'
+            f'<rect x="{_num(x + 11)}" y="{_num(cy - 9)}" width="12" height="18" '
+            f'fill="{WOOD}"/><path d="M{_num(x + 11)} {_num(cy - 9)}v18M{_num(x + 23)} '
+            f'{_num(cy - 9)}v18" stroke="{INK}" stroke-width="2"/>'
+        )
     if key == "boat":
         return _g(mid, cy, 0, _boat())
     if key == "well":
-        return (f'<circle cx="{_num(mid)}" cy="{_num(cy)}" r="8.7" fill="{FLOOR}" stroke="{INK}" '
-                f'stroke-width="1.8"/><circle cx="{_num(mid)}" cy="{_num(cy)}" r="5.3" '
-                f'fill="{WATER_DEEP}" stroke="{INK}" stroke-width="1"/>')
+        return (
+            f'<circle cx="{_num(mid)}" cy="{_num(cy)}" r="8.7" fill="{FLOOR}" stroke="{INK}" '
+            f'stroke-width="1.8"/><circle cx="{_num(mid)}" cy="{_num(cy)}" r="5.3" '
+            f'fill="{WATER_DEEP}" stroke="{INK}" stroke-width="1"/>'
+        )
     if key == "columns":
-        return "".join(f'<circle cx="{_num(mid + dx)}" cy="{_num(cy)}" r="4.2" fill="{INK}"/>'
-                       for dx in (-9, 0, 9))
+        return "".join(
+            f'<circle cx="{_num(mid + dx)}" cy="{_num(cy)}" r="4.2" fill="{INK}"/>'
+            for dx in (-9, 0, 9)
+        )
     if key == "gallery":
-        return (f'<rect x="{_num(x + 3)}" y="{_num(cy - 8)}" width="28" height="16" fill="none" '
-                f'stroke="{INK}" stroke-width="1.4" stroke-dasharray="4 3"/>')
+        return (
+            f'<rect x="{_num(x + 3)}" y="{_num(cy - 8)}" width="28" height="16" fill="none" '
+            f'stroke="{INK}" stroke-width="1.4" stroke-dasharray="4 3"/>'
+        )
     if key == "rubble":
-        return "".join(f'<circle cx="{_num(mid + dx)}" cy="{_num(cy + dy)}" r="{r}" '
-                       f'fill="#8a8175" stroke="{INK}" stroke-width="0.6"/>'
-                       for dx, dy, r in ((-8, 2, 2.2), (-2, -3, 1.8), (4, 3, 2.6), (9, -2, 1.6)))
+        return "".join(
+            f'<circle cx="{_num(mid + dx)}" cy="{_num(cy + dy)}" r="{r}" '
+            f'fill="#8a8175" stroke="{INK}" stroke-width="0.6"/>'
+            for dx, dy, r in ((-8, 2, 2.2), (-2, -3, 1.8), (4, 3, 2.6), (9, -2, 1.6))
+        )
     if key == "stairs":
-        return (f'<path d="M{_num(x + 6)} {_num(cy - 8)}v16M{_num(x + 12)} {_num(cy - 8)}v16'
-                f'M{_num(x + 18)} {_num(cy - 8)}v16M{_num(x + 24)} {_num(cy - 8)}v16" '
-                f'stroke="{INK}" stroke-width="1.1"/>')
+        return (
+            f'<path d="M{_num(x + 6)} {_num(cy - 8)}v16M{_num(x + 12)} {_num(cy - 8)}v16'
+            f'M{_num(x + 18)} {_num(cy - 8)}v16M{_num(x + 24)} {_num(cy - 8)}v16" '
+            f'stroke="{INK}" stroke-width="1.1"/>'
+        )
     if key == "trap":
         return _trap_mark(mid, cy)
     if key == "entrance":
@@ -1547,16 +1758,18 @@ def _legend_symbol(key: str, x: float, cy: float) -> str:
     return ""
 
 
-def _legend(used: Collection[str], gm: bool, lang: str, width: int, top: int
-            ) -> tuple[tuple[str, ...], int]:
+def _legend(
+    used: Collection[str], gm: bool, lang: str, width: int, top: int
+) -> tuple[tuple[str, ...], int]:
     """The legend's entries for the symbols ``used``, in rows from ``top`` within
     ``width``, and its height."""
     return _legend_of(frozenset(used), gm, lang, width, top)
 
 
 @lru_cache(maxsize=256)  # maps share their legends (a few sets of symbols, sizes, languages)
-def _legend_of(used: frozenset[str], gm: bool, lang: str, width: int, top: int
-               ) -> tuple[tuple[str, ...], int]:
+def _legend_of(
+    used: frozenset[str], gm: bool, lang: str, width: int, top: int
+) -> tuple[tuple[str, ...], int]:
     _ = _translator(lang)
     out: list[str] = []
     x, y = float(MARGIN), float(top)
@@ -1567,9 +1780,11 @@ def _legend_of(used: frozenset[str], gm: bool, lang: str, width: int, top: int
         if x > MARGIN and x + need > width - MARGIN:
             x, y = float(MARGIN), y + row_h
         cy = y + 11
-        out.append(f'<g class="legend-item" data-key="{key}">{_legend_symbol(key, x, cy)}'
-                   f'<text x="{_num(x + 42)}" y="{_num(cy + 5)}" font-family="{SVG_FONT_SANS}" '
-                   f'font-size="14" fill="{INK}">{_escape(label)}</text></g>')
+        out.append(
+            f'<g class="legend-item" data-key="{key}">{_legend_symbol(key, x, cy)}'
+            f'<text x="{_num(x + 42)}" y="{_num(cy + 5)}" font-family="{SVG_FONT_SANS}" '
+            f'font-size="14" fill="{INK}">{_escape(label)}</text></g>'
+        )
         x += need
     if out:
         y += row_h
@@ -1584,42 +1799,57 @@ def _scale_bar(x: float, y: float, lang: str) -> str:
     parts = []
     for i in range(3):
         fill = INK if i % 2 == 0 else FLOOR
-        parts.append(f'<rect x="{_num(x + i * seg)}" y="{_num(y)}" width="{seg}" height="7" '
-                     f'fill="{fill}" stroke="{INK}" stroke-width="1"/>')
+        parts.append(
+            f'<rect x="{_num(x + i * seg)}" y="{_num(y)}" width="{seg}" height="7" '
+            f'fill="{fill}" stroke="{INK}" stroke-width="1"/>'
+        )
     for i, (ft, m) in enumerate(((0, 0), (10, 3), (20, 6), (30, 9))):
-        parts.append(f'<text x="{_num(x + i * seg)}" y="{_num(y - 4)}" '
-                     f'font-family="{SVG_FONT_SANS}" font-size="11" text-anchor="middle" '
-                     f'fill="{MUTED}">{ft}</text>')
-        parts.append(f'<text x="{_num(x + i * seg)}" y="{_num(y + 19)}" '
-                     f'font-family="{SVG_FONT_SANS}" font-size="11" text-anchor="middle" '
-                     f'fill="{MUTED}">{m}</text>')
+        parts.append(
+            f'<text x="{_num(x + i * seg)}" y="{_num(y - 4)}" '
+            f'font-family="{SVG_FONT_SANS}" font-size="11" text-anchor="middle" '
+            f'fill="{MUTED}">{ft}</text>'
+        )
+        parts.append(
+            f'<text x="{_num(x + i * seg)}" y="{_num(y + 19)}" '
+            f'font-family="{SVG_FONT_SANS}" font-size="11" text-anchor="middle" '
+            f'fill="{MUTED}">{m}</text>'
+        )
     feet, metres = _escape(_("ft")), _escape(_("m"))
-    parts.append(f'<text x="{_num(x + 3 * seg + 10)}" y="{_num(y + 4)}" '
-                 f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{MUTED}">'
-                 f'{feet}</text>')
-    parts.append(f'<text x="{_num(x + 3 * seg + 10)}" y="{_num(y + 19)}" '
-                 f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{MUTED}">'
-                 f'{metres}</text>')
+    parts.append(
+        f'<text x="{_num(x + 3 * seg + 10)}" y="{_num(y + 4)}" '
+        f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{MUTED}">'
+        f"{feet}</text>"
+    )
+    parts.append(
+        f'<text x="{_num(x + 3 * seg + 10)}" y="{_num(y + 19)}" '
+        f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{MUTED}">'
+        f"{metres}</text>"
+    )
     label = _("1 square = 10 ft / 3 m")
-    parts.append(f'<text x="{_num(x + 3 * seg + 48)}" y="{_num(y + 11)}" '
-                 f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{MUTED}">'
-                 f'{_escape(label)}</text>')
+    parts.append(
+        f'<text x="{_num(x + 3 * seg + 48)}" y="{_num(y + 11)}" '
+        f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{MUTED}">'
+        f"{_escape(label)}</text>"
+    )
     return f'<g class="scale">{"".join(parts)}</g>'
 
 
 @lru_cache(maxsize=64)  # the same in every map of a width
 def _compass(cx: float, cy: float) -> str:
-    return (f'<g class="compass" transform="translate({_num(cx)} {_num(cy)})">'
-            f'<path d="M0 -15L6 6L0 2L-6 6z" fill="{INK}"/>'
-            f'<text y="20" font-family="{SVG_FONT_SERIF}" font-size="12" font-weight="bold" '
-            f'text-anchor="middle" fill="{INK}">N</text></g>')
+    return (
+        f'<g class="compass" transform="translate({_num(cx)} {_num(cy)})">'
+        f'<path d="M0 -15L6 6L0 2L-6 6z" fill="{INK}"/>'
+        f'<text y="20" font-family="{SVG_FONT_SERIF}" font-size="12" font-weight="bold" '
+        f'text-anchor="middle" fill="{INK}">N</text></g>'
+    )
 
 
 def title_text(doc: Doc, depth: int, lang: str) -> str:
-    """"Zufallslabyrinth – Seed 42 – Ebene 1" in the requested language."""
+    """ "Zufallslabyrinth – Seed 42 – Ebene 1" in the requested language."""
     _ = _translator(lang)
     return _("{rules} – seed {seed} – level {depth}").format(
-        rules=rules_name(str(doc.get("rules", ""))), seed=doc.get("seed", "?"), depth=depth)
+        rules=rules_name(str(doc.get("rules", ""))), seed=doc.get("seed", "?"), depth=depth
+    )
 
 
 def doc_lang(doc: Doc, lang: str | None) -> str:
@@ -1628,8 +1858,15 @@ def doc_lang(doc: Doc, lang: str | None) -> str:
     return lang or str(doc.get("lang") or "en")
 
 
-def render_svg(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str | None = None,
-               style: str = "classic", bare: bool = False) -> str:
+def render_svg(
+    doc: Doc,
+    *,
+    depth: int = 1,
+    view: str = "gm",
+    lang: str | None = None,
+    style: str = "classic",
+    bare: bool = False,
+) -> str:
     """Level ``depth`` of the dungeon document ``doc`` as an SVG map.
 
     ``view`` ``gm`` shows everything; ``player`` shows what the players can know
@@ -1649,9 +1886,15 @@ def render_svg(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str | None =
     return _svg(doc, depth, level, _Map(level), view == "gm", lang, style, bare)
 
 
-def render_views(doc: Doc, *, depth: int = 1, lang: str | None = None,
-                 views: Sequence[str] = VIEWS, style: str = "classic",
-                 bare: bool = False) -> dict[str, str]:
+def render_views(
+    doc: Doc,
+    *,
+    depth: int = 1,
+    lang: str | None = None,
+    views: Sequence[str] = VIEWS,
+    style: str = "classic",
+    bare: bool = False,
+) -> dict[str, str]:
     """Level ``depth`` of ``doc`` in each of ``views``: ``{view: svg}``, each the same bytes
     as :func:`render_svg` gives for that view, faster than one call per view (what every
     view shares is drawn once). Refuses an unknown view or level with :class:`OptionError`.
@@ -1673,8 +1916,16 @@ def render_views(doc: Doc, *, depth: int = 1, lang: str | None = None,
     return out
 
 
-def _svg(doc: Doc, depth: int, level: Mapping[str, Any], drawing: _Map, gm: bool,
-         lang: str, style: str = "classic", bare: bool = False) -> str:
+def _svg(
+    doc: Doc,
+    depth: int,
+    level: Mapping[str, Any],
+    drawing: _Map,
+    gm: bool,
+    lang: str,
+    style: str = "classic",
+    bare: bool = False,
+) -> str:
     """One view of a level as an SVG document."""
     _ = _translator(lang)
     x0, y0, x1, y1 = drawing.bounds()
@@ -1684,12 +1935,22 @@ def _svg(doc: Doc, depth: int, level: Mapping[str, Any], drawing: _Map, gm: bool
     paper = PAPER if style == "classic" else FLOOR
     title = title_text(doc, depth, lang)
     if bare:  # the map alone, edge to edge
-        return "\n".join([
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{map_w}" height="{map_h}" '
-            f'viewBox="0 0 {map_w} {map_h}">', f"<title>{_escape(title)}</title>",
-            _defs(style), f'<rect width="{map_w}" height="{map_h}" fill="{paper}"/>',
-            f'<g class="map" transform="translate({-x0 * CELL} {-y0 * CELL})">', *body,
-            "</g>", "</svg>"]) + "\n"
+        return (
+            "\n".join(
+                [
+                    f'<svg xmlns="http://www.w3.org/2000/svg" width="{map_w}" height="{map_h}" '
+                    f'viewBox="0 0 {map_w} {map_h}">',
+                    f"<title>{_escape(title)}</title>",
+                    _defs(style),
+                    f'<rect width="{map_w}" height="{map_h}" fill="{paper}"/>',
+                    f'<g class="map" transform="translate({-x0 * CELL} {-y0 * CELL})">',
+                    *body,
+                    "</g>",
+                    "</svg>",
+                ]
+            )
+            + "\n"
+        )
     width = max(map_w + 2 * MARGIN, MIN_WIDTH)
     ox = (width - map_w) // 2
     oy = TITLE_H
@@ -1697,10 +1958,11 @@ def _svg(doc: Doc, depth: int, level: Mapping[str, Any], drawing: _Map, gm: bool
     areas = len(drawing.areas)
     rooms = sum(1 for a in drawing.areas if a.get("kind") != "corridor")
     lw, lh = int(level.get("width", 0)), int(level.get("height", 0))
-    sub = [_("{w} × {h} squares ({fw} × {fh} ft)").format(w=lw // 2, h=lh // 2, fw=lw * 5,
-                                                            fh=lh * 5),
-           _("areas: {n} ({rooms} rooms and halls)").format(n=areas, rooms=rooms),
-           _("game master's map") if gm else _("players' map")]
+    sub = [
+        _("{w} × {h} squares ({fw} × {fh} ft)").format(w=lw // 2, h=lh // 2, fw=lw * 5, fh=lh * 5),
+        _("areas: {n} ({rooms} rooms and halls)").format(n=areas, rooms=rooms),
+        _("game master's map") if gm else _("players' map"),
+    ]
     head: list[str] = [
         f'<text class="title" x="{MARGIN}" y="34" font-family="{SVG_FONT_SERIF}" '
         f'font-size="24" font-weight="bold" fill="{INK}">{_escape(title)}</text>',
@@ -1709,27 +1971,33 @@ def _svg(doc: Doc, depth: int, level: Mapping[str, Any], drawing: _Map, gm: bool
         _compass(width - MARGIN - 10, 36),
     ]
     tx, ty = ox - x0 * CELL, oy - y0 * CELL
-    frame = (f'<rect x="{ox}" y="{oy}" width="{map_w}" height="{map_h}" fill="none" '
-             f'stroke="{MUTED}" stroke-width="1"/>')
+    frame = (
+        f'<rect x="{ox}" y="{oy}" width="{map_w}" height="{map_h}" fill="none" '
+        f'stroke="{MUTED}" stroke-width="1"/>'
+    )
     top = oy + map_h + 34
     scale = _scale_bar(MARGIN + 8, top, lang)
     top += 36
     legend, legend_h = _legend(used, gm, lang, width, top)
     total_h = top + legend_h + MARGIN - 8
-    svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{total_h}" '
-           f'viewBox="0 0 {width} {total_h}">',
-           f"<title>{_escape(title)}</title>",
-           _defs(style),
-           f'<rect width="{width}" height="{total_h}" fill="{FLOOR}"/>',
-           f'<rect x="{ox}" y="{oy}" width="{map_w}" height="{map_h}" fill="{paper}"/>',
-           *head,
-           f'<g class="map" transform="translate({tx} {ty})">',
-           *body,
-           "</g>",
-           frame,
-           scale,
-           '<g class="legend">', *legend, "</g>",
-           "</svg>"]
+    svg = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{total_h}" '
+        f'viewBox="0 0 {width} {total_h}">',
+        f"<title>{_escape(title)}</title>",
+        _defs(style),
+        f'<rect width="{width}" height="{total_h}" fill="{FLOOR}"/>',
+        f'<rect x="{ox}" y="{oy}" width="{map_w}" height="{map_h}" fill="{paper}"/>',
+        *head,
+        f'<g class="map" transform="translate({tx} {ty})">',
+        *body,
+        "</g>",
+        frame,
+        scale,
+        '<g class="legend">',
+        *legend,
+        "</g>",
+        "</svg>",
+    ]
     return "\n".join(svg) + "\n"
 
 
@@ -1738,9 +2006,17 @@ PNG_SCALE = 1.5
 on screen (the SVG is the print format). 2.0 took 2 x the time (PNG encoding dominates)."""
 
 
-def render_png(doc: Doc, *, depth: int = 1, view: str = "gm", lang: str | None = None,
-               scale: float = PNG_SCALE, style: str = "classic", bare: bool = False,
-               fit: bool = True) -> bytes:
+def render_png(
+    doc: Doc,
+    *,
+    depth: int = 1,
+    view: str = "gm",
+    lang: str | None = None,
+    scale: float = PNG_SCALE,
+    style: str = "classic",
+    bare: bool = False,
+    fit: bool = True,
+) -> bytes:
     """The SVG of :func:`render_svg` drawn as PNG by libvips with kerker's own fonts.
 
     A map too large for :data:`kerker.render.png.MAX_PIXELS` at ``scale`` is drawn at the
@@ -1801,16 +2077,33 @@ class TabletopMap:
         x0, y0, x1, y1 = self.bounds
         body, _used = self._map.draw(view == "gm", numbers)
         vb = f"{x0 * CELL} {y0 * CELL} {(x1 - x0) * CELL} {(y1 - y0) * CELL}"
-        return "\n".join([
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="{vb}" preserveAspectRatio="none">',
-            _defs(),
-            f'<rect x="{x0 * CELL}" y="{y0 * CELL}" width="{(x1 - x0) * CELL}" '
-            f'height="{(y1 - y0) * CELL}" fill="{PAPER}"/>',
-            *body,
-            "</svg>"]) + "\n"
+        return (
+            "\n".join(
+                [
+                    f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+                    f'viewBox="{vb}" preserveAspectRatio="none">',
+                    _defs(),
+                    f'<rect x="{x0 * CELL}" y="{y0 * CELL}" width="{(x1 - x0) * CELL}" '
+                    f'height="{(y1 - y0) * CELL}" fill="{PAPER}"/>',
+                    *body,
+                    "</svg>",
+                ]
+            )
+            + "\n"
+        )
 
 
-__all__ = ["PNG_SCALE", "STYLES", "VIEWS", "TabletopMap", "doc_lang", "is_unexplored",
-           "level_mark", "render_png", "render_svg", "render_views", "rules_name", "title_text"]
-
+__all__ = [
+    "PNG_SCALE",
+    "STYLES",
+    "VIEWS",
+    "TabletopMap",
+    "doc_lang",
+    "is_unexplored",
+    "level_mark",
+    "render_png",
+    "render_svg",
+    "render_views",
+    "rules_name",
+    "title_text",
+]

@@ -63,9 +63,17 @@ CAVE_DEPTH = 3
 """With ``--caves depth`` (the default), from this depth on A.1 "Camera" is a cave or cavern
 of A.8 ("per i livelli inferiori"); ``always`` and ``never`` override it."""
 WALL_ORDER = ("opposite", "left", "right", "same")
-SHAPES = {"square": "rect", "rectangular": "rect", "circular": "circle",
-          "triangular": "triangle", "trapezoidal": "trapezoid", "irregular": "cave",
-          "oval": "oval", "hexagonal": "hexagon", "octagonal": "octagon"}
+SHAPES = {
+    "square": "rect",
+    "rectangular": "rect",
+    "circular": "circle",
+    "triangular": "triangle",
+    "trapezoidal": "trapezoid",
+    "irregular": "cave",
+    "oval": "oval",
+    "hexagonal": "hexagon",
+    "octagonal": "octagon",
+}
 
 
 def caves_at(caves: str | None, depth: int) -> bool:
@@ -134,8 +142,10 @@ class ScatolaBianca(Zufallslabyrinth):
     """A passage that meets a room or passage turns by A.4 ("altre stanze o corridoi")."""
     reads_caves = True
     """The engine's ``Params.caves`` applies (``--caves``)."""
-    options = (ProcedureOption("entrance", ("variant", "room", "hall"), "variant"),
-               ProcedureOption("caves", ("depth", "always", "never"), "depth"))
+    options = (
+        ProcedureOption("entrance", ("variant", "room", "hall"), "variant"),
+        ProcedureOption("caves", ("depth", "always", "never"), "depth"),
+    )
     """Its options (``Params.options``, the CLI's ``--entrance`` and ``--caves``)."""
     kinds = (("chamber", N_("Chamber")), ("elevator", N_("Elevator room")))
     """Area kinds beyond the engine's basic ones (entrance, room, hall, cave, corridor)."""
@@ -166,8 +176,18 @@ class ScatolaBianca(Zufallslabyrinth):
         if not self._begin(state, level, walker):  # pragma: no cover - a 10x10 sheet fits
             state.grow(level, area, [origin])
         at, span = self._span_at(area.cells, self._edge(walker, "s"), "s")
-        state.connect(level, area.id, None, "stairs", at, "s", width=span, to_level=0,
-                      direction="up", mode="level")
+        state.connect(
+            level,
+            area.id,
+            None,
+            "stairs",
+            at,
+            "s",
+            width=span,
+            to_level=0,
+            direction="up",
+            mode="level",
+        )
         self._walk(state, level, walker, 30)
 
     def _entrance_room(self, state: DungeonState, level: LevelState) -> bool:
@@ -192,8 +212,18 @@ class ScatolaBianca(Zufallslabyrinth):
         area, res = placed
         level.entrance = area.id
         at, span = self._span_at(area.cells, origin, "s")
-        state.connect(level, area.id, None, "stairs", at, "s", width=span, to_level=0,
-                      direction="up", mode="level")
+        state.connect(
+            level,
+            area.id,
+            None,
+            "stairs",
+            at,
+            "s",
+            width=span,
+            to_level=0,
+            direction="up",
+            mode="level",
+        )
         self._stock(state, level, area, res, kind, contents=not state.params.empty_entrance)
         return True
 
@@ -201,8 +231,7 @@ class ScatolaBianca(Zufallslabyrinth):
         """A way from another level arrives in a 10-ft passage that is walked by A.1; an
         elevator arrives as its room, with a door onto such a passage."""
         source = state.levels[arrival.from_depth].conns[arrival.conn]
-        if arrival.kind == "elevator" and self._elevator_arrives(state, level, arrival,
-                                                                   source):
+        if arrival.kind == "elevator" and self._elevator_arrives(state, level, arrival, source):
             return
         spot = lv.free_spot(level, level.rng, squares_to_cells(3) + 2)
         if spot is None:
@@ -211,13 +240,13 @@ class ScatolaBianca(Zufallslabyrinth):
         origin, heading = spot
         area = state.new_area(level, "corridor", "corridor", {origin}, heading)
         area.width_ft = 10
-        back = lv.link_back(state, level, area, source, arrival.from_depth, origin,
-                            opposite(heading))
+        back = lv.link_back(
+            state, level, area, source, arrival.from_depth, origin, opposite(heading)
+        )
         walker = Walker(area, origin, heading, 1, None)
         walker.width = feet_to_cells(10)
         self._widen_start(state, level, walker)
-        back.at, back.width = self._span_at(area.cells, self._edge(walker, back.side),
-                                            back.side)
+        back.at, back.width = self._span_at(area.cells, self._edge(walker, back.side), back.side)
         self._walk(state, level, walker, 30)
 
     @staticmethod
@@ -232,8 +261,7 @@ class ScatolaBianca(Zufallslabyrinth):
         return cell, 1
 
     # -- exits -----------------------------------------------------------------------------
-    def touched(self, state: DungeonState, level: LevelState, conns: list[ConnBuilder]
-                ) -> None:
+    def touched(self, state: DungeonState, level: LevelState, conns: list[ConnBuilder]) -> None:
         """The engine's hook after each step: the connections made in it and those whose far
         side it took (joined to a new area meanwhile) get their openings trimmed (before,
         every connection of the level was trimmed before each expansion: O(n) a step)."""
@@ -249,11 +277,24 @@ class ScatolaBianca(Zufallslabyrinth):
         if isinstance(beyond, TableResult):
             self._beyond_door(state, level, conn, beyond)
             return
-        self._passage(state, level, conn, conn.heading or conn.side,
-                      int(conn.info.get("width", 2)), int(conn.info.get("first_ft", 30)))
+        self._passage(
+            state,
+            level,
+            conn,
+            conn.heading or conn.side,
+            int(conn.info.get("width", 2)),
+            int(conn.info.get("first_ft", 30)),
+        )
 
-    def _passage(self, state: DungeonState, level: LevelState, conn: ConnBuilder,
-                 heading: str, width: int, first_ft: int) -> AreaBuilder | None:
+    def _passage(
+        self,
+        state: DungeonState,
+        level: LevelState,
+        conn: ConnBuilder,
+        heading: str,
+        width: int,
+        first_ft: int,
+    ) -> AreaBuilder | None:
         """A new passage from ``conn``: its first cells, then ``first_ft`` and A.1."""
         origin = step(conn.at, conn.side)
         area = state.new_area(level, "corridor", "corridor", set(), heading)
@@ -267,11 +308,14 @@ class ScatolaBianca(Zufallslabyrinth):
         self._trim(level, conn)
         # A passage parallel to the way you came goes 5 ft out first, so that rock stays
         # between the two (else it would run along the other and open into it).
-        if self._how(conn.side, heading)[1] == 2 and self._try_step(
-                state, level, walker) == "joined":
+        if (
+            self._how(conn.side, heading)[1] == 2
+            and self._try_step(state, level, walker) == "joined"
+        ):
             return area
-        if heading != conn.side and not self._turn(state, level, walker, *self._how(
-                conn.side, heading)):
+        if heading != conn.side and not self._turn(
+            state, level, walker, *self._how(conn.side, heading)
+        ):
             side, eighths = self._how(conn.side, heading)
             other = "right" if side == "left" else "left"
             if self._turn(state, level, walker, other, eighths):
@@ -281,8 +325,9 @@ class ScatolaBianca(Zufallslabyrinth):
         self._walk(state, level, walker, first_ft)
         return area
 
-    def _begin_at(self, state: DungeonState, level: LevelState, walker: Walker,
-                  conn: ConnBuilder) -> bool:
+    def _begin_at(
+        self, state: DungeonState, level: LevelState, walker: Walker, conn: ConnBuilder
+    ) -> bool:
         """The passage's first cross-section across ``conn``'s opening (centred on it when
         the opening is wider than a door), narrowed if it must be (``narrowed``)."""
         allowed = {walker.parent} if walker.parent else set()
@@ -302,8 +347,9 @@ class ScatolaBianca(Zufallslabyrinth):
                 width -= 1
                 continue
             if width != walker.width:
-                record(state, walker.area, "width", walker.width * 5, width * 5,
-                       "no_room", "narrowed")
+                record(
+                    state, walker.area, "width", walker.width * 5, width * 5, "no_room", "narrowed"
+                )
                 walker.width = width
                 walker.area.width_ft = width * 5
             walker.center = center
@@ -322,14 +368,23 @@ class ScatolaBianca(Zufallslabyrinth):
         n = 1
         while n < conn.width:
             cell = (conn.at[0] + ax * n, conn.at[1] + ay * n)
-            if (level.occ.owner(cell) != conn.from_
-                    or level.occ.owner((cell[0] + dx, cell[1] + dy)) != conn.to):
+            if (
+                level.occ.owner(cell) != conn.from_
+                or level.occ.owner((cell[0] + dx, cell[1] + dy)) != conn.to
+            ):
                 break
             n += 1
         conn.width = n
 
-    def _join(self, state: DungeonState, level: LevelState, walker: Walker, cell: Cell,
-              side: str, owner: str) -> None:
+    def _join(
+        self,
+        state: DungeonState,
+        level: LevelState,
+        walker: Walker,
+        cell: Cell,
+        side: str,
+        owner: str,
+    ) -> None:
         """The shared join (a passage meets an area and opens into it), its opening trimmed
         to the wall both share."""
         super()._join(state, level, walker, cell, side, owner)
@@ -345,8 +400,9 @@ class ScatolaBianca(Zufallslabyrinth):
                 return "left", n
         return "right", 0
 
-    def _beyond_door(self, state: DungeonState, level: LevelState, conn: ConnBuilder,
-                     beyond: TableResult) -> None:
+    def _beyond_door(
+        self, state: DungeonState, level: LevelState, conn: ConnBuilder, beyond: TableResult
+    ) -> None:
         """A.2.2: a room (A.5), or a passage (parallel, straight, 45 deg forward/back)."""
         v = beyond.values
         ahead = bool(beyond.context.get("door_ahead", False))
@@ -354,16 +410,18 @@ class ScatolaBianca(Zufallslabyrinth):
             # A.8 "al posto di camere e stanze": the room behind the door is a cave
             sink = Sink()
             cave = state.roll(T + "cave-e-caverne", level, sink)
-            self._room(state, level, conn, cave, cave_spec(cave), "cave", "cave-e-caverne",
-                       sink.rolls)
+            self._room(
+                state, level, conn, cave, cave_spec(cave), "cave", "cave-e-caverne", sink.rolls
+            )
             return
         if v.get("kind") == "room" or (v.get("kind") == "parallel_passage" and ahead):
             if v.get("kind") == "room":
                 spec = room_spec(beyond)
                 table: str | None = "forma-stanza"
             else:
-                spec = SizeSpec("rect", _squares(int(v["room_w_ft"])),
-                                _squares(int(v["room_h_ft"])), 1)
+                spec = SizeSpec(
+                    "rect", _squares(int(v["room_w_ft"])), _squares(int(v["room_h_ft"])), 1
+                )
                 table = None
             self._room(state, level, conn, beyond, spec, "room", table)
             return
@@ -385,23 +443,46 @@ class ScatolaBianca(Zufallslabyrinth):
     def _toward(side: str, toward: str, eighths: int) -> str:
         """``side`` turned ``eighths`` x 45 deg towards ``toward`` (right when either way)."""
         right, left = turn(side, eighths), turn(side, -eighths)
-        if right == toward or turn(right, 1) == toward or (turn(right, -1) == toward and (
-                turn(left, 1) != toward and turn(left, -1) != toward)):
+        if (
+            right == toward
+            or turn(right, 1) == toward
+            or (
+                turn(right, -1) == toward and (turn(left, 1) != toward and turn(left, -1) != toward)
+            )
+        ):
             return right
         if left == toward or turn(left, 1) == toward or turn(left, -1) == toward:
             return left
         return right
 
     # -- rooms, chambers, caves (A.5, A.8) --------------------------------------------------
-    def _room(self, state: DungeonState, level: LevelState, conn: ConnBuilder,
-              res: TableResult, spec: SizeSpec, kind: str, table: str | None,
-              rolls: list[RollEntry] | None = None) -> AreaBuilder | None:
+    def _room(
+        self,
+        state: DungeonState,
+        level: LevelState,
+        conn: ConnBuilder,
+        res: TableResult,
+        spec: SizeSpec,
+        kind: str,
+        table: str | None,
+        rolls: list[RollEntry] | None = None,
+    ) -> AreaBuilder | None:
         """Place a room (``kind`` room: doors), chamber (``chamber``: open passages) or cave
         behind ``conn``; then its exits and contents in the seed's order. ``rolls``: the
         log entries of ``res`` when they were made on the passage before it."""
         sink = Sink(list(rolls or ()), [res] if rolls else [])
-        placed = self._place(state, level, step(conn.at, conn.side), conn.side, {conn.from_},
-                             spec, kind, table, sink, res)
+        placed = self._place(
+            state,
+            level,
+            step(conn.at, conn.side),
+            conn.side,
+            {conn.from_},
+            spec,
+            kind,
+            table,
+            sink,
+            res,
+        )
         if placed is None:
             # nothing fits, not even rerolled or made smaller: the way stays, blocked (its
             # rolls are not logged: no area was made by them)
@@ -413,9 +494,19 @@ class ScatolaBianca(Zufallslabyrinth):
         self._stock(state, level, area, res, kind)
         return area
 
-    def _place(self, state: DungeonState, level: LevelState, origin: Cell, heading: str,
-               allowed: set[str], spec: SizeSpec, kind: str, table: str | None,
-               sink: Sink, res: TableResult) -> tuple[AreaBuilder, TableResult] | None:
+    def _place(
+        self,
+        state: DungeonState,
+        level: LevelState,
+        origin: Cell,
+        heading: str,
+        allowed: set[str],
+        spec: SizeSpec,
+        kind: str,
+        table: str | None,
+        sink: Sink,
+        res: TableResult,
+    ) -> tuple[AreaBuilder, TableResult] | None:
         """A room, chamber or cave of ``spec`` (rolled as ``res``) entered at ``origin``
         going ``heading``: as rolled, else rerolled on ``table``, else made smaller
         (:func:`~kerker.dungeon.bend.place_rolled`); None when nothing fits. With the
@@ -433,9 +524,18 @@ class ScatolaBianca(Zufallslabyrinth):
             kept.append((again, mark))
             return cave_spec(again) if table == "cave-e-caverne" else room_spec(again)
 
-        placed = place_rolled(level.occ, spec, origin, heading, allowed, level.rng, reroll,
-                              state.bend, state.limits.max_size_rerolls,
-                              state.limits.max_door_offsets)
+        placed = place_rolled(
+            level.occ,
+            spec,
+            origin,
+            heading,
+            allowed,
+            level.rng,
+            reroll,
+            state.bend,
+            state.limits.max_size_rerolls,
+            state.limits.max_door_offsets,
+        )
         if placed is None:
             return None
         if placed.rolled is not placed.first:
@@ -444,7 +544,7 @@ class ScatolaBianca(Zufallslabyrinth):
             sink.results[:] = [result]
         else:
             result = res
-            del sink.rolls[kept[1][1] if len(kept) > 1 else len(sink.rolls):]
+            del sink.rolls[kept[1][1] if len(kept) > 1 else len(sink.rolls) :]
             del sink.results[given:]  # the rerolls that did not fit
         area = state.new_area(level, kind, placed.built.shape, placed.cells, heading)
         area.closed = kind == "room"
@@ -452,33 +552,57 @@ class ScatolaBianca(Zufallslabyrinth):
         size_bends(area, placed)
         return area, result
 
-    def _stock(self, state: DungeonState, level: LevelState, area: AreaBuilder,
-               res: TableResult, kind: str, contents: bool = True) -> None:
+    def _stock(
+        self,
+        state: DungeonState,
+        level: LevelState,
+        area: AreaBuilder,
+        res: TableResult,
+        kind: str,
+        contents: bool = True,
+    ) -> None:
         """The rest of A.5 for a placed area: exits (A.5.4-A.5.6), contents (A.5.7), and a
         cave's pools and lakes (A.8.2, A.8.3)."""
         self._exits(state, level, area, area_sqft(res), cave=kind == "cave")
         if contents:
-            rolled = state.roll(T + "contenuto-stanza", level, area,
-                                caves=caves_at(state.params.caves, level.depth))
+            rolled = state.roll(
+                T + "contenuto-stanza", level, area, caves=caves_at(state.params.caves, level.depth)
+            )
             self._contents(state, level, area, rolled)
         if kind == "cave":
             for node in walk(res):
                 self._contents(state, level, area, node)
 
-    def _exits(self, state: DungeonState, level: LevelState, area: AreaBuilder, sqft: int,
-               cave: bool = False) -> None:
+    def _exits(
+        self,
+        state: DungeonState,
+        level: LevelState,
+        area: AreaBuilder,
+        sqft: int,
+        cave: bool = False,
+    ) -> None:
         """A.5.4 (count by the rolled area), A.5.5 (wall), A.5.6 (direction) or A.2.2
         (behind a room's door); the 0* rows search the walls."""
         res = state.roll(T + "numero-uscite", level, area, area_sqft=sqft)
         count = int(res.values.get("exits", 0))
         if count == 0:
-            self._search(state, level, area, [area.heading, turn(area.heading, -2),
-                                               turn(area.heading, 2)], per_wall=None)
+            self._search(
+                state,
+                level,
+                area,
+                [area.heading, turn(area.heading, -2), turn(area.heading, 2)],
+                per_wall=None,
+            )
             return
         made: list[ConnBuilder] = []
         for _ in range(count):
-            where = state.roll(T + "luogo-uscita", level, area, room=area.closed,
-                               caves=caves_at(state.params.caves, level.depth))
+            where = state.roll(
+                T + "luogo-uscita",
+                level,
+                area,
+                room=area.closed,
+                caves=caves_at(state.params.caves, level.depth),
+            )
             if cave:
                 guard = state.roll(T + "uscita-caverna", level, area)
                 monster = find(guard, "mostro-errante")
@@ -491,8 +615,9 @@ class ScatolaBianca(Zufallslabyrinth):
             record(state, area, "exit", count, len(made), "no_room")
         state.push_in_order(level, made)
 
-    def _exit(self, state: DungeonState, level: LevelState, area: AreaBuilder,
-              where: TableResult) -> ConnBuilder | None:
+    def _exit(
+        self, state: DungeonState, level: LevelState, area: AreaBuilder, where: TableResult
+    ) -> ConnBuilder | None:
         wall = str(where.values["wall"])
         wall = {"same": "entrance"}.get(wall, wall)
         found = self._exit_cell(state, level, area, wall)
@@ -517,22 +642,48 @@ class ScatolaBianca(Zufallslabyrinth):
                 return None
             one_way = "from_to" if kind == "one_way_door" else None
             if not gap:
-                return state.connect(level, area.id, owner, kind, cell, side, width=1,
-                                     gm_only=kind == "secret_door", one_way=one_way,
-                                     mode="exit")
+                return state.connect(
+                    level,
+                    area.id,
+                    owner,
+                    kind,
+                    cell,
+                    side,
+                    width=1,
+                    gm_only=kind == "secret_door",
+                    one_way=one_way,
+                    mode="exit",
+                )
             # the short way through the rock is a 5-ft passage of its own (the room keeps
             # its rolled size), its door at the room
             passage = state.new_area(level, "corridor", "corridor", set(gap), side)
             passage.width_ft = 5
-            state.connect(level, passage.id, owner, "opening", gap[-1], side, width=1,
-                          mode="exit")
-            return state.connect(level, area.id, passage.id, kind, cell, side, width=1,
-                                 gm_only=kind == "secret_door", one_way=one_way,
-                                 mode="exit")
+            state.connect(level, passage.id, owner, "opening", gap[-1], side, width=1, mode="exit")
+            return state.connect(
+                level,
+                area.id,
+                passage.id,
+                kind,
+                cell,
+                side,
+                width=1,
+                gm_only=kind == "secret_door",
+                one_way=one_way,
+                mode="exit",
+            )
         if area.closed:
             beyond = find(where, "dietro-la-porta")
-            return state.connect(level, area.id, None, "door", cell, side, width=1,
-                                 mode="exit", info={"beyond": beyond, "along": turn(side, 2)})
+            return state.connect(
+                level,
+                area.id,
+                None,
+                "door",
+                cell,
+                side,
+                width=1,
+                mode="exit",
+                info={"beyond": beyond, "along": turn(side, 2)},
+            )
         direction = find(where, "direzione-uscita")
         dv = direction.values if direction is not None else {}
         width = feet_to_cells(int(dv.get("width_ft", 10)))
@@ -548,12 +699,27 @@ class ScatolaBianca(Zufallslabyrinth):
                     cell = (cell[0] - ax, cell[1] - ay)
                 else:
                     opening = 1
-        return state.connect(level, area.id, None, "opening", cell, side,
-                             width=opening, mode="corridor", heading=heading,
-                             info={"width": width, "first_ft": 30})
+        return state.connect(
+            level,
+            area.id,
+            None,
+            "opening",
+            cell,
+            side,
+            width=opening,
+            mode="corridor",
+            heading=heading,
+            info={"width": width, "first_ft": 30},
+        )
 
-    def _search(self, state: DungeonState, level: LevelState, area: AreaBuilder,
-                sides: list[str], per_wall: int | None) -> bool:
+    def _search(
+        self,
+        state: DungeonState,
+        level: LevelState,
+        area: AreaBuilder,
+        sides: list[str],
+        per_wall: int | None,
+    ) -> bool:
         """The footnote of A.5.4: per 10 ft of wall searched a d12 (1 a secret door, 12 a
         wandering monster). Walls in order; stops at the first secret door, which opens
         onto a passage. ``per_wall``: 10-ft sections searched per wall (None: all)."""
@@ -567,23 +733,35 @@ class ScatolaBianca(Zufallslabyrinth):
             for _ in range(sections):
                 res = state.roll(T + "porta-segreta-muro", level, area)
                 if res.values.get("kind") == "wandering_monster":
-                    area.contents.append(Content("monster", find(res, "mostro-errante"),
-                                                 note="wandering"))
+                    area.contents.append(
+                        Content("monster", find(res, "mostro-errante"), note="wandering")
+                    )
                 elif res.values.get("kind") == "secret_door":
                     free = self._wall_cells(state, level, area, side)
                     if not free:
                         state.bend("moved")
                         continue
                     cell = free[level.rng.randrange(len(free))]
-                    conn = state.connect(level, area.id, None, "secret_door", cell, side,
-                                         width=1, gm_only=True, mode="corridor", heading=side,
-                                         info={"width": feet_to_cells(10), "first_ft": 30})
+                    conn = state.connect(
+                        level,
+                        area.id,
+                        None,
+                        "secret_door",
+                        cell,
+                        side,
+                        width=1,
+                        gm_only=True,
+                        mode="corridor",
+                        heading=side,
+                        info={"width": feet_to_cells(10), "first_ft": 30},
+                    )
                     state.push_in_order(level, [conn])
                     return True
         return False
 
-    def _contents(self, state: DungeonState, level: LevelState, area: AreaBuilder,
-                  res: TableResult) -> None:
+    def _contents(
+        self, state: DungeonState, level: LevelState, area: AreaBuilder, res: TableResult
+    ) -> None:
         """What a result puts into ``area``: A.5.7 contents, A.5.8 treasure, A.7 traps,
         A.8.2/A.8.3 pools and lakes."""
         name = res.table.id.rsplit("/", 1)[-1]
@@ -608,20 +786,25 @@ class ScatolaBianca(Zufallslabyrinth):
             if monster is not None:
                 area.contents.append(Content("monster", monster))
             share = 3 if name == "laghi" else 6
-            area.features.append(Feature("lake" if name == "laghi" else "pool",
-                                         tuple(self._middle(area, len(area.cells) // share)),
-                                         None, res))
+            area.features.append(
+                Feature(
+                    "lake" if name == "laghi" else "pool",
+                    tuple(self._middle(area, len(area.cells) // share)),
+                    None,
+                    res,
+                )
+            )
 
     # -- the walk (A.1) --------------------------------------------------------------------
-    def _walk(self, state: DungeonState, level: LevelState, walker: Walker, first_ft: int
-              ) -> None:
+    def _walk(self, state: DungeonState, level: LevelState, walker: Walker, first_ft: int) -> None:
         """Go ``first_ft``, then roll A.1 and do what its row says, until the passage ends."""
         area = walker.area
         if not self._go(state, level, walker, first_ft):
             return
         for _ in range(state.limits.max_corridor_rolls):
-            res = state.roll(T + "tiri-periodici", level, area,
-                             caves=caves_at(state.params.caves, level.depth))
+            res = state.roll(
+                T + "tiri-periodici", level, area, caves=caves_at(state.params.caves, level.depth)
+            )
             if res.key == "wandering_monster":
                 monster = find(res, "mostro-errante")
                 area.contents.append(Content("monster", monster, note="wandering"))
@@ -658,9 +841,18 @@ class ScatolaBianca(Zufallslabyrinth):
             if not self._go(state, level, walker, advance):
                 return
         side = self._ahead(walker)
-        state.connect(level, area.id, None, "opening", self._edge(walker, side), side,
-                      width=min(2, walker.width), mode="corridor", heading=walker.heading,
-                      info={"width": walker.width, "first_ft": 0})
+        state.connect(
+            level,
+            area.id,
+            None,
+            "opening",
+            self._edge(walker, side),
+            side,
+            width=min(2, walker.width),
+            mode="corridor",
+            heading=walker.heading,
+            info={"width": walker.width, "first_ft": 0},
+        )
 
     def _go(self, state: DungeonState, level: LevelState, walker: Walker, feet: int) -> bool:
         """Walk ``feet``; where the passage cannot go on, A.4 turns it (the seed's use of
@@ -681,8 +873,9 @@ class ScatolaBianca(Zufallslabyrinth):
                 return False
         return True
 
-    def _turn_by(self, state: DungeonState, level: LevelState, walker: Walker,
-                 res: TableResult) -> bool:
+    def _turn_by(
+        self, state: DungeonState, level: LevelState, walker: Walker, res: TableResult
+    ) -> bool:
         """A row of A.4: turn left/right by 90 or 45 deg (forward or backward), then the new
         width of A.3.2."""
         v = res.values
@@ -701,16 +894,18 @@ class ScatolaBianca(Zufallslabyrinth):
             self._rewiden(state, level, walker, feet_to_cells(int(width.values["width_ft"])))
         return True
 
-    def _rewiden(self, state: DungeonState, level: LevelState, walker: Walker,
-                 width: int) -> None:
+    def _rewiden(self, state: DungeonState, level: LevelState, walker: Walker, width: int) -> None:
         """The passage goes on ``width`` cells wide from here (A.3.2 after a turn); if the
         new cross-section does not fit, it keeps its width (``narrowed``)."""
         if width == walker.width:
             return
         area = walker.area
         area.rolled_width_ft = max(area.rolled_width_ft or 0, width * 5)
-        cells = [c for c in cross_section(walker.center, walker.heading, width)
-                 if c not in walker.area.cells]
+        cells = [
+            c
+            for c in cross_section(walker.center, walker.heading, width)
+            if c not in walker.area.cells
+        ]
         if cells and not level.occ.fits(cells, self._allowed(walker)):
             record(state, area, "width", width * 5, walker.width * 5, "no_room", "narrowed")
             return
@@ -718,8 +913,9 @@ class ScatolaBianca(Zufallslabyrinth):
         walker.width = width
         walker.area.width_ft = max(walker.area.width_ft or 0, width * 5)
 
-    def _corridor_door(self, state: DungeonState, level: LevelState, walker: Walker,
-                       door: TableResult) -> bool:
+    def _corridor_door(
+        self, state: DungeonState, level: LevelState, walker: Walker, door: TableResult
+    ) -> bool:
         """A.2.1: a door left, right or ahead; A.2.2 was rolled with it. A door ahead ends
         the passage (False); the others are exits and the passage goes on."""
         where = str(door.values["side"])
@@ -728,17 +924,25 @@ class ScatolaBianca(Zufallslabyrinth):
         cell = self._edge(walker, side)
         owner = level.occ.owner(step(cell, side))
         if owner is not None and owner != walker.area.id:
-            state.connect(level, walker.area.id, owner, "door", cell, side, width=1,
-                          mode="exit")
+            state.connect(level, walker.area.id, owner, "door", cell, side, width=1, mode="exit")
         elif owner is None:
-            conn = state.connect(level, walker.area.id, None, "door", cell, side, width=1,
-                                 mode="exit", info={"beyond": beyond,
-                                                    "along": walker.heading})
+            conn = state.connect(
+                level,
+                walker.area.id,
+                None,
+                "door",
+                cell,
+                side,
+                width=1,
+                mode="exit",
+                info={"beyond": beyond, "along": walker.heading},
+            )
             state.push_in_order(level, [conn])
         return where != "ahead"
 
-    def _side_passage(self, state: DungeonState, level: LevelState, walker: Walker,
-                      row: TableResult) -> bool:
+    def _side_passage(
+        self, state: DungeonState, level: LevelState, walker: Walker, row: TableResult
+    ) -> bool:
         """A.3.1 with the width of A.3.2: side passages open as exits; at a T or Y the
         passage takes the left way; at a crossing or X it goes on."""
         kind_res = find(row, "corridoio-laterale")
@@ -766,11 +970,11 @@ class ScatolaBianca(Zufallslabyrinth):
             self._back_arms(state, level, walker, width)
         else:
             ways = [("ahead", 0), (side, eighths)]
-        return self._open_ways(state, level, walker, ways, width,
-                               {"width": width, "first_ft": 30})
+        return self._open_ways(state, level, walker, ways, width, {"width": width, "first_ft": 30})
 
-    def _back_arms(self, state: DungeonState, level: LevelState, walker: Walker,
-                   width: int) -> None:
+    def _back_arms(
+        self, state: DungeonState, level: LevelState, walker: Walker, width: int
+    ) -> None:
         """The two arms of an X that leave backwards (135 deg left and right): each opens
         in its side wall a little behind the forward arm on that wall, so that the two do
         not share an opening; an arm with no wall left there is a dead end."""
@@ -782,26 +986,48 @@ class ScatolaBianca(Zufallslabyrinth):
             back = -1 if dx * ax + dy * ay > 0 else 1
             edge = self._edge(walker, wall)
             at = (edge[0] + 2 * back * ax, edge[1] + 2 * back * ay)
-            span = [at, (at[0] + ax, at[1] + ay)][:min(2, width)]
-            while span and not all(c in walker.area.cells and level.occ.owner(
-                    (c[0] + wx, c[1] + wy)) is None for c in span):
+            span = [at, (at[0] + ax, at[1] + ay)][: min(2, width)]
+            while span and not all(
+                c in walker.area.cells and level.occ.owner((c[0] + wx, c[1] + wy)) is None
+                for c in span
+            ):
                 span.pop()
             if not span:
                 state.bend("dead_end")
                 continue
             heading = turn(walker.heading, -3 if where == "left" else 3)
-            made.append(state.connect(level, walker.area.id, None, "opening", at, wall,
-                                      width=len(span), mode="corridor", heading=heading,
-                                      info={"width": width, "first_ft": 30}))
+            made.append(
+                state.connect(
+                    level,
+                    walker.area.id,
+                    None,
+                    "opening",
+                    at,
+                    wall,
+                    width=len(span),
+                    mode="corridor",
+                    heading=heading,
+                    info={"width": width, "first_ft": 30},
+                )
+            )
         state.push_in_order(level, made)
 
-    def _chamber(self, state: DungeonState, level: LevelState, walker: Walker,
-                 row: TableResult) -> None:
+    def _chamber(
+        self, state: DungeonState, level: LevelState, walker: Walker, row: TableResult
+    ) -> None:
         """A.1 "Camera": a chamber (or, deep down, a cave of A.8.1) where the passage ends."""
         side = self._ahead(walker)
         cell = self._edge(walker, side)
-        conn = state.connect(level, walker.area.id, None, "opening", cell, side,
-                             width=min(2, walker.width), mode="exit")
+        conn = state.connect(
+            level,
+            walker.area.id,
+            None,
+            "opening",
+            cell,
+            side,
+            width=min(2, walker.width),
+            mode="exit",
+        )
         level.frontier.remove(conn.id)
         if not state.budget_left(level):
             conn.mode = "corridor"
@@ -812,19 +1038,20 @@ class ScatolaBianca(Zufallslabyrinth):
         if caves_at(state.params.caves, level.depth):
             sink = Sink()
             cave = state.roll(T + "cave-e-caverne", level, sink)
-            self._room(state, level, conn, cave, cave_spec(cave), "cave", "cave-e-caverne",
-                       sink.rolls)
+            self._room(
+                state, level, conn, cave, cave_spec(cave), "cave", "cave-e-caverne", sink.rolls
+            )
             return
         shape = find(row, "forma-camera")
         if shape is None:  # pragma: no cover - A.1 "Camera" always rolls A.5.1
             block(state, level, conn, "chamber")
             return
         moved = _split_rolls(walker.area, T + "forma-camera")  # the chamber's, not the passage's
-        self._room(state, level, conn, shape, room_spec(shape), "chamber", "forma-camera",
-                   moved)
+        self._room(state, level, conn, shape, room_spec(shape), "chamber", "forma-camera", moved)
 
-    def _stairs(self, state: DungeonState, level: LevelState, walker: Walker,
-                row: TableResult) -> bool:
+    def _stairs(
+        self, state: DungeonState, level: LevelState, walker: Walker, row: TableResult
+    ) -> bool:
         """A.6: stairs end the passage; dead-end stairs may collapse into a chute;
         chimneys and trapdoors lie in the passage and it goes on."""
         res = find(row, "scale")
@@ -837,56 +1064,100 @@ class ScatolaBianca(Zufallslabyrinth):
         direction = str(v["direction"])
         if v.get("dead_end"):
             if v.get("collapse"):
-                self._level_way(state, level, walker, "shaft", "down", int(v["chute_levels"]),
-                          self._ahead(walker))
+                self._level_way(
+                    state,
+                    level,
+                    walker,
+                    "shaft",
+                    "down",
+                    int(v["chute_levels"]),
+                    self._ahead(walker),
+                )
             return False
         if kind == "stairs":
-            self._level_way(state, level, walker, "stairs", direction, int(v["levels"]),
-                      self._ahead(walker))
+            self._level_way(
+                state, level, walker, "stairs", direction, int(v["levels"]), self._ahead(walker)
+            )
             return False
         way = "trapdoor" if kind == "trapdoor" else "shaft"
-        self._level_way(state, level, walker, way, direction, int(v["levels"]),
-                  self._lateral(walker, "left"))
+        self._level_way(
+            state, level, walker, way, direction, int(v["levels"]), self._lateral(walker, "left")
+        )
         return True
 
-    def _level_way(self, state: DungeonState, level: LevelState, walker: Walker, kind: str,
-             direction: str, levels: int, side: str) -> None:
+    def _level_way(
+        self,
+        state: DungeonState,
+        level: LevelState,
+        walker: Walker,
+        kind: str,
+        direction: str,
+        levels: int,
+        side: str,
+    ) -> None:
         to_level = lv.target_depth(level.depth, direction, levels)
         at, span = self._span_at(walker.area.cells, self._edge(walker, side), side)
-        conn = state.connect(level, walker.area.id, None, kind, at, side, width=span,
-                             to_level=to_level, direction=direction, mode="level",
-                             info={"ends_in": "corridor"})
+        conn = state.connect(
+            level,
+            walker.area.id,
+            None,
+            kind,
+            at,
+            side,
+            width=span,
+            to_level=to_level,
+            direction=direction,
+            mode="level",
+            info={"ends_in": "corridor"},
+        )
         state.link_level(level, conn, "corridor")
 
     def _dead_end(self, state: DungeonState, level: LevelState, walker: Walker) -> None:
         """A.1 row 18: the walls right, left and ahead are searched (A.5.4's footnote): the
         last 10 ft of each side wall and the whole end wall."""
-        sides = [self._lateral(walker, "right"), self._lateral(walker, "left"),
-                 self._ahead(walker)]
+        sides = [self._lateral(walker, "right"), self._lateral(walker, "left"), self._ahead(walker)]
         self._search_end(state, level, walker, sides)
 
-    def _search_end(self, state: DungeonState, level: LevelState, walker: Walker,
-                    sides: list[str]) -> None:
+    def _search_end(
+        self, state: DungeonState, level: LevelState, walker: Walker, sides: list[str]
+    ) -> None:
         area = walker.area
         for side in sides:
             sections = 1 if side != self._ahead(walker) else max(1, walker.width // 2)
             for _ in range(sections):
                 res = state.roll(T + "porta-segreta-muro", level, area)
                 if res.values.get("kind") == "wandering_monster":
-                    area.contents.append(Content("monster", find(res, "mostro-errante"),
-                                                 note="wandering"))
+                    area.contents.append(
+                        Content("monster", find(res, "mostro-errante"), note="wandering")
+                    )
                 elif res.values.get("kind") == "secret_door":
                     cell = self._edge(walker, side)
                     if level.occ.owner(step(cell, side)) is not None:
                         continue
-                    conn = state.connect(level, area.id, None, "secret_door", cell, side,
-                                         width=1, gm_only=True, mode="corridor", heading=side,
-                                         info={"width": feet_to_cells(10), "first_ft": 30})
+                    conn = state.connect(
+                        level,
+                        area.id,
+                        None,
+                        "secret_door",
+                        cell,
+                        side,
+                        width=1,
+                        gm_only=True,
+                        mode="corridor",
+                        heading=side,
+                        info={"width": feet_to_cells(10), "first_ft": 30},
+                    )
                     state.push_in_order(level, [conn])
                     return
 
-    def _trap(self, state: DungeonState, level: LevelState, walker: Walker,
-              trap: TableResult, advance: int) -> bool:
+    def _trap(
+        self,
+        state: DungeonState,
+        level: LevelState,
+        walker: Walker,
+        trap: TableResult,
+        advance: int,
+    ) -> bool:
         """A.7.1 in a passage (the passage goes on): the trap is content; a hidden door
         found is a door of A.2; an elevator room is an area of its own. False when the
         passage ends here (it ran into the elevator room)."""
@@ -902,8 +1173,9 @@ class ScatolaBianca(Zufallslabyrinth):
                 return self._corridor_door(state, level, walker, door)
         return True
 
-    def _room_trap(self, state: DungeonState, level: LevelState, area: AreaBuilder,
-                   trap: TableResult) -> None:
+    def _room_trap(
+        self, state: DungeonState, level: LevelState, area: AreaBuilder, trap: TableResult
+    ) -> None:
         """A.7.1 rolled for a room's contents (A.5.7 row 19): the room is the elevator room
         ("il gruppo è appena entrato in questa stanza") with its way down; a hidden door
         found is a door of A.2.1 in the wall it names, A.2.2 behind it."""
@@ -920,13 +1192,22 @@ class ScatolaBianca(Zufallslabyrinth):
         if found is None:
             return
         side, cell = found
-        conn = state.connect(level, area.id, None, "door", cell, side, width=1, mode="exit",
-                             info={"beyond": find(door, "dietro-la-porta"),
-                                   "along": turn(side, 2)})
+        conn = state.connect(
+            level,
+            area.id,
+            None,
+            "door",
+            cell,
+            side,
+            width=1,
+            mode="exit",
+            info={"beyond": find(door, "dietro-la-porta"), "along": turn(side, 2)},
+        )
         state.push_in_order(level, [conn])
 
-    def _room_elevator(self, state: DungeonState, level: LevelState, area: AreaBuilder,
-                       trap: TableResult) -> None:
+    def _room_elevator(
+        self, state: DungeonState, level: LevelState, area: AreaBuilder, trap: TableResult
+    ) -> None:
         """A.7.1 rows 09-11 as a room's contents: "Ascensore 20' per 20' (il gruppo è
         appena entrato in questa stanza)". A room of exactly that size is the elevator; a
         room of any other size or shape gets the 20' x 20' elevator room behind a door in
@@ -935,16 +1216,26 @@ class ScatolaBianca(Zufallslabyrinth):
         the room as a bend (``position``: elevator -> not built)."""
         spec = self._elevator_spec(trap)
         cells = area.cells
-        if area.shape == "rect" and len(cells) == spec.w * spec.h * 4 and len(
-                {x for x, _ in cells}) == spec.w * 2:
+        if (
+            area.shape == "rect"
+            and len(cells) == spec.w * spec.h * 4
+            and len({x for x, _ in cells}) == spec.w * 2
+        ):
             area.kind = "elevator"
             self._elevator_way(state, level, area, trap)
             return
         for wall in WALL_ORDER:
             side = self._wall_dir(area, {"same": "entrance"}.get(wall, wall))
             for cell in self._wall_cells(state, level, area, side):
-                placed = try_place(level.occ, spec, step(cell, side), side, {area.id},
-                                   level.rng, state.limits.max_door_offsets)
+                placed = try_place(
+                    level.occ,
+                    spec,
+                    step(cell, side),
+                    side,
+                    {area.id},
+                    level.rng,
+                    state.limits.max_door_offsets,
+                )
                 if placed is None:
                     continue
                 if area.contents and area.contents[-1].kind == "trap":
@@ -953,8 +1244,7 @@ class ScatolaBianca(Zufallslabyrinth):
                 room.closed = True
                 room.rolled_squares = spec.area
                 room.contents.append(Content("trap", effective(trap)))
-                state.connect(level, area.id, room.id, "door", cell, side, width=1,
-                              mode="exit")
+                state.connect(level, area.id, room.id, "door", cell, side, width=1, mode="exit")
                 self._elevator_way(state, level, room, trap)
                 return
         record(state, area, "position", "elevator", None, "no_room", "moved")
@@ -966,22 +1256,38 @@ class ScatolaBianca(Zufallslabyrinth):
         w, h = _squares(int(v["w_ft"])), _squares(int(v["h_ft"]))
         return SizeSpec("rect", w, h, w * h)
 
-    def _elevator(self, state: DungeonState, level: LevelState, walker: Walker,
-                  trap: TableResult, advance: int) -> bool:
+    def _elevator(
+        self,
+        state: DungeonState,
+        level: LevelState,
+        walker: Walker,
+        trap: TableResult,
+        advance: int,
+    ) -> bool:
         """A.7.1 rows 09-11 in a passage: "il gruppo è appena entrato in questa stanza" --
         the passage runs through a door into the elevator room (ahead, else in its right or
         left wall), and goes on from a door in the room's far wall after ``advance`` ft (A.1
         row 19: the passage continues). Where the room fits nowhere, the passage's last
         stretch is the elevator (``moved``). False: this passage ends at the room."""
         spec = self._elevator_spec(trap)
-        for side in (self._ahead(walker), self._lateral(walker, "right"),
-                     self._lateral(walker, "left")):
+        for side in (
+            self._ahead(walker),
+            self._lateral(walker, "right"),
+            self._lateral(walker, "left"),
+        ):
             cell = self._edge(walker, side)
             origin = step(cell, side)
             if level.occ.owner(origin) is not None:
                 continue
-            cells = try_place(level.occ, spec, origin, side, {walker.area.id}, level.rng,
-                              state.limits.max_door_offsets)
+            cells = try_place(
+                level.occ,
+                spec,
+                origin,
+                side,
+                {walker.area.id},
+                level.rng,
+                state.limits.max_door_offsets,
+            )
             if cells is not None:
                 break
         else:
@@ -999,29 +1305,55 @@ class ScatolaBianca(Zufallslabyrinth):
         beyond = self._wall_cells(state, level, room, side)
         if beyond:
             at = beyond[len(beyond) // 2]
-            conn = state.connect(level, room.id, None, "door", at, side, width=1,
-                                 mode="corridor", heading=side,
-                                 info={"width": walker.width, "first_ft": advance})
+            conn = state.connect(
+                level,
+                room.id,
+                None,
+                "door",
+                at,
+                side,
+                width=1,
+                mode="corridor",
+                heading=side,
+                info={"width": walker.width, "first_ft": advance},
+            )
             state.push_in_order(level, [conn])
         return False
 
-    def _elevator_way(self, state: DungeonState, level: LevelState, area: AreaBuilder,
-                      trap: TableResult, at: Cell | None = None, side: str | None = None
-                      ) -> None:
+    def _elevator_way(
+        self,
+        state: DungeonState,
+        level: LevelState,
+        area: AreaBuilder,
+        trap: TableResult,
+        at: Cell | None = None,
+        side: str | None = None,
+    ) -> None:
         """The elevator's way down (connection kind ``elevator``, ``gm_only``: a trick): one
         level (row 09), two (row 10), or 2-5 of which the first stop is two levels down (row
         11, decision 21). It sits in the middle of the room: the whole room goes down."""
         v = effective(trap).values
         levels = int(v.get("levels", v.get("levels_min", 1)))
         to_level = lv.target_depth(level.depth, "down", levels)
-        conn = state.connect(level, area.id, None, "elevator",
-                             at or self._middle(area, 1)[0], side or area.heading, width=1,
-                             to_level=to_level, direction="down", mode="level", gm_only=True,
-                             info={"ends_in": "elevator", "trap": trap})
+        conn = state.connect(
+            level,
+            area.id,
+            None,
+            "elevator",
+            at or self._middle(area, 1)[0],
+            side or area.heading,
+            width=1,
+            to_level=to_level,
+            direction="down",
+            mode="level",
+            gm_only=True,
+            info={"ends_in": "elevator", "trap": trap},
+        )
         state.link_level(level, conn, "elevator")
 
-    def _elevator_arrives(self, state: DungeonState, level: LevelState, arrival: Arrival,
-                          source: ConnBuilder) -> bool:
+    def _elevator_arrives(
+        self, state: DungeonState, level: LevelState, arrival: Arrival, source: ConnBuilder
+    ) -> bool:
         """The elevator room at the bottom: the same 20' x 20' room (its trap text, for the
         game master) with the way back up, and a door in its far wall onto a 10-ft passage
         walked by A.1 like every arrival. False when it has no room (a passage arrives)."""
@@ -1032,22 +1364,39 @@ class ScatolaBianca(Zufallslabyrinth):
         if spot is None:
             return False
         origin, heading = spot
-        cells = try_place(level.occ, self._elevator_spec(trap), origin, heading, set(),
-                          level.rng, state.limits.max_door_offsets)
+        cells = try_place(
+            level.occ,
+            self._elevator_spec(trap),
+            origin,
+            heading,
+            set(),
+            level.rng,
+            state.limits.max_door_offsets,
+        )
         if cells is None:
             return False
         room = state.new_area(level, "elevator", "rect", cells, heading)
         room.closed = True
         room.contents.append(Content("trap", effective(trap)))
-        back = lv.link_back(state, level, room, source, arrival.from_depth,
-                            self._middle(room, 1)[0], heading)
+        back = lv.link_back(
+            state, level, room, source, arrival.from_depth, self._middle(room, 1)[0], heading
+        )
         back.gm_only = True  # a trick: the players see a room
         beyond = self._wall_cells(state, level, room, heading)
         if beyond:
             at = beyond[len(beyond) // 2]
-            conn = state.connect(level, room.id, None, "door", at, heading, width=1,
-                                 mode="corridor", heading=heading,
-                                 info={"width": feet_to_cells(10), "first_ft": 30})
+            conn = state.connect(
+                level,
+                room.id,
+                None,
+                "door",
+                at,
+                heading,
+                width=1,
+                mode="corridor",
+                heading=heading,
+                info={"width": feet_to_cells(10), "first_ft": 30},
+            )
             state.push_in_order(level, [conn])
         return True
 

@@ -53,12 +53,21 @@ def crop(level: Level) -> Level:
         return replace(f, cells=tuple(map(move, f.cells)))
 
     def area(a: Area) -> Area:
-        return replace(a, cells=tuple(map(move, a.cells)), label_at=move(a.label_at),
-                       features=tuple(map(feature, a.features)))
+        return replace(
+            a,
+            cells=tuple(map(move, a.cells)),
+            label_at=move(a.label_at),
+            features=tuple(map(feature, a.features)),
+        )
 
     def conn(c: Connection) -> Connection:
         return replace(c, at=move(c.at))
 
-    return replace(level, width=width, height=height, areas=tuple(map(area, level.areas)),
-                   connections=tuple(map(conn, level.connections)),
-                   origin=(level.origin[0] + x0, level.origin[1] + y0))
+    return replace(
+        level,
+        width=width,
+        height=height,
+        areas=tuple(map(area, level.areas)),
+        connections=tuple(map(conn, level.connections)),
+        origin=(level.origin[0] + x0, level.origin[1] + y0),
+    )

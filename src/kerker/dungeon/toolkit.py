@@ -16,17 +16,31 @@ from kerker.dungeon.engine import AreaBuilder, ConnBuilder, DungeonState, LevelS
 from kerker.dungeon.model import Bend
 from kerker.geometry.grid import step
 
-BEND_WHATS = ("width", "size", "shape", "exit", "turn", "position", "columns", "obstacle",
-              "stairs")
+BEND_WHATS = ("width", "size", "shape", "exit", "turn", "position", "columns", "obstacle", "stairs")
 """What a bend may change (the ``what`` of a document's ``bends`` entry)."""
-BEND_REASONS = ("no_room", "rerolled", "no_room_blocked", "too_narrow", "sheet_edge",
-                "no_up_from_level_1", "joined", "turned", "grid")
+BEND_REASONS = (
+    "no_room",
+    "rerolled",
+    "no_room_blocked",
+    "too_narrow",
+    "sheet_edge",
+    "no_up_from_level_1",
+    "joined",
+    "turned",
+    "grid",
+)
 """Why (the ``reason`` key; :mod:`kerker.dungeon.bend_text` says it in words)."""
 
 
-def record(state: DungeonState, area: AreaBuilder, what: str,
-           rolled: int | float | str | None, built: int | float | str | None,
-           reason: str, counted: str | None = None) -> None:
+def record(
+    state: DungeonState,
+    area: AreaBuilder,
+    what: str,
+    rolled: int | float | str | None,
+    built: int | float | str | None,
+    reason: str,
+    counted: str | None = None,
+) -> None:
     """Keep a bend on ``area`` (and count it as ``counted`` in the dungeon's statistics).
 
     Refuses (``ValueError``) a ``what`` or ``reason`` outside :data:`BEND_WHATS` /

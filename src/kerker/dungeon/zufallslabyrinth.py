@@ -55,10 +55,23 @@ the seed's stretch of a corridor; docs/rules-notes-000.md, "Sackgasse")."""
 COLUMN_WIDTH = {"columns": 20, "double_columns": 30}
 """Feet a corridor must be built wide to hold a row (two rows) of columns with a way beside
 (docs/rules-notes-000.md, "Columns"); the table rolls them only for 40 and 50 ft."""
-SIZE_TABLES = {"raum", "halle", "besondere_raeume", "hoehle", "form", "eingangsbereich",
-               "ausgang_mit_tuer"}
-ARRIVAL_KIND = {"stairs": "stairs", "trapdoor": "trapdoor", "shaft": "shaft",
-                "cave_mouth": "opening", "gate": "door", "tunnel": "opening"}
+SIZE_TABLES = {
+    "raum",
+    "halle",
+    "besondere_raeume",
+    "hoehle",
+    "form",
+    "eingangsbereich",
+    "ausgang_mit_tuer",
+}
+ARRIVAL_KIND = {
+    "stairs": "stairs",
+    "trapdoor": "trapdoor",
+    "shaft": "shaft",
+    "cave_mouth": "opening",
+    "gate": "door",
+    "tunnel": "opening",
+}
 
 
 _NAMES: dict[str, str] = {}
@@ -81,8 +94,9 @@ def _edge(area: AreaBuilder, side: str) -> list[Cell]:
     if kept is None or kept[0] != size:
         dx, dy = VECTORS[side]
         cells = area.cells
-        edge = sorted((c for c in cells if (c[0] + dx, c[1] + dy) not in cells),
-                      key=itemgetter(1, 0))
+        edge = sorted(
+            (c for c in cells if (c[0] + dx, c[1] + dy) not in cells), key=itemgetter(1, 0)
+        )
         kept = area.edges[side] = (size, edge)
     return kept[1]
 
@@ -96,8 +110,12 @@ def _reserved(level: LevelState, conn: ConnBuilder | None) -> set[Cell]:
     for other in level.links.get(conn.from_, ()):  # the area's connections (an index)
         if level.conns.get(other.id) is not other:
             continue  # dropped
-        if other.from_ != conn.from_ or other.to is not None or other.id == conn.id or (
-                other.mode not in ("exit", "corridor")):
+        if (
+            other.from_ != conn.from_
+            or other.to is not None
+            or other.id == conn.id
+            or (other.mode not in ("exit", "corridor"))
+        ):
             continue
         ax, ay = (0, 1) if other.side in ("e", "w") else (1, 0)
         for i in range(max(1, other.width)):
@@ -178,8 +196,9 @@ def size_spec(result: TableResult) -> tuple[SizeSpec, str]:
     if shape == "rect" and not (w and h):
         w = h = 1
     if shape == "cave":
-        return SizeSpec("cave", w, h, area, int(str(merged.get("w2", 0))),
-                        int(str(merged.get("h2", 0)))), "hall"
+        return SizeSpec(
+            "cave", w, h, area, int(str(merged.get("w2", 0))), int(str(merged.get("h2", 0)))
+        ), "hall"
     return SizeSpec(shape, w, h, area), kind
 
 
@@ -203,14 +222,16 @@ class Zufallslabyrinth:
 
     name = "zufallslabyrinth"
     options: tuple[ProcedureOption, ...] = (
-        ProcedureOption("entrance", ("variant", "room", "hall"), "variant"),)
+        ProcedureOption("entrance", ("variant", "room", "hall"), "variant"),
+    )
     """Its option (``Params.options``, the CLI's ``--entrance``): the rolled entrance, a room
     or a hall of Schritt 5."""
     kinds: tuple[tuple[str, str], ...] = (("special", N_("Special room")),)
     """Area kinds beyond the engine's basic ones (entrance, room, hall, cave, corridor)."""
     checks: tuple[tuple[str, str], ...] = (
         ("secret_door", N_("A secret door in this wall section ({row} on {dice}).")),
-        ("none", N_("No secret door in this wall section ({row} on {dice}).")))
+        ("none", N_("No secret door in this wall section ({row} on {dice}).")),
+    )
     """Its own checks logged under a table: the 25 % secret door per wall section."""
     joins = True
     """A corridor that meets an area opens into it (seed 000 gives no other rule); Scatola
@@ -239,8 +260,7 @@ class Zufallslabyrinth:
             walls = []
 
         again = None if state.params.entrance == "variant" else T + table
-        found = self._place_room(state, level, spec, res, origin, heading, set(), again,
-                                 sink)
+        found = self._place_room(state, level, spec, res, origin, heading, set(), again, sink)
         if found is None:  # the smallest area always fits a sheet of 10 x 10 squares
             placement = Placement(spec, spec, spec, frozenset({origin}))
         else:
@@ -251,9 +271,17 @@ class Zufallslabyrinth:
         area.closed = closed
         area.absorb(sink)
         level.entrance = area.id
-        state.connect(level, area.id, None, arrival, origin, "s", to_level=0,
-                      direction="up" if arrival in ("stairs", "trapdoor", "shaft") else None,
-                      mode="level")
+        state.connect(
+            level,
+            area.id,
+            None,
+            arrival,
+            origin,
+            "s",
+            to_level=0,
+            direction="up" if arrival in ("stairs", "trapdoor", "shaft") else None,
+            mode="level",
+        )
         if walls:
             exits = [self._exit_on(state, level, area, wall) for wall in walls]
             state.push_in_order(level, [c for c in exits if c is not None])
@@ -278,8 +306,9 @@ class Zufallslabyrinth:
         if arrival.ends_in == "hall":
             res = state.roll(T + "halle", level, sink)
             spec, _kind = size_spec(res)
-            found = self._place_room(state, level, spec, res, start, heading, set(),
-                                     T + "halle", sink)
+            found = self._place_room(
+                state, level, spec, res, start, heading, set(), T + "halle", sink
+            )
             if found is not None:
                 placement, res = found
                 spec, cells = placement.built, placement.cells
@@ -298,7 +327,8 @@ class Zufallslabyrinth:
         walker.width = feet_to_cells(10)
         self._widen_start(state, level, walker)
         if self._advance(state, level, walker, squares_to_cells(3) - 1) and (
-                arrival.ends_in != "dead_end"):
+            arrival.ends_in != "dead_end"
+        ):
             self._step4(state, level, walker)
 
     # -- step 3 --------------------------------------------------------------------------
@@ -325,8 +355,9 @@ class Zufallslabyrinth:
 
         # "Raum (1 × 1 Feld)": the size is given, not rolled, so not rolled again
         again = None if find(res, "raum") is None and find(res, "halle") is None else table
-        found = self._place_room(state, level, spec, res, origin, conn.side, {conn.from_},
-                                 again, sink)
+        found = self._place_room(
+            state, level, spec, res, origin, conn.side, {conn.from_}, again, sink
+        )
         if found is None:
             # Nothing fits behind the door, not even rerolled or shrunk: the door stays
             # where it was rolled, a false door (docs/dungeon.md, "Bending").
@@ -340,9 +371,18 @@ class Zufallslabyrinth:
         self._step5_exits(state, level, area, spec.area)
         self._step2(state, level, area)
 
-    def _place_room(self, state: DungeonState, level: LevelState, spec: SizeSpec,
-               res: TableResult, origin: Cell, heading: str, allowed: set[str],
-               table: str | None, sink: Sink) -> tuple[Placement, TableResult] | None:
+    def _place_room(
+        self,
+        state: DungeonState,
+        level: LevelState,
+        spec: SizeSpec,
+        res: TableResult,
+        origin: Cell,
+        heading: str,
+        allowed: set[str],
+        table: str | None,
+        sink: Sink,
+    ) -> tuple[Placement, TableResult] | None:
         """Place a rolled room, hall or cave by the seed's "Größe ändern oder Wurf
         wiederholen" (:func:`~kerker.dungeon.bend.place_rolled`; ``table`` None: its size
         is given, not rolled again); with the result whose row was kept (its water, wells
@@ -356,16 +396,33 @@ class Zufallslabyrinth:
             kept.append(again)
             return size_spec(again)[0]
 
-        placed = place_rolled(level.occ, spec, origin, heading, allowed, level.rng, reroll,
-                              state.bend, state.limits.max_size_rerolls,
-                              state.limits.max_door_offsets)
+        placed = place_rolled(
+            level.occ,
+            spec,
+            origin,
+            heading,
+            allowed,
+            level.rng,
+            reroll,
+            state.bend,
+            state.limits.max_size_rerolls,
+            state.limits.max_door_offsets,
+        )
         if placed is None:
             return None
         return placed, (res if placed.rolled is placed.first else kept[-1])
 
-    def _new_room(self, state: DungeonState, level: LevelState, spec: SizeSpec,
-                  cells: frozenset[Cell], heading: str, kind: str, sink: Sink,
-                  res: TableResult) -> AreaBuilder:
+    def _new_room(
+        self,
+        state: DungeonState,
+        level: LevelState,
+        spec: SizeSpec,
+        cells: frozenset[Cell],
+        heading: str,
+        kind: str,
+        sink: Sink,
+        res: TableResult,
+    ) -> AreaBuilder:
         if spec.shape == "cave":
             akind = "cave"
         elif spec.shape != "rect":
@@ -379,16 +436,18 @@ class Zufallslabyrinth:
         return area
 
     # -- step 5: exits ---------------------------------------------------------------------
-    def _step5_exits(self, state: DungeonState, level: LevelState, area: AreaBuilder,
-                     squares: int) -> None:
+    def _step5_exits(
+        self, state: DungeonState, level: LevelState, area: AreaBuilder, squares: int
+    ) -> None:
         hall = not area.closed
         res = state.roll(T + "anzahl_ausgaenge", level, area, area=squares, hall=hall)
         v = res.values
         count = int(v.get("exits", 0))
         unusual = bool(v.get("unusual", False))
         if count == 0:
-            self._secret_doors(state, level, area, int(v.get("secret_door_chance", 0)),
-                               res.table.id)
+            self._secret_doors(
+                state, level, area, int(v.get("secret_door_chance", 0)), res.table.id
+            )
             return
         made: list[ConnBuilder] = []
         for _ in range(count):
@@ -401,11 +460,16 @@ class Zufallslabyrinth:
         state.push_in_order(level, made)
 
     def _wall_dir(self, area: AreaBuilder, wall: str) -> str:
-        return {"opposite": area.heading, "left": turn(area.heading, -2),
-                "right": turn(area.heading, 2), "entrance": opposite(area.heading)}[wall]
+        return {
+            "opposite": area.heading,
+            "left": turn(area.heading, -2),
+            "right": turn(area.heading, 2),
+            "entrance": opposite(area.heading),
+        }[wall]
 
-    def _wall_cells(self, state: DungeonState, level: LevelState, area: AreaBuilder,
-                    side: str) -> list[Cell]:
+    def _wall_cells(
+        self, state: DungeonState, level: LevelState, area: AreaBuilder, side: str
+    ) -> list[Cell]:
         """Cells of ``area`` on its ``side`` wall with free rock beyond, not beside a door."""
         used: set[Cell] = set()
         for c in state.conns_of(level, area.id):
@@ -427,16 +491,22 @@ class Zufallslabyrinth:
             across = (x + dx, y + dy)
             if not (1 <= across[0] < hx and 1 <= across[1] < hy):
                 continue
-            if cell in used or (x, y - 1) in used or (x + 1, y) in used or (
-                    x, y + 1) in used or (x - 1, y) in used:
+            if (
+                cell in used
+                or (x, y - 1) in used
+                or (x + 1, y) in used
+                or (x, y + 1) in used
+                or (x - 1, y) in used
+            ):
                 continue
             if across in owners:
                 continue
             out.append(cell)
         return out
 
-    def _exit_cell(self, state: DungeonState, level: LevelState, area: AreaBuilder,
-                   wall: str) -> tuple[str, Cell] | None:
+    def _exit_cell(
+        self, state: DungeonState, level: LevelState, area: AreaBuilder, wall: str
+    ) -> tuple[str, Cell] | None:
         """A free cell for an exit on ``wall``; another wall when that one has none (a bend
         counted as "moved"); None, counted as a dead end, when no wall has room."""
         side = self._wall_dir(area, wall)
@@ -453,8 +523,14 @@ class Zufallslabyrinth:
                 return None
         return side, cells[level.rng.randrange(len(cells))]
 
-    def _exit_on(self, state: DungeonState, level: LevelState, area: AreaBuilder, wall: str,
-                 unusual: bool = False) -> ConnBuilder | None:
+    def _exit_on(
+        self,
+        state: DungeonState,
+        level: LevelState,
+        area: AreaBuilder,
+        wall: str,
+        unusual: bool = False,
+    ) -> ConnBuilder | None:
         """An exit on ``wall`` (opposite/left/right/entrance), with the W4 rule when it
         would lead into an area made before."""
         found = self._exit_cell(state, level, area, wall)
@@ -476,8 +552,7 @@ class Zufallslabyrinth:
                     side = opposite(side)
                     cell = moved[level.rng.randrange(len(moved))]
                 else:  # the opposite wall has no room: the exit stays where it was rolled
-                    record(state, area, "position", "opposite_wall", "stays", "no_room",
-                           "moved")
+                    record(state, area, "position", "opposite_wall", "stays", "no_room", "moved")
             elif action == "secret_door":
                 kind, gm_only = "secret_door", True
             else:
@@ -485,14 +560,36 @@ class Zufallslabyrinth:
             across = step(cell, side)
             owner = level.occ.owner(across)
             if action != "move_opposite" and owner is not None and owner != area.id:
-                return state.connect(level, area.id, owner, kind, cell, side, width=1,
-                                     gm_only=gm_only, one_way=one_way, mode="exit")
+                return state.connect(
+                    level,
+                    area.id,
+                    owner,
+                    kind,
+                    cell,
+                    side,
+                    width=1,
+                    gm_only=gm_only,
+                    one_way=one_way,
+                    mode="exit",
+                )
         width = 1 if kind in ("door", "secret_door", "one_way_door") else 2
-        return state.connect(level, area.id, None, kind, cell, side, width=width,
-                             gm_only=gm_only, one_way=one_way, mode="exit", table=table)
+        return state.connect(
+            level,
+            area.id,
+            None,
+            kind,
+            cell,
+            side,
+            width=width,
+            gm_only=gm_only,
+            one_way=one_way,
+            mode="exit",
+            table=table,
+        )
 
-    def _leads_into(self, level: LevelState, area: AreaBuilder, cell: Cell,
-                    side: str) -> str | None:
+    def _leads_into(
+        self, level: LevelState, area: AreaBuilder, cell: Cell, side: str
+    ) -> str | None:
         """The area the exit at ``cell`` leads into: the first area straight beyond its wall
         within 3 squares (the length of a rolled corridor), if any. An area merely beside
         that way is not "led into" (docs/rules-notes-000.md, "W4")."""
@@ -510,23 +607,31 @@ class Zufallslabyrinth:
         last = walker.trail[-CELLS_PER_SQUARE:] or [(walker.center, walker.heading)]
         center, heading = last[-1]
         ahead = self._ahead(walker)
-        walls: dict[str, list[Cell]] = {ahead: [
-            c for c in cross_section(center, heading, walker.width) if c in area.cells]}
+        walls: dict[str, list[Cell]] = {
+            ahead: [c for c in cross_section(center, heading, walker.width) if c in area.cells]
+        }
         for side in ("left", "right"):
             lateral = self._lateral(walker, side)
             dx, dy = VECTORS[lateral]
             cells = []
             for center, heading in last:
-                section = [c for c in cross_section(center, heading, walker.width)
-                           if c in area.cells]
+                section = [
+                    c for c in cross_section(center, heading, walker.width) if c in area.cells
+                ]
                 if section:
-                    cells.append(max(section, key=lambda c: (c[0] * dx + c[1] * dy)))
+                    cells.append(max(section, key=lambda c: c[0] * dx + c[1] * dy))
             walls.setdefault(lateral, []).extend(cells)
         return walls
 
-    def _secret_doors(self, state: DungeonState, level: LevelState, area: AreaBuilder,
-                      chance: int, table: str,
-                      walls: dict[str, list[Cell]] | None = None) -> None:
+    def _secret_doors(
+        self,
+        state: DungeonState,
+        level: LevelState,
+        area: AreaBuilder,
+        chance: int,
+        table: str,
+        walls: dict[str, list[Cell]] | None = None,
+    ) -> None:
         """No exits (or a dead end): each wall section (a side of the room; the end and side
         walls of a dead end: ``walls``) near an area made before, with that area at most
         :data:`NEAR` cells of rock beyond it, has ``chance`` % of a secret door into it; a
@@ -535,8 +640,7 @@ class Zufallslabyrinth:
             return
         # An area this one already opens into is no "existing area" to find a secret door
         # to (it would only lead back the way one came).
-        linked = {c.to if c.from_ == area.id else c.from_
-                  for c in state.conns_of(level, area.id)}
+        linked = {c.to if c.from_ == area.id else c.from_ for c in state.conns_of(level, area.id)}
         owners = level.occ.owners
         for side in ("n", "e", "s", "w"):
             best: tuple[int, Cell, str] | None = None
@@ -550,33 +654,59 @@ class Zufallslabyrinth:
                     owner = owners.get((x + dist * dx, y + dist * dy))
                     if owner is None:
                         continue
-                    if owner != area.id and owner not in linked and (
-                            best is None or dist < best[0]):
+                    if (
+                        owner != area.id
+                        and owner not in linked
+                        and (best is None or dist < best[0])
+                    ):
                         best = (dist, cell, owner)
                     break
             if best is None:
                 continue
             check = roll_dice("W%", level.rng)
-            area.rolls.append(RollEntry(table, "W%", check.total, f"1-{chance}",
-                                        "secret_door" if check.total <= chance else "none",
-                                        check.explain()))
+            area.rolls.append(
+                RollEntry(
+                    table,
+                    "W%",
+                    check.total,
+                    f"1-{chance}",
+                    "secret_door" if check.total <= chance else "none",
+                    check.explain(),
+                )
+            )
             if check.total > chance:
                 continue
             dist, cell, owner = best
             gap = [step(cell, side, i) for i in range(1, dist)]
-            if gap and not (level.occ.free(gap) and level.occ.fits(
-                    gap[1:], {owner}, margin=1)):
+            if gap and not (level.occ.free(gap) and level.occ.fits(gap[1:], {owner}, margin=1)):
                 continue
             if not gap:
-                state.connect(level, area.id, owner, "secret_door", cell, side, width=1,
-                              gm_only=True, mode="exit")
+                state.connect(
+                    level,
+                    area.id,
+                    owner,
+                    "secret_door",
+                    cell,
+                    side,
+                    width=1,
+                    gm_only=True,
+                    mode="exit",
+                )
                 continue
             passage = state.new_area(level, "corridor", "corridor", set(gap), side)
             passage.width_ft = 5
-            state.connect(level, area.id, passage.id, "secret_door", cell, side, width=1,
-                          gm_only=True, mode="exit")
-            state.connect(level, passage.id, owner, "opening", gap[-1], side, width=1,
-                          mode="exit")
+            state.connect(
+                level,
+                area.id,
+                passage.id,
+                "secret_door",
+                cell,
+                side,
+                width=1,
+                gm_only=True,
+                mode="exit",
+            )
+            state.connect(level, passage.id, owner, "opening", gap[-1], side, width=1, mode="exit")
             linked.add(owner)
 
     # -- step 2 ----------------------------------------------------------------------------
@@ -584,8 +714,9 @@ class Zufallslabyrinth:
         res = state.roll(T + "innenausstattung", level, area)
         self._contents(state, level, area, res)
 
-    def _features(self, state: DungeonState, level: LevelState, area: AreaBuilder,
-                  res: TableResult) -> None:
+    def _features(
+        self, state: DungeonState, level: LevelState, area: AreaBuilder, res: TableResult
+    ) -> None:
         """Water, wells and ways down that come with a room's shape (caves, circles)."""
         for node in walk(res):
             name = _name(node)
@@ -598,11 +729,13 @@ class Zufallslabyrinth:
         cells = sorted(area.cells, key=lambda c: (c[1], c[0]))
         mx = sum(c[0] for c in cells) / len(cells)
         my = sum(c[1] for c in cells) / len(cells)
-        return sorted(cells, key=lambda c: ((c[0] - mx) ** 2 + (c[1] - my) ** 2,
-                                            c[1], c[0]))[:max(1, n)]
+        return sorted(cells, key=lambda c: ((c[0] - mx) ** 2 + (c[1] - my) ** 2, c[1], c[0]))[
+            : max(1, n)
+        ]
 
-    def _contents(self, state: DungeonState, level: LevelState, area: AreaBuilder,
-                  res: TableResult) -> None:
+    def _contents(
+        self, state: DungeonState, level: LevelState, area: AreaBuilder, res: TableResult
+    ) -> None:
         """What a result tree puts into ``area``: monsters, treasure (with container, trap,
         hiding place), traps and tricks, water (with magic), ways to other levels."""
         hoard: list[int] = []
@@ -612,14 +745,16 @@ class Zufallslabyrinth:
                 area.contents.append(Content("monster", node))
             elif name == "schatz":
                 hoard.append(len(area.contents))
-                area.contents.append(Content("treasure", node,
-                                             container=find(node, "schatzbehaelter")))
+                area.contents.append(
+                    Content("treasure", node, container=find(node, "schatzbehaelter"))
+                )
             elif name == "schatzsicherung":
                 trapped = find(node, "fallengesicherter_schatz")
                 hidden = find(node, "versteckter_schatz")
                 for index in hoard:
-                    area.contents[index] = replace(area.contents[index], trapped=trapped,
-                                                   hidden=hidden)
+                    area.contents[index] = replace(
+                        area.contents[index], trapped=trapped, hidden=hidden
+                    )
                 hoard = []
             elif name == "finesse_oder_falle":
                 kind = "trap" if node.values.get("kind") == "trap" else "trick"
@@ -628,16 +763,23 @@ class Zufallslabyrinth:
                 area.contents.append(Content("stairs", node))
                 self._way(state, level, area, node)
             elif name == "gewaesser" and node.values.get("present"):
-                area.contents.append(Content("water", node,
-                                             magic=find(node, "magisches_gewaesser")))
+                area.contents.append(
+                    Content("water", node, magic=find(node, "magisches_gewaesser"))
+                )
                 large = bool(node.context.get("large", False))
                 share = 3 if large else 6
-                area.features.append(Feature("lake" if large else "pool",
-                                             tuple(self._middle(area, len(area.cells) // share)),
-                                             None, node))
+                area.features.append(
+                    Feature(
+                        "lake" if large else "pool",
+                        tuple(self._middle(area, len(area.cells) // share)),
+                        None,
+                        node,
+                    )
+                )
 
-    def _way(self, state: DungeonState, level: LevelState, area: AreaBuilder,
-             node: TableResult) -> None:
+    def _way(
+        self, state: DungeonState, level: LevelState, area: AreaBuilder, node: TableResult
+    ) -> None:
         """A stair, trapdoor or shaft in ``area``: on a wall cell with rock beyond."""
         for side in ("n", "e", "s", "w"):
             cells = self._wall_cells(state, level, area, side)
@@ -649,8 +791,14 @@ class Zufallslabyrinth:
         lv.way_out(state, level, area, node, cell, area.heading)
 
     # -- corridors (steps 3 and 4) -----------------------------------------------------------
-    def _corridor_from_exit(self, state: DungeonState, level: LevelState, conn: ConnBuilder,
-                            res: TableResult, sink: Sink) -> None:
+    def _corridor_from_exit(
+        self,
+        state: DungeonState,
+        level: LevelState,
+        conn: ConnBuilder,
+        res: TableResult,
+        sink: Sink,
+    ) -> None:
         v = res.values
         width_ft = corridor_width(res)
         start = step(conn.at, conn.side)
@@ -681,8 +829,13 @@ class Zufallslabyrinth:
         if goes_on:
             self._step4(state, level, walker)
 
-    def _begin(self, state: DungeonState, level: LevelState, walker: Walker,
-               conn: ConnBuilder | None = None) -> bool:
+    def _begin(
+        self,
+        state: DungeonState,
+        level: LevelState,
+        walker: Walker,
+        conn: ConnBuilder | None = None,
+    ) -> bool:
         """The corridor's first cross-section beside its door (narrowed if it must be), off
         the cells just beyond the other open exits of the same area (each keeps its way)."""
         allowed = {walker.parent} if walker.parent else set()
@@ -695,12 +848,22 @@ class Zufallslabyrinth:
             for shift in _shifts(width):
                 center = step(door, lateral, shift) if shift else door
                 cells = cross_section(center, walker.heading, width)
-                if door not in cells or not level.occ.fits(cells, allowed) or (
-                        reserved and not reserved.isdisjoint(cells)):
+                if (
+                    door not in cells
+                    or not level.occ.fits(cells, allowed)
+                    or (reserved and not reserved.isdisjoint(cells))
+                ):
                     continue
                 if width != walker.width:
-                    record(state, walker.area, "width", walker.width * 5, width * 5,
-                           "no_room", "narrowed")
+                    record(
+                        state,
+                        walker.area,
+                        "width",
+                        walker.width * 5,
+                        width * 5,
+                        "no_room",
+                        "narrowed",
+                    )
                     walker.width = width
                     walker.area.width_ft = width * 5
                 walker.center = center
@@ -710,8 +873,9 @@ class Zufallslabyrinth:
             width -= 1
         return False
 
-    def _stub(self, state: DungeonState, level: LevelState, walker: Walker,
-              conn: ConnBuilder) -> bool:
+    def _stub(
+        self, state: DungeonState, level: LevelState, walker: Walker, conn: ConnBuilder
+    ) -> bool:
         """Bending policy for a corridor that cannot start beside its door because another
         area lies within a cell of it: a passage one cell long from the door opens into
         that area (``joined``, as the seed says of a corridor meeting an area), as wide as
@@ -727,8 +891,11 @@ class Zufallslabyrinth:
             for shift in _shifts(width):
                 center = step(door, lateral, shift) if shift else door
                 cells = cross_section(center, walker.heading, width)
-                if door not in cells or not (occ.inside(cells, 1) and occ.free(cells)) or (
-                        not reserved.isdisjoint(cells)):
+                if (
+                    door not in cells
+                    or not (occ.inside(cells, 1) and occ.free(cells))
+                    or (not reserved.isdisjoint(cells))
+                ):
                     continue
                 blockers = occ.blockers(cells, allowed)
                 if not blockers:
@@ -755,16 +922,20 @@ class Zufallslabyrinth:
         return True
 
     def _widen_start(self, state: DungeonState, level: LevelState, walker: Walker) -> None:
-        cells = [c for c in cross_section(walker.center, walker.heading, walker.width)
-                 if c not in walker.area.cells]
+        cells = [
+            c
+            for c in cross_section(walker.center, walker.heading, walker.width)
+            if c not in walker.area.cells
+        ]
         if cells and level.occ.fits(cells, {walker.area.id}):
             state.grow(level, walker.area, cells)
         else:
             walker.width = 1
             walker.area.width_ft = 5
 
-    def _corridor_features(self, state: DungeonState, area: AreaBuilder, res: TableResult,
-                           walker: Walker) -> None:
+    def _corridor_features(
+        self, state: DungeonState, area: AreaBuilder, res: TableResult, walker: Walker
+    ) -> None:
         """The Gangbreite follow-ups, drawn once the corridor's first stretch is built: an
         obstacle (and its bridge) across one whole cross-section of it, the one nearest the
         middle of the stretch; columns and a gallery only where the corridor is wide enough
@@ -779,8 +950,9 @@ class Zufallslabyrinth:
             if cells:
                 center, heading = cells
                 across = turn(heading, 2)
-                band = tuple(c for c in cross_section(center, heading, walker.width)
-                             if c in area.cells)
+                band = tuple(
+                    c for c in cross_section(center, heading, walker.width) if c in area.cells
+                )
                 area.features.append(Feature(obstacle, band, across, width))
                 if v.get("bridged"):
                     area.features.append(Feature("bridge", band, heading, width))
@@ -866,16 +1038,20 @@ class Zufallslabyrinth:
             # an area right ahead: open into it from the cells we have
             owners = {occ.owner(c) for c in new} - {None} - allowed
             # (after a 45-deg start the cross-section at the new heading is not all ours)
-            here = [c for c in cross_section(walker.center, walker.heading, walker.width)
-                    if c in walker.area.cells]
+            here = [
+                c
+                for c in cross_section(walker.center, walker.heading, walker.width)
+                if c in walker.area.cells
+            ]
             join = self._join_at(level, walker, here, {o for o in owners if o})
             if join is not None:
                 self._join(state, level, walker, *join)
                 return "joined"
         return "blocked"
 
-    def _join_at(self, level: LevelState, walker: Walker, cells: list[Cell],
-                 blockers: set[str]) -> tuple[Cell, str, str] | None:
+    def _join_at(
+        self, level: LevelState, walker: Walker, cells: list[Cell], blockers: set[str]
+    ) -> tuple[Cell, str, str] | None:
         sides = [walker.heading] if not is_diagonal(walker.heading) else []
         sides += [turn(walker.heading, -2), turn(walker.heading, 2)]
         sides = [s for s in sides if not is_diagonal(s)] or ["n", "e", "s", "w"]
@@ -886,23 +1062,42 @@ class Zufallslabyrinth:
                     return cell, side, owner
         return None
 
-    def _join(self, state: DungeonState, level: LevelState, walker: Walker, cell: Cell,
-              side: str, owner: str) -> None:
+    def _join(
+        self,
+        state: DungeonState,
+        level: LevelState,
+        walker: Walker,
+        cell: Cell,
+        side: str,
+        owner: str,
+    ) -> None:
         target = level.areas[owner]
         kind = "door" if target.closed else "opening"
-        state.connect(level, walker.area.id, owner, kind, cell, side,
-                      width=1 if kind == "door" else min(2, walker.width), mode="exit")
+        state.connect(
+            level,
+            walker.area.id,
+            owner,
+            kind,
+            cell,
+            side,
+            width=1 if kind == "door" else min(2, walker.width),
+            mode="exit",
+        )
         state.bend("joined")
 
-    def _turn(self, state: DungeonState, level: LevelState, walker: Walker, side: str,
-              eighths: int) -> bool:
+    def _turn(
+        self, state: DungeonState, level: LevelState, walker: Walker, side: str, eighths: int
+    ) -> bool:
         """Turn ``side`` by ``eighths`` x 45 deg if the elbow and the next cell fit."""
         heading = turn(walker.heading, -eighths if side == "left" else eighths)
         allowed = self._allowed(walker)
         owners = level.occ.owners
         # the elbow's cells in the area it leaves stay that area's (a 45-deg start at a door)
-        elbow = [c for c in joint(walker.center, walker.width)
-                 if c not in walker.area.cells and owners.get(c) not in allowed]
+        elbow = [
+            c
+            for c in joint(walker.center, walker.width)
+            if c not in walker.area.cells and owners.get(c) not in allowed
+        ]
         if elbow and not level.occ.fits(elbow, allowed):
             return False
         _nxt, cells = advance_cells(walker.center, heading, walker.width)
@@ -923,7 +1118,8 @@ class Zufallslabyrinth:
             if status == "joined":
                 return False
             if self._turn(state, level, walker, "right", 2) or self._turn(
-                    state, level, walker, "left", 2):
+                state, level, walker, "left", 2
+            ):
                 state.bend("turned")
                 continue
             state.bend("dead_end")
@@ -963,8 +1159,14 @@ class Zufallslabyrinth:
             row = effective(res)
             squares = int(v.get("advance_squares", 0))
             if v.get("dead_end"):
-                self._secret_doors(state, level, area, int(v.get("secret_door_chance", 0)),
-                                   res.table.id, self._dead_end_walls(walker))
+                self._secret_doors(
+                    state,
+                    level,
+                    area,
+                    int(v.get("secret_door_chance", 0)),
+                    res.table.id,
+                    self._dead_end_walls(walker),
+                )
                 return
             if v.get("kind") == "hall":
                 self._hall_at_end(state, level, walker, row)
@@ -980,13 +1182,13 @@ class Zufallslabyrinth:
                 for s in ("left", "right"):
                     if where in (s, "left_right"):
                         lat = self._lateral(walker, s)
-                        made.append(self._door(state, level, walker,
-                                               self._edge(walker, lat), lat))
+                        made.append(self._door(state, level, walker, self._edge(walker, lat), lat))
                 state.push_in_order(level, [c for c in made if c is not None])
             elif v.get("branch") or v.get("curve"):
                 kind = find(row, "art_der_abzweigung")
-                if kind is not None and not self._junction(state, level, walker, kind,
-                                                           bool(v.get("curve"))):
+                if kind is not None and not self._junction(
+                    state, level, walker, kind, bool(v.get("curve"))
+                ):
                     return
             elif "continue_if_kind" in v:
                 way = find(row, "treppe_falltuer_schacht")
@@ -1004,25 +1206,46 @@ class Zufallslabyrinth:
             if not self._advance(state, level, walker, squares_to_cells(squares)):
                 return
         side = self._ahead(walker)
-        state.connect(level, area.id, None, "opening", self._edge(walker, side), side,
-                      width=min(2, walker.width), mode="corridor", heading=walker.heading,
-                      info={"width": walker.width})
+        state.connect(
+            level,
+            area.id,
+            None,
+            "opening",
+            self._edge(walker, side),
+            side,
+            width=min(2, walker.width),
+            mode="corridor",
+            heading=walker.heading,
+            info={"width": walker.width},
+        )
 
-    def _door(self, state: DungeonState, level: LevelState, walker: Walker, cell: Cell,
-              side: str) -> ConnBuilder | None:
+    def _door(
+        self, state: DungeonState, level: LevelState, walker: Walker, cell: Cell, side: str
+    ) -> ConnBuilder | None:
         """A door in the corridor wall: a new exit rolled on "mit Tür" when explored."""
         across = step(cell, side)
         owner = level.occ.owner(across)
         if owner == walker.area.id:
             return None
         if owner is not None:
-            return state.connect(level, walker.area.id, owner, "door", cell, side, width=1,
-                                 mode="exit")
-        return state.connect(level, walker.area.id, None, "door", cell, side, width=1,
-                             mode="exit", table="ausgang_mit_tuer")
+            return state.connect(
+                level, walker.area.id, owner, "door", cell, side, width=1, mode="exit"
+            )
+        return state.connect(
+            level,
+            walker.area.id,
+            None,
+            "door",
+            cell,
+            side,
+            width=1,
+            mode="exit",
+            table="ausgang_mit_tuer",
+        )
 
-    def _junction(self, state: DungeonState, level: LevelState, walker: Walker,
-                  kind: TableResult, curve: bool) -> bool:
+    def _junction(
+        self, state: DungeonState, level: LevelState, walker: Walker, kind: TableResult, curve: bool
+    ) -> bool:
         """A curve turns the corridor; a branch opens side corridors (the corridor itself
         takes the first way). False when the corridor cannot go on."""
         v = kind.values
@@ -1050,37 +1273,59 @@ class Zufallslabyrinth:
             ways = [("ahead", 0), ("left", 2), ("right", 2), ("right", 1)]
         else:
             ways = [("ahead", 0), (side, eighths)]
-        return self._open_ways(state, level, walker, ways, walker.width,
-                               {"width": walker.width})
+        return self._open_ways(state, level, walker, ways, walker.width, {"width": walker.width})
 
-    def _open_ways(self, state: DungeonState, level: LevelState, walker: Walker,
-                   ways: list[tuple[str, int]], width: int, info: dict[str, Any]) -> bool:
+    def _open_ways(
+        self,
+        state: DungeonState,
+        level: LevelState,
+        walker: Walker,
+        ways: list[tuple[str, int]],
+        width: int,
+        info: dict[str, Any],
+    ) -> bool:
         """Open every way but the first as a side corridor of ``width`` cells; the walker
         takes the first (turning the other way, or dead-ending, when it cannot). False when
         the corridor cannot go on."""
         first, rest = ways[0], ways[1:]
         made = []
         for where, n in rest:
-            heading = walker.heading if where == "ahead" else turn(
-                walker.heading, -n if where == "left" else n)
+            heading = (
+                walker.heading
+                if where == "ahead"
+                else turn(walker.heading, -n if where == "left" else n)
+            )
             wall = self._ahead(walker) if where == "ahead" else self._lateral(walker, where)
             cell = self._edge(walker, wall)
             if level.occ.owner(step(cell, wall)) is not None:
                 continue
-            made.append(state.connect(level, walker.area.id, None, "opening", cell, wall,
-                                      width=min(2, width), mode="corridor",
-                                      heading=heading, info=dict(info)))
+            made.append(
+                state.connect(
+                    level,
+                    walker.area.id,
+                    None,
+                    "opening",
+                    cell,
+                    wall,
+                    width=min(2, width),
+                    mode="corridor",
+                    heading=heading,
+                    info=dict(info),
+                )
+            )
         state.push_in_order(level, made)
         if first[0] != "ahead" and not self._turn(state, level, walker, first[0], first[1]):
-            if not self._turn(state, level, walker, "right" if first[0] == "left" else "left",
-                              first[1]):
+            if not self._turn(
+                state, level, walker, "right" if first[0] == "left" else "left", first[1]
+            ):
                 state.bend("dead_end")
                 return False
             state.bend("turned_other_way")
         return True
 
-    def _hall_at_end(self, state: DungeonState, level: LevelState, walker: Walker,
-                     row: TableResult) -> None:
+    def _hall_at_end(
+        self, state: DungeonState, level: LevelState, walker: Walker, row: TableResult
+    ) -> None:
         """Schritt 4 "Halle": a hall of Schritt 5 where the corridor ends. Its size roll is
         the hall's (taken off the corridor's log); on a full level the way into it stays
         open and the rolled hall is built when it is explored."""
@@ -1090,9 +1335,17 @@ class Zufallslabyrinth:
         if hall is None:  # pragma: no cover - the row always rolls Halle
             return
         moved = _split_rolls(walker.area, T + "halle")
-        way = state.connect(level, walker.area.id, None, "opening", cell, side,
-                            width=min(2, walker.width), mode="exit",
-                            info={"hall": hall, "rolls": moved})
+        way = state.connect(
+            level,
+            walker.area.id,
+            None,
+            "opening",
+            cell,
+            side,
+            width=min(2, walker.width),
+            mode="exit",
+            info={"hall": hall, "rolls": moved},
+        )
         if state.budget_left(level):
             self._hall_behind(state, level, way)
 
@@ -1104,8 +1357,9 @@ class Zufallslabyrinth:
         rolls = list(conn.info.get("rolls") or ())
         sink = Sink(rolls, [hall] if rolls else [])
         side = conn.side
-        found = self._place_room(state, level, spec, hall, step(conn.at, side), side,
-                                 {conn.from_}, T + "halle", sink)
+        found = self._place_room(
+            state, level, spec, hall, step(conn.at, side), side, {conn.from_}, T + "halle", sink
+        )
         if found is None:
             # no hall fits where the corridor ends: the way into it stays, choked (blocked)
             block(state, level, conn, "hall")

@@ -32,9 +32,14 @@ def level_stem(out: Path, rules: object, seed: object, depth: int) -> Path:
     return out / f"{rules}-{seed}-level{depth}"
 
 
-def vtt_files(doc: Mapping[str, Any], out: Path, formats: list[str], options: VttOptions,
-              lang: str, warn: Callable[[str], None] | None = None
-              ) -> list[tuple[Path, str | bytes]]:
+def vtt_files(
+    doc: Mapping[str, Any],
+    out: Path,
+    formats: list[str],
+    options: VttOptions,
+    lang: str,
+    warn: Callable[[str], None] | None = None,
+) -> list[tuple[Path, str | bytes]]:
     """The files of ``formats`` (of :data:`VTT_FORMATS`) for every level of ``doc`` in
     the folder ``out``: ``STEM.dd2vtt`` for uvtt; ``STEM-foundry-scene.json``,
     ``STEM-foundry-journal.json`` and the picture ``STEM-foundry.png`` (or ``.webp``) for
@@ -60,16 +65,30 @@ def vtt_files(doc: Mapping[str, Any], out: Path, formats: list[str], options: Vt
         image = picture(level, used, fmt=fmt)
         if "uvtt" in formats:
             data = uvtt_document(level, used, image)
-            files.append((stem.with_suffix(".dd2vtt"),
-                          json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"))
+            files.append(
+                (
+                    stem.with_suffix(".dd2vtt"),
+                    json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n",
+                )
+            )
         if "foundry" in formats:
             name = f"{stem.name}-foundry.{fmt}"
-            bundle = export_foundry(doc, depth, ppg=options.ppg, view=view, image_format=fmt,
-                                    lang=lang, layout=options.foundry_layout,
-                                    image_name=name, image=image)
-            files += [(out / f"{stem.name}-foundry-scene.json", bundle.scene),
-                      (out / f"{stem.name}-foundry-journal.json", bundle.journal),
-                      (out / name, bundle.image)]
+            bundle = export_foundry(
+                doc,
+                depth,
+                ppg=options.ppg,
+                view=view,
+                image_format=fmt,
+                lang=lang,
+                layout=options.foundry_layout,
+                image_name=name,
+                image=image,
+            )
+            files += [
+                (out / f"{stem.name}-foundry-scene.json", bundle.scene),
+                (out / f"{stem.name}-foundry-journal.json", bundle.journal),
+                (out / name, bundle.image),
+            ]
     return files
 
 

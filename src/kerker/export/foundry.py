@@ -69,8 +69,16 @@ _SURFACE = {
     "shaft": N_("Shaft up to the surface"),
     "elevator": N_("Elevator up to the surface"),
 }
-_STEP = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0), "ne": (1, -1), "se": (1, 1),
-         "sw": (-1, 1), "nw": (-1, -1)}
+_STEP = {
+    "n": (0, -1),
+    "e": (1, 0),
+    "s": (0, 1),
+    "w": (-1, 0),
+    "ne": (1, -1),
+    "se": (1, 1),
+    "sw": (-1, 1),
+    "nw": (-1, -1),
+}
 
 
 def foundry_id(*parts: object) -> str:
@@ -102,12 +110,26 @@ def _px(value: float, ppg: int) -> int:
     return round(value * ppg)
 
 
-def _wall(wid: str, a: Sequence[float], b: Sequence[float], ppg: int, door: int = DOOR_NONE,
-          flags: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    return {"_id": wid, "c": [_px(a[0], ppg), _px(a[1], ppg), _px(b[0], ppg), _px(b[1], ppg)],
-            "move": WALL_NORMAL, "sight": WALL_NORMAL, "light": WALL_NORMAL,
-            "sound": WALL_NORMAL, "dir": 0, "door": door, "ds": DOOR_CLOSED,
-            "flags": dict(flags or {})}
+def _wall(
+    wid: str,
+    a: Sequence[float],
+    b: Sequence[float],
+    ppg: int,
+    door: int = DOOR_NONE,
+    flags: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    return {
+        "_id": wid,
+        "c": [_px(a[0], ppg), _px(a[1], ppg), _px(b[0], ppg), _px(b[1], ppg)],
+        "move": WALL_NORMAL,
+        "sight": WALL_NORMAL,
+        "light": WALL_NORMAL,
+        "sound": WALL_NORMAL,
+        "dir": 0,
+        "door": door,
+        "ds": DOOR_CLOSED,
+        "flags": dict(flags or {}),
+    }
 
 
 def scene_walls(level: LevelWalls, ppg: int, seed: object) -> list[dict[str, Any]]:
@@ -123,10 +145,16 @@ def scene_walls(level: LevelWalls, ppg: int, seed: object) -> list[dict[str, Any
     for span in [*level.doors, *level.secret]:
         conn = level.map.connections[span.conn]
         door = DOOR_SECRET if span.kind == "secret_door" else DOOR_DOOR
-        flags = {"kerker": {"connection": conn.get("id"), "kind": span.kind,
-                            **({"one_way": conn.get("one_way")} if conn.get("one_way") else {})}}
-        out.append(_wall(foundry_id(seed, level.depth, "door", n), span.a, span.b, ppg, door,
-                         flags))
+        flags = {
+            "kerker": {
+                "connection": conn.get("id"),
+                "kind": span.kind,
+                **({"one_way": conn.get("one_way")} if conn.get("one_way") else {}),
+            }
+        }
+        out.append(
+            _wall(foundry_id(seed, level.depth, "door", n), span.a, span.b, ppg, door, flags)
+        )
         n += 1
     return out
 
@@ -134,6 +162,7 @@ def scene_walls(level: LevelWalls, ppg: int, seed: object) -> list[dict[str, Any
 def _page_html(gm: AreaKey, player: AreaKey | None, _: Translate) -> str:
     """An area's key as HTML: what the players may know, then a secret block with what only
     the game master may (traps, hidden things, secret doors, the rolls)."""
+
     def items(label: str, shown: Sequence[str]) -> str:
         if not shown:
             return ""
@@ -143,18 +172,23 @@ def _page_html(gm: AreaKey, player: AreaKey | None, _: Translate) -> str:
     seen = player or AreaKey(anchor=gm.anchor, heading=gm.heading, size=gm.size)
     exits = [text for text, _n in gm.exits]
     seen_exits = [text for text, _n in seen.exits]
-    parts = [f"<p><em>{escape(_('Size'))}:</em> {escape(gm.size)}</p>",
-             items(_("Contents"), seen.contents or ([] if gm.corridor else [_("empty")])),
-             items(_("Features"), seen.features),
-             items(_("Exits"), seen_exits or [_("none")])]
-    secret = [items(_("Contents"), [c for c in gm.contents if c not in seen.contents]),
-              items(_("Exits"), [e for e in exits if e not in seen_exits]),
-              items(_("Traps"), gm.traps),
-              items(_("Rolls"), gm.rolls)]
+    parts = [
+        f"<p><em>{escape(_('Size'))}:</em> {escape(gm.size)}</p>",
+        items(_("Contents"), seen.contents or ([] if gm.corridor else [_("empty")])),
+        items(_("Features"), seen.features),
+        items(_("Exits"), seen_exits or [_("none")]),
+    ]
+    secret = [
+        items(_("Contents"), [c for c in gm.contents if c not in seen.contents]),
+        items(_("Exits"), [e for e in exits if e not in seen_exits]),
+        items(_("Traps"), gm.traps),
+        items(_("Rolls"), gm.rolls),
+    ]
     if any(secret):
         label = escape(_("Game master only"))
-        parts.append(f'<section class="secret"><p><strong>{label}</strong></p>'
-                     f"{''.join(secret)}</section>")
+        parts.append(
+            f'<section class="secret"><p><strong>{label}</strong></p>{"".join(secret)}</section>'
+        )
     return "".join(parts)
 
 
@@ -185,19 +219,45 @@ def _way_point(conn: Mapping[str, Any]) -> tuple[float, float]:
     return x, y
 
 
-def _note(nid: str, level: LevelWalls, at: tuple[float, float], ppg: int, text: str,
-          journal_id: str, page_id: str | None, icon: str) -> dict[str, Any]:
+def _note(
+    nid: str,
+    level: LevelWalls,
+    at: tuple[float, float],
+    ppg: int,
+    text: str,
+    journal_id: str,
+    page_id: str | None,
+    icon: str,
+) -> dict[str, Any]:
     x, y = level.to_squares(at)
-    return {"_id": nid, "entryId": journal_id, "pageId": page_id,
-            "x": _px(x, ppg), "y": _px(y, ppg), "texture": {"src": icon},
-            "iconSize": max(16, ppg * 2 // 5), "fontSize": max(12, ppg // 4),
-            "text": text, "global": False, "flags": {}}
+    return {
+        "_id": nid,
+        "entryId": journal_id,
+        "pageId": page_id,
+        "x": _px(x, ppg),
+        "y": _px(y, ppg),
+        "texture": {"src": icon},
+        "iconSize": max(16, ppg * 2 // 5),
+        "fontSize": max(12, ppg // 4),
+        "text": text,
+        "global": False,
+        "flags": {},
+    }
 
 
-def export_foundry(doc: Mapping[str, Any], depth: int = 1, *, ppg: int = PPG_DEFAULT,
-                   view: str = "player", image_format: str = "png", lang: str = "en",
-                   layout: str = "v13", image_name: str | None = None,
-                   asset_dir: str = ASSET_DIR, image: bytes | None = None) -> FoundryBundle:
+def export_foundry(
+    doc: Mapping[str, Any],
+    depth: int = 1,
+    *,
+    ppg: int = PPG_DEFAULT,
+    view: str = "player",
+    image_format: str = "png",
+    lang: str = "en",
+    layout: str = "v13",
+    image_name: str | None = None,
+    asset_dir: str = ASSET_DIR,
+    image: bytes | None = None,
+) -> FoundryBundle:
     """Level ``depth`` of the dungeon document ``doc`` as a Foundry Scene, its
     JournalEntry and picture (``view``: ``player`` draws the players' map without area
     numbers, ``gm`` the game master's). ``layout`` ``v14`` puts the picture into
@@ -210,8 +270,11 @@ def export_foundry(doc: Mapping[str, Any], depth: int = 1, *, ppg: int = PPG_DEF
     from kerker.errors import OptionError
 
     if layout not in LAYOUTS:
-        raise OptionError(N_("unknown Foundry layout {value!r}; choose one of {choices}"),
-                          value=layout, choices=", ".join(LAYOUTS))
+        raise OptionError(
+            N_("unknown Foundry layout {value!r}; choose one of {choices}"),
+            value=layout,
+            choices=", ".join(LAYOUTS),
+        )
     _ = translator(lang)
     level = level_walls(doc, depth, view, secret_doors=True)
     used = fit_ppg(level.size, ppg)
@@ -235,22 +298,45 @@ def export_foundry(doc: Mapping[str, Any], depth: int = 1, *, ppg: int = PPG_DEF
         area = areas.get(key.anchor)
         if area is not None:
             page_of[str(area.get("id"))] = page_id
-        pages.append({"_id": page_id, "name": key.heading, "type": "text",
-                      "title": {"show": True, "level": 1},
-                      "text": {"format": PAGE_HTML, "content": _page_html(
-                          key, player_keys.get(key.anchor), _)},
-                      "sort": (k + 1) * 100, "flags": {}})
-    journal = {"_id": journal_id, "name": title, "pages": pages, "ownership": {"default": 0},
-               "flags": {"kerker": {"seed": seed, "depth": depth, "rules": doc.get("rules")}}}
+        pages.append(
+            {
+                "_id": page_id,
+                "name": key.heading,
+                "type": "text",
+                "title": {"show": True, "level": 1},
+                "text": {
+                    "format": PAGE_HTML,
+                    "content": _page_html(key, player_keys.get(key.anchor), _),
+                },
+                "sort": (k + 1) * 100,
+                "flags": {},
+            }
+        )
+    journal = {
+        "_id": journal_id,
+        "name": title,
+        "pages": pages,
+        "ownership": {"default": 0},
+        "flags": {"kerker": {"seed": seed, "depth": depth, "rules": doc.get("rules")}},
+    }
 
     # Notes: every area number, the one-way doors, the ways to other levels.
     notes = []
     numbers = {str(a.get("id")): a.get("number") for a in level.map.level.get("areas") or ()}
     for area in level.map.level.get("areas") or ():
         lx, ly = (int(v) for v in area.get("label_at") or (area.get("cells") or [[0, 0]])[0])
-        notes.append(_note(foundry_id(seed, depth, "note", area.get("id")), level,
-                           (lx + 0.5, ly + 0.5), used, str(area.get("number", "")), journal_id,
-                           page_of.get(str(area.get("id"))), NOTE_ICON))
+        notes.append(
+            _note(
+                foundry_id(seed, depth, "note", area.get("id")),
+                level,
+                (lx + 0.5, ly + 0.5),
+                used,
+                str(area.get("number", "")),
+                journal_id,
+                page_of.get(str(area.get("id"))),
+                NOTE_ICON,
+            )
+        )
     for span in level.doors:
         conn = level.map.connections[span.conn]
         if span.kind != "one_way_door":
@@ -261,20 +347,43 @@ def export_foundry(doc: Mapping[str, Any], depth: int = 1, *, ppg: int = PPG_DEF
         x, y = span.position
         x0, y0, _x1, _y1 = level.map.bounds
         at = (x * CELLS_PER_SQUARE + x0, y * CELLS_PER_SQUARE + y0)
-        notes.append(_note(foundry_id(seed, depth, "note", conn.get("id")), level, at, used,
-                           text, journal_id, page_of.get(str(conn.get("from"))), WAY_ICON))
+        notes.append(
+            _note(
+                foundry_id(seed, depth, "note", conn.get("id")),
+                level,
+                at,
+                used,
+                text,
+                journal_id,
+                page_of.get(str(conn.get("from"))),
+                WAY_ICON,
+            )
+        )
     for conn in level.map.connections:
         if conn.get("kind") not in NOTE_KINDS:
             continue  # (an elevator's note too: notes of a GM-only journal are the GM's)
-        notes.append(_note(foundry_id(seed, depth, "note", conn.get("id")), level,
-                           _way_point(conn), used, _way_text(conn, _), journal_id,
-                           page_of.get(str(conn.get("from"))), WAY_ICON))
+        notes.append(
+            _note(
+                foundry_id(seed, depth, "note", conn.get("id")),
+                level,
+                _way_point(conn),
+                used,
+                _way_text(conn, _),
+                journal_id,
+                page_of.get(str(conn.get("from"))),
+                WAY_ICON,
+            )
+        )
 
     w, h = level.size
     src = f"{asset_dir.rstrip('/')}/{name}" if asset_dir else name
     scene: dict[str, Any] = {
-        "_id": scene_id, "name": title, "navigation": True,
-        "width": w * used, "height": h * used, "padding": 0,
+        "_id": scene_id,
+        "name": title,
+        "navigation": True,
+        "width": w * used,
+        "height": h * used,
+        "padding": 0,
         "backgroundColor": "#f6f1e7",
         "grid": {"type": GRID_SQUARE, "size": used, "distance": 10, "units": "ft"},
         "tokenVision": True,
@@ -282,18 +391,34 @@ def export_foundry(doc: Mapping[str, Any], depth: int = 1, *, ppg: int = PPG_DEF
         "journal": journal_id,
         "walls": scene_walls(level, used, seed),
         "notes": notes,
-        "flags": {"kerker": {"seed": seed, "depth": depth, "rules": doc.get("rules"),
-                             "image": name, "copy_image_to": src}},
+        "flags": {
+            "kerker": {
+                "seed": seed,
+                "depth": depth,
+                "rules": doc.get("rules"),
+                "image": name,
+                "copy_image_to": src,
+            }
+        },
     }
     if layout == "v14":
-        scene["levels"] = [{"_id": foundry_id(seed, depth, "level"), "name": title,
-                            "background": {"src": src}, "sort": 0}]
+        scene["levels"] = [
+            {
+                "_id": foundry_id(seed, depth, "level"),
+                "name": title,
+                "background": {"src": src},
+                "sort": 0,
+            }
+        ]
     else:
         scene["background"] = {"src": src}
-    return FoundryBundle(json.dumps(scene, ensure_ascii=False, indent=1) + "\n",
-                         json.dumps(journal, ensure_ascii=False, indent=1) + "\n",
-                         image, name, warnings)
+    return FoundryBundle(
+        json.dumps(scene, ensure_ascii=False, indent=1) + "\n",
+        json.dumps(journal, ensure_ascii=False, indent=1) + "\n",
+        image,
+        name,
+        warnings,
+    )
 
 
-__all__ = ["ASSET_DIR", "LAYOUTS", "FoundryBundle", "export_foundry", "foundry_id",
-           "scene_walls"]
+__all__ = ["ASSET_DIR", "LAYOUTS", "FoundryBundle", "export_foundry", "foundry_id", "scene_walls"]

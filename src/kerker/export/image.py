@@ -35,23 +35,36 @@ def fit_ppg(size: tuple[int, int], ppg: int) -> int:
     Refuses ``ppg`` outside :data:`PPG_MIN` .. :data:`PPG_MAX` and a map that would need
     fewer than :data:`PPG_MIN` pixels per square, with :class:`OptionError`."""
     if not PPG_MIN <= ppg <= PPG_MAX:
-        raise OptionError(N_("pixels per grid square must be {low} to {high}, not {value}"),
-                          low=PPG_MIN, high=PPG_MAX, value=ppg)
+        raise OptionError(
+            N_("pixels per grid square must be {low} to {high}, not {value}"),
+            low=PPG_MIN,
+            high=PPG_MAX,
+            value=ppg,
+        )
     w, h = size
     fit = min(ppg, MAX_SIDE // max(w, h, 1), isqrt(pixel_limit() // max(w * h, 1)))
     if fit < PPG_MIN:
-        raise OptionError(N_("a map of {w} × {h} squares is too large for a tabletop picture"),
-                          w=w, h=h)
+        raise OptionError(
+            N_("a map of {w} × {h} squares is too large for a tabletop picture"), w=w, h=h
+        )
     return fit
 
 
 def scale_warning(level: LevelWalls, asked: int, used: int, _: Translate) -> str:
     """The warning to print when :func:`fit_ppg` drew a level smaller than asked."""
     w, h = level.size
-    return _("level {depth}: {w} × {h} squares at {asked} px per square would exceed "
-             "{side} px a side or {mp} megapixels; drawn at {used} px per square").format(
-        depth=level.depth, w=w, h=h, asked=asked, side=MAX_SIDE,
-        mp=pixel_limit() // 1_000_000, used=used)
+    return _(
+        "level {depth}: {w} × {h} squares at {asked} px per square would exceed "
+        "{side} px a side or {mp} megapixels; drawn at {used} px per square"
+    ).format(
+        depth=level.depth,
+        w=w,
+        h=h,
+        asked=asked,
+        side=MAX_SIDE,
+        mp=pixel_limit() // 1_000_000,
+        used=used,
+    )
 
 
 def picture(level: LevelWalls, ppg: int, *, fmt: str = "png") -> bytes:
@@ -62,13 +75,25 @@ def picture(level: LevelWalls, ppg: int, *, fmt: str = "png") -> bytes:
     from kerker.render.png import png_to_webp, svg_to_png
 
     if fmt not in IMAGE_FORMATS:
-        raise OptionError(N_("unknown picture format {value!r}; choose one of {choices}"),
-                          value=fmt, choices=", ".join(IMAGE_FORMATS))
+        raise OptionError(
+            N_("unknown picture format {value!r}; choose one of {choices}"),
+            value=fmt,
+            choices=", ".join(IMAGE_FORMATS),
+        )
     w, h = level.size[0] * ppg, level.size[1] * ppg
     svg = level.map.svg(level.view, w, h, numbers=level.view == "gm")
     data = svg_to_png(svg, scale=1.0, width=w, height=h)
     return png_to_webp(data) if fmt == "webp" else data
 
 
-__all__ = ["IMAGE_FORMATS", "MAX_MEGAPIXELS", "MAX_SIDE", "PPG_CHOICES", "PPG_DEFAULT",
-           "fit_ppg", "picture", "pixel_limit", "scale_warning"]
+__all__ = [
+    "IMAGE_FORMATS",
+    "MAX_MEGAPIXELS",
+    "MAX_SIDE",
+    "PPG_CHOICES",
+    "PPG_DEFAULT",
+    "fit_ppg",
+    "picture",
+    "pixel_limit",
+    "scale_warning",
+]

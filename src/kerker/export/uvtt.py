@@ -43,22 +43,38 @@ def uvtt_document(level: LevelWalls, ppg: int, image: bytes | None) -> dict[str,
     w, h = level.size
     return {
         "format": FORMAT,
-        "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": w, "y": h},
-                       "pixels_per_grid": ppg},
+        "resolution": {
+            "map_origin": {"x": 0, "y": 0},
+            "map_size": {"x": w, "y": h},
+            "pixels_per_grid": ppg,
+        },
         "line_of_sight": [[_xy(p) for p in line] for line in level.walls],
         "objects_line_of_sight": [],
-        "portals": [{"position": _xy(span.position), "bounds": [_xy(span.a), _xy(span.b)],
-                     "rotation": round(span.rotation, 6), "closed": True,
-                     "freestanding": False} for span in level.doors],
+        "portals": [
+            {
+                "position": _xy(span.position),
+                "bounds": [_xy(span.a), _xy(span.b)],
+                "rotation": round(span.rotation, 6),
+                "closed": True,
+                "freestanding": False,
+            }
+            for span in level.doors
+        ],
         "environment": {"baked_lighting": True, "ambient_light": AMBIENT},
         "lights": [],
         "image": base64.b64encode(image).decode("ascii") if image is not None else "",
     }
 
 
-def export_uvtt(doc: Mapping[str, Any], depth: int = 1, *, ppg: int = PPG_DEFAULT,
-                view: str = "player", image_format: str = "png", lang: str = "en",
-                ) -> tuple[str, list[str]]:
+def export_uvtt(
+    doc: Mapping[str, Any],
+    depth: int = 1,
+    *,
+    ppg: int = PPG_DEFAULT,
+    view: str = "player",
+    image_format: str = "png",
+    lang: str = "en",
+) -> tuple[str, list[str]]:
     """Level ``depth`` of the dungeon document ``doc`` as ``.dd2vtt`` text, and the
     warnings to show (a picture drawn smaller than ``ppg`` asked, in ``lang``).
 

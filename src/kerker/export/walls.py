@@ -83,8 +83,9 @@ def level_depths(doc: Mapping[str, Any]) -> list[int]:
     return [int(level.get("depth", 1)) for level in doc.get("levels") or ()]
 
 
-def level_walls(doc: Mapping[str, Any], depth: int = 1, view: str = "player",
-                secret_doors: bool = False) -> LevelWalls:
+def level_walls(
+    doc: Mapping[str, Any], depth: int = 1, view: str = "player", secret_doors: bool = False
+) -> LevelWalls:
     """The walls and doors of level ``depth`` as the map of ``view`` draws them.
 
     ``secret_doors`` True also opens the walls where a secret door sits and lists those
@@ -96,8 +97,9 @@ def level_walls(doc: Mapping[str, Any], depth: int = 1, view: str = "player",
     shown = tmap.shown(view)
     conns = tmap.connections
     opening = [i for i in shown if conns[i].get("kind") in TabletopMap.OPEN_WALL]
-    secret = ([i for i, c in enumerate(conns) if c.get("kind") in SECRET_KINDS]
-              if secret_doors else [])
+    secret = (
+        [i for i, c in enumerate(conns) if c.get("kind") in SECRET_KINDS] if secret_doors else []
+    )
     x0, y0, x1, y1 = tmap.bounds
     if x1 <= x0 or y1 <= y0:
         raise OptionError(N_("level {depth} has nothing to draw"), depth=depth)
@@ -106,8 +108,11 @@ def level_walls(doc: Mapping[str, Any], depth: int = 1, view: str = "player",
     def squares(point: tuple[int, int]) -> XY:
         return ((point[0] - ox) / HALVES_PER_SQUARE, (point[1] - oy) / HALVES_PER_SQUARE)
 
-    walls = [[squares(p) for p in line]
-             for line in tmap.wall_lines(sorted({*opening, *secret})) if len(line) > 1]
+    walls = [
+        [squares(p) for p in line]
+        for line in tmap.wall_lines(sorted({*opening, *secret}))
+        if len(line) > 1
+    ]
     doors = _spans(tmap, [i for i in opening if conns[i].get("kind") in DOOR_KINDS], x0, y0)
     hidden = _spans(tmap, secret, x0, y0)
     size = ((x1 - x0) // CELLS_PER_SQUARE, (y1 - y0) // CELLS_PER_SQUARE)
@@ -162,5 +167,14 @@ def _runs(edges: list[tuple[Lattice, Lattice]]) -> list[tuple[Lattice, Lattice]]
     return sorted(out)
 
 
-__all__ = ["CELLS_PER_SQUARE", "DOOR_KINDS", "GAP_KINDS", "NOTE_KINDS", "SECRET_KINDS",
-           "LevelWalls", "Span", "level_depths", "level_walls"]
+__all__ = [
+    "CELLS_PER_SQUARE",
+    "DOOR_KINDS",
+    "GAP_KINDS",
+    "NOTE_KINDS",
+    "SECRET_KINDS",
+    "LevelWalls",
+    "Span",
+    "level_depths",
+    "level_walls",
+]

@@ -58,7 +58,7 @@ def _cut_ring(ring: Sequence[XY], cuts: Sequence[tuple[XY, float]]) -> list[list
             sx = (bx > ax) - (bx < ax)
             sy = (by > ay) - (by < ay)
             first, second = (px - sx * half, py - sy * half), (px + sx * half, py + sy * half)
-            points[i + 1:i + 1] = [first, second]
+            points[i + 1 : i + 1] = [first, second]
             gaps.add((first, second))
             break
     if not gaps:
@@ -83,8 +83,14 @@ def _cut_ring(ring: Sequence[XY], cuts: Sequence[tuple[XY, float]]) -> list[list
     return out
 
 
-def zones_uvtt(zmap: ZoneMap, *, ppg: int = PPG_DEFAULT, view: str = "player",
-               image_format: str = "png", lang: str = "en") -> tuple[str, list[str]]:
+def zones_uvtt(
+    zmap: ZoneMap,
+    *,
+    ppg: int = PPG_DEFAULT,
+    view: str = "player",
+    image_format: str = "png",
+    lang: str = "en",
+) -> tuple[str, list[str]]:
     """The zone map as ``.dd2vtt`` text (one square per node, ``ppg`` pixels each), and
     the warnings to show (a picture drawn smaller than asked). Same map and options -> the
     same bytes. Refuses an unknown view or picture format and ``ppg`` outside 8-200 with
@@ -93,19 +99,38 @@ def zones_uvtt(zmap: ZoneMap, *, ppg: int = PPG_DEFAULT, view: str = "player",
     from kerker.zones import render_svg as zr
 
     if view not in zr.VIEWS:
-        raise OptionError(N_("unknown view {view!r}; choose one of {choices}"), view=view,
-                          choices=", ".join(zr.VIEWS))
+        raise OptionError(
+            N_("unknown view {view!r}; choose one of {choices}"),
+            view=view,
+            choices=", ".join(zr.VIEWS),
+        )
     if image_format not in IMAGE_FORMATS:
-        raise OptionError(N_("unknown picture format {value!r}; choose one of {choices}"),
-                          value=image_format, choices=", ".join(IMAGE_FORMATS))
+        raise OptionError(
+            N_("unknown picture format {value!r}; choose one of {choices}"),
+            value=image_format,
+            choices=", ".join(IMAGE_FORMATS),
+        )
     w, h = zmap.width, zmap.height
     used = fit_ppg((w, h), ppg)
     _ = translator(lang)
-    warnings = [] if used == ppg else [_(
-        "level {depth}: {w} × {h} squares at {asked} px per square would exceed "
-        "{side} px a side or {mp} megapixels; drawn at {used} px per square").format(
-        depth=1, w=w, h=h, asked=ppg, side=MAX_SIDE, mp=pixel_limit() // 1_000_000,
-        used=used)]
+    warnings = (
+        []
+        if used == ppg
+        else [
+            _(
+                "level {depth}: {w} × {h} squares at {asked} px per square would exceed "
+                "{side} px a side or {mp} megapixels; drawn at {used} px per square"
+            ).format(
+                depth=1,
+                w=w,
+                h=h,
+                asked=ppg,
+                side=MAX_SIDE,
+                mp=pixel_limit() // 1_000_000,
+                used=used,
+            )
+        ]
+    )
     rings, pitch, inset = _layout_rings(zmap)
 
     def node(p: XY) -> XY:
@@ -124,13 +149,23 @@ def zones_uvtt(zmap: ZoneMap, *, ppg: int = PPG_DEFAULT, view: str = "player",
         cuts += [((x1, y1), half), ((x2, y2), half)]
         across = (0.0, half) if y1 == y2 else (half, 0.0)
         for sign in (-1, 1):
-            extra.append([(x1 + sign * across[0], y1 + sign * across[1]),
-                          (x2 + sign * across[0], y2 + sign * across[1])])
+            extra.append(
+                [
+                    (x1 + sign * across[0], y1 + sign * across[1]),
+                    (x2 + sign * across[0], y2 + sign * across[1]),
+                ]
+            )
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2
         a, b = node((mx - across[0], my - across[1])), node((mx + across[0], my + across[1]))
-        portals.append({"position": _xy(node((mx, my))), "bounds": [_xy(a), _xy(b)],
-                        "rotation": 0.0 if across[0] else 1.570796,
-                        "closed": True, "freestanding": False})
+        portals.append(
+            {
+                "position": _xy(node((mx, my))),
+                "bounds": [_xy(a), _xy(b)],
+                "rotation": 0.0 if across[0] else 1.570796,
+                "closed": True,
+                "freestanding": False,
+            }
+        )
     lines = [line for ring in rings for line in _cut_ring(ring, cuts)] + extra
 
     # The picture: the zone map's drawing cut to its nodes.
@@ -142,16 +177,21 @@ def zones_uvtt(zmap: ZoneMap, *, ppg: int = PPG_DEFAULT, view: str = "player",
     map_w = w * pitch - 2 * inset
     ox = (width - map_w) // 2 - inset  # as the renderer places node (0, 0)
     oy = zr.TITLE_H - inset
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w * used}" '
-            f'height="{h * used}" viewBox="{ox:g} {oy:g} {w * pitch:g} {h * pitch:g}" '
-            'preserveAspectRatio="none">')
-    data = svg_to_png(head + svg[found.end():], scale=1.0, width=w * used, height=h * used)
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w * used}" '
+        f'height="{h * used}" viewBox="{ox:g} {oy:g} {w * pitch:g} {h * pitch:g}" '
+        'preserveAspectRatio="none">'
+    )
+    data = svg_to_png(head + svg[found.end() :], scale=1.0, width=w * used, height=h * used)
     if image_format == "webp":
         data = png_to_webp(data)
     doc = {
         "format": FORMAT,
-        "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": w, "y": h},
-                       "pixels_per_grid": used},
+        "resolution": {
+            "map_origin": {"x": 0, "y": 0},
+            "map_size": {"x": w, "y": h},
+            "pixels_per_grid": used,
+        },
         "line_of_sight": [[_xy(node(p)) for p in line] for line in lines],
         "objects_line_of_sight": [],
         "portals": portals,

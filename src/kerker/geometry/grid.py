@@ -18,8 +18,14 @@ CELLS_PER_SQUARE = 2
 DIRECTIONS: tuple[str, ...] = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
 CARDINALS: tuple[str, ...] = ("n", "e", "s", "w")
 VECTORS: dict[str, Cell] = {
-    "n": (0, -1), "ne": (1, -1), "e": (1, 0), "se": (1, 1),
-    "s": (0, 1), "sw": (-1, 1), "w": (-1, 0), "nw": (-1, -1),
+    "n": (0, -1),
+    "ne": (1, -1),
+    "e": (1, 0),
+    "se": (1, 1),
+    "s": (0, 1),
+    "sw": (-1, 1),
+    "w": (-1, 0),
+    "nw": (-1, -1),
 }
 
 

@@ -47,8 +47,9 @@ class Occupancy:
                 return False
         return True
 
-    def blockers(self, cells: Iterable[Cell], allowed: Iterable[str] = (),
-                 clearance: bool = True) -> set[str]:
+    def blockers(
+        self, cells: Iterable[Cell], allowed: Iterable[str] = (), clearance: bool = True
+    ) -> set[str]:
         """Areas other than ``allowed`` that own one of ``cells`` or (with ``clearance``)
         touch one of them, diagonals included."""
         ok = allowed if type(allowed) is set else set(allowed)  # (callers pass sets: no copy)
@@ -60,8 +61,16 @@ class Occupancy:
                 found.add(who)
             if clearance:
                 x, y = cell
-                for near in ((x, y - 1), (x + 1, y - 1), (x + 1, y), (x + 1, y + 1),
-                             (x, y + 1), (x - 1, y + 1), (x - 1, y), (x - 1, y - 1)):
+                for near in (
+                    (x, y - 1),
+                    (x + 1, y - 1),
+                    (x + 1, y),
+                    (x + 1, y + 1),
+                    (x, y + 1),
+                    (x - 1, y + 1),
+                    (x - 1, y),
+                    (x - 1, y - 1),
+                ):
                     who = owners.get(near)
                     if who is not None and who not in ok:
                         found.add(who)
@@ -78,22 +87,35 @@ class Occupancy:
         for x, y in cells:
             if not (lo <= x < hx and lo <= y < hy) or (x, y) in owners:
                 return False
-            for near in ((x - 1, y - 1), (x, y - 1), (x + 1, y - 1), (x - 1, y),
-                         (x + 1, y), (x - 1, y + 1), (x, y + 1), (x + 1, y + 1)):
+            for near in (
+                (x - 1, y - 1),
+                (x, y - 1),
+                (x + 1, y - 1),
+                (x - 1, y),
+                (x + 1, y),
+                (x - 1, y + 1),
+                (x, y + 1),
+                (x + 1, y + 1),
+            ):
                 who = owners.get(near)
                 if who is not None and who not in ok:
                     return False
         return True
 
-    def fits_footprint(self, shape: Footprint, dx: int, dy: int, allowed: set[str],
-                       margin: int = 1) -> bool:
+    def fits_footprint(
+        self, shape: Footprint, dx: int, dy: int, allowed: set[str], margin: int = 1
+    ) -> bool:
         """:meth:`fits` for ``shape``'s cells shifted by ``(dx, dy)``: its bounds against the
         edge, its first cells as :meth:`fits` tests them (most trial placements fail there),
         then each cell once and each cell of its ring once (not every cell's eight
         neighbours)."""
         x0, y0, x1, y1 = shape.box
-        if not (margin <= x0 + dx and x1 + dx < self.width - margin
-                and margin <= y0 + dy and y1 + dy < self.height - margin):
+        if not (
+            margin <= x0 + dx
+            and x1 + dx < self.width - margin
+            and margin <= y0 + dy
+            and y1 + dy < self.height - margin
+        ):
             return False
         owners = self.owners
         cells = shape.cells
@@ -102,8 +124,16 @@ class Occupancy:
             y += dy
             if (x, y) in owners:
                 return False
-            for near in ((x - 1, y - 1), (x, y - 1), (x + 1, y - 1), (x - 1, y),
-                         (x + 1, y), (x - 1, y + 1), (x, y + 1), (x + 1, y + 1)):
+            for near in (
+                (x - 1, y - 1),
+                (x, y - 1),
+                (x + 1, y - 1),
+                (x - 1, y),
+                (x + 1, y),
+                (x - 1, y + 1),
+                (x, y + 1),
+                (x + 1, y + 1),
+            ):
                 who = owners.get(near)
                 if who is not None and who not in allowed:
                     return False

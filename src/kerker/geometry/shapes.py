@@ -65,15 +65,16 @@ def circle(area_squares: int) -> Local:
 
 def oval(area_squares: int) -> Local:
     """An ellipse, half again as long as it is wide, the long axis away from the door."""
-    return _closest(area_squares, lambda d: _mask(d, d + d // 2,
-                                                  lambda x, y: x * x + y * y <= 1.0))
+    return _closest(area_squares, lambda d: _mask(d, d + d // 2, lambda x, y: x * x + y * y <= 1.0))
 
 
 def hexagon(area_squares: int) -> Local:
     """A hexagon with a flat entrance wall."""
+
     def make(d: int) -> Local:
         h = max(2, round(d * math.sqrt(3) / 2))
         return _mask(d, h, lambda x, y: abs(x) <= 1 - abs(y) * 0.5)
+
     return _closest(area_squares, make)
 
 
@@ -85,17 +86,21 @@ def octagon(area_squares: int) -> Local:
 
 def trapezoid(area_squares: int) -> Local:
     """A trapezoid: the entrance wall half as long as the far wall."""
+
     def make(d: int) -> Local:
         h = max(2, round(d * 0.75))
         return _mask(d, h, lambda x, y: abs(x) <= 0.5 + 0.25 * (y + 1))
+
     return _closest(area_squares, make)
 
 
 def triangle(area_squares: int) -> Local:
     """A triangle: the entrance wall is its base, the far corner its apex."""
+
     def make(d: int) -> Local:
         h = max(2, round(d * 0.87))
         return _mask(d, h, lambda x, y: abs(x) <= 1 - (y + 1) / 2 + 0.05)
+
     return _closest(area_squares, make)
 
 
@@ -139,8 +144,12 @@ def cave(w_squares: int, h_squares: int, rng: random.Random) -> Local:
 def by_name(shape: str, area_squares: int) -> Local:
     """A regular shape by its name (not ``rect`` or ``cave``, which need more)."""
     makers: dict[str, Callable[[int], Local]] = {
-        "circle": circle, "oval": oval, "hexagon": hexagon, "octagon": octagon,
-        "trapezoid": trapezoid, "triangle": triangle,
+        "circle": circle,
+        "oval": oval,
+        "hexagon": hexagon,
+        "octagon": octagon,
+        "trapezoid": trapezoid,
+        "triangle": triangle,
     }
     return makers[shape](max(1, area_squares))
 
@@ -183,8 +192,11 @@ def footprint(local: Local, heading: str) -> Footprint:
     ``u0`` steps of local ``u`` (:func:`shift`)."""
     cells = tuple(placed(local, (0, 0), heading, 0))
     # a cardinal heading turns (or mirrors) the local frame: the ring turns with it
-    ring = tuple(placed(_ring(local), (0, 0), heading, 0)) if heading in _CARDINAL \
+    ring = (
+        tuple(placed(_ring(local), (0, 0), heading, 0))
+        if heading in _CARDINAL
         else tuple(_ring(frozenset(cells)))
+    )
     xs = [x for x, _ in cells]
     ys = [y for _, y in cells]
     return Footprint(cells, ring, (min(xs), min(ys), max(xs), max(ys)))
@@ -196,8 +208,9 @@ _CARDINAL = frozenset(("n", "e", "s", "w"))
 @lru_cache(maxsize=256)
 def _ring(cells: frozenset[Cell]) -> frozenset[Cell]:
     """The cells touching ``cells`` (diagonals too) that are not theirs."""
-    return frozenset({(x + dx, y + dy) for x, y in cells for dx in (-1, 0, 1)
-                      for dy in (-1, 0, 1)}).difference(cells)
+    return frozenset(
+        {(x + dx, y + dy) for x, y in cells for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    ).difference(cells)
 
 
 def shift(origin: Cell, heading: str, u0: int) -> Cell:

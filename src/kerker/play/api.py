@@ -49,8 +49,15 @@ class Play:
 
     def new(self, rules: str, seed: int, options: dict[str, Any], name: str = "") -> PlayState:
         """A new session (stored, no events yet)."""
-        info = new_info(secrets.token_hex(5), rules, seed, options, name=name,
-                        player_token=secrets.token_urlsafe(16), now=_now())
+        info = new_info(
+            secrets.token_hex(5),
+            rules,
+            seed,
+            options,
+            name=name,
+            player_token=secrets.token_urlsafe(16),
+            now=_now(),
+        )
         state = fold(info, [], self.registry)
         info = with_fingerprint(info, state)
         self.store.create(info)
@@ -63,13 +70,11 @@ class Play:
         from, that state: a second instance's append shows as a longer log)."""
         info, events = self.store.load(ref)
         last = self._last.pop(info.id, None)
-        if (last is not None and last.info == info and last.events == events
-                and not last.read_only):
+        if last is not None and last.info == info and last.events == events and not last.read_only:
             return last
         return verify(fold(info, events, self.registry))
 
-    def act(self, ref: str, kind: str, expected: int | None = None, **fields: Any
-            ) -> PlayState:
+    def act(self, ref: str, kind: str, expected: int | None = None, **fields: Any) -> PlayState:
         """Do ``kind`` (see :func:`~kerker.play.session.propose`) on session ``ref`` and
         return the state after it (valid until the next step of that session through this
         object, which goes on from it). ``expected``: the last event the caller saw; when the
@@ -115,15 +120,21 @@ class Play:
         same rules, seed and options, every event replayed and checked on the way (an event
         that does not apply is refused in one line, naming it)."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise EventError(N_("not a kerker play log (it needs \"format\": \"{format}\")"),
-                             format=FORMAT)
+            raise EventError(
+                N_('not a kerker play log (it needs "format": "{format}")'), format=FORMAT
+            )
         if not isinstance(data.get("events"), list) or len(data["events"]) > MAX_EVENTS:
-            raise EventError(N_("a play log needs a list \"events\" of at most {max}"),
-                             max=MAX_EVENTS)
+            raise EventError(
+                N_('a play log needs a list "events" of at most {max}'), max=MAX_EVENTS
+            )
         head = data
         rules, seed, options = head.get("rules"), head.get("seed"), head.get("options")
-        if (not isinstance(rules, str) or not isinstance(seed, int) or isinstance(seed, bool)
-                or not isinstance(options, dict)):
+        if (
+            not isinstance(rules, str)
+            or not isinstance(seed, int)
+            or isinstance(seed, bool)
+            or not isinstance(options, dict)
+        ):
             raise EventError(N_("the log's session header needs rules, seed and options"))
         events = [event_from_json(item, seq=n) for n, item in enumerate(data["events"], 1)]
         title = name if name is not None else str(head.get("name") or "")
@@ -138,17 +149,27 @@ class Play:
         dice do not come out as recorded."""
         fields = dict(event.data)
         if event.kind in ("open", "reroll", "enter"):
-            fields = {"exit": event.data["exit"]} if event.kind != "enter" else {
-                "level": event.data["level"]}
+            fields = (
+                {"exit": event.data["exit"]}
+                if event.kind != "enter"
+                else {"level": event.data["level"]}
+            )
         redo = propose(state, event.kind, self.registry, **fields)
         if redo.data != event.data:
-            raise EventError(N_("event {seq} ({kind}) of the log does not replay here as it "
-                                "was recorded"), seq=event.seq, kind=event.kind)
+            raise EventError(
+                N_("event {seq} ({kind}) of the log does not replay here as it was recorded"),
+                seq=event.seq,
+                kind=event.kind,
+            )
 
 
 def export(state: PlayState) -> dict[str, Any]:
     """The whole log as JSON: ``{"session": id, "name", "rules", "seed", "options", "kerker",
     "rules_digest", "fingerprint", "created", "updated", "format", "version", "events"}`` (what
     :meth:`Play.import_log` reads back)."""
-    return {**state.info.to_json(), "format": FORMAT, "version": FORMAT_VERSION,
-            "events": [e.to_json() for e in state.events]}
+    return {
+        **state.info.to_json(),
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "events": [e.to_json() for e in state.events],
+    }

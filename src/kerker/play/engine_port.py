@@ -87,8 +87,9 @@ def open_exits(state: DungeonState) -> list[OpenExit]:
     out = []
     for item in api.open_exits(state):
         _level, conn = state.find(item.key)
-        out.append(OpenExit(item.key, item.depth, item.area, item.kind, item.to_level,
-                            bool(conn.gm_only)))
+        out.append(
+            OpenExit(item.key, item.depth, item.area, item.kind, item.to_level, bool(conn.gm_only))
+        )
     return out
 
 

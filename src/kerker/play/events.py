@@ -19,8 +19,19 @@ MAX_EVENTS = 10_000
 MAX_FACES = 100
 """Dice a player may enter for one roll."""
 
-KINDS = ("open", "reroll", "undo", "redo", "note", "roll", "table", "check", "reveal", "hide",
-         "enter")
+KINDS = (
+    "open",
+    "reroll",
+    "undo",
+    "redo",
+    "note",
+    "roll",
+    "table",
+    "check",
+    "reveal",
+    "hide",
+    "enter",
+)
 UNDOABLE = frozenset({"open", "reroll", "enter", "note", "reveal", "hide"})
 """Kinds that undo takes back. Dice rolls, table rolls and checks are never undone: a roll
 once made stays in the log (taking it back would be a silent reroll)."""
@@ -32,10 +43,14 @@ FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "redo": {},
     "note": {"text": (str,), "depth": (int, type(None)), "area": (int, type(None))},
     "roll": {"expr": (str,), "entered": (list, type(None)), "total": (int,)},
-    "table": {"table": (str,), "level": (int,), "entered": (list, type(None)),
-              "total": (int,)},
-    "check": {"value": (int,), "modifier": (int,), "secret": (bool,),
-              "entered": (list, type(None)), "outcome": (str,)},
+    "table": {"table": (str,), "level": (int,), "entered": (list, type(None)), "total": (int,)},
+    "check": {
+        "value": (int,),
+        "modifier": (int,),
+        "secret": (bool,),
+        "entered": (list, type(None)),
+        "outcome": (str,),
+    },
     "reveal": {"depth": (int,), "area": (int, type(None)), "exit": (str, type(None))},
     "hide": {"depth": (int,), "area": (int, type(None)), "exit": (str, type(None))},
     "enter": {"level": (int,), "exit": (str,)},
@@ -68,8 +83,11 @@ def event_from_json(item: Any, seq: int | None = None) -> Event:
         raise EventError(N_("an event must be an object, not {text}"), text=type(item).__name__)
     kind = item.get("kind")
     if kind not in FIELDS:
-        raise EventError(N_("unknown event kind {kind!r}; known: {choices}"), kind=str(kind),
-                         choices=", ".join(KINDS))
+        raise EventError(
+            N_("unknown event kind {kind!r}; known: {choices}"),
+            kind=str(kind),
+            choices=", ".join(KINDS),
+        )
     number = item.get("seq") if seq is None else seq
     if not isinstance(number, int) or isinstance(number, bool) or number < 1:
         raise EventError(N_("event {kind}: seq must be a whole number from 1"), kind=kind)
@@ -80,18 +98,33 @@ def event_from_json(item: Any, seq: int | None = None) -> Event:
         if isinstance(value, bool) and bool not in types:
             value = "bad"
         if not isinstance(value, types):
-            raise EventError(N_("event {seq} ({kind}): field {name!r} is missing or of the "
-                                "wrong type"), seq=number, kind=kind, name=name)
+            raise EventError(
+                N_("event {seq} ({kind}): field {name!r} is missing or of the wrong type"),
+                seq=number,
+                kind=kind,
+                name=name,
+            )
         if isinstance(value, str) and len(value) > MAX_TEXT:
-            raise EventError(N_("event {seq}: {name!r} is longer than {max} characters"),
-                             seq=number, name=name, max=MAX_TEXT)
-        if isinstance(value, list) and (len(value) > MAX_FACES or not all(
-                isinstance(v, int) and not isinstance(v, bool) for v in value)):
-            raise EventError(N_("event {seq}: {name!r} must be a list of at most {max} "
-                                "whole numbers"), seq=number, name=name, max=MAX_FACES)
+            raise EventError(
+                N_("event {seq}: {name!r} is longer than {max} characters"),
+                seq=number,
+                name=name,
+                max=MAX_TEXT,
+            )
+        if isinstance(value, list) and (
+            len(value) > MAX_FACES
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        ):
+            raise EventError(
+                N_("event {seq}: {name!r} must be a list of at most {max} whole numbers"),
+                seq=number,
+                name=name,
+                max=MAX_FACES,
+            )
         data[name] = value
     extra = sorted(set(item) - set(spec) - {"seq", "kind"})
     if extra:
-        raise EventError(N_("event {seq} ({kind}): unknown field {name!r}"), seq=number,
-                         kind=kind, name=extra[0])
+        raise EventError(
+            N_("event {seq} ({kind}): unknown field {name!r}"), seq=number, kind=kind, name=extra[0]
+        )
     return Event(number, kind, data)

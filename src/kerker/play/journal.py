@@ -45,7 +45,8 @@ def _area_lines(area: dict[str, Any], depth: int, lang: str, view: str) -> list[
     # feet, as both rule texts measure (Fuß, piedi); the document writes "W × H ft"
     size = str(area["size"]["feet"]).replace(" ft", " " + _(N_("ft")))
     head = _("{title} {number} (level {depth}), {size}").format(
-        title=area["title"], number=area["number"], depth=depth, size=size)
+        title=area["title"], number=area["number"], depth=depth, size=size
+    )
     lines = [f"   - {head}"]
     if view == "gm":
         for content in area["contents"]:
@@ -71,8 +72,10 @@ def _exits(state: PlayState) -> dict[str, tuple[str, int]]:
         number = {a["id"]: a["number"] for a in level["areas"]}
         for conn in level["connections"]:
             x, y = conn["at"]
-            out.setdefault(conn.get("key") or f"{depth}:{x},{y}:{conn['side']}",
-                           (conn["kind"], number.get(conn["from"], 0)))
+            out.setdefault(
+                conn.get("key") or f"{depth}:{x},{y}:{conn['side']}",
+                (conn["kind"], number.get(conn["from"], 0)),
+            )
     for item in open_exit_list(state, "gm"):
         out[item["key"]] = (item["kind"], item["area"])
     return out
@@ -83,9 +86,15 @@ def _code(text: str) -> str:
     return "`" + " ".join(text.replace("`", "'").split()) + "`"
 
 
-def _step(state: PlayState, e: Event, registry: Registry, lang: str, view: str,
-          areas: dict[tuple[int, str], dict[str, Any]],
-          exits: dict[str, tuple[str, int]]) -> list[str]:
+def _step(
+    state: PlayState,
+    e: Event,
+    registry: Registry,
+    lang: str,
+    view: str,
+    areas: dict[tuple[int, str], dict[str, Any]],
+    exits: dict[str, tuple[str, int]],
+) -> list[str]:
     _ = translator(lang)
     d = e.data
     if e.kind in ("open", "enter"):
@@ -94,14 +103,15 @@ def _step(state: PlayState, e: Event, registry: Registry, lang: str, view: str,
         name = exit_name(way[0], _) if way else _("Way")
         if e.kind == "open" and view == "player":
             # players read no engine keys
-            head = _("{exit} of area {area} opened.").format(exit=name,
-                                                            area=way[1] if way else "?")
+            head = _("{exit} of area {area} opened.").format(exit=name, area=way[1] if way else "?")
         elif e.kind == "open":
             head = _("{exit} of area {area} opened ({key}).").format(
-                exit=name, area=way[1] if way else "?", key=key)
+                exit=name, area=way[1] if way else "?", key=key
+            )
         else:
             head = _("{exit} taken down or up to level {level} ({key}).").format(
-                exit=name, level=d["level"], key=key)
+                exit=name, level=d["level"], key=key
+            )
         if e.seq not in state.done:
             return [head]
         if e.seq in state.lapsed:
@@ -110,8 +120,11 @@ def _step(state: PlayState, e: Event, registry: Registry, lang: str, view: str,
         made = state.made.get(e.seq, [])
         if not made:
             joined = state.joined.get(e.seq)
-            lines[0] += " " + (_("It leads into area {area}, already known.").format(
-                area=joined) if joined else _("Nothing new lies behind it."))
+            lines[0] += " " + (
+                _("It leads into area {area}, already known.").format(area=joined)
+                if joined
+                else _("Nothing new lies behind it.")
+            )
         for depth, area_id in made:
             area = areas.get((depth, area_id))
             if area is not None:
@@ -120,26 +133,42 @@ def _step(state: PlayState, e: Event, registry: Registry, lang: str, view: str,
     if e.kind == "reroll":
         opened = [s for s in state.ways if state.by_seq[s].data.get("exit") == d["exit"]]
         way = state.ways[opened[0]] if opened else exits.get(d["exit"])
-        return [_("Rerolled what lies behind the {exit} of area {area} ({key}); the step "
-                  "that opened it shows the new roll.").format(
-            exit=exit_name(way[0], _) if way else _("Way"), area=way[1] if way else "?",
-            key=d["exit"])]
+        return [
+            _(
+                "Rerolled what lies behind the {exit} of area {area} ({key}); the step "
+                "that opened it shows the new roll."
+            ).format(
+                exit=exit_name(way[0], _) if way else _("Way"),
+                area=way[1] if way else "?",
+                key=d["exit"],
+            )
+        ]
     if e.kind == "undo":
         return [_("Undid the last step.")]
     if e.kind == "redo":
         return [_("Redid the step undone.")]
     if e.kind == "note":
-        where = (_("Note on area {area} (level {depth}):").format(area=d["area"],
-                                                                  depth=d["depth"])
-                 if d["area"] is not None else _("Note:"))
+        where = (
+            _("Note on area {area} (level {depth}):").format(area=d["area"], depth=d["depth"])
+            if d["area"] is not None
+            else _("Note:")
+        )
         return [f"{where} {md_escape(d['text'])}"]
     if e.kind == "roll":
-        rng = (EnteredDice(d["entered"]) if d["entered"] is not None
-               else random.Random(event_seed(state.info, e.seq)))
+        rng = (
+            EnteredDice(d["entered"])
+            if d["entered"] is not None
+            else random.Random(event_seed(state.info, e.seq))
+        )
         thrown = roll(d["expr"], rng)
         how = _("entered") if d["entered"] is not None else _("rolled")
-        return [_("Dice {expr} ({how}): {total}").format(
-            expr=_code(d["expr"]), how=how, total=thrown.total) + " " + _code(explain(thrown))]
+        return [
+            _("Dice {expr} ({how}): {total}").format(
+                expr=_code(d["expr"]), how=how, total=thrown.total
+            )
+            + " "
+            + _code(explain(thrown))
+        ]
     if e.kind == "table":
         from kerker.tables.engine import roll_table
         from kerker.tables.render import lines as table_lines
@@ -150,27 +179,32 @@ def _step(state: PlayState, e: Event, registry: Registry, lang: str, view: str,
         if d["entered"] is not None:
             head = head.removesuffix(":") + " (" + _("entered") + "):"
         return [head] + [
-            f"   - {line.strip()}" for line in table_lines(result, lang)
-            if line.strip()]
+            f"   - {line.strip()}" for line in table_lines(result, lang) if line.strip()
+        ]
     if e.kind == "check":
-        result = roll_check(state.info, e.seq, d["value"], d["modifier"], d["secret"],
-                            d["entered"])
+        result = roll_check(state.info, e.seq, d["value"], d["modifier"], d["secret"], d["entered"])
         head = _("Check against {value} (modifier {modifier}):").format(
-            value=d["value"], modifier=f"{d['modifier']:+d}")
+            value=d["value"], modifier=f"{d['modifier']:+d}"
+        )
         if view == "player":
             return [f"{head} {result.player_line(lang)}"]
         return [f"{head} {result.gm_line(lang)}"]
     if e.kind in ("reveal", "hide"):
-        what = (_("area {area} (level {depth})").format(area=d["area"], depth=d["depth"])
-                if d["area"] is not None else _("the way at {key}").format(key=d["exit"]))
-        text = (_("Showed {what} to the players.") if e.kind == "reveal"
-                else _("Hid {what} from the players."))
+        what = (
+            _("area {area} (level {depth})").format(area=d["area"], depth=d["depth"])
+            if d["area"] is not None
+            else _("the way at {key}").format(key=d["exit"])
+        )
+        text = (
+            _("Showed {what} to the players.")
+            if e.kind == "reveal"
+            else _("Hid {what} from the players.")
+        )
         return [text.format(what=what)]
     return [e.kind]  # pragma: no cover - every kind is handled above
 
 
-def journal_md(state: PlayState, registry: Registry, lang: str = "en",
-               view: str = "gm") -> str:
+def journal_md(state: PlayState, registry: Registry, lang: str = "en", view: str = "gm") -> str:
     """The journal as Markdown in ``lang`` (de, it, en). The player ``view`` leaves out
     secret checks' dice and what lies in the rooms, and every step that only the GM saw
     (a secret door's reveal counts as seen once it is revealed)."""
@@ -179,10 +213,16 @@ def journal_md(state: PlayState, registry: Registry, lang: str = "en",
     areas = _areas(state, lang)
     exits = _exits(state)
     title = md_escape(info.name) if info.name else _("Session {id}").format(id=info.id)
-    lines = [f"# {title}", "",
-             _("{rules}, seed {seed}; kerker {version}.").format(
-                 rules=RULE_NAMES.get(info.rules, info.rules), seed=info.seed,
-                 version=info.kerker_version), ""]
+    lines = [
+        f"# {title}",
+        "",
+        _("{rules}, seed {seed}; kerker {version}.").format(
+            rules=RULE_NAMES.get(info.rules, info.rules),
+            seed=info.seed,
+            version=info.kerker_version,
+        ),
+        "",
+    ]
     if state.read_only:
         lines += [_("Read-only: {reason}").format(reason=state.read_only), ""]
     lines += journal_lines(state, registry, lang, view, state.events, areas, exits)
@@ -191,10 +231,15 @@ def journal_md(state: PlayState, registry: Registry, lang: str = "en",
     return "\n".join(lines) + "\n"
 
 
-def journal_lines(state: PlayState, registry: Registry, lang: str, view: str,
-                  events: list[Event],
-                  areas: dict[tuple[int, str], dict[str, Any]] | None = None,
-                  exits: dict[str, tuple[str, int]] | None = None) -> list[str]:
+def journal_lines(
+    state: PlayState,
+    registry: Registry,
+    lang: str,
+    view: str,
+    events: list[Event],
+    areas: dict[tuple[int, str], dict[str, Any]] | None = None,
+    exits: dict[str, tuple[str, int]] | None = None,
+) -> list[str]:
     """The journal's numbered lines for ``events`` (some or all of the session's)."""
     _ = translator(lang)
     areas = _areas(state, lang) if areas is None else areas
@@ -207,9 +252,9 @@ def journal_lines(state: PlayState, registry: Registry, lang: str, view: str,
         body = _step(state, e, registry, lang, view, areas, exits)
         first = body[0]
         if e.kind in ("open", "reroll", "enter", "note", "reveal", "hide") and (
-                e.seq not in active):
+            e.seq not in active
+        ):
             first = f"~~{first}~~ " + _("(undone)")
         lines.append(f"{e.seq}. {first}")
         lines += body[1:]
     return lines
-

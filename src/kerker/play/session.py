@@ -66,10 +66,18 @@ class SessionInfo:
 
     def to_json(self) -> dict[str, Any]:
         """The session's header as exported (``journal --format json``, ``export``)."""
-        return {"session": self.id, "name": self.name, "rules": self.rules, "seed": self.seed,
-                "options": self.options, "kerker": self.kerker_version,
-                "rules_digest": self.rules_digest, "fingerprint": self.fingerprint,
-                "created": self.created, "updated": self.updated}
+        return {
+            "session": self.id,
+            "name": self.name,
+            "rules": self.rules,
+            "seed": self.seed,
+            "options": self.options,
+            "kerker": self.kerker_version,
+            "rules_digest": self.rules_digest,
+            "fingerprint": self.fingerprint,
+            "created": self.created,
+            "updated": self.updated,
+        }
 
 
 @lru_cache(maxsize=8)
@@ -112,8 +120,7 @@ class EnteredDice(random.Random):
         if self.used >= len(self.faces) and self.then is not None:
             return self.then.getrandbits(k)
         if self.used >= len(self.faces):
-            raise EventError(N_("the roll needs more dice than the {n} entered"),
-                             n=len(self.faces))
+            raise EventError(N_("the roll needs more dice than the {n} entered"), n=len(self.faces))
         face = self.faces[self.used]
         self.used += 1
         return face - 1
@@ -128,11 +135,18 @@ def _plain_dice(node: Node, out: list[int]) -> bool:
     if isinstance(node, Neg):
         return _plain_dice(node.operand, out)
     if isinstance(node, BinOp):
-        return node.op in ("+", "-") and _plain_dice(node.left, out) and _plain_dice(
-            node.right, out)
+        return (
+            node.op in ("+", "-") and _plain_dice(node.left, out) and _plain_dice(node.right, out)
+        )
     if isinstance(node, Dice):
-        if (node.die.kind not in ("std", "percent") or node.reroll or node.explode
-                or node.keep or node.success or not isinstance(node.count, Num)):
+        if (
+            node.die.kind not in ("std", "percent")
+            or node.reroll
+            or node.explode
+            or node.keep
+            or node.success
+            or not isinstance(node.count, Num)
+        ):
             return False
         out.extend([len(node.die.faces)] * node.count.value)
         return True
@@ -146,11 +160,17 @@ def check_entered(expr: str, faces: Sequence[int]) -> None:
     parsed = parse(expr)
     sides: list[int] = []
     if not _plain_dice(parsed.root, sides) or not sides:
-        raise EventError(N_("{expr}: dice can be entered only for plain NdX expressions "
-                            "(with + and -); let kerker roll this one"), expr=expr)
+        raise EventError(
+            N_(
+                "{expr}: dice can be entered only for plain NdX expressions "
+                "(with + and -); let kerker roll this one"
+            ),
+            expr=expr,
+        )
     if len(faces) != len(sides):
-        raise EventError(N_("{expr} needs {n} dice, {m} entered"), expr=expr, n=len(sides),
-                         m=len(faces))
+        raise EventError(
+            N_("{expr} needs {n} dice, {m} entered"), expr=expr, n=len(sides), m=len(faces)
+        )
     for face, n in zip(faces, sides, strict=True):
         if not 1 <= face <= n:
             raise EventError(N_("a d{sides} cannot show {value}"), sides=n, value=face)
@@ -284,8 +304,12 @@ def _apply(state: PlayState, e: Event) -> None:
         if not port.expand(dungeon, key, state.rerolls.get(key, 0)):
             state.lapsed.append(e.seq)
             return
-        state.made[e.seq] = [(d, a) for d, lv in sorted(dungeon.levels.items())
-                             for a in lv.areas if (d, a) not in before]
+        state.made[e.seq] = [
+            (d, a)
+            for d, lv in sorted(dungeon.levels.items())
+            for a in lv.areas
+            if (d, a) not in before
+        ]
         if not state.made[e.seq]:
             joined = port.leads_to(dungeon, key)
             if joined is not None:
@@ -319,15 +343,32 @@ def advance(state: PlayState, event: Event, registry: Registry) -> PlayState:
     return state
 
 
-def new_info(session_id: str, rules: str, seed: int, options: dict[str, Any], *,
-             name: str = "", player_token: str = "", now: str = "") -> SessionInfo:
+def new_info(
+    session_id: str,
+    rules: str,
+    seed: int,
+    options: dict[str, Any],
+    *,
+    name: str = "",
+    player_token: str = "",
+    now: str = "",
+) -> SessionInfo:
     """The header of a new session (options checked by the engine's parameters)."""
     unknown = sorted(set(options) - set(OPTION_NAMES))
     if unknown:
         raise EventError(N_("unknown dungeon option {name!r}"), name=unknown[0])
-    info = SessionInfo(session_id, rules, seed, dict(options), kerker.__version__,
-                       rules_digest(rules), name=name, player_token=player_token,
-                       created=now, updated=now)
+    info = SessionInfo(
+        session_id,
+        rules,
+        seed,
+        dict(options),
+        kerker.__version__,
+        rules_digest(rules),
+        name=name,
+        player_token=player_token,
+        created=now,
+        updated=now,
+    )
     info.params()
     return info
 
@@ -338,14 +379,16 @@ def verify(state: PlayState) -> PlayState:
     info = state.info
     if not info.fingerprint:
         return state
-    same_data = (info.kerker_version == kerker.__version__
-                 and info.rules_digest == rules_digest(info.rules))
+    same_data = info.kerker_version == kerker.__version__ and info.rules_digest == rules_digest(
+        info.rules
+    )
     if same_data:
         return state
     if fingerprint(state) != info.fingerprint:
         state.read_only = (
             f"made with kerker {info.kerker_version} and other rule data; replayed here it "
-            "gives another dungeon")
+            "gives another dungeon"
+        )
     return state
 
 
@@ -370,8 +413,7 @@ def _exit_key(state: PlayState, exit_: str, *, opened: bool = False) -> str:
         for item in exits:
             if str(item["number"]) == exit_:
                 return str(item["key"])
-        raise EventError(N_("no open exit number {exit}; {n} are open"), exit=exit_,
-                         n=len(exits))
+        raise EventError(N_("no open exit number {exit}; {n} are open"), exit=exit_, n=len(exits))
     for item in exits:
         if item["key"] == exit_:
             return exit_
@@ -404,8 +446,11 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
     if kind == "open":
         data = {"exit": _exit_key(state, str(fields["exit"]))}
     elif kind == "reroll":
-        opens = [state.by_seq[s].data["exit"] for s in state.done
-                 if state.by_seq[s].kind in ("open", "enter") and s not in state.lapsed]
+        opens = [
+            state.by_seq[s].data["exit"]
+            for s in state.done
+            if state.by_seq[s].kind in ("open", "enter") and s not in state.lapsed
+        ]
         wanted = str(fields["exit"])
         if wanted == "last":
             if not opens:
@@ -413,8 +458,7 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
             wanted = opens[-1]
         key = wanted
         if key not in opens:
-            raise EventError(N_("exit {exit!r} has not been opened: nothing to reroll"),
-                             exit=key)
+            raise EventError(N_("exit {exit!r} has not been opened: nothing to reroll"), exit=key)
         data = {"exit": key}
     elif kind == "undo":
         if not state.done:
@@ -450,16 +494,28 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
         entered = fields.get("entered")
         rng = table_rng(state.info, seq, registry, table, entered)
         result, _log = roll_table(registry, table, rng, context={"level": state.depth})
-        data = {"table": table, "level": state.depth,
-                "entered": None if entered is None else [int(f) for f in entered],
-                "total": result.pick.total}
+        data = {
+            "table": table,
+            "level": state.depth,
+            "entered": None if entered is None else [int(f) for f in entered],
+            "total": result.pick.total,
+        }
     elif kind == "check":
-        result = roll_check(state.info, seq, int(fields["value"]),
-                            int(fields.get("modifier") or 0), bool(fields.get("secret")),
-                            fields.get("entered"))
-        data = {"value": result.value, "modifier": result.modifier,
-                "secret": result.secret, "entered": fields.get("entered"),
-                "outcome": result.outcome.value}
+        result = roll_check(
+            state.info,
+            seq,
+            int(fields["value"]),
+            int(fields.get("modifier") or 0),
+            bool(fields.get("secret")),
+            fields.get("entered"),
+        )
+        data = {
+            "value": result.value,
+            "modifier": result.modifier,
+            "secret": result.secret,
+            "entered": fields.get("entered"),
+            "outcome": result.outcome.value,
+        }
     elif kind in ("reveal", "hide"):
         depth = int(fields.get("depth") or state.depth)
         area, exit_ = fields.get("area"), fields.get("exit")
@@ -483,8 +539,9 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
     return Event(seq, kind, data)
 
 
-def table_rng(info: SessionInfo, seq: int, registry: Registry, table: str,
-              entered: Sequence[int] | None) -> random.Random:
+def table_rng(
+    info: SessionInfo, seq: int, registry: Registry, table: str, entered: Sequence[int] | None
+) -> random.Random:
     """The dice of the free table roll of event ``seq``: its sub-seed, or the faces a player
     rolled for the table's own die (its follow-up tables are then rolled from the sub-seed).
     Refuses entered faces for a table rolled by weights or with dice that cannot be entered,
@@ -495,14 +552,22 @@ def table_rng(info: SessionInfo, seq: int, registry: Registry, table: str,
     spec = registry.get(table)
     dice = spec.dice
     if dice is None or "{" in dice:
-        raise EventError(N_("table {table} is not rolled with one plain die expression; let "
-                            "kerker roll it"), table=table)
+        raise EventError(
+            N_("table {table} is not rolled with one plain die expression; let kerker roll it"),
+            table=table,
+        )
     check_entered(dice, [int(f) for f in entered])
     return EnteredDice([int(f) for f in entered], then=seeded)
 
 
-def roll_check(info: SessionInfo, seq: int, value: int, modifier: int, secret: bool,
-               entered: Sequence[int] | None) -> Any:
+def roll_check(
+    info: SessionInfo,
+    seq: int,
+    value: int,
+    modifier: int,
+    secret: bool,
+    entered: Sequence[int] | None,
+) -> Any:
     """The HPR check (seed 003) of event ``seq``: rolled from its sub-seed, or decided by
     the check die's faces a player entered (first roll, then the confirmation after a 1 or
     a 20). Refuses faces the check die cannot show."""
@@ -519,12 +584,18 @@ def roll_check(info: SessionInfo, seq: int, value: int, modifier: int, secret: b
     try:
         result = check(value, modifier, rng, secret=secret)
     except EventError:
-        raise EventError(N_("after a {best} or a {worst} the check needs a confirmation "
-                            "roll: enter both dice (e.g. 20,7)"), best=load_rules().best,
-                         worst=load_rules().worst) from None
+        raise EventError(
+            N_(
+                "after a {best} or a {worst} the check needs a confirmation "
+                "roll: enter both dice (e.g. 20,7)"
+            ),
+            best=load_rules().best,
+            worst=load_rules().worst,
+        ) from None
     if isinstance(rng, EnteredDice) and rng.used != len(rng.faces):
-        raise EventError(N_("the check used {n} of the {m} dice entered"), n=rng.used,
-                         m=len(rng.faces))
+        raise EventError(
+            N_("the check used {n} of the {m} dice entered"), n=rng.used, m=len(rng.faces)
+        )
     return result
 
 

@@ -22,8 +22,10 @@ from kerker.play.session import PlayState
 from kerker.play.store import ConflictError
 
 MAX_LINE = 500
-HELP = N_("n next exit · o open number · u undo · y redo · r reroll last · t note · "
-          "c check · d dice · j journal · v GM/player view · q quit")
+HELP = N_(
+    "n next exit · o open number · u undo · y redo · r reroll last · t note · "
+    "c check · d dice · j journal · v GM/player view · q quit"
+)
 
 
 class _Keys:
@@ -91,8 +93,11 @@ def _pick(play: Play, keys: _Keys, out: Any, _: Any) -> str | None:
         return None
     for n, info in enumerate(infos[:20], 1):
         name = "".join(ch if ch.isprintable() else "?" for ch in info.name)
-        out.print(f"{n:>3}. {info.id}  {info.rules}  {_('seed')} {info.seed}  {name}",
-                  markup=False, highlight=False)
+        out.print(
+            f"{n:>3}. {info.id}  {info.rules}  {_('seed')} {info.seed}  {name}",
+            markup=False,
+            highlight=False,
+        )
     answer = keys.line(_("Session number (Enter: 1): "))
     if answer is None:
         return None
@@ -103,8 +108,9 @@ def _pick(play: Play, keys: _Keys, out: Any, _: Any) -> str | None:
     return infos[int(answer) - 1].id
 
 
-def run_loop(play: Play, ref: str | None, lang: str | None, stream: IO[str],
-             stdout: IO[str]) -> None:
+def run_loop(
+    play: Play, ref: str | None, lang: str | None, stream: IO[str], stdout: IO[str]
+) -> None:
     """Play session ``ref`` (or one picked from the list) until ``q`` or the end of input.
 
     Errors of a step (an exit that is not open, a die that cannot show a value) are shown
@@ -132,16 +138,24 @@ def run_loop(play: Play, ref: str | None, lang: str | None, stream: IO[str],
             console.print(summary(current, code, view), markup=False)
             for line in last:
                 console.print(line, markup=False)
-            console.print(_("Session {id}, step {seq}, {view} view. {help}").format(
-                id=current.info.id, seq=current.seq,
-                view=_("GM") if view == "gm" else _("player"), help=_(HELP)), markup=False)
+            console.print(
+                _("Session {id}, step {seq}, {view} view. {help}").format(
+                    id=current.info.id,
+                    seq=current.seq,
+                    view=_("GM") if view == "gm" else _("player"),
+                    help=_(HELP),
+                ),
+                markup=False,
+            )
 
         draw(state)
         while True:
             key = keys.key()
             if key in ("", "q", "\x04"):
-                console.print(_("Saved. kerker play {id} goes on from here.").format(
-                    id=state.info.id), markup=False)
+                console.print(
+                    _("Saved. kerker play {id} goes on from here.").format(id=state.info.id),
+                    markup=False,
+                )
                 return
             fields: dict[str, Any] = {}
             kind = None
@@ -172,9 +186,11 @@ def run_loop(play: Play, ref: str | None, lang: str | None, stream: IO[str],
                 if not parts:
                     continue
                 try:
-                    fields = {"value": int(parts[0]),
-                              "modifier": int(parts[1]) if len(parts) > 1 else 0,
-                              "secret": view == "gm"}
+                    fields = {
+                        "value": int(parts[0]),
+                        "modifier": int(parts[1]) if len(parts) > 1 else 0,
+                        "secret": view == "gm",
+                    }
                 except ValueError:
                     console.print(_("A check takes whole numbers."), markup=False)
                     continue
@@ -215,5 +231,4 @@ def run_loop(play: Play, ref: str | None, lang: str | None, stream: IO[str],
                 continue
             draw(state)
             if not exit_lines(state, "gm", _):
-                console.print(_("Nothing is open any more: the dungeon is explored."),
-                              markup=False)
+                console.print(_("Nothing is open any more: the dungeon is explored."), markup=False)

@@ -18,9 +18,15 @@ from kerker.play.session import PlayState
 
 VIEWS = ("gm", "player")
 EXIT_KINDS = {
-    "door": N_("Door"), "secret_door": N_("Secret door"), "one_way_door": N_("One-way door"),
-    "archway": N_("Archway"), "opening": N_("Opening"), "stairs": N_("Stairs"),
-    "trapdoor": N_("Trapdoor"), "shaft": N_("Shaft"), "elevator": N_("Elevator"),
+    "door": N_("Door"),
+    "secret_door": N_("Secret door"),
+    "one_way_door": N_("One-way door"),
+    "archway": N_("Archway"),
+    "opening": N_("Opening"),
+    "stairs": N_("Stairs"),
+    "trapdoor": N_("Trapdoor"),
+    "shaft": N_("Shaft"),
+    "elevator": N_("Elevator"),
 }
 """Names of exit kinds (the key's words, translated by the catalogs)."""
 
@@ -51,13 +57,22 @@ def open_exit_list(state: PlayState, view: str) -> list[dict[str, Any]]:
     for item in port.open_exits(state.dungeon):
         if view == "player":
             if (item.kind == "secret_door" or item.gm_only) and not _found(
-                    state, item.depth, item.key):
+                state, item.depth, item.key
+            ):
                 continue
             assert visible is not None
             if (item.depth, item.area) not in visible:
                 continue
-        out.append({"number": len(out) + 1, "key": item.key, "depth": item.depth,
-                    "area": item.area, "kind": item.kind, "to_level": item.to_level})
+        out.append(
+            {
+                "number": len(out) + 1,
+                "key": item.key,
+                "depth": item.depth,
+                "area": item.area,
+                "kind": item.kind,
+                "to_level": item.to_level,
+            }
+        )
     return out
 
 
@@ -127,29 +142,43 @@ def document(state: PlayState, view: str, lang: str) -> dict[str, Any]:
             if conn["from"] not in ids or (conn["to"] is not None and conn["to"] not in ids):
                 continue
             if (conn["kind"] == "secret_door" or conn["gm_only"]) and not _found(
-                    state, depth, _conn_key(depth, conn)):
+                state, depth, _conn_key(depth, conn)
+            ):
                 continue
             if conn["kind"] == "secret_door":
                 # Found: the players know it as a door now, and their map (which never
                 # walks through a secret door) shows what lies behind it.
                 conn = {**conn, "kind": "door", "gm_only": False, "found_secret": True}
             conns.append(conn)
-        levels.append({**level, "areas": areas, "connections": conns,
-                       "entrance": level["entrance"] if level["entrance"] in ids else None,
-                       "unexplored": [c for c in level["unexplored"]
-                                      if any(k["id"] == c for k in conns)]})
-    return {**doc, "levels": levels,
-            "stats": {"areas": sum(len(lv["areas"]) for lv in levels), "bent": {}}}
+        levels.append(
+            {
+                **level,
+                "areas": areas,
+                "connections": conns,
+                "entrance": level["entrance"] if level["entrance"] in ids else None,
+                "unexplored": [c for c in level["unexplored"] if any(k["id"] == c for k in conns)],
+            }
+        )
+    return {
+        **doc,
+        "levels": levels,
+        "stats": {"areas": sum(len(lv["areas"]) for lv in levels), "bent": {}},
+    }
 
 
 def show(state: PlayState, view: str = "gm", lang: str = "en") -> dict[str, Any]:
     """``kerker play show --json``: the document for ``view`` plus ``session``,
     ``player_token``, ``seq``, ``read_only``, ``depth`` and ``open_exits``."""
     doc = document(state, view, lang)
-    head: dict[str, Any] = {"session": state.info.id, "name": state.info.name,
-                            "player_token": state.info.player_token if view == "gm" else None,
-                            "view": view, "seq": state.seq, "read_only": state.read_only,
-                            "depth": state.depth}
+    head: dict[str, Any] = {
+        "session": state.info.id,
+        "name": state.info.name,
+        "player_token": state.info.player_token if view == "gm" else None,
+        "view": view,
+        "seq": state.seq,
+        "read_only": state.read_only,
+        "depth": state.depth,
+    }
     return {**head, **doc, "open_exits": open_exit_list(state, view)}
 
 
@@ -170,13 +199,22 @@ def exit_lines(state: PlayState, view: str, _: Callable[[str], str]) -> list[str
     out = []
     for item in open_exit_list(state, view):
         side = sides.get(item["key"].rsplit(":", 1)[-1].split("#")[0], "")
-        where = (_("to level {level}").format(level=item["to_level"])
-                 if item["to_level"] is not None else side)
+        where = (
+            _("to level {level}").format(level=item["to_level"])
+            if item["to_level"] is not None
+            else side
+        )
         mark = MARKS[item["number"] - 1] if item["number"] <= len(MARKS) else "-"
-        out.append(_("{number:>3}. ({mark}) {exit} of area {area} ({where}), level "
-                     "{depth}").format(number=item["number"], mark=mark,
-                                       exit=exit_name(item["kind"], _), area=item["area"],
-                                       where=where, depth=item["depth"]))
+        out.append(
+            _("{number:>3}. ({mark}) {exit} of area {area} ({where}), level {depth}").format(
+                number=item["number"],
+                mark=mark,
+                exit=exit_name(item["kind"], _),
+                area=item["area"],
+                where=where,
+                depth=item["depth"],
+            )
+        )
     return out
 
 
@@ -226,8 +264,13 @@ def summary(state: PlayState, lang: str, view: str = "gm") -> str:
     for level in doc["levels"]:
         if not level["areas"]:
             continue  # a level a way was rolled to but nobody has gone down yet
-        lines.append("== " + _("{rules} – seed {seed} – level {depth}").format(
-            rules=doc["rules"], seed=doc["seed"], depth=level["depth"]) + " ==")
+        lines.append(
+            "== "
+            + _("{rules} – seed {seed} – level {depth}").format(
+                rules=doc["rules"], seed=doc["seed"], depth=level["depth"]
+            )
+            + " =="
+        )
         lines.append(_marked(level, render_level(level, view), exits))
     if state.read_only:
         lines.append(_("Read-only: {reason}").format(reason=state.read_only))

@@ -45,18 +45,35 @@ MAX_PLAN_BYTES = DEFAULT_LIMITS.prowl.max_plan_bytes
 
 
 def _challenge_json(c: Challenge) -> dict[str, Any]:
-    return {"id": c.id, "level": c.level, "type": c.type, "subtype": c.subtype,
-            "mode": c.mode, "route": list(c.route), "mobile": c.mobile, "effect": c.effect,
-            "table": c.table, "rw": c.rw, "origin": c.origin}
+    return {
+        "id": c.id,
+        "level": c.level,
+        "type": c.type,
+        "subtype": c.subtype,
+        "mode": c.mode,
+        "route": list(c.route),
+        "mobile": c.mobile,
+        "effect": c.effect,
+        "table": c.table,
+        "rw": c.rw,
+        "origin": c.origin,
+    }
 
 
 def _loot_json(loot: Loot | None) -> dict[str, Any] | None:
     if loot is None:
         return None
-    return {"value": loot.value, "unit": loot.unit, "rw": loot.rw, "multiplier": loot.multiplier,
-            "secured": loot.secured,
-            "protections": [{"kind": x.kind, "level": x.level, "rw": x.rw, "subtype": x.subtype,
-                             "table": x.table} for x in loot.protections]}
+    return {
+        "value": loot.value,
+        "unit": loot.unit,
+        "rw": loot.rw,
+        "multiplier": loot.multiplier,
+        "secured": loot.secured,
+        "protections": [
+            {"kind": x.kind, "level": x.level, "rw": x.rw, "subtype": x.subtype, "table": x.table}
+            for x in loot.protections
+        ],
+    }
 
 
 def to_json(p: Prowl) -> dict[str, Any]:
@@ -66,18 +83,30 @@ def to_json(p: Prowl) -> dict[str, Any]:
     for room in p.rooms:
         exits = p.exits(room.id)
         item: dict[str, Any] = {
-            "id": room.id, "security": room.security_key, "depth": room.depth,
-            "accesses": room.accesses, "exits": exits, "branch_cost": room.branch_cost,
+            "id": room.id,
+            "security": room.security_key,
+            "depth": room.depth,
+            "accesses": room.accesses,
+            "exits": exits,
+            "branch_cost": room.branch_cost,
         }
         item["challenges"] = [_challenge_json(c) for c in p.challenges_in(room.id)]
         item["loot"] = _loot_json(room.loot)
         rooms.append(item)
-    doors = [{"id": c.id, "between": list(c.between), "kind": c.kind, "strength": c.strength,
-              "bonus": c.bonus,
-              "trap": None if c.trap is None else {"subtype": c.trap.subtype,
-                                                   "table": c.trap.table,
-                                                   "effect": c.trap.effect}}
-             for c in p.connections if c.door]
+    doors = [
+        {
+            "id": c.id,
+            "between": list(c.between),
+            "kind": c.kind,
+            "strength": c.strength,
+            "bonus": c.bonus,
+            "trap": None
+            if c.trap is None
+            else {"subtype": c.trap.subtype, "table": c.trap.table, "effect": c.trap.effect},
+        }
+        for c in p.connections
+        if c.door
+    ]
     openings = [{"id": c.id, "between": list(c.between)} for c in p.connections if not c.door]
     return {
         "kerker": p.version,
@@ -86,22 +115,43 @@ def to_json(p: Prowl) -> dict[str, Any]:
         "tune_seed": p.tune_seed,
         "reputation": p.reputation,
         "players": p.players,
-        "factions": [{"id": f.id, "key": f.key, "stance": f.stance, "insider": f.insider,
-                      "origin": f.origin, "roll": f.roll} for f in p.factions],
+        "factions": [
+            {
+                "id": f.id,
+                "key": f.key,
+                "stance": f.stance,
+                "insider": f.insider,
+                "origin": f.origin,
+                "roll": f.roll,
+            }
+            for f in p.factions
+        ],
         "attributes": dict(p.attributes),
         "accesses": p.accesses,
         "branch_points": s.branch_points,
         "structure": {
             "lo_rooms": {"rooms": sum(r.security == 1 for r in p.rooms), "rw": s.lo_rw},
-            "mid_rooms": {"degree": s.mid.degree, "target": s.mid.target, "dice": s.mid.dice,
-                          "reading": s.mid.reading},
-            "hi_rooms": {"degree": s.hi.degree, "target": s.hi.target, "dice": s.hi.dice,
-                         "reading": s.hi.reading},
+            "mid_rooms": {
+                "degree": s.mid.degree,
+                "target": s.mid.target,
+                "dice": s.mid.dice,
+                "reading": s.mid.reading,
+            },
+            "hi_rooms": {
+                "degree": s.hi.degree,
+                "target": s.hi.target,
+                "dice": s.hi.dice,
+                "reading": s.hi.reading,
+            },
             "loops": s.loops,
             "nosec_rooms": {"requested": s.nosec_requested, "added": s.nosec_added},
-            "branch_points": {"rw": s.branch_rw, "points": s.branch_points,
-                              "used": s.branch_used, "exact": s.branch_exact,
-                              "reason": s.branch_reason},
+            "branch_points": {
+                "rw": s.branch_rw,
+                "points": s.branch_points,
+                "used": s.branch_used,
+                "exact": s.branch_exact,
+                "reason": s.branch_reason,
+            },
             "accesses": {"count": p.accesses, "roll": s.accesses_roll},
             "hostile_factions": {"wanted": s.hostile_wanted},
         },
@@ -110,15 +160,32 @@ def to_json(p: Prowl) -> dict[str, Any]:
         "doors": doors,
         "openings": openings,
         "tuning": {
-            "budget": p.tuning.budget, "left": p.tuning.left, "phase": p.tuning.phase,
-            "log": [{"n": e.n, "op": e.op, "key": e.key, "cost": e.cost, "left": e.left,
-                     "changes": list(e.changes), "rolls": [dict(r) for r in e.rolls]}
-                    for e in p.tuning.log],
+            "budget": p.tuning.budget,
+            "left": p.tuning.left,
+            "phase": p.tuning.phase,
+            "log": [
+                {
+                    "n": e.n,
+                    "op": e.op,
+                    "key": e.key,
+                    "cost": e.cost,
+                    "left": e.left,
+                    "changes": list(e.changes),
+                    "rolls": [dict(r) for r in e.rolls],
+                }
+                for e in p.tuning.log
+            ],
         },
-        "lotto": {"source": p.lotto.source, "table": p.lotto.table, "dice": p.lotto.dice,
-                  "gaps": p.lotto.gaps,
-                  "entries": [{"key": e.key, "stance": e.stance, "insider": e.insider,
-                               "range": [e.lo, e.hi]} for e in p.lotto.entries]},
+        "lotto": {
+            "source": p.lotto.source,
+            "table": p.lotto.table,
+            "dice": p.lotto.dice,
+            "gaps": p.lotto.gaps,
+            "entries": [
+                {"key": e.key, "stance": e.stance, "insider": e.insider, "range": [e.lo, e.hi]}
+                for e in p.lotto.entries
+            ],
+        },
         "ids": {"next_challenge": p.next_challenge, "next_faction": p.next_faction},
         "texts": {key: dict(value) for key, value in p.texts.items()},
         "rolls": [dict(r) for r in p.rolls],
@@ -164,8 +231,9 @@ class _Reader:
         if value is None and null:
             return None
         if isinstance(value, bool) or not isinstance(value, int):
-            raise PlanError(N_("{where}.{key}: a whole number is expected"), where=self.where,
-                            key=key)
+            raise PlanError(
+                N_("{where}.{key}: a whole number is expected"), where=self.where, key=key
+            )
         return value
 
     def text(self, key: str, *, null: bool = False) -> Any:
@@ -179,8 +247,9 @@ class _Reader:
     def flag(self, key: str) -> bool:
         value = self.raw(key)
         if not isinstance(value, bool):
-            raise PlanError(N_("{where}.{key}: true or false is expected"), where=self.where,
-                            key=key)
+            raise PlanError(
+                N_("{where}.{key}: true or false is expected"), where=self.where, key=key
+            )
         return value
 
     def seq(self, key: str) -> list[Any]:
@@ -198,15 +267,20 @@ class _Reader:
     def strs(self, key: str) -> tuple[str, ...]:
         values = self.seq(key)
         if not all(isinstance(v, str) for v in values):
-            raise PlanError(N_("{where}.{key}: a list of texts is expected"), where=self.where,
-                            key=key)
+            raise PlanError(
+                N_("{where}.{key}: a list of texts is expected"), where=self.where, key=key
+            )
         return tuple(values)
 
 
 def _security(value: str, where: str) -> int:
     if value not in SECURITY_KEYS:
-        raise PlanError(N_("{where}: security {value!r} is not one of {keys}"), where=where,
-                        value=value, keys=", ".join(SECURITY_KEYS))
+        raise PlanError(
+            N_("{where}: security {value!r} is not one of {keys}"),
+            where=where,
+            value=value,
+            keys=", ".join(SECURITY_KEYS),
+        )
     return SECURITY_KEYS.index(value)
 
 
@@ -232,22 +306,38 @@ def from_json(data: Any) -> Prowl:
     references do not hold (a door to a room that is not there, two rooms with one id)."""
     top = _Reader(data, "plan")
     if top.raw("format") != FORMAT:
-        raise PlanError(N_("not a kerker prowl plan (format {format!r} expected)"),
-                        format=FORMAT)
+        raise PlanError(N_("not a kerker prowl plan (format {format!r} expected)"), format=FORMAT)
     lotto_r = top.obj("lotto")
     entries = []
     for e in lotto_r.items("entries"):
         rng = e.seq("range")
-        if len(rng) != 2 or not isinstance(rng[0], int) or not (rng[1] is None
-                                                              or isinstance(rng[1], int)):
+        if (
+            len(rng) != 2
+            or not isinstance(rng[0], int)
+            or not (rng[1] is None or isinstance(rng[1], int))
+        ):
             raise PlanError(N_("{where}.range: [low, high] is expected"), where=e.where)
-        entries.append(LottoEntry(e.text("key"), e.text("stance"), e.flag("insider"), rng[0],
-                                  rng[1]))
-    lotto = Lotto(lotto_r.text("source"), lotto_r.text("table"), lotto_r.text("dice"),
-                  lotto_r.text("gaps"), tuple(entries))
-    factions = tuple(Faction(f.text("id"), f.text("key"), f.text("stance"), f.flag("insider"),
-                             f.text("origin"), f.num("roll", null=True))
-                     for f in top.items("factions"))
+        entries.append(
+            LottoEntry(e.text("key"), e.text("stance"), e.flag("insider"), rng[0], rng[1])
+        )
+    lotto = Lotto(
+        lotto_r.text("source"),
+        lotto_r.text("table"),
+        lotto_r.text("dice"),
+        lotto_r.text("gaps"),
+        tuple(entries),
+    )
+    factions = tuple(
+        Faction(
+            f.text("id"),
+            f.text("key"),
+            f.text("stance"),
+            f.flag("insider"),
+            f.text("origin"),
+            f.num("roll", null=True),
+        )
+        for f in top.items("factions")
+    )
     attrs_r = top.obj("attributes")
     attributes = tuple((str(k), attrs_r.num(k)) for k in attrs_r.data)
     st = top.obj("structure")
@@ -256,14 +346,15 @@ def from_json(data: Any) -> Prowl:
     nosec_r = st.obj("nosec_rooms")
     structure = Structure(
         lo_rw=st.obj("lo_rooms").num("rw"),
-        mid=TestRoll(mid_r.num("target"), mid_r.text("dice"), mid_r.num("degree"),
-                     _reading(mid_r)),
-        hi=TestRoll(hi_r.num("target"), hi_r.text("dice"), hi_r.num("degree"),
-                    _reading(hi_r)),
-        branch_rw=branch.num("rw"), branch_points=branch.num("points"),
-        branch_used=branch.num("used"), branch_reason=branch.text("reason", null=True),
+        mid=TestRoll(mid_r.num("target"), mid_r.text("dice"), mid_r.num("degree"), _reading(mid_r)),
+        hi=TestRoll(hi_r.num("target"), hi_r.text("dice"), hi_r.num("degree"), _reading(hi_r)),
+        branch_rw=branch.num("rw"),
+        branch_points=branch.num("points"),
+        branch_used=branch.num("used"),
+        branch_reason=branch.text("reason", null=True),
         accesses_roll=st.obj("accesses").num("roll", null=True),
-        nosec_requested=nosec_r.num("requested"), nosec_added=nosec_r.num("added"),
+        nosec_requested=nosec_r.num("requested"),
+        nosec_added=nosec_r.num("added"),
         hostile_wanted=st.obj("hostile_factions").num("wanted"),
         loops=st.num("loops") if "loops" in st.data else 0,
     )
@@ -274,20 +365,49 @@ def from_json(data: Any) -> Prowl:
         if r.raw("loot") is not None:
             lr = r.obj("loot")
             protections = tuple(
-                Protection(x.text("kind"), x.num("level"), x.num("rw"),
-                           x.text("subtype", null=True), x.text("table", null=True))
-                for x in lr.items("protections"))
-            loot = Loot(lr.num("value"), lr.text("unit"), lr.num("rw"), lr.num("multiplier"),
-                        lr.text("secured"), protections)
-        room = Room(r.text("id"), _security(r.text("security"), r.where), r.num("depth"),
-                    r.num("accesses"), r.num("branch_cost"), loot)
+                Protection(
+                    x.text("kind"),
+                    x.num("level"),
+                    x.num("rw"),
+                    x.text("subtype", null=True),
+                    x.text("table", null=True),
+                )
+                for x in lr.items("protections")
+            )
+            loot = Loot(
+                lr.num("value"),
+                lr.text("unit"),
+                lr.num("rw"),
+                lr.num("multiplier"),
+                lr.text("secured"),
+                protections,
+            )
+        room = Room(
+            r.text("id"),
+            _security(r.text("security"), r.where),
+            r.num("depth"),
+            r.num("accesses"),
+            r.num("branch_cost"),
+            loot,
+        )
         rooms.append(room)
         for c in r.items("challenges"):
-            challenges.append(Challenge(
-                id=c.text("id"), room=room.id, type=c.text("type"), subtype=c.text("subtype"),
-                table=c.text("table"), mobile=c.flag("mobile"), effect=c.text("effect", null=True),
-                level=c.num("level"), rw=c.num("rw", null=True), mode=c.text("mode"),
-                route=c.strs("route"), origin=c.text("origin")))
+            challenges.append(
+                Challenge(
+                    id=c.text("id"),
+                    room=room.id,
+                    type=c.text("type"),
+                    subtype=c.text("subtype"),
+                    table=c.text("table"),
+                    mobile=c.flag("mobile"),
+                    effect=c.text("effect", null=True),
+                    level=c.num("level"),
+                    rw=c.num("rw", null=True),
+                    mode=c.text("mode"),
+                    route=c.strs("route"),
+                    origin=c.text("origin"),
+                )
+            )
     conns: list[Connection] = []
     for d in top.items("doors"):
         between = d.strs("between")
@@ -295,30 +415,58 @@ def from_json(data: Any) -> Prowl:
         if d.raw("trap") is not None:
             t = d.obj("trap")
             trap = DoorTrap(t.text("subtype"), t.text("table"), t.text("effect", null=True))
-        conns.append(Connection(d.text("id"), _pair(between, d.where), True, d.text("kind"),
-                                d.num("bonus"), d.num("strength"), trap))
+        conns.append(
+            Connection(
+                d.text("id"),
+                _pair(between, d.where),
+                True,
+                d.text("kind"),
+                d.num("bonus"),
+                d.num("strength"),
+                trap,
+            )
+        )
     for o in top.items("openings"):
         conns.append(Connection(o.text("id"), _pair(o.strs("between"), o.where), False))
     conns.sort(key=lambda c: id_number(c.id))
     tr = top.obj("tuning")
-    log = tuple(TuneEntry(e.num("n"), e.text("op"), e.text("key"), e.num("cost"), e.num("left"),
-                          e.strs("changes"), _rolls(e.seq("rolls"), e.where))
-                for e in tr.items("log"))
+    log = tuple(
+        TuneEntry(
+            e.num("n"),
+            e.text("op"),
+            e.text("key"),
+            e.num("cost"),
+            e.num("left"),
+            e.strs("changes"),
+            _rolls(e.seq("rolls"), e.where),
+        )
+        for e in tr.items("log")
+    )
     phase = tr.text("phase")
     if phase not in (PHASE_BUDGET, PHASE_REDISTRIBUTION):
-        raise PlanError(N_("{where}: phase {value!r} is unknown"), where="plan.tuning",
-                        value=phase)
+        raise PlanError(N_("{where}: phase {value!r} is unknown"), where="plan.tuning", value=phase)
     tuning = Tuning(tr.num("budget"), tr.num("left"), phase, log)
     ids = top.obj("ids")
     p = Prowl(
-        version=top.text("kerker"), seed=top.num("seed", null=True), tune_seed=top.num("tune_seed"),
-        reputation=top.num("reputation"), players=top.num("players"), lotto=lotto,
-        factions=factions, attributes=attributes, structure=structure,
-        accesses=top.num("accesses"), door_rw=top.obj("door_strength").num("rw"),
-        rooms=tuple(rooms), connections=tuple(conns), challenges=tuple(challenges),
-        tuning=tuning, texts=_texts(top.raw("texts")),
+        version=top.text("kerker"),
+        seed=top.num("seed", null=True),
+        tune_seed=top.num("tune_seed"),
+        reputation=top.num("reputation"),
+        players=top.num("players"),
+        lotto=lotto,
+        factions=factions,
+        attributes=attributes,
+        structure=structure,
+        accesses=top.num("accesses"),
+        door_rw=top.obj("door_strength").num("rw"),
+        rooms=tuple(rooms),
+        connections=tuple(conns),
+        challenges=tuple(challenges),
+        tuning=tuning,
+        texts=_texts(top.raw("texts")),
         rolls=_rolls(top.seq("rolls"), "plan.rolls"),
-        next_challenge=ids.num("next_challenge"), next_faction=ids.num("next_faction"),
+        next_challenge=ids.num("next_challenge"),
+        next_faction=ids.num("next_faction"),
     )
     check_plan(p)
     return p
@@ -333,21 +481,28 @@ def _pair(values: tuple[str, ...], where: str) -> tuple[str, str]:
 def check_plan(p: Prowl) -> None:
     """Refuse a plan whose ids repeat or whose references point nowhere."""
     room_ids = [r.id for r in p.rooms]
-    for name, ids in (("rooms", room_ids), ("doors", [c.id for c in p.connections]),
-                      ("challenges", [c.id for c in p.challenges]),
-                      ("factions", [f.id for f in p.factions])):
+    for name, ids in (
+        ("rooms", room_ids),
+        ("doors", [c.id for c in p.connections]),
+        ("challenges", [c.id for c in p.challenges]),
+        ("factions", [f.id for f in p.factions]),
+    ):
         if len(set(ids)) != len(ids):
             raise PlanError(N_("{where}: an id appears twice"), where=f"plan.{name}")
     known = set(room_ids)
     for conn in p.connections:
         a, b = conn.between
         if b not in known or (a not in known and a != OUTSIDE) or a == b:
-            raise PlanError(N_("{where}: {id} joins rooms that are not in the plan"),
-                            where="plan.doors", id=conn.id)
+            raise PlanError(
+                N_("{where}: {id} joins rooms that are not in the plan"),
+                where="plan.doors",
+                id=conn.id,
+            )
     for c in p.challenges:
         if any(r not in known for r in c.route):
-            raise PlanError(N_("{where}: the route of {id} leaves the plan"),
-                            where="plan.rooms", id=c.id)
+            raise PlanError(
+                N_("{where}: the route of {id} leaves the plan"), where="plan.rooms", id=c.id
+            )
     if not p.rooms:
         raise PlanError(N_("{where}: a plan needs at least one room"), where="plan.rooms")
 
@@ -357,19 +512,28 @@ def load_plan(path: Path) -> Prowl:
     from kerker.fileio import check_json_depth, read_text
 
     # Type, size, encoding (a BOM is dropped) and nesting are checked before parsing.
-    text = read_text(path, max_bytes=MAX_PLAN_BYTES,
-                     cannot_read=N_("cannot read the plan: {reason}"))
+    text = read_text(
+        path, max_bytes=MAX_PLAN_BYTES, cannot_read=N_("cannot read the plan: {reason}")
+    )
     check_json_depth(text, str(path))
     try:
         data = json.loads(text)
     except ValueError as exc:
-        raise PlanError(N_("{file}: not JSON: {reason}"), file=str(path),
-                        reason=str(exc).splitlines()[0]) from None
+        raise PlanError(
+            N_("{file}: not JSON: {reason}"), file=str(path), reason=str(exc).splitlines()[0]
+        ) from None
     return from_json(data)
 
 
-def write_outputs(p: Prowl, folder: Path, lang: str, *, png: bool = True, plan: bool = True,
-                  stem: str | None = None) -> list[Path]:
+def write_outputs(
+    p: Prowl,
+    folder: Path,
+    lang: str,
+    *,
+    png: bool = True,
+    plan: bool = True,
+    stem: str | None = None,
+) -> list[Path]:
     """Write the plan (JSON, unless ``plan`` is False), the map (SVG, PNG) and the GM sheet
     (Markdown, ``.<lang>.md``) into ``folder`` as ``prowl-<seed>.*``; returns the paths."""
     from kerker.prowl.render_md import render_markdown
@@ -379,8 +543,11 @@ def write_outputs(p: Prowl, folder: Path, lang: str, *, png: bool = True, plan: 
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise PlanError(N_("{file}: cannot create the folder: {reason}"), file=str(folder),
-                        reason=exc.strerror or str(exc)) from None
+        raise PlanError(
+            N_("{file}: cannot create the folder: {reason}"),
+            file=str(folder),
+            reason=exc.strerror or str(exc),
+        ) from None
     svg = render_svg(p, lang)
     files: list[tuple[Path, bytes]] = []
     if plan:

@@ -112,8 +112,12 @@ class Rules:
         """A whole-number value of a row."""
         value = row.value.get(name)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ProwlError(N_("the table {table}, row {key!r}, needs a whole number {name!r}"),
-                             table=rule_id(table), key=row.key, name=name)
+            raise ProwlError(
+                N_("the table {table}, row {key!r}, needs a whole number {name!r}"),
+                table=rule_id(table),
+                key=row.key,
+                name=name,
+            )
         return value
 
     def param(self, name: str, key: str, value: str) -> int:
@@ -122,8 +126,9 @@ class Rules:
 
     def limit(self, key: str) -> tuple[int, int]:
         """``(minimum, maximum)`` of ``prowl-limits``."""
-        return self.param("prowl-limits", key, "minimum"), self.param("prowl-limits", key,
-                                                                        "maximum")
+        return self.param("prowl-limits", key, "minimum"), self.param(
+            "prowl-limits", key, "maximum"
+        )
 
     def security_number(self, key: str) -> int:
         """The number of a security level (``lo`` -> 1)."""
@@ -149,8 +154,9 @@ class Rules:
     def level(self, reputation: int, security: int, rw: int) -> int:
         """A challenge level from a reputation roll: RW // divisor + bonus, within the caps."""
         row = self.row_at("challenge-level", security)
-        raw = (rw // self.int_value(row, "divisor", "challenge-level")
-               + self.int_value(row, "bonus", "challenge-level"))
+        raw = rw // self.int_value(row, "divisor", "challenge-level") + self.int_value(
+            row, "bonus", "challenge-level"
+        )
         low = self.int_value(row, "minimum", "challenge-level")
         return max(low, min(self.level_cap(reputation, security), raw))
 
@@ -161,8 +167,9 @@ class Rules:
     def door_strength(self, reputation: int, kind: str, rw: int, bonus: int) -> int:
         """RW // divisor + adjustment (at least the minimum) + fine-tuning, capped."""
         row = self.row("door-strength", kind)
-        base = (rw // self.int_value(row, "divisor", "door-strength")
-                + self.int_value(row, "adjustment", "door-strength"))
+        base = rw // self.int_value(row, "divisor", "door-strength") + self.int_value(
+            row, "adjustment", "door-strength"
+        )
         base = max(self.int_value(row, "minimum", "door-strength"), base)
         return min(self.door_cap(reputation, kind), base + bonus)
 
@@ -179,36 +186,51 @@ class Rules:
         """The prowl attributes, in the printed order."""
         return [row.key or "" for row in self.table("prowl-attributes").rows]
 
-    def roll(self, table: str, rng: random.Random, context: Mapping[str, int | bool],
-             step: str, log: list[dict[str, Any]]) -> TableResult:
+    def roll(
+        self,
+        table: str,
+        rng: random.Random,
+        context: Mapping[str, int | bool],
+        step: str,
+        log: list[dict[str, Any]],
+    ) -> TableResult:
         """Roll a table; its dice go into ``log`` marked with ``step``. A modifier of the
         table (+1 MidSec, +2 HiSec ...) shows in ``explain`` and as ``modifier``, so the
         die shown leads to the row printed."""
-        result, picks = roll_table_picks(self.registry,
-                                         table if "/" in table else rule_id(table),
-                                         rng, context=context)
+        result, picks = roll_table_picks(
+            self.registry, table if "/" in table else rule_id(table), rng, context=context
+        )
         for rolled, pick in picks:
             texts = plain_text(pick.row.text)
             if pick.row.key and texts and not any("{" in t for t in texts.values()):
-                self.row_texts.setdefault(f"{rolled.id}:{pick.row.key}",
-                                          MappingProxyType(texts))
+                self.row_texts.setdefault(f"{rolled.id}:{pick.row.key}", MappingProxyType(texts))
             text = explain(pick.roll)
             if pick.modifier:
                 text += f" {pick.modifier:+d} = {pick.total}"
-            log.append({"step": step, "table": rolled.id, "dice": pick.dice,
-                        "roll": pick.total, "explain": text, "row": pick.label,
-                        "key": pick.row.key, **({"modifier": pick.modifier}
-                                                if pick.modifier else {})})
+            log.append(
+                {
+                    "step": step,
+                    "table": rolled.id,
+                    "dice": pick.dice,
+                    "roll": pick.total,
+                    "explain": text,
+                    "row": pick.label,
+                    "key": pick.row.key,
+                    **({"modifier": pick.modifier} if pick.modifier else {}),
+                }
+            )
         return result
 
-    def rw(self, reputation: int, rng: random.Random, step: str,
-           log: list[dict[str, Any]]) -> int:
+    def rw(self, reputation: int, rng: random.Random, step: str, log: list[dict[str, Any]]) -> int:
         """A reputation roll (RW): as many W6 as the reputation, the highest counts."""
         result = self.roll("reputation-roll", rng, {"reputation": reputation}, step, log)
         value = result.values.get("rw")
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ProwlError(N_("the table {table} needs a whole number {name!r}"),
-                             table=rule_id("reputation-roll"), name="rw")
+            raise ProwlError(
+                N_("the table {table} needs a whole number {name!r}"),
+                table=rule_id("reputation-roll"),
+                name="rw",
+            )
         return value
 
 
@@ -225,28 +247,36 @@ class FactionList:
 
 def _lotto_from_table(table: Table, source: str) -> FactionList:
     if table.dice is None:
-        raise ProwlError(N_("{file}: the faction list must be rolled (it needs `dice`)"),
-                         file=source)
+        raise ProwlError(
+            N_("{file}: the faction list must be rolled (it needs `dice`)"), file=source
+        )
     entries: list[LottoEntry] = []
     texts: dict[str, Mapping[str, str]] = {}
     for row in table.rows:
         stance = row.value.get("stance")
         if stance not in (FRIENDLY, HOSTILE) or not row.key or row.lo is None:
             raise ProwlError(
-                N_("{file}: every faction needs a key, a range and `stance: friendly` or "
-                   "`stance: hostile` in its value (row {row})"), file=source, row=row.label())
+                N_(
+                    "{file}: every faction needs a key, a range and `stance: friendly` or "
+                    "`stance: hostile` in its value (row {row})"
+                ),
+                file=source,
+                row=row.label(),
+            )
         insider = row.value.get("insider", stance == FRIENDLY)
         entries.append(LottoEntry(row.key, str(stance), bool(insider), row.lo, row.hi))
         texts[f"lotto:{row.key}"] = MappingProxyType(plain_text(row.text))
     _check_lotto(entries, source)
-    return FactionList(Lotto(source, table.id, table.dice, table.gaps, tuple(entries)),
-                       MappingProxyType(texts))
+    return FactionList(
+        Lotto(source, table.id, table.dice, table.gaps, tuple(entries)), MappingProxyType(texts)
+    )
 
 
 def _check_lotto(entries: list[LottoEntry], source: str) -> None:
     if not any(e.stance == HOSTILE for e in entries):
-        raise ProwlError(N_("{file}: the faction list needs at least one hostile faction"),
-                         file=source)
+        raise ProwlError(
+            N_("{file}: the faction list needs at least one hostile faction"), file=source
+        )
     if len({e.key for e in entries}) != len(entries):
         raise ProwlError(N_("{file}: two factions have the same key"), file=source)
 
@@ -264,27 +294,46 @@ def _lotto_from_lines(text: str, source: str) -> FactionList:
             continue
         sign, name = line[0], line[1:].strip()
         if sign not in "+-" or not name:
-            raise ProwlError(N_("{file}:{line}: start a faction with '+' (an insider connection) "
-                                "or '-' (a hostile faction)"), file=source, line=number)
+            raise ProwlError(
+                N_(
+                    "{file}:{line}: start a faction with '+' (an insider connection) "
+                    "or '-' (a hostile faction)"
+                ),
+                file=source,
+                line=number,
+            )
         if len(name) > MAX_FACTION_TEXT:
-            raise ProwlError(N_("{file}:{line}: a faction is described in at most {max} "
-                                "characters"), file=source, line=number, max=MAX_FACTION_TEXT)
+            raise ProwlError(
+                N_("{file}:{line}: a faction is described in at most {max} characters"),
+                file=source,
+                line=number,
+                max=MAX_FACTION_TEXT,
+            )
         items.append((FRIENDLY if sign == "+" else HOSTILE, name))
     if not items or len(items) > W666_RESULTS:
-        raise ProwlError(N_("{file}: the faction list needs 1 to {max} factions"), file=source,
-                         max=W666_RESULTS)
+        raise ProwlError(
+            N_("{file}: the faction list needs 1 to {max} factions"), file=source, max=W666_RESULTS
+        )
     share = W666_RESULTS // len(items)
     entries = []
     texts: dict[str, Mapping[str, str]] = {}
     for i, (stance, name) in enumerate(items):
         key = f"faction_{i + 1}"
-        entries.append(LottoEntry(key, stance, stance == FRIENDLY, w666_value(i * share),
-                                  w666_value((i + 1) * share - 1)))
+        entries.append(
+            LottoEntry(
+                key,
+                stance,
+                stance == FRIENDLY,
+                w666_value(i * share),
+                w666_value((i + 1) * share - 1),
+            )
+        )
         texts[f"lotto:{key}"] = MappingProxyType({"de": name, "it": name, "en": name})
     _check_lotto(entries, source)
     gaps = "reroll" if share * len(items) < W666_RESULTS else "error"
-    return FactionList(Lotto(source, "lotto/factions", "W666", gaps, tuple(entries)),
-                       MappingProxyType(texts))
+    return FactionList(
+        Lotto(source, "lotto/factions", "W666", gaps, tuple(entries)), MappingProxyType(texts)
+    )
 
 
 def load_faction_list(path: Path) -> FactionList:
@@ -307,8 +356,9 @@ def load_faction_list(path: Path) -> FactionList:
     from kerker.fileio import read_text
 
     # Type and size checked before reading; UTF-8 with or without a BOM, as every file.
-    text = read_text(path, max_bytes=MAX_FACTION_FILE,
-                     cannot_read=N_("cannot read the faction list: {reason}"))
+    text = read_text(
+        path, max_bytes=MAX_FACTION_FILE, cannot_read=N_("cannot read the faction list: {reason}")
+    )
     return _lotto_from_lines(text, source)
 
 
@@ -321,17 +371,32 @@ def default_factions(rules: Rules) -> FactionList:
 def lotto_registry(lotto: Lotto, texts: Mapping[str, Mapping[str, str]]) -> Registry:
     """A registry holding just the lotto as a table, so the engine rolls and logs it."""
     rows = tuple(
-        Row(lo=e.lo, hi=e.hi, weight=None, key=e.key,
+        Row(
+            lo=e.lo,
+            hi=e.hi,
+            weight=None,
+            key=e.key,
             text=MappingProxyType(dict(texts.get(f"lotto:{e.key}", {}))),
             value=MappingProxyType({"stance": e.stance, "insider": e.insider}),
-            effects=(), then=None)
+            effects=(),
+            then=None,
+        )
         for e in lotto.entries
     )
     rule_set, _, name = lotto.table.partition("/")
-    table = Table(id=lotto.table, rule_set=rule_set, name=name or "factions",
-                  title=MappingProxyType({"en": "factions"}), seed=None, heading="",
-                  dice=lotto.dice, modifier=None, params=MappingProxyType({}), gaps=lotto.gaps,
-                  rows=rows)
+    table = Table(
+        id=lotto.table,
+        rule_set=rule_set,
+        name=name or "factions",
+        title=MappingProxyType({"en": "factions"}),
+        seed=None,
+        heading="",
+        dice=lotto.dice,
+        modifier=None,
+        params=MappingProxyType({}),
+        gaps=lotto.gaps,
+        rows=rows,
+    )
     return Registry(MappingProxyType({lotto.table: table}))
 
 
@@ -343,8 +408,7 @@ def hostile_wanted(rules: Rules, players: int, reputation: int) -> int:
     return base + (players - 1) // per_players + reputation // per_rep
 
 
-def lotto_for(full: Lotto, wanted: int, rng: random.Random, log: list[dict[str, Any]]
-              ) -> Lotto:
+def lotto_for(full: Lotto, wanted: int, rng: random.Random, log: list[dict[str, Any]]) -> Lotto:
     """The lotto of one prowl: every friendly entry (the crew's insider connections) and
     ``wanted`` of the hostile ones, as the post puts them "on" it. With more hostile
     entries than wanted, a die picks each one (logged, step ``lotto``) and the entries
@@ -361,23 +425,47 @@ def lotto_for(full: Lotto, wanted: int, rng: random.Random, log: list[dict[str, 
         thrown = roll(parse(expression), rng)
         pick = pool.pop(thrown.total - 1)
         chosen.add(pick.key)
-        log.append({"step": "lotto", "table": None, "dice": expression, "roll": thrown.total,
-                    "explain": thrown.explain(), "row": None, "key": pick.key})
+        log.append(
+            {
+                "step": "lotto",
+                "table": None,
+                "dice": expression,
+                "roll": thrown.total,
+                "explain": thrown.explain(),
+                "row": None,
+                "key": pick.key,
+            }
+        )
     kept = [e for e in full.entries if e.stance != HOSTILE or e.key in chosen]
     k = len(kept)
-    entries = tuple(LottoEntry(e.key, e.stance, e.insider, w666_value(i * W666_RESULTS // k),
-                               w666_value((i + 1) * W666_RESULTS // k - 1))
-                    for i, e in enumerate(kept))
+    entries = tuple(
+        LottoEntry(
+            e.key,
+            e.stance,
+            e.insider,
+            w666_value(i * W666_RESULTS // k),
+            w666_value((i + 1) * W666_RESULTS // k - 1),
+        )
+        for i, e in enumerate(kept)
+    )
     return Lotto(full.source, full.table, "W666", "error", entries)
 
 
-def draw_faction(rules: Rules, lotto: Lotto, texts: Mapping[str, Mapping[str, str]],
-                 taken: set[str], stance: str | None, rng: random.Random, step: str,
-                 log: list[dict[str, Any]]) -> tuple[LottoEntry, int] | None:
+def draw_faction(
+    rules: Rules,
+    lotto: Lotto,
+    texts: Mapping[str, Mapping[str, str]],
+    taken: set[str],
+    stance: str | None,
+    rng: random.Random,
+    step: str,
+    log: list[dict[str, Any]],
+) -> tuple[LottoEntry, int] | None:
     """Draw on the lotto until an entry not in ``taken`` (and of ``stance``, if given) comes
     up; None when none is left or the draws run out. Every draw is logged."""
-    wanted = [e for e in lotto.entries if e.key not in taken
-              and (stance is None or e.stance == stance)]
+    wanted = [
+        e for e in lotto.entries if e.key not in taken and (stance is None or e.stance == stance)
+    ]
     if not wanted:
         return None
     registry = lotto_registry(lotto, texts)
@@ -414,28 +502,47 @@ class ProwlOptions:
 def check_options(options: ProwlOptions, rules: Rules) -> None:
     """Refuse values outside ``prowl-limits`` with an :class:`OptionError`."""
     for key, value, template in (
-        ("reputation", options.reputation,
-         N_("the reputation must be between {min} and {max}, not {value}")),
-        ("players", options.players,
-         N_("the number of players must be between {min} and {max}, not {value}")),
-        ("nosec", options.nosec,
-         N_("the extra NoSec rooms must be between {min} and {max}, not {value}")),
+        (
+            "reputation",
+            options.reputation,
+            N_("the reputation must be between {min} and {max}, not {value}"),
+        ),
+        (
+            "players",
+            options.players,
+            N_("the number of players must be between {min} and {max}, not {value}"),
+        ),
+        (
+            "nosec",
+            options.nosec,
+            N_("the extra NoSec rooms must be between {min} and {max}, not {value}"),
+        ),
     ):
         low, high = rules.limit(key)
         if not low <= value <= high:
             raise OptionError(template, min=low, max=high, value=value)
     if options.reading not in READINGS:
-        raise OptionError(N_("the reading of the Reputation(X) test is one of {choices}, "
-                             "not {text!r}"),
-                          choices=", ".join(READINGS), text=options.reading)
+        raise OptionError(
+            N_("the reading of the Reputation(X) test is one of {choices}, not {text!r}"),
+            choices=", ".join(READINGS),
+            text=options.reading,
+        )
     if options.loops is not None and not 0 <= options.loops <= rules.limit("exits")[1]:
-        raise OptionError(N_("the loops must be between {min} and {max}, not {value}"),
-                          min=0, max=rules.limit("exits")[1], value=options.loops)
+        raise OptionError(
+            N_("the loops must be between {min} and {max}, not {value}"),
+            min=0,
+            max=rules.limit("exits")[1],
+            value=options.loops,
+        )
     if options.accesses is not None:
         low, high = rules.limit("accesses")
         if not low <= options.accesses <= high:
-            raise OptionError(N_("the accesses must be between {min} and {max}, not {value}"),
-                              min=low, max=high, value=options.accesses)
+            raise OptionError(
+                N_("the accesses must be between {min} and {max}, not {value}"),
+                min=low,
+                max=high,
+                value=options.accesses,
+            )
 
 
 @dataclass
@@ -451,9 +558,15 @@ class _Build:
                 self.texts[f"{table.id}:{key}"] = MappingProxyType(plain_text(row.text))
 
 
-def roll_challenges(rules: Rules, reputation: int, room: Room, rng: random.Random,
-                    first_id: int, log: list[dict[str, Any]],
-                    texts: dict[str, Mapping[str, str]]) -> list[Challenge]:
+def roll_challenges(
+    rules: Rules,
+    reputation: int,
+    room: Room,
+    rng: random.Random,
+    first_id: int,
+    log: list[dict[str, Any]],
+    texts: dict[str, Mapping[str, str]],
+) -> list[Challenge]:
     """Count, type, subtype and level of a room's challenges (none in a NoSec room)."""
     if room.security == NOSEC:
         return []
@@ -461,26 +574,59 @@ def roll_challenges(rules: Rules, reputation: int, room: Room, rng: random.Rando
     counted = rules.roll("challenge-count", rng, context, f"{room.id} challenges", log)
     out: list[Challenge] = []
     for kind in counted.children():
-        out.append(challenge_from(rules, reputation, room, kind, rng, f"C{first_id + len(out)}",
-                                  log, texts))
+        out.append(
+            challenge_from(
+                rules, reputation, room, kind, rng, f"C{first_id + len(out)}", log, texts
+            )
+        )
     return out
 
 
-def challenge_from(rules: Rules, reputation: int, room: Room, kind: TableResult,
-                   rng: random.Random, cid: str, log: list[dict[str, Any]],
-                   texts: dict[str, Mapping[str, str]], origin: str = "rolled") -> Challenge:
+def challenge_from(
+    rules: Rules,
+    reputation: int,
+    room: Room,
+    kind: TableResult,
+    rng: random.Random,
+    cid: str,
+    log: list[dict[str, Any]],
+    texts: dict[str, Mapping[str, str]],
+    origin: str = "rolled",
+) -> Challenge:
     """A challenge from a rolled ``challenge-type`` result; its level is a fresh RW."""
     subs = kind.children()
     sub = subs[0] if subs else kind
     kind_name = str(kind.values.get("type", sub.values.get("type", "")))
-    return make_challenge(rules, reputation, room, kind_name, sub.table.id, sub.row,
-                          sub.values, rng, cid, log, texts, origin)
+    return make_challenge(
+        rules,
+        reputation,
+        room,
+        kind_name,
+        sub.table.id,
+        sub.row,
+        sub.values,
+        rng,
+        cid,
+        log,
+        texts,
+        origin,
+    )
 
 
-def make_challenge(rules: Rules, reputation: int, room: Room, kind: str, table_id: str,
-                   row: Row, values: Mapping[str, int | str | bool], rng: random.Random,
-                   cid: str, log: list[dict[str, Any]], texts: dict[str, Mapping[str, str]],
-                   origin: str = "rolled") -> Challenge:
+def make_challenge(
+    rules: Rules,
+    reputation: int,
+    room: Room,
+    kind: str,
+    table_id: str,
+    row: Row,
+    values: Mapping[str, int | str | bool],
+    rng: random.Random,
+    cid: str,
+    log: list[dict[str, Any]],
+    texts: dict[str, Mapping[str, str]],
+    origin: str = "rolled",
+) -> Challenge:
     """A challenge of subtype ``row`` (rolled or chosen) in ``room``; its level is a fresh
     RW read through ``challenge-level`` (a chosen subtype does not change it)."""
     rw = rules.rw(reputation, rng, f"{cid} level", log)
@@ -488,20 +634,34 @@ def make_challenge(rules: Rules, reputation: int, room: Room, kind: str, table_i
     texts[f"{table_id}:{key}"] = MappingProxyType(plain_text(row.text))
     effect = values.get("effect")
     return Challenge(
-        id=cid, room=room.id, type=str(values.get("type", kind)), subtype=key, table=table_id,
-        mobile=bool(values.get("mobile", False)), effect=None if effect is None else str(effect),
-        level=rules.level(reputation, room.security, rw), rw=rw, origin=origin,
+        id=cid,
+        room=room.id,
+        type=str(values.get("type", kind)),
+        subtype=key,
+        table=table_id,
+        mobile=bool(values.get("mobile", False)),
+        effect=None if effect is None else str(effect),
+        level=rules.level(reputation, room.security, rw),
+        rw=rw,
+        origin=origin,
     )
 
 
-def roll_loot(rules: Rules, reputation: int, room: Room, rng: random.Random,
-              log: list[dict[str, Any]], texts: dict[str, Mapping[str, str]]) -> Loot | None:
+def roll_loot(
+    rules: Rules,
+    reputation: int,
+    room: Room,
+    rng: random.Random,
+    log: list[dict[str, Any]],
+    texts: dict[str, Mapping[str, str]],
+) -> Loot | None:
     """Loot of a room: present (2W6 by security), value (RW × multiplier), how it is
     secured and the level of each safeguard (like a challenge in the room)."""
     if room.security == NOSEC:
         return None
-    present = rules.roll(f"loot-present-{room.security_key}", rng,
-                         {"reputation": reputation}, f"{room.id} loot", log)
+    present = rules.roll(
+        f"loot-present-{room.security_key}", rng, {"reputation": reputation}, f"{room.id} loot", log
+    )
     if not present.values.get("loot"):
         return None
     secured = present.children()[0]
@@ -519,10 +679,19 @@ def roll_loot(rules: Rules, reputation: int, room: Room, rng: random.Random,
         if kind == "trap" and traps:
             subtype, table_id = traps[0].key, traps[0].table.id
             texts[f"{table_id}:{subtype}"] = MappingProxyType(plain_text(traps[0].row.text))
-        protections.append(Protection(kind, rules.level(reputation, room.security, level_rw),
-                                      level_rw, subtype, table_id))
-    return Loot(value=rw * multiplier, unit=str(value_row.value.get("unit", "$")), rw=rw,
-                multiplier=multiplier, secured=secured.key or "", protections=tuple(protections))
+        protections.append(
+            Protection(
+                kind, rules.level(reputation, room.security, level_rw), level_rw, subtype, table_id
+            )
+        )
+    return Loot(
+        value=rw * multiplier,
+        unit=str(value_row.value.get("unit", "$")),
+        rw=rw,
+        multiplier=multiplier,
+        secured=secured.key or "",
+        protections=tuple(protections),
+    )
 
 
 def door_kind(a: Room | None, b: Room) -> str:
@@ -546,9 +715,18 @@ def trap_table(a: Room | None, b: Room) -> str:
     return "door-trap-mid" if max(levels) == 2 else "door-trap-lo"
 
 
-def make_door(rules: Rules, reputation: int, conn: Connection, rooms: Mapping[str, Room],
-              door_rw: int, rng: random.Random, log: list[dict[str, Any]],
-              texts: dict[str, Mapping[str, str]], *, roll_trap: bool = True) -> Connection:
+def make_door(
+    rules: Rules,
+    reputation: int,
+    conn: Connection,
+    rooms: Mapping[str, Room],
+    door_rw: int,
+    rng: random.Random,
+    log: list[dict[str, Any]],
+    texts: dict[str, Mapping[str, str]],
+    *,
+    roll_trap: bool = True,
+) -> Connection:
     """The connection as a door or an opening, with strength and (rolled) trap."""
     a = None if conn.between[0] == OUTSIDE else rooms[conn.between[0]]
     b = rooms[conn.between[1]]
@@ -558,8 +736,9 @@ def make_door(rules: Rules, reputation: int, conn: Connection, rooms: Mapping[st
     strength = rules.door_strength(reputation, kind, door_rw, conn.bonus)
     trap = conn.trap if conn.door else None
     if roll_trap:
-        result = rules.roll(trap_table(a, b), rng, {"reputation": reputation},
-                            f"{conn.id} trap", log)
+        result = rules.roll(
+            trap_table(a, b), rng, {"reputation": reputation}, f"{conn.id} trap", log
+        )
         trap = None
         if result.values.get("trapped"):
             subs = result.children()
@@ -567,13 +746,15 @@ def make_door(rules: Rules, reputation: int, conn: Connection, rooms: Mapping[st
                 sub = subs[0]
                 texts[f"{sub.table.id}:{sub.key}"] = MappingProxyType(plain_text(sub.row.text))
                 effect = sub.values.get("effect")
-                trap = DoorTrap(sub.key or "", sub.table.id,
-                                None if effect is None else str(effect))
+                trap = DoorTrap(
+                    sub.key or "", sub.table.id, None if effect is None else str(effect)
+                )
     return Connection(conn.id, conn.between, True, kind, conn.bonus, strength, trap)
 
 
-def reputation_test_table(rules: Rules, reading: str, reputation: int, target: int
-               ) -> tuple[str, dict[str, int | bool]]:
+def reputation_test_table(
+    rules: Rules, reading: str, reputation: int, target: int
+) -> tuple[str, dict[str, int | bool]]:
     """The table and context of a Reputation(``target``) test in ``reading``: kerker's
     ``reputation-test`` (sum / X), or the success counting of ``reputation-test-successes``
     (dice showing X or more; past 6 a 6 is rolled again and must add up to X, the table
@@ -586,12 +767,23 @@ def reputation_test_table(rules: Rules, reading: str, reputation: int, target: i
     if 7 <= target <= 12:
         context["rest"] = target - 6
         return "reputation-test-successes-over-6", context
-    raise ProwlError(N_("the success-counting reading rolls Reputation(X) tests with X from "
-                        "2 to 12, not {target}"), target=target)
+    raise ProwlError(
+        N_(
+            "the success-counting reading rolls Reputation(X) tests with X from "
+            "2 to 12, not {target}"
+        ),
+        target=target,
+    )
 
 
-def generate(options: ProwlOptions, rng: random.Random, *, registry: Registry | None = None,
-             seed: int | None = None, limits: ProwlLimits = DEFAULT_LIMITS.prowl) -> Prowl:
+def generate(
+    options: ProwlOptions,
+    rng: random.Random,
+    *,
+    registry: Registry | None = None,
+    seed: int | None = None,
+    limits: ProwlLimits = DEFAULT_LIMITS.prowl,
+) -> Prowl:
     """A whole prowl for ``options``: rolled from ``seed`` when given (the seed on the sheet
     reproduces it; ``rng`` is then not used), else from ``rng``.
 
@@ -635,8 +827,16 @@ def generate(options: ProwlOptions, rng: random.Random, *, registry: Registry | 
         if entry_found is None or entry_found.key in taken:
             continue
         taken.add(entry_found.key)
-        factions.append(Faction(f"F{len(factions) + 1}", entry_found.key, entry_found.stance,
-                                entry_found.insider, "lotto", result.pick.total))
+        factions.append(
+            Faction(
+                f"F{len(factions) + 1}",
+                entry_found.key,
+                entry_found.stance,
+                entry_found.insider,
+                "lotto",
+                result.pick.total,
+            )
+        )
 
     # 2. Prowl attributes: one RW each.
     arng = sub_rng(base, "attributes")
@@ -657,14 +857,14 @@ def generate(options: ProwlOptions, rng: random.Random, *, registry: Registry | 
         target = rules.param("layout", key, "target")
         table, context = reputation_test_table(rules, options.reading, rep, target)
         result = rules.roll(table, srng, context, step, log)
-        tests.append(TestRoll(target, result.pick.dice, max(0, result.pick.total),
-                              options.reading))
+        tests.append(TestRoll(target, result.pick.dice, max(0, result.pick.total), options.reading))
     mid, hi = tests
     branch_row = rules.row("layout", "branch_points")
     branch_rw = rules.rw(rep, srng, "branch points", log)
     rolled_rooms = lo_rooms + mid.degree + hi.degree
-    points = min(branch_rw // max(1, rules.int_value(branch_row, "divisor", "layout")),
-                 rolled_rooms)
+    points = min(
+        branch_rw // max(1, rules.int_value(branch_row, "divisor", "layout")), rolled_rooms
+    )
     accesses_roll = None
     if options.accesses is None:
         entrances = rules.roll("entrances", srng, {"reputation": rep}, "accesses", log)
@@ -676,14 +876,25 @@ def generate(options: ProwlOptions, rng: random.Random, *, registry: Registry | 
     # The layout.
     _low_rooms, max_rooms = rules.limit("rooms")
     _low_exits, max_exits = rules.limit("exits")
-    levels = [(rules.security_number(k), n)
-              for k, n in (("lo", lo_rooms), ("mid", mid.degree), ("hi", hi.degree))]
-    layout = assemble(levels, accesses, points, options.nosec, sub_rng(base, "layout"),
-                      cost=rules.branch_cost, max_exits=max_exits, max_rooms=max_rooms,
-                      nosec_level=rules.security_number("nosec"), loops=options.loops,
-                      max_junctions=limits.max_junctions, attempts=limits.layout_attempts)
-    rooms = [Room(f"R{i + 1}", r.security, r.depth, r.accesses)
-             for i, r in enumerate(layout.rooms)]
+    levels = [
+        (rules.security_number(k), n)
+        for k, n in (("lo", lo_rooms), ("mid", mid.degree), ("hi", hi.degree))
+    ]
+    layout = assemble(
+        levels,
+        accesses,
+        points,
+        options.nosec,
+        sub_rng(base, "layout"),
+        cost=rules.branch_cost,
+        max_exits=max_exits,
+        max_rooms=max_rooms,
+        nosec_level=rules.security_number("nosec"),
+        loops=options.loops,
+        max_junctions=limits.max_junctions,
+        attempts=limits.layout_attempts,
+    )
+    rooms = [Room(f"R{i + 1}", r.security, r.depth, r.accesses) for i, r in enumerate(layout.rooms)]
     conns: list[Connection] = []
     for room in rooms:
         for _k in range(room.accesses):
@@ -702,35 +913,63 @@ def generate(options: ProwlOptions, rng: random.Random, *, registry: Registry | 
     final_rooms: list[Room] = []
     for room in rooms:
         rrng = sub_rng(base, f"room/{room.id}")
-        challenges += roll_challenges(rules, rep, room, rrng, len(challenges) + 1, log,
-                                      build.texts)
+        challenges += roll_challenges(rules, rep, room, rrng, len(challenges) + 1, log, build.texts)
         loot = roll_loot(rules, rep, room, rrng, log, build.texts)
-        final_rooms.append(Room(room.id, room.security, room.depth, room.accesses,
-                                rules.branch_cost(layout.exits(len(final_rooms))), loot))
+        final_rooms.append(
+            Room(
+                room.id,
+                room.security,
+                room.depth,
+                room.accesses,
+                rules.branch_cost(layout.exits(len(final_rooms))),
+                loot,
+            )
+        )
 
     structure = Structure(
-        lo_rw=lo_rw, mid=mid, hi=hi, branch_rw=branch_rw, branch_points=points,
-        branch_used=layout.used, branch_reason=layout.reason, accesses_roll=accesses_roll,
-        nosec_requested=options.nosec, nosec_added=layout.nosec_added, hostile_wanted=wanted,
+        lo_rw=lo_rw,
+        mid=mid,
+        hi=hi,
+        branch_rw=branch_rw,
+        branch_points=points,
+        branch_used=layout.used,
+        branch_reason=layout.reason,
+        accesses_roll=accesses_roll,
+        nosec_requested=options.nosec,
+        nosec_added=layout.nosec_added,
+        hostile_wanted=wanted,
         loops=layout.loops,
     )
     budget = rep * accesses
     return Prowl(
-        version=__version__, seed=seed, tune_seed=tune_seed, reputation=rep,
-        players=options.players, lotto=lotto, factions=tuple(factions),
-        attributes=tuple(attributes), structure=structure, accesses=accesses, door_rw=door_rw,
-        rooms=tuple(final_rooms), connections=tuple(conns), challenges=tuple(challenges),
+        version=__version__,
+        seed=seed,
+        tune_seed=tune_seed,
+        reputation=rep,
+        players=options.players,
+        lotto=lotto,
+        factions=tuple(factions),
+        attributes=tuple(attributes),
+        structure=structure,
+        accesses=accesses,
+        door_rw=door_rw,
+        rooms=tuple(final_rooms),
+        connections=tuple(conns),
+        challenges=tuple(challenges),
         tuning=Tuning(budget=budget, left=budget),
         texts=MappingProxyType({**rules.row_texts, **build.texts}),
-        rolls=tuple(log), next_challenge=len(challenges) + 1, next_faction=len(factions) + 1,
+        rolls=tuple(log),
+        next_challenge=len(challenges) + 1,
+        next_faction=len(factions) + 1,
     )
 
 
 # -- exact odds of the structure --------------------------------------------------------------
 
 
-def structure_odds(reputation: int, registry: Registry | None = None,
-                   reading: str = "sum") -> dict[str, Any]:
+def structure_odds(
+    reputation: int, registry: Registry | None = None, reading: str = "sum"
+) -> dict[str, Any]:
     """The exact odds of step 3 for one reputation: LoSec rooms (RW), MidSec and HiSec rooms
     (the Reputation(X) tests as the tables define them, in ``reading``), branch points
     before the cap and rolled accesses. Values are ``{"dice": ..., "distribution":
@@ -744,12 +983,18 @@ def structure_odds(reputation: int, registry: Registry | None = None,
     rules = Rules(registry if registry is not None else load_registry())
     low, high = rules.limit("reputation")
     if not low <= reputation <= high:
-        raise OptionError(N_("the reputation must be between {min} and {max}, not {value}"),
-                          min=low, max=high, value=reputation)
+        raise OptionError(
+            N_("the reputation must be between {min} and {max}, not {value}"),
+            min=low,
+            max=high,
+            value=reputation,
+        )
     if reading not in READINGS:
-        raise OptionError(N_("the reading of the Reputation(X) test is one of {choices}, "
-                             "not {text!r}"),
-                          choices=", ".join(READINGS), text=reading)
+        raise OptionError(
+            N_("the reading of the Reputation(X) test is one of {choices}, not {text!r}"),
+            choices=", ".join(READINGS),
+            text=reading,
+        )
     rw_dice = fill(rules.table("reputation-roll").dice or "", {"reputation": reputation})
     out: dict[str, Any] = {}
     lo_div = rules.param("layout", "lo_rooms", "divisor")
@@ -765,6 +1010,9 @@ def structure_odds(reputation: int, registry: Registry | None = None,
         try:
             item["distribution"] = odds(item["dice"])
         except KerkerError as exc:  # a game master's table with a die odds cannot take
-            raise ProwlError(N_("cannot compute the odds of {dice}: {reason}"),
-                             dice=item["dice"], reason=exc.message()) from None
+            raise ProwlError(
+                N_("cannot compute the odds of {dice}: {reason}"),
+                dice=item["dice"],
+                reason=exc.message(),
+            ) from None
     return out

@@ -102,9 +102,13 @@ class Layout:
         return self.rooms[index].accesses + sum(1 for link in self.links if index in link)
 
 
-def junction_plans(cost: Callable[[int], int], points: int, excess_needed: int,
-                   max_exits: int, max_junctions: int = MAX_JUNCTIONS
-                   ) -> list[tuple[int, ...]]:
+def junction_plans(
+    cost: Callable[[int], int],
+    points: int,
+    excess_needed: int,
+    max_exits: int,
+    max_junctions: int = MAX_JUNCTIONS,
+) -> list[tuple[int, ...]]:
     """Every multiset of junction exit counts (3 .. ``max_exits``) that costs exactly
     ``points`` and has an excess ``sum(e - 2)`` of at least ``excess_needed``.
 
@@ -191,8 +195,7 @@ def _place_accesses(exits: list[int], accesses: int, rng: random.Random) -> list
 Attempt = tuple[list[LayoutRoom], list[tuple[int, int]]]
 
 
-def _with_loops(inner: list[int], loops: int, rng: random.Random
-                ) -> list[tuple[int, int]] | None:
+def _with_loops(inner: list[int], loops: int, rng: random.Random) -> list[tuple[int, int]] | None:
     """A connected simple graph with these degrees and ``loops`` links beyond a tree: a
     tree on the degrees less ``2 * loops`` loop ends, then the loop ends joined in pairs.
     None when the pairs would join a room to itself or repeat a link."""
@@ -200,7 +203,7 @@ def _with_loops(inner: list[int], loops: int, rng: random.Random
     if len(stubs) < 2 * loops:
         return None
     shuffle(rng, stubs)
-    ends = stubs[:2 * loops]
+    ends = stubs[: 2 * loops]
     degrees = list(inner)
     for i in ends:
         degrees[i] -= 1
@@ -216,8 +219,7 @@ def _with_loops(inner: list[int], loops: int, rng: random.Random
     return edges
 
 
-def _doorless(n: int, edges: list[tuple[int, int]], placed: list[int],
-              nosec: set[int]) -> bool:
+def _doorless(n: int, edges: list[tuple[int, int]], placed: list[int], nosec: set[int]) -> bool:
     """Whether some secured room has no door: no access and only NoSec neighbours."""
     secured_neighbour = [False] * n
     for a, b in edges:
@@ -226,8 +228,15 @@ def _doorless(n: int, edges: list[tuple[int, int]], placed: list[int],
     return any(i not in nosec and not placed[i] and not secured_neighbour[i] for i in range(n))
 
 
-def _try(levels: Sequence[tuple[int, int]], nosec_level: int, n: int, plan: tuple[int, ...],
-         accesses: int, rng: random.Random, loops: int | None = 0) -> Attempt | None:
+def _try(
+    levels: Sequence[tuple[int, int]],
+    nosec_level: int,
+    n: int,
+    plan: tuple[int, ...],
+    accesses: int,
+    rng: random.Random,
+    loops: int | None = 0,
+) -> Attempt | None:
     """One attempt with ``n`` rooms: None when this shape does not meet the rules."""
     n_sec = sum(count for _level, count in levels)
     excess = sum(e - 2 for e in plan)
@@ -281,15 +290,18 @@ def _try(levels: Sequence[tuple[int, int]], nosec_level: int, n: int, plan: tupl
     security = [nosec_level] * n
     pos = 0
     for level, count in levels:
-        for i in order[pos:pos + count]:
+        for i in order[pos : pos + count]:
             security[i] = level
         pos += count
     by_level: dict[int, list[int]] = {}
     for i in order:
         by_level.setdefault(security[i], []).append(depth[i])
     lowest_level, highest_level = levels[0][0], levels[-1][0]
-    if (len(levels) >= 2 and levels[-1][1] > 0
-            and max(by_level[lowest_level]) >= min(by_level[highest_level])):
+    if (
+        len(levels) >= 2
+        and levels[-1][1] > 0
+        and max(by_level[lowest_level]) >= min(by_level[highest_level])
+    ):
         return None
     if any(placed[i] and security[i] not in (nosec_level, lowest_level) for i in range(n)):
         return None
@@ -316,11 +328,21 @@ def _bfs_order(rooms: list[LayoutRoom], edges: list[tuple[int, int]]) -> list[in
     return queue
 
 
-def assemble(levels: Sequence[tuple[int, int]], accesses: int, points: int, nosec: int,
-             rng: random.Random, *, cost: Callable[[int], int], max_exits: int,
-             max_rooms: int, nosec_level: int = 0, loops: int | None = 0,
-             max_junctions: int = MAX_JUNCTIONS,
-             attempts: int = ATTEMPTS_PER_SIZE) -> Layout:
+def assemble(
+    levels: Sequence[tuple[int, int]],
+    accesses: int,
+    points: int,
+    nosec: int,
+    rng: random.Random,
+    *,
+    cost: Callable[[int], int],
+    max_exits: int,
+    max_rooms: int,
+    nosec_level: int = 0,
+    loops: int | None = 0,
+    max_junctions: int = MAX_JUNCTIONS,
+    attempts: int = ATTEMPTS_PER_SIZE,
+) -> Layout:
     """Put ``levels`` (``(security number, rooms)``, lowest security first; the first level
     must have at least one room) and ``nosec`` NoSec rooms together with ``accesses``
     accesses, spending exactly ``points`` branch points where that is possible.
@@ -357,9 +379,14 @@ def assemble(levels: Sequence[tuple[int, int]], accesses: int, points: int, nose
             order = _bfs_order(rooms, edges)
             index = {old: new for new, old in enumerate(order)}
             links = sorted((min(index[a], index[b]), max(index[a], index[b])) for a, b in edges)
-            return Layout(tuple(rooms[i] for i in order), tuple(links), points, used, reason,
-                          n - n_sec - nosec, len(links) - n + 1)
+            return Layout(
+                tuple(rooms[i] for i in order),
+                tuple(links),
+                points,
+                used,
+                reason,
+                n - n_sec - nosec,
+                len(links) - n + 1,
+            )
         n += 1
-    raise LayoutError(
-        N_("the rooms cannot be assembled into at most {max} rooms"), max=max_rooms
-    )
+    raise LayoutError(N_("the rooms cannot be assembled into at most {max} rooms"), max=max_rooms)

@@ -53,19 +53,31 @@ def _attribute_name(p: Prowl, key: str, lang: str) -> str:
 def _step_label(p: Prowl, step: str, lang: str) -> str:
     """What a die of the roll log was for, in ``lang`` (the log keeps stable English)."""
     _ = translator(lang)
-    fixed = {"LoSec rooms": _("LoSec rooms"), "MidSec rooms": _("MidSec rooms"),
-             "HiSec rooms": _("HiSec rooms"), "branch points": _("branch points"),
-             "accesses": _("accesses"), "door strength": _("door strength"),
-             "factions": _("factions drawn"), "lotto": _("factions on the lotto")}
+    fixed = {
+        "LoSec rooms": _("LoSec rooms"),
+        "MidSec rooms": _("MidSec rooms"),
+        "HiSec rooms": _("HiSec rooms"),
+        "branch points": _("branch points"),
+        "accesses": _("accesses"),
+        "door strength": _("door strength"),
+        "factions": _("factions drawn"),
+        "lotto": _("factions on the lotto"),
+    }
     if step in fixed:
         return fixed[step]
     head, _sep, rest = step.partition(" ")
     if head == "attribute" and rest:
         return _("attribute: {name}").format(name=_attribute_name(p, rest, lang))
-    parts = {"challenges": _("{id}: challenges"), "level": _("{id}: level"),
-             "loot": _("{id}: loot"), "loot value": _("{id}: loot value"),
-             "loot hidden": _("{id}: loot hidden"), "loot locked": _("{id}: loot locked"),
-             "loot trap": _("{id}: loot trap"), "trap": _("{id}: trap")}
+    parts = {
+        "challenges": _("{id}: challenges"),
+        "level": _("{id}: level"),
+        "loot": _("{id}: loot"),
+        "loot value": _("{id}: loot value"),
+        "loot hidden": _("{id}: loot hidden"),
+        "loot locked": _("{id}: loot locked"),
+        "loot trap": _("{id}: loot trap"),
+        "trap": _("{id}: trap"),
+    }
     if rest in parts:
         return parts[rest].format(id=head)
     return step
@@ -94,11 +106,14 @@ def challenge_line(p: Prowl, c: Challenge, lang: str) -> str:
     """One challenge as a sentence-like line: id, subtype text, kind, level, mode."""
     _ = translator(lang)
     text = _text(p, f"{c.table}:{c.subtype}", lang)
-    where = (_("on patrol: {route}").format(route=" – ".join(map(_e, c.route)))
-             if c.mode == PATROL
-             else _("stationed"))
+    where = (
+        _("on patrol: {route}").format(route=" – ".join(map(_e, c.route)))
+        if c.mode == PATROL
+        else _("stationed")
+    )
     return _("**{id}** {text} ({kind}) – level {level}, {where}").format(
-        id=_e(c.id), text=text, kind=_e(_kind(c, _)), level=c.level, where=where)
+        id=_e(c.id), text=text, kind=_e(_kind(c, _)), level=c.level, where=where
+    )
 
 
 def _door_words(conn: Connection, p: Prowl, lang: str) -> str:
@@ -108,7 +123,8 @@ def _door_words(conn: Connection, p: Prowl, lang: str) -> str:
     words = _("strength {n}").format(n=conn.strength)
     if conn.trap is not None:
         words += ", " + _("trap: {text}").format(
-            text=_text(p, f"{conn.trap.table}:{conn.trap.subtype}", lang))
+            text=_text(p, f"{conn.trap.table}:{conn.trap.subtype}", lang)
+        )
     return words
 
 
@@ -120,11 +136,17 @@ def render_markdown(p: Prowl, lang: str) -> str:
     title = _("Prowl – seed {seed}").format(seed=p.seed) if p.seed is not None else _("Prowl")
     out.append(f"# {title}")
     out.append("")
-    out.append(" · ".join([
-        _("reputation: {n}").format(n=p.reputation), _("players: {n}").format(n=p.players),
-        _("accesses: {n}").format(n=p.accesses), _("rooms: {n}").format(n=len(p.rooms)),
-        f"kerker {p.version}",
-    ]))
+    out.append(
+        " · ".join(
+            [
+                _("reputation: {n}").format(n=p.reputation),
+                _("players: {n}").format(n=p.players),
+                _("accesses: {n}").format(n=p.accesses),
+                _("rooms: {n}").format(n=len(p.rooms)),
+                f"kerker {p.version}",
+            ]
+        )
+    )
     out.append("")
 
     # Factions.
@@ -132,25 +154,33 @@ def render_markdown(p: Prowl, lang: str) -> str:
     out.append("")
     source = _("the default list") if p.lotto.source == "default" else _e(p.lotto.source)
     available = sum(1 for e in p.lotto.entries if e.stance != FRIENDLY)
-    out.append(_("Drawn on the {dice} lotto ({source}): it holds the insider connections and "
-                 "{n} hostile factions (for these players and this reputation); {n} distinct "
-                 "entries are drawn.").format(dice=_e(p.lotto.dice), source=source,
-                                              n=min(s.hostile_wanted, available)))
+    out.append(
+        _(
+            "Drawn on the {dice} lotto ({source}): it holds the insider connections and "
+            "{n} hostile factions (for these players and this reputation); {n} distinct "
+            "entries are drawn."
+        ).format(dice=_e(p.lotto.dice), source=source, n=min(s.hostile_wanted, available))
+    )
     if available < s.hostile_wanted:
-        out.append(_("The rules ask for {wanted}, but the list holds only {n}.").format(
-            wanted=s.hostile_wanted, n=available))
+        out.append(
+            _("The rules ask for {wanted}, but the list holds only {n}.").format(
+                wanted=s.hostile_wanted, n=available
+            )
+        )
     out.append("")
     if p.factions:
         out.append("| | " + _("Faction") + " | " + _("Side") + " | " + _("Draw") + " |")
         out.append("|---|---|---|---|")
         for f in p.factions:
-            side = (_("insider connection") if f.insider else _("friendly")) \
-                if f.stance == FRIENDLY else _("hostile")
+            side = (
+                (_("insider connection") if f.insider else _("friendly"))
+                if f.stance == FRIENDLY
+                else _("hostile")
+            )
             draw = str(f.roll) if f.roll is not None else "–"
             if f.origin == "tuning":
                 draw += " " + _("(fine-tuning)")
-            out.append(f"| {_e(f.id)} | {_text(p, f'lotto:{f.key}', lang)} | {side} | "
-                       f"{draw} |")
+            out.append(f"| {_e(f.id)} | {_text(p, f'lotto:{f.key}', lang)} | {side} | {draw} |")
     else:
         out.append(_("No faction is in play."))
     out.append("")
@@ -172,56 +202,91 @@ def render_markdown(p: Prowl, lang: str) -> str:
     out.append("|---|---:|---|")
     out.append(f"| LoSec | {counts[1]} | " + _("reputation roll {rw}").format(rw=s.lo_rw) + " |")
     for short, count, test in (("MidSec", counts[2], s.mid), ("HiSec", counts[3], s.hi)):
-        reading = (_("sum ÷ X, kerker's rule") if test.reading == "sum"
-                   else _("successes against X, option --reading successes"))
-        out.append(f"| {short} | {count} | " + _(
-            "Reputation({target}) test: {dice} gives degree {degree}").format(
-                target=test.target, dice=_e(test.dice), degree=test.degree) + f" ({reading}) |")
+        reading = (
+            _("sum ÷ X, kerker's rule")
+            if test.reading == "sum"
+            else _("successes against X, option --reading successes")
+        )
+        out.append(
+            f"| {short} | {count} | "
+            + _("Reputation({target}) test: {dice} gives degree {degree}").format(
+                target=test.target, dice=_e(test.dice), degree=test.degree
+            )
+            + f" ({reading}) |"
+        )
     nosec_note = _("{asked} asked for, {added} added by the layout").format(
-        asked=s.nosec_requested, added=s.nosec_added)
+        asked=s.nosec_requested, added=s.nosec_added
+    )
     out.append(f"| NoSec | {counts[0]} | {nosec_note} |")
     out.append("")
-    branch = _("Branch points: {points} (reputation roll {rw}, halved, at most the rooms); "
-               "the layout uses {used}.").format(points=s.branch_points, rw=s.branch_rw,
-                                                 used=s.branch_used)
+    branch = _(
+        "Branch points: {points} (reputation roll {rw}, halved, at most the rooms); "
+        "the layout uses {used}."
+    ).format(points=s.branch_points, rw=s.branch_rw, used=s.branch_used)
     if s.branch_reason == "accesses":
-        branch += " " + _("Exactly {points} is impossible with {n} accesses: every access "
-                          "is an exit, and the junctions must take them.").format(
-                              points=s.branch_points, n=p.accesses)
+        branch += " " + _(
+            "Exactly {points} is impossible with {n} accesses: every access "
+            "is an exit, and the junctions must take them."
+        ).format(points=s.branch_points, n=p.accesses)
     out.append("- " + branch)
     if s.accesses_roll is None:
         out.append("- " + _("Accesses: {n} (chosen).").format(n=p.accesses))
     else:
-        out.append("- " + _("Accesses: {n} (rolled {roll}).").format(n=p.accesses,
-                                                                       roll=s.accesses_roll))
-    out.append("- " + _("Door strength: one reputation roll for all doors, {rw}; each door "
-                        "adds what it joins.").format(rw=p.door_rw))
+        out.append(
+            "- " + _("Accesses: {n} (rolled {roll}).").format(n=p.accesses, roll=s.accesses_roll)
+        )
+    out.append(
+        "- "
+        + _(
+            "Door strength: one reputation roll for all doors, {rw}; each door adds what it joins."
+        ).format(rw=p.door_rw)
+    )
     out.append("")
 
     # The plan at a glance.
     out.append("## " + _("Rooms"))
     out.append("")
-    out.append("| " + " | ".join([_("Room"), _("Security"), _("Depth"), _("Exits"),
-                                   _("Branch points"), _("Challenges"), _("Loot")]) + " |")
+    out.append(
+        "| "
+        + " | ".join(
+            [
+                _("Room"),
+                _("Security"),
+                _("Depth"),
+                _("Exits"),
+                _("Branch points"),
+                _("Challenges"),
+                _("Loot"),
+            ]
+        )
+        + " |"
+    )
     out.append("|---|---|---:|---:|---:|---|---:|")
     for room in p.rooms:
         items = ", ".join(f"{_e(c.id)} ({c.level})" for c in p.challenges_in(room.id)) or "–"
-        loot = (f"{number(room.loot.value, lang)} {_e(room.loot.unit)}"
-                if room.loot is not None else "–")
-        out.append(f"| {_e(room.id)} | {SECURITY_SHORT[room.security]} | {room.depth} | "
-                   f"{p.exits(room.id)} | {room.branch_cost} | {items} | {loot} |")
+        loot = (
+            f"{number(room.loot.value, lang)} {_e(room.loot.unit)}"
+            if room.loot is not None
+            else "–"
+        )
+        out.append(
+            f"| {_e(room.id)} | {SECURITY_SHORT[room.security]} | {room.depth} | "
+            f"{p.exits(room.id)} | {room.branch_cost} | {items} | {loot} |"
+        )
     out.append("")
     for room in p.rooms:
         head = _("{id} – {security}, depth {depth}, exits: {exits}").format(
-            id=_e(room.id), security=SECURITY_SHORT[room.security], depth=room.depth,
-            exits=p.exits(room.id))
+            id=_e(room.id),
+            security=SECURITY_SHORT[room.security],
+            depth=room.depth,
+            exits=p.exits(room.id),
+        )
         out.append(f"### {head}")
         out.append("")
         ways = []
         for conn in p.links(room.id):
             other = conn.other(room.id)
-            where = (_("from outside") if other == OUTSIDE
-                     else _("to {room}").format(room=_e(other)))
+            where = _("from outside") if other == OUTSIDE else _("to {room}").format(room=_e(other))
             ways.append(f"{_e(conn.id)} {where} ({_door_words(conn, p, lang)})")
         out.append("- " + _("Ways: {list}").format(list="; ".join(ways)))
         here = p.challenges_in(room.id)
@@ -231,8 +296,9 @@ def render_markdown(p: Prowl, lang: str) -> str:
             out.append("- " + _("No challenge."))
         for c in here:
             out.append("- " + challenge_line(p, c, lang))
-        passing = [c for c in p.challenges if c.mode == PATROL and room.id in c.route
-                   and c.room != room.id]
+        passing = [
+            c for c in p.challenges if c.mode == PATROL and room.id in c.route and c.room != room.id
+        ]
         for c in passing:
             out.append("- " + _("{id} passes through on patrol.").format(id=_e(c.id)))
         if room.loot is not None:
@@ -240,15 +306,18 @@ def render_markdown(p: Prowl, lang: str) -> str:
             secured = _text(p, f"mazeprowl/loot-secured:{found.secured}", lang)
             parts = []
             for x in found.protections:
-                known = {"hidden": _("hidden {n}"), "locked": _("locked {n}"),
-                         "trap": _("trap {n}")}.get(x.kind)
-                word = (known.format(n=x.level) if known is not None
-                        else f"{_e(x.kind)} {x.level}")
+                known = {
+                    "hidden": _("hidden {n}"),
+                    "locked": _("locked {n}"),
+                    "trap": _("trap {n}"),
+                }.get(x.kind)
+                word = known.format(n=x.level) if known is not None else f"{_e(x.kind)} {x.level}"
                 if x.subtype and x.table:
                     word += f" ({_text(p, f'{x.table}:{x.subtype}', lang)})"
                 parts.append(word)
             line = _("Loot: {value} {unit}. {secured}").format(
-                value=number(found.value, lang), unit=_e(found.unit), secured=secured)
+                value=number(found.value, lang), unit=_e(found.unit), secured=secured
+            )
             if parts:
                 line += " " + _("Levels: {list}.").format(list=", ".join(parts))
             out.append("- " + line)
@@ -267,8 +336,11 @@ def render_markdown(p: Prowl, lang: str) -> str:
         if not conn.door:
             out.append(f"| {_e(conn.id)} | {between} | – | {passage} |")
             continue
-        trap = (_text(p, f"{conn.trap.table}:{conn.trap.subtype}", lang)
-                if conn.trap is not None else "–")
+        trap = (
+            _text(p, f"{conn.trap.table}:{conn.trap.subtype}", lang)
+            if conn.trap is not None
+            else "–"
+        )
         strength = str(conn.strength)
         if conn.bonus:
             strength += f" (+{conn.bonus})"
@@ -279,18 +351,32 @@ def render_markdown(p: Prowl, lang: str) -> str:
     t = p.tuning
     out.append("## " + _("Fine-tuning"))
     out.append("")
-    out.append(_("Budget {budget} (reputation × accesses); {left} left.").format(
-        budget=t.budget, left=t.left))
+    out.append(
+        _("Budget {budget} (reputation × accesses); {left} left.").format(
+            budget=t.budget, left=t.left
+        )
+    )
     if t.phase != "budget":
         out.append(_("The budget is closed: only redistribution remains."))
     out.append("")
     if t.log:
-        out.append("| # | " + _("Operation") + " | " + _("Cost") + " | " + _("Left") + " | "
-                   + _("Changes") + " |")
+        out.append(
+            "| # | "
+            + _("Operation")
+            + " | "
+            + _("Cost")
+            + " | "
+            + _("Left")
+            + " | "
+            + _("Changes")
+            + " |"
+        )
         out.append("|---:|---|---:|---:|---|")
         for e in t.log:
-            out.append(f"| {e.n} | {md_code(e.op, table=True)} | {e.cost} | {e.left} | "
-                       f"{_cell('; '.join(e.changes))} |")
+            out.append(
+                f"| {e.n} | {md_code(e.op, table=True)} | {e.cost} | {e.left} | "
+                f"{_cell('; '.join(e.changes))} |"
+            )
     else:
         out.append(_("No operation yet. Example: `kerker prowl tune PLAN.json raise-room R3`."))
     out.append("")
@@ -301,8 +387,10 @@ def render_markdown(p: Prowl, lang: str) -> str:
     out.append("<details><summary>" + _("{n} rolls").format(n=len(p.rolls)) + "</summary>")
     out.append("")
     for r in p.rolls:
-        out.append(f"- {_cell(_step_label(p, str(r.get('step', '')), lang))}: "
-                   f"{md_code(r.get('explain', ''))} → {_outcome(p, r, lang)}")
+        out.append(
+            f"- {_cell(_step_label(p, str(r.get('step', '')), lang))}: "
+            f"{md_code(r.get('explain', ''))} → {_outcome(p, r, lang)}"
+        )
     out.append("")
     out.append("</details>")
     out.append("")
@@ -320,16 +408,22 @@ def render_pdf(p: Prowl, lang: str, *, paper: str = "a4") -> bytes:
     sections = []
     for room in p.rooms:
         head = _("{id} – {security}, depth {depth}, exits: {exits}").format(
-            id=room.id, security=SECURITY_SHORT[room.security], depth=room.depth,
-            exits=p.exits(room.id))
+            id=room.id,
+            security=SECURITY_SHORT[room.security],
+            depth=room.depth,
+            exits=p.exits(room.id),
+        )
         lines = []
         for c in p.challenges_in(room.id):
             text = _raw_text(p, f"{c.table}:{c.subtype}", lang)
             lines.append(f"{c.id} {text} ({_kind(c, _)}) – {c.level}")
         if room.loot is not None:
             secured = _raw_text(p, f"mazeprowl/loot-secured:{room.loot.secured}", lang)
-            lines.append(_("Loot: {value} {unit}. {secured}").format(
-                value=number(room.loot.value, lang), unit=room.loot.unit, secured=secured))
+            lines.append(
+                _("Loot: {value} {unit}. {secured}").format(
+                    value=number(room.loot.value, lang), unit=room.loot.unit, secured=secured
+                )
+            )
         if room.security == 0:
             lines.append(_("No security: no challenges, no loot."))
         sections.append(Section(head, lines or [_("No challenge.")]))
@@ -343,13 +437,24 @@ def render_pdf(p: Prowl, lang: str, *, paper: str = "a4") -> bytes:
         words = _("strength {n}").format(n=conn.strength)
         if conn.trap is not None:
             words += ", " + _("trap: {text}").format(
-                text=_raw_text(p, f"{conn.trap.table}:{conn.trap.subtype}", lang))
+                text=_raw_text(p, f"{conn.trap.table}:{conn.trap.subtype}", lang)
+            )
         doors.append(f"{conn.id} {between}: {words}")
     title = _("Prowl – seed {seed}").format(seed=p.seed) if p.seed is not None else _("Prowl")
-    subtitle = " · ".join([_("reputation: {n}").format(n=p.reputation),
-                           _("players: {n}").format(n=p.players),
-                           _("rooms: {n}").format(n=len(p.rooms))])
-    sheet = Sheet(title=title, subtitle=subtitle, svg=render_svg(p, lang), sections=sections,
-                  tail=[_("Doors") + ": " + "; ".join(doors)] if doors else [], lang=lang,
-                  more=_("{n} more entries: see the full key."))
+    subtitle = " · ".join(
+        [
+            _("reputation: {n}").format(n=p.reputation),
+            _("players: {n}").format(n=p.players),
+            _("rooms: {n}").format(n=len(p.rooms)),
+        ]
+    )
+    sheet = Sheet(
+        title=title,
+        subtitle=subtitle,
+        svg=render_svg(p, lang),
+        sections=sections,
+        tail=[_("Doors") + ": " + "; ".join(doors)] if doors else [],
+        lang=lang,
+        more=_("{n} more entries: see the full key."),
+    )
     return sheet_pdf([sheet], paper=paper)

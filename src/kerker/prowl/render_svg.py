@@ -202,25 +202,35 @@ def _door_mark(x: float, y: float, conn: Connection) -> list[str]:
         return out
     label = str(conn.strength)
     w = max(18.0, text_width(label, 12, bold=True) + 8)
-    out.append(f'<rect x="{_n(x - w / 2)}" y="{_n(y - 9)}" width="{_n(w)}" height="18" rx="2" '
-               f'fill="#ffffff" stroke="{INK}" stroke-width="1.6"/>')
-    out.append(f'<text x="{_n(x)}" y="{_n(y + 4.5)}" text-anchor="middle" '
-               f'font-family="{SVG_FONT_SANS}" font-size="12" font-weight="bold" '
-               f'fill="{INK}">{_escape(label)}</text>')
+    out.append(
+        f'<rect x="{_n(x - w / 2)}" y="{_n(y - 9)}" width="{_n(w)}" height="18" rx="2" '
+        f'fill="#ffffff" stroke="{INK}" stroke-width="1.6"/>'
+    )
+    out.append(
+        f'<text x="{_n(x)}" y="{_n(y + 4.5)}" text-anchor="middle" '
+        f'font-family="{SVG_FONT_SANS}" font-size="12" font-weight="bold" '
+        f'fill="{INK}">{_escape(label)}</text>'
+    )
     if conn.trap is not None:
         tx, ty = x + w / 2 + 1, y - 9
-        out.append(f'<path d="M {_n(tx)} {_n(ty - 11)} L {_n(tx + 7)} {_n(ty + 2)} '
-                   f'L {_n(tx - 7)} {_n(ty + 2)} Z" fill="{TRAP_COLOUR}" stroke="#ffffff" '
-                   'stroke-width="1"/>')
-        out.append(f'<text x="{_n(tx)}" y="{_n(ty + 0.5)}" text-anchor="middle" '
-                   f'font-family="{SVG_FONT_SANS}" font-size="9" font-weight="bold" '
-                   'fill="#ffffff">!</text>')
+        out.append(
+            f'<path d="M {_n(tx)} {_n(ty - 11)} L {_n(tx + 7)} {_n(ty + 2)} '
+            f'L {_n(tx - 7)} {_n(ty + 2)} Z" fill="{TRAP_COLOUR}" stroke="#ffffff" '
+            'stroke-width="1"/>'
+        )
+        out.append(
+            f'<text x="{_n(tx)}" y="{_n(ty + 0.5)}" text-anchor="middle" '
+            f'font-family="{SVG_FONT_SANS}" font-size="9" font-weight="bold" '
+            'fill="#ffffff">!</text>'
+        )
     return out
 
 
 def _id_tag(x: float, y: float, text: str, anchor: str = "middle") -> str:
-    return (f'<text x="{_n(x)}" y="{_n(y)}" text-anchor="{anchor}" font-family="{SVG_FONT_SANS}" '
-            f'font-size="10" fill="{MUTED}">{_escape(text)}</text>')
+    return (
+        f'<text x="{_n(x)}" y="{_n(y)}" text-anchor="{anchor}" font-family="{SVG_FONT_SANS}" '
+        f'font-size="10" fill="{MUTED}">{_escape(text)}</text>'
+    )
 
 
 def _creature(x: float, y: float, colour: str) -> str:
@@ -228,13 +238,17 @@ def _creature(x: float, y: float, colour: str) -> str:
 
 
 def _trap(x: float, y: float, colour: str) -> str:
-    return (f'<path d="M {_n(x)} {_n(y - 4.5)} L {_n(x + 4.5)} {_n(y)} L {_n(x)} {_n(y + 4.5)} '
-            f'L {_n(x - 4.5)} {_n(y)} Z" fill="{colour}"/>')
+    return (
+        f'<path d="M {_n(x)} {_n(y - 4.5)} L {_n(x + 4.5)} {_n(y)} L {_n(x)} {_n(y + 4.5)} '
+        f'L {_n(x - 4.5)} {_n(y)} Z" fill="{colour}"/>'
+    )
 
 
 def _coin(x: float, y: float) -> str:
-    return (f'<circle cx="{_n(x)}" cy="{_n(y)}" r="5" fill="{LOOT_COLOUR}" stroke="#7a5a00" '
-            'stroke-width="1"/>')
+    return (
+        f'<circle cx="{_n(x)}" cy="{_n(y)}" r="5" fill="{LOOT_COLOUR}" stroke="#7a5a00" '
+        'stroke-width="1"/>'
+    )
 
 
 @dataclass
@@ -260,9 +274,10 @@ def layout_plan(p: Prowl) -> _Plan:
     cols = _columns(p, slot)
     lines_needed = max([len(_room_lines(p, r.id)) for r in p.rooms] + [1])
     depth_first = {r.id: max(1, r.depth) for r in p.rooms}
-    arriving = max(r.accesses + sum(1 for n in p.neighbours(r.id)
-                                    if depth_first[n] == depth_first[r.id] - 1)
-                   for r in p.rooms)
+    arriving = max(
+        r.accesses + sum(1 for n in p.neighbours(r.id) if depth_first[n] == depth_first[r.id] - 1)
+        for r in p.rooms
+    )
     box_h = max(HEADER_H + LINE_H * (lines_needed + 1) + 6, PORT_PITCH * (arriving + 1))
     ys = {room: value * (box_h + ROW_GAP) for room, value in slot.items()}
     depth_of = {room: d for d, rooms in cols.items() for room in rooms}
@@ -270,8 +285,7 @@ def layout_plan(p: Prowl) -> _Plan:
     boxes: dict[str, _Box] = {}
     for d, ids in cols.items():
         for rid in ids:
-            boxes[rid] = _Box(rid, x0 + (d - 1) * (BOX_W + COL_GAP), TITLE_H + 24 + ys[rid],
-                              box_h)
+            boxes[rid] = _Box(rid, x0 + (d - 1) * (BOX_W + COL_GAP), TITLE_H + 24 + ys[rid], box_h)
     content_h = max(b.y + b.h for b in boxes.values())
 
     # Connections: geometry first (ports, paths, door positions). Two rooms of one column
@@ -370,8 +384,9 @@ def layout_plan(p: Prowl) -> _Plan:
         x += BOX_W + COL_GAP + 34 * len(outer.get(d, []))
     for rid, box in boxes.items():
         box.x = col_x[depth_of[rid]]
-    content_w = max(b.x + BOX_W for b in boxes.values()) + MARGIN + 40 * bool(
-        outer.get(max(cols), []))
+    content_w = (
+        max(b.x + BOX_W for b in boxes.values()) + MARGIN + 40 * bool(outer.get(max(cols), []))
+    )
 
     paths: dict[str, str] = {}
     doors_at: dict[str, tuple[float, float]] = {}
@@ -393,8 +408,10 @@ def layout_plan(p: Prowl) -> _Plan:
                 count = max(1, lanes_in.get(depth_of[a], 1))
                 x = upper.x + BOX_W + 14 + min(12.0, 40.0 / count) * lane_of[conn.id]
                 y_top, y_low = upper.y + upper.h - 10, lower.y + 10
-                paths[conn.id] = (f"M {_n(upper.x + BOX_W)} {_n(y_top)} H {_n(x)} "
-                                  f"V {_n(y_low)} H {_n(upper.x + BOX_W)}")
+                paths[conn.id] = (
+                    f"M {_n(upper.x + BOX_W)} {_n(y_top)} H {_n(x)} "
+                    f"V {_n(y_low)} H {_n(upper.x + BOX_W)}"
+                )
                 doors_at[conn.id] = (x, (y_top + y_low) / 2)
             else:
                 x = upper.x + BOX_W / 2
@@ -416,8 +433,17 @@ def layout_plan(p: Prowl) -> _Plan:
             paths[conn.id] = f"M {_n(x1)} {_n(y1)} H {_n(lane_x)} V {_n(y2)} H {_n(x2)}"
         doors_at[conn.id] = (door_x - stagger.get(conn.id, 0.0), y2)
 
-    return _Plan(boxes=boxes, cols=cols, col_x=col_x, depth_of=depth_of, paths=paths,
-                 doors_at=doors_at, upright=upright, content_w=content_w, content_h=content_h)
+    return _Plan(
+        boxes=boxes,
+        cols=cols,
+        col_x=col_x,
+        depth_of=depth_of,
+        paths=paths,
+        doors_at=doors_at,
+        upright=upright,
+        content_w=content_w,
+        content_h=content_h,
+    )
 
 
 def _draw_connections(p: Prowl, plan: _Plan) -> list[str]:
@@ -438,17 +464,21 @@ def _draw_connections(p: Prowl, plan: _Plan) -> list[str]:
         groups.setdefault(key, []).append(conn)
     for members in groups.values():
         for conn in members:
-            body.append(f'<path d="{paths[conn.id]}" fill="none" stroke="#ffffff" '
-                        'stroke-width="7"/>')
+            body.append(
+                f'<path d="{paths[conn.id]}" fill="none" stroke="#ffffff" stroke-width="7"/>'
+            )
         for conn in members:
             dash = "" if conn.door else ' stroke-dasharray="6 4"'
-            body.append(f'<path d="{paths[conn.id]}" fill="none" stroke="{LINE}" '
-                        f'stroke-width="2"{dash}/>')
+            body.append(
+                f'<path d="{paths[conn.id]}" fill="none" stroke="{LINE}" stroke-width="2"{dash}/>'
+            )
             if conn.between[0] == OUTSIDE:
                 _bx, by = doors_at[conn.id]
                 tip = boxes[conn.between[1]].x
-                body.append(f'<path d="M {_n(tip - 9)} {_n(by - 5)} L {_n(tip - 1)} {_n(by)} '
-                            f'L {_n(tip - 9)} {_n(by + 5)} Z" fill="{LINE}"/>')
+                body.append(
+                    f'<path d="M {_n(tip - 9)} {_n(by - 5)} L {_n(tip - 1)} {_n(by)} '
+                    f'L {_n(tip - 9)} {_n(by + 5)} Z" fill="{LINE}"/>'
+                )
     # Patrol bands over the lines they walk (translucent).
     walked: set[str] = set()
     for c in p.challenges:
@@ -460,8 +490,10 @@ def _draw_connections(p: Prowl, plan: _Plan) -> list[str]:
                     walked.add(conn.id)
     for conn in p.connections:
         if conn.id in walked:
-            body.append(f'<path d="{paths[conn.id]}" fill="none" stroke="{PATROL_COLOUR}" '
-                        'stroke-opacity="0.35" stroke-width="9" stroke-linecap="butt"/>')
+            body.append(
+                f'<path d="{paths[conn.id]}" fill="none" stroke="{PATROL_COLOUR}" '
+                'stroke-opacity="0.35" stroke-width="9" stroke-linecap="butt"/>'
+            )
     return body
 
 
@@ -475,28 +507,44 @@ def _draw_rooms(p: Prowl, plan: _Plan, lang: str) -> list[str]:
     for room in p.rooms:
         box = boxes[room.id]
         sec = room.security
-        body.append(f'<rect x="{_n(box.x)}" y="{_n(box.y)}" width="{BOX_W}" height="{_n(box.h)}" '
-                    f'rx="5" fill="{FILLS[sec]}" stroke="{STROKES[sec]}" stroke-width="2"/>')
-        body.append(f'<text x="{_n(box.x + 8)}" y="{_n(box.y + 17)}" font-family="{SVG_FONT_SANS}" '
-                    f'font-size="15" font-weight="bold" fill="{INK}">{_escape(room.id)}</text>')
-        body.append(f'<text x="{_n(box.x + BOX_W - 8)}" y="{_n(box.y + 16)}" text-anchor="end" '
-                    f'font-family="{SVG_FONT_SANS}" font-size="12" font-weight="bold" '
-                    f'fill="{STROKES[sec]}">{SECURITY_SHORT[sec]}</text>')
+        body.append(
+            f'<rect x="{_n(box.x)}" y="{_n(box.y)}" width="{BOX_W}" height="{_n(box.h)}" '
+            f'rx="5" fill="{FILLS[sec]}" stroke="{STROKES[sec]}" stroke-width="2"/>'
+        )
+        body.append(
+            f'<text x="{_n(box.x + 8)}" y="{_n(box.y + 17)}" font-family="{SVG_FONT_SANS}" '
+            f'font-size="15" font-weight="bold" fill="{INK}">{_escape(room.id)}</text>'
+        )
+        body.append(
+            f'<text x="{_n(box.x + BOX_W - 8)}" y="{_n(box.y + 16)}" text-anchor="end" '
+            f'font-family="{SVG_FONT_SANS}" font-size="12" font-weight="bold" '
+            f'fill="{STROKES[sec]}">{SECURITY_SHORT[sec]}</text>'
+        )
         y = box.y + HEADER_H + 12
         rows = _room_lines(p, room.id)
         if not rows and sec > 0:
-            body.append(f'<text x="{_n(box.x + 8)}" y="{_n(y + 1)}" font-family="{SVG_FONT_SANS}" '
-                        f'font-size="12" fill="{MUTED}">{_escape(none_here)}</text>')
+            body.append(
+                f'<text x="{_n(box.x + 8)}" y="{_n(y + 1)}" font-family="{SVG_FONT_SANS}" '
+                f'font-size="12" fill="{MUTED}">{_escape(none_here)}</text>'
+            )
         for row in rows:
             x = box.x + 12
             for c in row:
-                colour = PATROL_COLOUR if c.mode == PATROL else (
-                    CREATURE_COLOUR if c.type == "creature" else TRAPTYPE_COLOUR)
-                body.append(_creature(x, y - 3.5, colour) if c.type == "creature"
-                            else _trap(x, y - 3.5, colour))
-                body.append(f'<text x="{_n(x + 8)}" y="{_n(y + 1)}" font-family="{SVG_FONT_SANS}" '
-                            f'font-size="12" fill="{colour}">{_escape(c.id)}'
-                            f'<tspan font-weight="bold" dx="3">{_escape(c.level)}</tspan></text>')
+                colour = (
+                    PATROL_COLOUR
+                    if c.mode == PATROL
+                    else (CREATURE_COLOUR if c.type == "creature" else TRAPTYPE_COLOUR)
+                )
+                body.append(
+                    _creature(x, y - 3.5, colour)
+                    if c.type == "creature"
+                    else _trap(x, y - 3.5, colour)
+                )
+                body.append(
+                    f'<text x="{_n(x + 8)}" y="{_n(y + 1)}" font-family="{SVG_FONT_SANS}" '
+                    f'font-size="12" fill="{colour}">{_escape(c.id)}'
+                    f'<tspan font-weight="bold" dx="3">{_escape(c.level)}</tspan></text>'
+                )
                 x += _item_width(c)
             y += LINE_H
         if room.loot is not None:
@@ -504,12 +552,15 @@ def _draw_rooms(p: Prowl, plan: _Plan, lang: str) -> list[str]:
             body.append(_coin(box.x + 13, ly - 4))
             text = f"{number(room.loot.value, lang)} {room.loot.unit}"
             marks = "".join(_protection_letter(x.kind, lang) for x in room.loot.protections)
-            marks = " ".join(f"{_protection_letter(x.kind, lang)}{x.level}"
-                             for x in room.loot.protections)
+            marks = " ".join(
+                f"{_protection_letter(x.kind, lang)}{x.level}" for x in room.loot.protections
+            )
             if marks:
                 text += f" ({marks})"
-            body.append(f'<text x="{_n(box.x + 22)}" y="{_n(ly)}" font-family="{SVG_FONT_SANS}" '
-                        f'font-size="12" fill="#5c4400">{_escape(text)}</text>')
+            body.append(
+                f'<text x="{_n(box.x + 22)}" y="{_n(ly)}" font-family="{SVG_FONT_SANS}" '
+                f'font-size="12" fill="#5c4400">{_escape(text)}</text>'
+            )
     return body
 
 
@@ -545,23 +596,32 @@ def render_svg(p: Prowl, lang: str) -> str:
     body: list[str] = []
     # Title.
     title = _("Prowl – seed {seed}").format(seed=p.seed) if p.seed is not None else _("Prowl")
-    sub = [_("reputation: {n}").format(n=p.reputation),
-           _("players: {n}").format(n=p.players),
-           _("accesses: {n}").format(n=p.accesses),
-           _("rooms: {n}").format(n=len(p.rooms)),
-           _("fine-tuning budget {budget}, {left} left").format(
-               budget=p.tuning.budget, left=p.tuning.left)]
-    body.append(f'<text x="{MARGIN}" y="36" font-family="{SVG_FONT_SERIF}" font-size="24" '
-                f'font-weight="bold" fill="{INK}">{_escape(title)}</text>')
-    body.append(f'<text x="{MARGIN}" y="58" font-family="{SVG_FONT_SANS}" font-size="14" '
-                f'fill="{MUTED}">{_escape(" · ".join(sub))}</text>')
+    sub = [
+        _("reputation: {n}").format(n=p.reputation),
+        _("players: {n}").format(n=p.players),
+        _("accesses: {n}").format(n=p.accesses),
+        _("rooms: {n}").format(n=len(p.rooms)),
+        _("fine-tuning budget {budget}, {left} left").format(
+            budget=p.tuning.budget, left=p.tuning.left
+        ),
+    ]
+    body.append(
+        f'<text x="{MARGIN}" y="36" font-family="{SVG_FONT_SERIF}" font-size="24" '
+        f'font-weight="bold" fill="{INK}">{_escape(title)}</text>'
+    )
+    body.append(
+        f'<text x="{MARGIN}" y="58" font-family="{SVG_FONT_SANS}" font-size="14" '
+        f'fill="{MUTED}">{_escape(" · ".join(sub))}</text>'
+    )
     depth_label_y = TITLE_H + 8
     for d in sorted(cols):
         x = col_x[d] + BOX_W / 2
         body.append(_id_tag(x, depth_label_y, _("depth {n}").format(n=d)))
     outside = _("outside")
-    body.append(f'<text x="{MARGIN}" y="{depth_label_y}" font-family="{SVG_FONT_SANS}" '
-                f'font-size="10" fill="{MUTED}">{_escape(outside)}</text>')
+    body.append(
+        f'<text x="{MARGIN}" y="{depth_label_y}" font-family="{SVG_FONT_SANS}" '
+        f'font-size="10" fill="{MUTED}">{_escape(outside)}</text>'
+    )
 
     body += _draw_connections(p, plan)
     body += _draw_rooms(p, plan, lang)
@@ -572,8 +632,10 @@ def render_svg(p: Prowl, lang: str) -> str:
     body += legend
     width = max(MIN_WIDTH, int(content_w), int(legend_w + 2 * MARGIN))
     height = int(content_h + 30 + legend_h + MARGIN)
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}">')
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}">'
+    )
     background = f'<rect width="{width}" height="{height}" fill="#ffffff"/>'
     return "\n".join([head, background, *body, "</svg>"]) + "\n"
 
@@ -601,43 +663,66 @@ def _legend(p: Prowl, lang: str, x: float, y: float) -> tuple[list[str], float, 
     _ = translator(lang)
     out: list[str] = []
     heading = _("Legend")
-    out.append(f'<text x="{_n(x)}" y="{_n(y + 12)}" font-family="{SVG_FONT_SERIF}" font-size="15" '
-               f'font-weight="bold" fill="{INK}">{_escape(heading)}</text>')
+    out.append(
+        f'<text x="{_n(x)}" y="{_n(y + 12)}" font-family="{SVG_FONT_SERIF}" font-size="15" '
+        f'font-weight="bold" fill="{INK}">{_escape(heading)}</text>'
+    )
     names = [_("no security"), _("low security"), _("medium security"), _("high security")]
 
     def swatch(sec: int) -> Mark:
-        return lambda cx, cy: [f'<rect x="{_n(cx)}" y="{_n(cy - 8)}" width="26" height="16" '
-                               f'rx="3" fill="{FILLS[sec]}" stroke="{STROKES[sec]}" '
-                               'stroke-width="2"/>']
+        return lambda cx, cy: [
+            f'<rect x="{_n(cx)}" y="{_n(cy - 8)}" width="26" height="16" '
+            f'rx="3" fill="{FILLS[sec]}" stroke="{STROKES[sec]}" '
+            'stroke-width="2"/>'
+        ]
 
     def line(dashed: bool, arrow: bool = False) -> Mark:
         dash = ' stroke-dasharray="6 4"' if dashed else ""
 
         def draw(cx: float, cy: float) -> list[str]:
-            marks = [f'<path d="M {_n(cx)} {_n(cy)} H {_n(cx + 26)}" stroke="{LINE}" '
-                     f'stroke-width="2"{dash}/>']
+            marks = [
+                f'<path d="M {_n(cx)} {_n(cy)} H {_n(cx + 26)}" stroke="{LINE}" '
+                f'stroke-width="2"{dash}/>'
+            ]
             if arrow:
-                marks.append(f'<path d="M {_n(cx + 18)} {_n(cy - 5)} L {_n(cx + 26)} {_n(cy)} '
-                             f'L {_n(cx + 18)} {_n(cy + 5)} Z" fill="{LINE}"/>')
+                marks.append(
+                    f'<path d="M {_n(cx + 18)} {_n(cy - 5)} L {_n(cx + 26)} {_n(cy)} '
+                    f'L {_n(cx + 18)} {_n(cy + 5)} Z" fill="{LINE}"/>'
+                )
             return marks
+
         return draw
 
     door = Connection("D0", ("R0", "R0"), True, "lo_lo", 0, 3, None)
     trapped = Connection("D0", ("R0", "R0"), True, "lo_lo", 0, 3, DoorTrap("camera", "", None))
-    loot = _("loot") + ": " + ", ".join(
-        f"{_protection_letter(k, lang)} {_protection_word(k, lang)}" for k in PROTECTION_KINDS)
+    loot = (
+        _("loot")
+        + ": "
+        + ", ".join(
+            f"{_protection_letter(k, lang)} {_protection_word(k, lang)}" for k in PROTECTION_KINDS
+        )
+    )
     rows: list[list[tuple[Mark, str]]] = [
         [(swatch(sec), f"{SECURITY_SHORT[sec]} – {name}") for sec, name in enumerate(names)],
-        [(lambda cx, cy: _door_mark(cx + 12, cy, door), _("door with its strength")),
-         (lambda cx, cy: _door_mark(cx + 10, cy, trapped), _("trapped door")),
-         (line(True), _("open passage (no door)")),
-         (line(False, True), _("access from outside"))],
-        [(lambda cx, cy: [_creature(cx + 12, cy, CREATURE_COLOUR)], _("creature and its level")),
-         (lambda cx, cy: [_trap(cx + 12, cy, TRAPTYPE_COLOUR)], _("trap and its level")),
-         (lambda cx, cy: [_coin(cx + 12, cy)], loot),
-         (lambda cx, cy: [f'<path d="M {_n(cx + 2)} {_n(cy)} H {_n(cx + 24)}" '
-                          f'stroke="{PATROL_COLOUR}" stroke-opacity="0.35" stroke-width="9" '
-                          'stroke-linecap="round"/>'], _("patrol route (purple: on patrol)"))],
+        [
+            (lambda cx, cy: _door_mark(cx + 12, cy, door), _("door with its strength")),
+            (lambda cx, cy: _door_mark(cx + 10, cy, trapped), _("trapped door")),
+            (line(True), _("open passage (no door)")),
+            (line(False, True), _("access from outside")),
+        ],
+        [
+            (lambda cx, cy: [_creature(cx + 12, cy, CREATURE_COLOUR)], _("creature and its level")),
+            (lambda cx, cy: [_trap(cx + 12, cy, TRAPTYPE_COLOUR)], _("trap and its level")),
+            (lambda cx, cy: [_coin(cx + 12, cy)], loot),
+            (
+                lambda cx, cy: [
+                    f'<path d="M {_n(cx + 2)} {_n(cy)} H {_n(cx + 24)}" '
+                    f'stroke="{PATROL_COLOUR}" stroke-opacity="0.35" stroke-width="9" '
+                    'stroke-linecap="round"/>'
+                ],
+                _("patrol route (purple: on patrol)"),
+            ),
+        ],
     ]
     row_y = y + 34
     widest = 0.0
@@ -645,9 +730,11 @@ def _legend(p: Prowl, lang: str, x: float, y: float) -> tuple[list[str], float, 
         cx = x
         for mark, label in row:
             out += mark(cx, row_y)
-            out.append(f'<text x="{_n(cx + 36)}" y="{_n(row_y + 4)}" '
-                       f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{INK}">'
-                       f"{_escape(label)}</text>")
+            out.append(
+                f'<text x="{_n(cx + 36)}" y="{_n(row_y + 4)}" '
+                f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{INK}">'
+                f"{_escape(label)}</text>"
+            )
             cx += 36 + text_width(label, 12) + 26
         widest = max(widest, cx - x)
         row_y += 30

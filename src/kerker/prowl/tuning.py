@@ -169,9 +169,13 @@ def attribute_key(p: Prowl, word: str) -> str:
     keys = [key for key, _value in p.attributes]
     if wanted in keys:
         return wanted
-    names = {key: {key, *(t.lower() for t in
-                          p.texts.get(f"mazeprowl/prowl-attributes:{key}", {}).values())}
-             for key in keys}
+    names = {
+        key: {
+            key,
+            *(t.lower() for t in p.texts.get(f"mazeprowl/prowl-attributes:{key}", {}).values()),
+        }
+        for key in keys
+    }
     exact = [key for key in keys if wanted in names[key]]
     if len(exact) == 1:
         return exact[0]
@@ -179,8 +183,11 @@ def attribute_key(p: Prowl, word: str) -> str:
     if len(found) == 1:
         return found[0]
     if not found:
-        raise TuningError(N_("unknown attribute {word!r}; the attributes are {keys}"),
-                          word=word, keys=", ".join(keys))
+        raise TuningError(
+            N_("unknown attribute {word!r}; the attributes are {keys}"),
+            word=word,
+            keys=", ".join(keys),
+        )
     raise TuningError(N_("{word!r} could mean {keys}"), word=word, keys=", ".join(found))
 
 
@@ -217,23 +224,35 @@ def _moved(challenge: Challenge, room: str, step: _Step) -> Challenge:
 def _patrol(p: Prowl, args: tuple[str, ...], step: _Step) -> Prowl:
     challenge = _challenge(p, args[0])
     if not challenge.mobile:
-        raise TuningError(N_("{id} ({subtype}) cannot move; only mobile challenges patrol"),
-                          id=challenge.id, subtype=challenge.subtype)
+        raise TuningError(
+            N_("{id} ({subtype}) cannot move; only mobile challenges patrol"),
+            id=challenge.id,
+            subtype=challenge.subtype,
+        )
     if challenge.mode == PATROL:
         raise TuningError(N_("{id} already patrols"), id=challenge.id)
     low, high = step.rules.limit("patrol_route")
     if len(args) > 1:
         route = [_room(p, word).id for word in args[1:]]
         if challenge.room not in route:
-            raise TuningError(N_("the route of {id} must pass through its room {room}"),
-                              id=challenge.id, room=challenge.room)
+            raise TuningError(
+                N_("the route of {id} must pass through its room {room}"),
+                id=challenge.id,
+                room=challenge.room,
+            )
         if len(set(route)) != len(route):
-            raise TuningError(N_("a patrol route visits each room once (it is walked back "
-                                 "and forth)"))
+            raise TuningError(
+                N_("a patrol route visits each room once (it is walked back and forth)")
+            )
         for here, there in pairwise(route):
             if there not in p.neighbours(here):
-                raise TuningError(N_("{a} and {b} are not connected; a route goes from room "
-                                     "to neighbouring room"), a=here, b=there)
+                raise TuningError(
+                    N_(
+                        "{a} and {b} are not connected; a route goes from room to neighbouring room"
+                    ),
+                    a=here,
+                    b=there,
+                )
     else:
         route = [challenge.room]
         for _side in range(2):
@@ -247,11 +266,11 @@ def _patrol(p: Prowl, args: tuple[str, ...], step: _Step) -> Prowl:
             else:
                 route.append(nxt)
         if len(route) < 2:
-            raise TuningError(N_("{room} has no neighbouring room to patrol through"),
-                              room=challenge.room)
+            raise TuningError(
+                N_("{room} has no neighbouring room to patrol through"), room=challenge.room
+            )
     if not low <= len(route) <= high:
-        raise TuningError(N_("a patrol route runs through {min} to {max} rooms"),
-                          min=low, max=high)
+        raise TuningError(N_("a patrol route runs through {min} to {max} rooms"), min=low, max=high)
     step.key = "switch_to_patrol"
     step.changes.append(f"{challenge.id}: {STATIONED} -> {PATROL} " + "-".join(route))
     return _swap_in(p, replace(challenge, mode=PATROL, route=tuple(route)))
@@ -270,8 +289,12 @@ def _swap_attributes(p: Prowl, args: tuple[str, ...], step: _Step) -> Prowl:
 def _swap_challenges(p: Prowl, args: tuple[str, ...], step: _Step) -> Prowl:
     a, b = _challenge(p, args[0]), _challenge(p, args[1])
     if a.room == b.room:
-        raise TuningError(N_("{a} and {b} are both in {room}; swap challenges of two rooms"),
-                          a=a.id, b=b.id, room=a.room)
+        raise TuningError(
+            N_("{a} and {b} are both in {room}; swap challenges of two rooms"),
+            a=a.id,
+            b=b.id,
+            room=a.room,
+        )
     step.key = "swap_challenges"
     step.changes.append(f"{a.id} {a.room} -> {b.room}, {b.id} {b.room} -> {a.room}")
     new_a, new_b = _moved(a, b.room, step), _moved(b, a.room, step)
@@ -321,22 +344,27 @@ def _reinforce(p: Prowl, args: tuple[str, ...], step: _Step) -> Prowl:
     if _id(word, "D") is not None:
         conn = _door(p, word)
         if not conn.door or conn.kind is None or conn.strength is None:
-            raise TuningError(N_("{id} is an open passage; it has no door to reinforce"),
-                              id=conn.id)
+            raise TuningError(
+                N_("{id} is an open passage; it has no door to reinforce"), id=conn.id
+            )
         cap = step.rules.door_cap(p.reputation, conn.kind)
         new = step.rules.door_strength(p.reputation, conn.kind, p.door_rw, conn.bonus + 1)
         if new <= conn.strength:
-            raise TuningError(N_("{id} is already at the cap of {cap} (Reputation + 5)"),
-                              id=conn.id, cap=cap)
+            raise TuningError(
+                N_("{id} is already at the cap of {cap} (Reputation + 5)"), id=conn.id, cap=cap
+            )
         step.changes.append(f"{conn.id} {conn.strength} -> {new}")
-        conns = tuple(replace(c, bonus=c.bonus + 1, strength=new) if c.id == conn.id else c
-                      for c in p.connections)
+        conns = tuple(
+            replace(c, bonus=c.bonus + 1, strength=new) if c.id == conn.id else c
+            for c in p.connections
+        )
         return replace(p, connections=conns)
     challenge = _challenge(p, word)
     cap = _cap(p, step.rules, p.room(challenge.room))
     if challenge.level + 1 > cap:
-        raise TuningError(N_("{id} is already at the cap of {cap} (Reputation + 5)"),
-                          id=challenge.id, cap=cap)
+        raise TuningError(
+            N_("{id} is already at the cap of {cap} (Reputation + 5)"), id=challenge.id, cap=cap
+        )
     step.changes.append(f"{challenge.id} {challenge.level} -> {challenge.level + 1}")
     return _swap_in(p, replace(challenge, level=challenge.level + 1))
 
@@ -358,19 +386,27 @@ def _add_faction(p: Prowl, args: tuple[str, ...], step: _Step) -> Prowl:
         entry = p.lotto.entry(args[1])
         if entry is None:
             keys = ", ".join(e.key for e in p.lotto.entries if e.stance == stance)
-            raise TuningError(N_("{key!r} is not on the faction list; {stance}: {keys}"),
-                              key=args[1], stance=stance, keys=keys)
+            raise TuningError(
+                N_("{key!r} is not on the faction list; {stance}: {keys}"),
+                key=args[1],
+                stance=stance,
+                keys=keys,
+            )
         if entry.stance != stance:
-            raise TuningError(N_("{key} is {actual}, not {stance}"), key=entry.key,
-                              actual=entry.stance, stance=stance)
+            raise TuningError(
+                N_("{key} is {actual}, not {stance}"),
+                key=entry.key,
+                actual=entry.stance,
+                stance=stance,
+            )
         if entry.key in taken:
             raise TuningError(N_("{key} is already in play"), key=entry.key)
     else:
-        drawn = draw_faction(step.rules, p.lotto, p.texts, taken, stance, step.rng,
-                             "factions", step.rolls)
+        drawn = draw_faction(
+            step.rules, p.lotto, p.texts, taken, stance, step.rng, "factions", step.rolls
+        )
         if drawn is None:
-            raise TuningError(N_("no {stance} faction of the list is left to draw"),
-                              stance=stance)
+            raise TuningError(N_("no {stance} faction of the list is left to draw"), stance=stance)
         entry, roll = drawn
     step.key = "add_enemy_faction" if stance == HOSTILE else "add_friendly_faction"
     fid = f"F{p.next_faction}"
@@ -395,23 +431,27 @@ def _subtype_table(rules: Rules, kind: str) -> str:
                 if ref:
                     return str(rules.table("challenge-type").resolve(ref))
     types = ", ".join(str(r.value.get("type", r.key)) for r in rules.table("challenge-type").rows)
-    raise TuningError(N_("unknown challenge type {word!r}; the types are {types}"),
-                      word=kind, types=types)
+    raise TuningError(
+        N_("unknown challenge type {word!r}; the types are {types}"), word=kind, types=types
+    )
 
 
-def _new_challenge(p: Prowl, room: Room, words: tuple[str, ...], step: _Step,
-                   origin: str, level: int | None) -> Challenge:
+def _new_challenge(
+    p: Prowl, room: Room, words: tuple[str, ...], step: _Step, origin: str, level: int | None
+) -> Challenge:
     """A new challenge in ``room``: type and subtype rolled or chosen, level a fresh RW
     (or ``level``)."""
     rules = step.rules
     cid = f"C{p.next_challenge}"
     context = {"reputation": p.reputation, **rules.flags(room.security)}
     if not words:
-        kind, rolls = roll_table(rules.registry, rules.table("challenge-type").id, step.rng,
-                                 context=context)
+        kind, rolls = roll_table(
+            rules.registry, rules.table("challenge-type").id, step.rng, context=context
+        )
         step.rolls += [{"step": f"{cid} type", **r} for r in rolls]
-        made = challenge_from(rules, p.reputation, room, kind, step.rng, cid, step.rolls,
-                              step.texts, origin)
+        made = challenge_from(
+            rules, p.reputation, room, kind, step.rng, cid, step.rolls, step.texts, origin
+        )
     else:
         kind_word = words[0].lower()
         table_id = _subtype_table(rules, kind_word)
@@ -423,12 +463,27 @@ def _new_challenge(p: Prowl, room: Room, words: tuple[str, ...], step: _Step,
             table = rules.registry.get(table_id)
             rows = [r for r in table.rows if r.key == words[1].lower()]
             if not rows:
-                raise TuningError(N_("unknown {type} {word!r}; choose one of {keys}"),
-                                  type=kind_word, word=words[1],
-                                  keys=", ".join(r.key or "" for r in table.rows))
+                raise TuningError(
+                    N_("unknown {type} {word!r}; choose one of {keys}"),
+                    type=kind_word,
+                    word=words[1],
+                    keys=", ".join(r.key or "" for r in table.rows),
+                )
             row, values = rows[0], dict(rows[0].value)
-        made = make_challenge(rules, p.reputation, room, kind_word, table_id, row, values,
-                              step.rng, cid, step.rolls, step.texts, origin)
+        made = make_challenge(
+            rules,
+            p.reputation,
+            room,
+            kind_word,
+            table_id,
+            row,
+            values,
+            step.rng,
+            cid,
+            step.rolls,
+            step.texts,
+            origin,
+        )
     if level is not None:
         made = replace(made, level=level, rw=None)
     return made
@@ -452,8 +507,9 @@ def _rebuild_room(p: Prowl, room: Room, security: int, step: _Step) -> Prowl:
     rooms = tuple(new_room if r.id == room.id else r for r in p.rooms)
     removed = [c.id for c in p.challenges_in(room.id)]
     kept = [c for c in p.challenges if c.room != room.id]
-    made = roll_challenges(rules, p.reputation, new_room, step.rng, p.next_challenge,
-                           step.rolls, step.texts)
+    made = roll_challenges(
+        rules, p.reputation, new_room, step.rng, p.next_challenge, step.rolls, step.texts
+    )
     step.changes.append(f"{room.id} {SECURITY_KEYS[room.security]} -> {SECURITY_KEYS[security]}")
     if removed:
         step.changes.append("removed " + " ".join(removed))
@@ -466,15 +522,17 @@ def _rebuild_room(p: Prowl, room: Room, security: int, step: _Step) -> Prowl:
     for conn in p.connections:
         if room.id in conn.between:
             before = conn
-            conn = make_door(rules, p.reputation, conn, by_id, p.door_rw, step.rng, step.rolls,
-                             step.texts)
+            conn = make_door(
+                rules, p.reputation, conn, by_id, p.door_rw, step.rng, step.rolls, step.texts
+            )
             if conn.door != before.door or conn.strength != before.strength:
                 step.changes.append(f"{conn.id} " + _door_text(before) + " -> " + _door_text(conn))
             if conn.trap != before.trap:
                 step.changes.append(f"{conn.id} trap {_trap_text(before)} -> {_trap_text(conn)}")
         conns.append(conn)
-    p = replace(p, rooms=rooms, connections=tuple(conns),
-                next_challenge=p.next_challenge + len(made))
+    p = replace(
+        p, rooms=rooms, connections=tuple(conns), next_challenge=p.next_challenge + len(made)
+    )
     # A room lowered to NoSec opens its inner doors; say so when that leaves a secured
     # neighbour without any door (the generator never makes such a room; tuning may).
     for other in p.rooms:
@@ -518,8 +576,9 @@ def _redistribution(rules: Rules, key: str) -> tuple[int, int]:
     row = rules.row("redistribution", key)
     if row.value.get("allowed") is False:
         raise TuningError(N_("the rules do not allow this redistribution"))
-    return rules.int_value(row, "raise", "redistribution"), rules.int_value(row, "lower",
-                                                                            "redistribution")
+    return rules.int_value(row, "raise", "redistribution"), rules.int_value(
+        row, "lower", "redistribution"
+    )
 
 
 def _shift_attribute(p: Prowl, args: tuple[str, ...], step: _Step) -> Prowl:
@@ -531,21 +590,33 @@ def _shift_attribute(p: Prowl, args: tuple[str, ...], step: _Step) -> Prowl:
     if p.attribute(up) + plus > high:
         raise TuningError(N_("{key} cannot go above {max} (Reputation + 5)"), key=up, max=high)
     if p.attribute(down) - minus < low:
-        raise TuningError(N_("{key} is {value}; lowering it by {n} would go below {min}"),
-                          key=down, value=p.attribute(down), n=minus, min=low)
+        raise TuningError(
+            N_("{key} is {value}; lowering it by {n} would go below {min}"),
+            key=down,
+            value=p.attribute(down),
+            n=minus,
+            min=low,
+        )
     step.key = "raise_attribute"
-    step.changes.append(f"{up} {p.attribute(up)} -> {p.attribute(up) + plus}, "
-                        f"{down} {p.attribute(down)} -> {p.attribute(down) - minus}")
-    return _set_attribute(_set_attribute(p, up, p.attribute(up) + plus), down,
-                          p.attribute(down) - minus)
+    step.changes.append(
+        f"{up} {p.attribute(up)} -> {p.attribute(up) + plus}, "
+        f"{down} {p.attribute(down)} -> {p.attribute(down) - minus}"
+    )
+    return _set_attribute(
+        _set_attribute(p, up, p.attribute(up) + plus), down, p.attribute(down) - minus
+    )
 
 
 def _shift_challenge(p: Prowl, args: tuple[str, ...], step: _Step) -> Prowl:
     plus, minus = _redistribution(step.rules, "raise_challenge")
     down = _challenge(p, args[1])
     if down.level - minus < 0:
-        raise TuningError(N_("{id} has level {level}; lowering it by {n} would go below 0"),
-                          id=down.id, level=down.level, n=minus)
+        raise TuningError(
+            N_("{id} has level {level}; lowering it by {n} would go below 0"),
+            id=down.id,
+            level=down.level,
+            n=minus,
+        )
     step.key = "raise_challenge"
     if _id(args[0], "R") is not None:
         room = _room(p, args[0])
@@ -561,18 +632,21 @@ def _shift_challenge(p: Prowl, args: tuple[str, ...], step: _Step) -> Prowl:
             raise TuningError(N_("raise one challenge and lower another"))
         cap = _cap(p, step.rules, p.room(old.room))
         if old.level + plus > cap:
-            raise TuningError(N_("{id} is already at the cap of {cap} (Reputation + 5)"),
-                              id=old.id, cap=cap)
+            raise TuningError(
+                N_("{id} is already at the cap of {cap} (Reputation + 5)"), id=old.id, cap=cap
+            )
         step.changes.append(f"{old.id} {old.level} -> {old.level + plus}")
-        challenges = [replace(c, level=c.level + plus) if c.id == old.id else c
-                      for c in p.challenges]
+        challenges = [
+            replace(c, level=c.level + plus) if c.id == old.id else c for c in p.challenges
+        ]
     if down.level - minus == 0:
         step.changes.append(f"{down.id} {down.level} -> 0, removed")
         challenges = [c for c in challenges if c.id != down.id]
     else:
         step.changes.append(f"{down.id} {down.level} -> {down.level - minus}")
-        challenges = [replace(c, level=c.level - minus) if c.id == down.id else c
-                      for c in challenges]
+        challenges = [
+            replace(c, level=c.level - minus) if c.id == down.id else c for c in challenges
+        ]
     return _with_challenges(p, challenges)
 
 
@@ -615,8 +689,11 @@ def parse_operations(words: Sequence[str]) -> list[Operation]:
         elif groups and groups[-1]:
             groups[-1].append(token)
         else:
-            raise TuningError(N_("unknown operation {word!r}; the operations are {verbs}"),
-                              word=token, verbs=", ".join(VERBS))
+            raise TuningError(
+                N_("unknown operation {word!r}; the operations are {verbs}"),
+                word=token,
+                verbs=", ".join(VERBS),
+            )
     out = []
     for group in groups:
         if not group:
@@ -627,13 +704,15 @@ def parse_operations(words: Sequence[str]) -> list[Operation]:
             raise TuningError(N_("write {usage}"), usage=spec.usage)
         out.append(Operation(group[0], args))
     if not out:
-        raise TuningError(N_("no operation given; the operations are {verbs}"),
-                          verbs=", ".join(VERBS))
+        raise TuningError(
+            N_("no operation given; the operations are {verbs}"), verbs=", ".join(VERBS)
+        )
     return out
 
 
-def apply(p: Prowl, op: Operation, registry: Registry | None = None,
-          rules: Rules | None = None) -> Prowl:
+def apply(
+    p: Prowl, op: Operation, registry: Registry | None = None, rules: Rules | None = None
+) -> Prowl:
     """Apply one operation, or refuse it with :class:`TuningError` (nothing changes).
 
     Budget phase: every operation but the redistributions, each paid from what is left
@@ -644,17 +723,26 @@ def apply(p: Prowl, op: Operation, registry: Registry | None = None,
     rules = rules or Rules(registry if registry is not None else load_registry())
     spec = VERBS.get(op.verb)
     if spec is None:
-        raise TuningError(N_("unknown operation {word!r}; the operations are {verbs}"),
-                          word=op.verb, verbs=", ".join(VERBS))
+        raise TuningError(
+            N_("unknown operation {word!r}; the operations are {verbs}"),
+            word=op.verb,
+            verbs=", ".join(VERBS),
+        )
     if not spec.low <= len(op.args) <= spec.high:
         raise TuningError(N_("write {usage}"), usage=spec.usage)
     tuning = p.tuning
     if tuning.phase == PHASE_REDISTRIBUTION and not spec.redistribution and op.verb != "patrol":
-        raise TuningError(N_("the budget is closed: only shift-attribute, shift-challenge and "
-                             "patrol remain"))
+        raise TuningError(
+            N_("the budget is closed: only shift-attribute, shift-challenge and patrol remain")
+        )
     if tuning.phase == PHASE_BUDGET and spec.redistribution and tuning.left > 0:
-        raise TuningError(N_("redistribution comes after the budget: {left} adjustments are "
-                             "left (spend them or write finish)"), left=tuning.left)
+        raise TuningError(
+            N_(
+                "redistribution comes after the budget: {left} adjustments are "
+                "left (spend them or write finish)"
+            ),
+            left=tuning.left,
+        )
     n = len(tuning.log) + 1
     step = _Step(rules, sub_rng(p.tune_seed, f"tune/{n}/{op.text}"))
     try:
@@ -666,18 +754,31 @@ def apply(p: Prowl, op: Operation, registry: Registry | None = None,
     if step.key != "finish":
         step.cost = 0 if spec.redistribution else rules.cost(step.key)
     if step.cost > tuning.left:
-        raise TuningError(N_("it costs {cost} adjustments; only {left} are left"),
-                          cost=step.cost, left=tuning.left)
+        raise TuningError(
+            N_("it costs {cost} adjustments; only {left} are left"),
+            cost=step.cost,
+            left=tuning.left,
+        )
     left = tuning.left - step.cost
     phase = changed.tuning.phase
     if spec.redistribution:
         phase = PHASE_REDISTRIBUTION
-    entry = TuneEntry(n=n, op=op.text, key=step.key, cost=step.cost, left=left,
-                      changes=tuple(step.changes), rolls=tuple(step.rolls))
+    entry = TuneEntry(
+        n=n,
+        op=op.text,
+        key=step.key,
+        cost=step.cost,
+        left=left,
+        changes=tuple(step.changes),
+        rolls=tuple(step.rolls),
+    )
     texts = dict(changed.texts)
     texts.update(step.texts)
-    return replace(changed, texts=MappingProxyType(texts),
-                   tuning=replace(tuning, left=left, phase=phase, log=(*tuning.log, entry)))
+    return replace(
+        changed,
+        texts=MappingProxyType(texts),
+        tuning=replace(tuning, left=left, phase=phase, log=(*tuning.log, entry)),
+    )
 
 
 def tune(p: Prowl, operations: Sequence[Operation], registry: Registry | None = None) -> Prowl:

@@ -39,8 +39,7 @@ def visible(text: str) -> str:
 def xml_text(text: str) -> str:
     """``text`` for an XML text node: control characters visible, ``&``, ``<``, ``>``
     escaped. Always valid XML 1.0."""
-    return (visible(text).replace("&", "&amp;").replace("<", "&lt;")
-            .replace(">", "&gt;"))
+    return visible(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def xml_attr(text: str) -> str:

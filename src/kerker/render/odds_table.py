@@ -19,7 +19,11 @@ MAX_ROWS = 400
 
 
 def odds_table(
-    expression: str, dist: Distribution, lang: str, *, plot: bool = False,
+    expression: str,
+    dist: Distribution,
+    lang: str,
+    *,
+    plot: bool = False,
     bar_width: int = BAR_WIDTH,
 ) -> Table:
     """A table of every result with P(=), P(>=), P(<=) and, with ``plot``, a bar.
@@ -28,14 +32,17 @@ def odds_table(
     of the table (the JSON output always has all of them).
     """
     _ = translator(lang)
-    table = Table(title=rich_text(_("Odds of {expression}").format(expression=expression)),
-                  title_justify="left")
+    table = Table(
+        title=rich_text(_("Odds of {expression}").format(expression=expression)),
+        title_justify="left",
+    )
     longest = max((len(str(value)) for value, _p in dist), default=0)
     if longest <= LONG_RESULT:
         table.add_column(_("result"), justify="right", style="bold", no_wrap=True)
     else:  # results of hundreds of digits fold, so that the probabilities stay readable
-        table.add_column(_("result"), justify="right", style="bold", overflow="fold",
-                         max_width=LONG_RESULT)
+        table.add_column(
+            _("result"), justify="right", style="bold", overflow="fold", max_width=LONG_RESULT
+        )
     table.add_column(_("exactly"), justify="right", no_wrap=True)
     table.add_column(_("at least"), justify="right", no_wrap=True)
     table.add_column(_("at most"), justify="right", no_wrap=True)

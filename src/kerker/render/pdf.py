@@ -105,8 +105,9 @@ def _typst() -> ModuleType:
     try:
         return import_module("typst")
     except ImportError:
-        raise TypstMissing(N_("PDF sheets need the typst package (pip install 'kerker[pdf]')")
-                           ) from None
+        raise TypstMissing(
+            N_("PDF sheets need the typst package (pip install 'kerker[pdf]')")
+        ) from None
 
 
 def _clean(text: str) -> str:
@@ -136,8 +137,9 @@ def sheet_pdf(sheets: Sequence[Sheet], *, paper: str = "a4") -> bytes:
     with tempfile.TemporaryDirectory(prefix="kerker-pdf-") as tmp:
         root = Path(tmp)
         (root / "main.typ").write_text(_PAGE, encoding="utf-8")
-        chosen = [_fit(typst, root, fonts, sheet, PAPERS[paper], k)
-                  for k, sheet in enumerate(sheets)]
+        chosen = [
+            _fit(typst, root, fonts, sheet, PAPERS[paper], k) for k, sheet in enumerate(sheets)
+        ]
         if len(chosen) == 1:
             return chosen[0][1]
         return _write_and_compile(typst, root, fonts, [data for data, _pdf in chosen])
@@ -149,27 +151,39 @@ def _data(sheet: Sheet, paper: str, size: float, keep: int, k: int) -> dict[str,
     if keep < len(sheet.sections):
         tail.append(_clean(sheet.more.replace("{n}", str(len(sheet.sections) - keep))))
     return {
-        "title": _clean(sheet.title), "subtitle": _clean(sheet.subtitle), "paper": paper,
-        "size": size, "lang": sheet.lang if sheet.lang in ("de", "it", "en") else "en",
-        "mapshare": 0.58, "cols": 2, "map": f"map-{k}.svg",
-        "sections": [{"heading": _clean(s.heading), "lines": [_clean(x) for x in s.lines]}
-                     for s in sections],
+        "title": _clean(sheet.title),
+        "subtitle": _clean(sheet.subtitle),
+        "paper": paper,
+        "size": size,
+        "lang": sheet.lang if sheet.lang in ("de", "it", "en") else "en",
+        "mapshare": 0.58,
+        "cols": 2,
+        "map": f"map-{k}.svg",
+        "sections": [
+            {"heading": _clean(s.heading), "lines": [_clean(x) for x in s.lines]} for s in sections
+        ],
         "tail": tail,
     }
 
 
 def _compile(typst: ModuleType, root: Path, fonts: list[str]) -> bytes:
     try:
-        pdf = typst.compile(str(root / "main.typ"), root=str(root), font_paths=fonts,
-                            ignore_system_fonts=True, timestamp=0)
+        pdf = typst.compile(
+            str(root / "main.typ"),
+            root=str(root),
+            font_paths=fonts,
+            ignore_system_fonts=True,
+            timestamp=0,
+        )
     except Exception as exc:  # the binding raises its own TypstError (and RuntimeError)
         reason = " ".join(str(exc).split())[:200]
         raise PdfError(N_("cannot typeset the sheet: {reason}"), reason=reason) from None
     return bytes(pdf)
 
 
-def _fit(typst: ModuleType, root: Path, fonts: list[str], sheet: Sheet, paper: str,
-         k: int) -> tuple[dict[str, object], bytes]:
+def _fit(
+    typst: ModuleType, root: Path, fonts: list[str], sheet: Sheet, paper: str, k: int
+) -> tuple[dict[str, object], bytes]:
     """The page data of one sheet at the largest type size that fits one page (else the
     most entries that fit at the smallest), and that page alone as a PDF."""
     if len(sheet.sections) > MAX_ENTRIES:
@@ -197,7 +211,8 @@ def _fit(typst: ModuleType, root: Path, fonts: list[str], sheet: Sheet, paper: s
     return best, best_pdf
 
 
-def _write_and_compile(typst: ModuleType, root: Path, fonts: list[str],
-                       pages: list[dict[str, object]]) -> bytes:
+def _write_and_compile(
+    typst: ModuleType, root: Path, fonts: list[str], pages: list[dict[str, object]]
+) -> bytes:
     (root / "sheet.json").write_text(json.dumps(pages, ensure_ascii=False), encoding="utf-8")
     return _compile(typst, root, fonts)

@@ -56,10 +56,19 @@ def font_files() -> tuple[str, ...]:
     """The font files kerker renders with (regular, bold, italic of both families)."""
     files: list[str] = []
     for package, names in (
-        ("font_source_sans_pro", ("SourceSansPro-Regular", "SourceSansPro-Bold",
-                                  "SourceSansPro-It", "SourceSansPro-Semibold")),
-        ("font_source_serif_pro", ("SourceSerifPro-Regular", "SourceSerifPro-Bold",
-                                   "SourceSerifPro-Semibold")),
+        (
+            "font_source_sans_pro",
+            (
+                "SourceSansPro-Regular",
+                "SourceSansPro-Bold",
+                "SourceSansPro-It",
+                "SourceSansPro-Semibold",
+            ),
+        ),
+        (
+            "font_source_serif_pro",
+            ("SourceSerifPro-Regular", "SourceSerifPro-Bold", "SourceSerifPro-Semibold"),
+        ),
     ):
         folder = _font_folder(package)
         for name in names:
@@ -90,10 +99,12 @@ def fontconfig_file() -> Path:
     last: OSError | None = None
     for root in (_cache_root(), Path(tempfile.gettempdir()) / f"kerker-{os.getuid()}"):
         cache = root / "fontconfig"
-        text = ('<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">\n'
-                "<fontconfig>\n"
-                + "".join(f"  <dir>{html.escape(d, quote=False)}</dir>\n" for d in folders)
-                + f"  <cachedir>{html.escape(str(cache), quote=False)}</cachedir>\n</fontconfig>\n")
+        text = (
+            '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">\n'
+            "<fontconfig>\n"
+            + "".join(f"  <dir>{html.escape(d, quote=False)}</dir>\n" for d in folders)
+            + f"  <cachedir>{html.escape(str(cache), quote=False)}</cachedir>\n</fontconfig>\n"
+        )
         name = "fonts-" + hashlib.sha256(text.encode()).hexdigest()[:12] + ".conf"
         path = root / name
         try:
@@ -123,9 +134,10 @@ def _vips() -> ModuleType:
             try:
                 vips = import_module("pyvips")
             except (ImportError, OSError) as exc:
-                raise RenderError(N_("cannot load the PNG renderer (pyvips): {reason}"),
-                                  reason=str(exc).splitlines()[0] if str(exc) else "?"
-                                  ) from None
+                raise RenderError(
+                    N_("cannot load the PNG renderer (pyvips): {reason}"),
+                    reason=str(exc).splitlines()[0] if str(exc) else "?",
+                ) from None
             # Parallelism comes from drawing several pictures at once (one thread each);
             # no cache of operations: every picture is drawn once.
             vips.concurrency_set(1)
@@ -149,8 +161,9 @@ def fit_scale(svg: str, scale: float, width: int = 0, height: int = 0) -> float:
     return int((MAX_PIXELS / (width * height)) ** 0.5 * 1000 - 1) / 1000
 
 
-def svg_to_png(svg: str, *, scale: float = 1.0, width: int = 0, height: int = 0,
-               fit: bool = False) -> bytes:
+def svg_to_png(
+    svg: str, *, scale: float = 1.0, width: int = 0, height: int = 0, fit: bool = False
+) -> bytes:
     """Render ``svg`` (as made by kerker) to PNG bytes at ``scale``, on white.
 
     ``width`` and ``height`` (the SVG's size, optional) let a too large picture be refused
@@ -167,16 +180,16 @@ def svg_to_png(svg: str, *, scale: float = 1.0, width: int = 0, height: int = 0,
     try:
         image = vips.Image.svgload_buffer(svg.encode("utf-8"), scale=scale)
         if image.width * image.height > MAX_PIXELS:
-            raise RenderError(N_("the picture would have more than {max} pixels"),
-                              max=MAX_PIXELS)
+            raise RenderError(N_("the picture would have more than {max} pixels"), max=MAX_PIXELS)
         if _paints_white(svg, image.width, image.height, scale):
             # Every pixel is already opaque (on white): keep the colour bands, which is the
             # same picture as flattening but skips a pass of arithmetic over every pixel.
             flat = image.extract_band(0, n=3)
         else:
             flat = image.flatten(background=[255, 255, 255])
-        data = flat.pngsave_buffer(compression=PNG_COMPRESSION,
-                                   filter=vips.enums.ForeignPngFilter.NONE)
+        data = flat.pngsave_buffer(
+            compression=PNG_COMPRESSION, filter=vips.enums.ForeignPngFilter.NONE
+        )
     except vips.Error as exc:
         reason = " ".join(str(exc).split())[:200]
         raise RenderError(N_("cannot render the picture: {reason}"), reason=reason) from None
@@ -189,8 +202,11 @@ def png_to_webp(data: bytes, *, lossless: bool = True) -> bytes:
     vips = _vips()
     try:
         image = vips.Image.new_from_buffer(data, "")
-        out = (image.webpsave_buffer(lossless=True, effort=2) if lossless
-               else image.webpsave_buffer(Q=90, effort=2))
+        out = (
+            image.webpsave_buffer(lossless=True, effort=2)
+            if lossless
+            else image.webpsave_buffer(Q=90, effort=2)
+        )
     except vips.Error as exc:
         reason = " ".join(str(exc).split())[:200]
         raise RenderError(N_("cannot render the picture: {reason}"), reason=reason) from None
@@ -213,10 +229,12 @@ def warm_up() -> None:
     """Load the renderer and its fonts by drawing a tiny text in both families (safe to
     call more than once or never; failures are left to the real pictures to report)."""
     with contextlib.suppress(RenderError):
-        svg_to_png('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8">'
-                   f'<text y="6" font-family="{SVG_FONT_SANS}" font-size="6">a</text>'
-                   f'<text y="6" font-family="{SVG_FONT_SERIF}" font-size="6" '
-                   'font-weight="bold">a</text></svg>')
+        svg_to_png(
+            '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8">'
+            f'<text y="6" font-family="{SVG_FONT_SANS}" font-size="6">a</text>'
+            f'<text y="6" font-family="{SVG_FONT_SERIF}" font-size="6" '
+            'font-weight="bold">a</text></svg>'
+        )
 
 
 def _cpus() -> int:
@@ -277,9 +295,13 @@ def _fork_is_safe() -> bool:
     import sys
 
     # Linux only: macOS lists fork too, but its system libraries are not fork-safe.
-    return (sys.platform.startswith("linux")
-            and "fork" in multiprocessing.get_all_start_methods() and _VIPS is None
-            and "pyvips" not in sys.modules and threading.active_count() == 1)
+    return (
+        sys.platform.startswith("linux")
+        and "fork" in multiprocessing.get_all_start_methods()
+        and _VIPS is None
+        and "pyvips" not in sys.modules
+        and threading.active_count() == 1
+    )
 
 
 class PngBatch:
@@ -298,8 +320,14 @@ class PngBatch:
     Otherwise threads draw them.
     """
 
-    def __init__(self, *, scale: float = 1.0, workers: int | None = None,
-                 warm: bool = False, processes: bool | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        scale: float = 1.0,
+        workers: int | None = None,
+        warm: bool = False,
+        processes: bool | None = None,
+    ) -> None:
         self.scale = scale
         count = max(1, workers or _cpus())
         if processes is None:
@@ -314,10 +342,12 @@ class PngBatch:
         if processes:
             import multiprocessing
 
-            self._pool = ProcessPoolExecutor(max_workers=count,
-                                             mp_context=multiprocessing.get_context("fork"),
-                                             initializer=_worker_start,
-                                             initargs=(os.getpid(),))
+            self._pool = ProcessPoolExecutor(
+                max_workers=count,
+                mp_context=multiprocessing.get_context("fork"),
+                initializer=_worker_start,
+                initargs=(os.getpid(),),
+            )
         else:
             self._pool = ThreadPoolExecutor(max_workers=count, thread_name_prefix="kerker-png")
         self.processes = processes
@@ -366,8 +396,9 @@ class PngBatch:
         self.close()
 
 
-def start_pngs(svgs: list[str], *, scale: float = 1.0,
-               workers: int | None = None) -> Callable[[], list[bytes]]:
+def start_pngs(
+    svgs: list[str], *, scale: float = 1.0, workers: int | None = None
+) -> Callable[[], list[bytes]]:
     """Begin drawing the PNG of each SVG in parallel and return a function that waits for
     them and gives them in order, so the caller can do other work meanwhile. The returned
     function refuses like :func:`svg_to_png`."""

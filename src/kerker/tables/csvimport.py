@@ -48,9 +48,18 @@ SINGLE_DICE = (2, 3, 4, 6, 8, 10, 12, 20, 30, 100)
 SUM_FACES = (4, 6, 8, 10, 12, 20)
 
 _LANG_NAMES = {
-    "de": "de", "deutsch": "de", "german": "de", "tedesco": "de",
-    "it": "it", "italiano": "it", "italian": "it", "italienisch": "it",
-    "en": "en", "english": "en", "englisch": "en", "inglese": "en",
+    "de": "de",
+    "deutsch": "de",
+    "german": "de",
+    "tedesco": "de",
+    "it": "it",
+    "italiano": "it",
+    "italian": "it",
+    "italienisch": "it",
+    "en": "en",
+    "english": "en",
+    "englisch": "en",
+    "inglese": "en",
 }
 _LANGS = ("de", "it", "en")
 _LANGUAGE_WORD = {"de": "German", "it": "Italian", "en": "English"}
@@ -102,8 +111,9 @@ def _clean(cell: str) -> str:
     return " ".join(_CONTROL.sub("", cell).split())
 
 
-def _records(text: str, delimiter: str, where: str,
-             limit: int | None = None) -> list[tuple[int, list[str]]]:
+def _records(
+    text: str, delimiter: str, where: str, limit: int | None = None
+) -> list[tuple[int, list[str]]]:
     """(first line, cells) of every non-empty CSV record (the first ``limit`` of them)."""
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
     out: list[tuple[int, list[str]]] = []
@@ -115,14 +125,22 @@ def _records(text: str, delimiter: str, where: str,
             break
         except csv.Error as exc:
             if reader.line_num > start or "end of data" in str(exc):
-                raise RuleDataError(N_("a quote opened on this line is never closed"),
-                                    file=where, line=start) from None
-            raise RuleDataError(N_("this is not CSV: {reason}"), file=where,
-                                line=reader.line_num or start, reason=str(exc)) from None
+                raise RuleDataError(
+                    N_("a quote opened on this line is never closed"), file=where, line=start
+                ) from None
+            raise RuleDataError(
+                N_("this is not CSV: {reason}"),
+                file=where,
+                line=reader.line_num or start,
+                reason=str(exc),
+            ) from None
         if reader.line_num > start and _swallows_rows(record, delimiter):
-            raise RuleDataError(N_("a quote opened on this line runs over the rows up to line "
-                                   "{end}; close it"), file=where, line=start,
-                                end=reader.line_num)
+            raise RuleDataError(
+                N_("a quote opened on this line runs over the rows up to line {end}; close it"),
+                file=where,
+                line=start,
+                end=reader.line_num,
+            )
         if any(cell.strip() for cell in record):
             out.append((start, record))
     return out
@@ -150,8 +168,10 @@ def _sniff(text: str, where: str) -> str:
             errors.append(exc)
             continue
         score = sum(
-            1 for _line, cells in records
-            if len(cells) >= 2 and _parse_range(cells[0]) is not None
+            1
+            for _line, cells in records
+            if len(cells) >= 2
+            and _parse_range(cells[0]) is not None
             and any(c.strip() for c in cells[1:])
         )
         if score > best_score:
@@ -203,8 +223,11 @@ def _infer_dice(raws: list[_Raw], where: str) -> str:
     highs = [int(r.hi) if r.hi is not None else int(r.lo) for r in raws]
     lo, hi = min(lows), max(highs)
     for digits in (2, 3):
-        if (hi == int("6" * digits) and lo >= int("1" * digits)
-                and all(len(t) == digits and set(t) <= set("123456") for t in tokens)):
+        if (
+            hi == int("6" * digits)
+            and lo >= int("1" * digits)
+            and all(len(t) == digits and set(t) <= set("123456") for t in tokens)
+        ):
             return "W" + "6" * digits
     if lo == 1 and hi in SINGLE_DICE:
         return "W%" if hi == 100 else f"W{hi}"
@@ -212,7 +235,9 @@ def _infer_dice(raws: list[_Raw], where: str) -> str:
         return f"{lo}W{hi // lo}"
     raise RuleDataError(
         N_("cannot tell the die from the ranges {lo}-{hi}; name it (e.g. --dice 2W6)"),
-        file=where, lo=lo, hi=hi,
+        file=where,
+        lo=lo,
+        hi=hi,
     )
 
 
@@ -237,10 +262,13 @@ def slug(text: str) -> str:
 def _scalar(text: str, force: bool) -> str:
     """``text`` as a YAML scalar inside a flow mapping: plain when that is safe."""
     plain_ok = (
-        not force and text and text == text.strip()
+        not force
+        and text
+        and text == text.strip()
         and text[0] not in _PLAIN_BAD_START
         and not any(c in text for c in ",[]{}#\"'\\")
-        and ": " not in text and not text.endswith(":")
+        and ": " not in text
+        and not text.endswith(":")
         and text.lower() not in ("true", "false", "null", "~", "yes", "no", "on", "off")
         and not _NUMBERISH.fullmatch(text)
         and text.isprintable()
@@ -266,6 +294,7 @@ class _Spec:
 
 def _emit(spec: _Spec, *, force: bool) -> str:
     """The YAML text: one flow line per row; ``force`` double-quotes every text."""
+
     def mapping(texts: dict[str, str]) -> str:
         return "{" + ", ".join(f"{k}: {_scalar(v, force)}" for k, v in texts.items()) + "}"
 
@@ -287,16 +316,26 @@ def _emit(spec: _Spec, *, force: bool) -> str:
         out.append(f"        text: {mapping(texts)}")
         if amounts:
             effects = ", ".join(
-                "{amount: " + _scalar(expr, True)
-                + ("" if name == "amount" else f", name: {name}") + "}"
-                for name, expr in amounts)
+                "{amount: "
+                + _scalar(expr, True)
+                + ("" if name == "amount" else f", name: {name}")
+                + "}"
+                for name, expr in amounts
+            )
             out.append(f"        effects: [{effects}]")
     return "\n".join(out) + "\n"
 
 
-def import_csv(text: str, *, name: str, rule_set: str = "custom", lang: str = "de",
-               dice: str | None = None, heading: str | None = None,
-               source_file: str | None = None) -> str:
+def import_csv(
+    text: str,
+    *,
+    name: str,
+    rule_set: str = "custom",
+    lang: str = "de",
+    dice: str | None = None,
+    heading: str | None = None,
+    source_file: str | None = None,
+) -> str:
     """The YAML text of a table file holding the table pasted as CSV ``text``.
 
     ``name`` and ``rule_set`` are turned into ids (``Schatz Tabelle`` -> ``schatz-tabelle``);
@@ -311,22 +350,27 @@ def import_csv(text: str, *, name: str, rule_set: str = "custom", lang: str = "d
     lang = check_language(lang)
     table_name, set_name = slug(name), slug(rule_set)
     if not table_name or not set_name:
-        raise OptionError(N_("a table name and a rule set need letters or digits: "
-                             "{name!r}, {rule_set!r}"), name=name, rule_set=rule_set)
+        raise OptionError(
+            N_("a table name and a rule set need letters or digits: {name!r}, {rule_set!r}"),
+            name=name,
+            rule_set=rule_set,
+        )
     if dice is not None:
         from kerker.dice import odds
 
         try:
             odds(dice)
         except KerkerError as exc:
-            raise OptionError(N_("the dice {dice!r}: {error}"), dice=dice,
-                              error=exc.message()) from None
+            raise OptionError(
+                N_("the dice {dice!r}: {error}"), dice=dice, error=exc.message()
+            ) from None
     text = text.removeprefix("\ufeff")
     if not text.strip():
         raise RuleDataError(N_("the CSV is empty"), file=where, line=1)
     if len(text) > MAX_CHARS:
-        raise RuleDataError(N_("the CSV is longer than {max} characters"), file=where,
-                            max=MAX_CHARS)
+        raise RuleDataError(
+            N_("the CSV is longer than {max} characters"), file=where, max=MAX_CHARS
+        )
     delimiter = _sniff(text, where)
     records = _records(text, delimiter, where)
     if not records:
@@ -342,14 +386,17 @@ def import_csv(text: str, *, name: str, rule_set: str = "custom", lang: str = "d
         if any(named):
             if not all(named) or len(set(named)) != len(named):
                 raise RuleDataError(
-                    N_("the header names languages and other columns ({cells}); with "
-                       "language columns every text column must be one of de, it, en, once"),
-                    file=where, line=header_line, cells=", ".join(header[1:]),
+                    N_(
+                        "the header names languages and other columns ({cells}); with "
+                        "language columns every text column must be one of de, it, en, once"
+                    ),
+                    file=where,
+                    line=header_line,
+                    cells=", ".join(header[1:]),
                 )
             columns = list(named)
     if not records:
-        raise RuleDataError(N_("the CSV has a header but no rows"), file=where,
-                            line=header_line)
+        raise RuleDataError(N_("the CSV has a header but no rows"), file=where, line=header_line)
     join = "; " if delimiter == ";" else ", "
     raws: list[_Raw] = []
     for line, cells in records:
@@ -359,7 +406,9 @@ def import_csv(text: str, *, name: str, rule_set: str = "custom", lang: str = "d
         if parsed is None:
             raise RuleDataError(
                 N_("{cell!r} is not a range such as 1-4, 18 or 20+"),
-                file=where, line=line, cell=cells[0].strip(),
+                file=where,
+                line=line,
+                cell=cells[0].strip(),
             )
         texts: dict[str, str] = {}
         if columns is None:
@@ -372,12 +421,18 @@ def import_csv(text: str, *, name: str, rule_set: str = "custom", lang: str = "d
                 if value and column is not None:
                     texts[column] = value
         if not texts:
-            raise RuleDataError(N_("the range {cell!r} has no text"), file=where, line=line,
-                                cell=cells[0].strip())
+            raise RuleDataError(
+                N_("the range {cell!r} has no text"), file=where, line=line, cell=cells[0].strip()
+            )
         lo_text, hi_text, _open = parsed
         if hi_text is not None and hi_text not in ("0", "00") and int(hi_text) < int(lo_text):
-            raise RuleDataError(N_("the range {lo}-{hi} runs backwards"), file=where,
-                                line=line, lo=lo_text, hi=hi_text)
+            raise RuleDataError(
+                N_("the range {lo}-{hi} runs backwards"),
+                file=where,
+                line=line,
+                lo=lo_text,
+                hi=hi_text,
+            )
         raws.append(_Raw(parsed[0], parsed[1], parsed[2], texts, line))
     if dice is None:
         dice = _infer_dice(raws, where)
@@ -386,8 +441,13 @@ def import_csv(text: str, *, name: str, rule_set: str = "custom", lang: str = "d
         lo = _read(raw.lo, dice)
         hi = None if raw.open else (lo if raw.hi is None else _read(raw.hi, dice))
         if hi is not None and hi < lo:
-            raise RuleDataError(N_("the range {lo}-{hi} runs backwards"), file=where,
-                                line=raw.line, lo=raw.lo, hi=raw.hi)
+            raise RuleDataError(
+                N_("the range {lo}-{hi} runs backwards"),
+                file=where,
+                line=raw.line,
+                lo=raw.lo,
+                hi=raw.hi,
+            )
         rows.append((lo, hi, {k: raw.texts[k] for k in _LANGS if k in raw.texts}))
     _check_overlaps(rows, raws, where)
     amounts: list[list[tuple[str, str]]] = []
@@ -398,10 +458,11 @@ def import_csv(text: str, *, name: str, rule_set: str = "custom", lang: str = "d
     title = " ".join((heading or name).split()) or table_name
     comments = _comments(rows, lang, source_file)
     if any(amounts):
-        comments.append("Dice in a text (2W6 Goldmünzen) became a rolled amount ({amount} "
-                        "Goldmünzen): check them against the book.")
-    spec = _Spec(table_name, set_name, lang, dice, title, source_file, rows, comments,
-                 amounts)
+        comments.append(
+            "Dice in a text (2W6 Goldmünzen) became a rolled amount ({amount} "
+            "Goldmünzen): check them against the book."
+        )
+    spec = _Spec(table_name, set_name, lang, dice, title, source_file, rows, comments, amounts)
     yaml_text = _emit(spec, force=False)
     if not _reads_back(yaml_text, rows, title, amounts):
         yaml_text = _emit(spec, force=True)
@@ -409,8 +470,7 @@ def import_csv(text: str, *, name: str, rule_set: str = "custom", lang: str = "d
     return yaml_text
 
 
-def dice_amounts(texts: dict[str, str], lang: str) -> tuple[dict[str, str],
-                                                          list[tuple[str, str]]]:
+def dice_amounts(texts: dict[str, str], lang: str) -> tuple[dict[str, str], list[tuple[str, str]]]:
     """Dice written in a row's texts (``2W6 Goldmünzen``, ``3d6 monete``, ``1W6+2``,
     ``2W10 × 100``) as rolled amounts, as the shipped tables have them: each expression
     becomes a placeholder (``{amount}``, then ``{amount2}`` ...) in every text that has it,
@@ -462,27 +522,35 @@ def _norm_amount(expr: str) -> str:
     return "".join(expr.split()).lower().replace("w", "d").replace("×", "x").replace("*", "x")
 
 
-def _comments(rows: list[tuple[int, int | None, dict[str, str]]], lang: str,
-              source_file: str | None) -> list[str]:
+def _comments(
+    rows: list[tuple[int, int | None, dict[str, str]]], lang: str, source_file: str | None
+) -> list[str]:
     """The comment lines at the top: where it came from, which texts are missing."""
     everywhere = [k for k in _LANGS if all(k in texts for _lo, _hi, texts in rows)]
     others = [k for k in _LANGS if k != lang]
     out = [f"Imported by `kerker table import` from {source_file or 'CSV'}."]
     if everywhere == [lang] and not any(len(texts) > 1 for _lo, _hi, texts in rows):
-        out.append(f"Only {_LANGUAGE_WORD[lang]} ({lang}) text was given: `kerker table "
-                   f"lint` will ask for the {' and '.join(others)} texts.")
+        out.append(
+            f"Only {_LANGUAGE_WORD[lang]} ({lang}) text was given: `kerker table "
+            f"lint` will ask for the {' and '.join(others)} texts."
+        )
     else:
         missing = [k for k in _LANGS if k not in everywhere]
         rows_note = f"; rows lack {' and '.join(missing)} text" if missing else ""
-        out.append(f"The title is in {_LANGUAGE_WORD[lang]} ({lang}) only{rows_note}: "
-                   "`kerker table lint` will ask for the missing texts.")
-    out.append("Check the ranges and texts against the book; give rows a `key` where a "
-               "procedure needs one.")
+        out.append(
+            f"The title is in {_LANGUAGE_WORD[lang]} ({lang}) only{rows_note}: "
+            "`kerker table lint` will ask for the missing texts."
+        )
+    out.append(
+        "Check the ranges and texts against the book; give rows a `key` where a "
+        "procedure needs one."
+    )
     return out
 
 
-def _check_overlaps(rows: list[tuple[int, int | None, dict[str, str]]], raws: list[_Raw],
-                    where: str) -> None:
+def _check_overlaps(
+    rows: list[tuple[int, int | None, dict[str, str]]], raws: list[_Raw], where: str
+) -> None:
     order = sorted(range(len(rows)), key=lambda i: (rows[i][0], raws[i].line))
     for before, after in itertools.pairwise(order):
         hi = rows[before][1]
@@ -490,8 +558,11 @@ def _check_overlaps(rows: list[tuple[int, int | None, dict[str, str]]], raws: li
             first, second = sorted((before, after), key=lambda i: raws[i].line)
             raise RuleDataError(
                 N_("the range {range} overlaps {other} on line {other_line}"),
-                file=where, line=raws[second].line, range=_label(rows[second]),
-                other=_label(rows[first]), other_line=raws[first].line,
+                file=where,
+                line=raws[second].line,
+                range=_label(rows[second]),
+                other=_label(rows[first]),
+                other_line=raws[first].line,
             )
 
 
@@ -502,8 +573,12 @@ def _label(row: tuple[int, int | None, dict[str, str]]) -> str:
     return str(lo) if lo == hi else f"{lo}-{hi}"
 
 
-def _reads_back(yaml_text: str, rows: list[tuple[int, int | None, dict[str, str]]],
-                title: str, amounts: list[list[tuple[str, str]]]) -> bool:
+def _reads_back(
+    yaml_text: str,
+    rows: list[tuple[int, int | None, dict[str, str]]],
+    title: str,
+    amounts: list[list[tuple[str, str]]],
+) -> bool:
     """Whether the YAML reads back to exactly these texts and amounts (the plain scalars
     were safe)."""
     from kerker.yamlio import load_yaml_text
@@ -511,13 +586,21 @@ def _reads_back(yaml_text: str, rows: list[tuple[int, int | None, dict[str, str]
     try:
         data = load_yaml_text(yaml_text, "CSV")
         table = data["tables"][0]
-        got = [(r["range"][0], r["range"][1], r["text"],
-                [(e.get("name", "amount"), e["amount"]) for e in r.get("effects", [])])
-               for r in table["rows"]]
-        want = [(lo, hi, texts, found)
-                for (lo, hi, texts), found in zip(rows, amounts, strict=True)]
-        return bool(got == want
-                    and title in table["title"].values() and table["source"]["heading"] == title)
+        got = [
+            (
+                r["range"][0],
+                r["range"][1],
+                r["text"],
+                [(e.get("name", "amount"), e["amount"]) for e in r.get("effects", [])],
+            )
+            for r in table["rows"]
+        ]
+        want = [
+            (lo, hi, texts, found) for (lo, hi, texts), found in zip(rows, amounts, strict=True)
+        ]
+        return bool(
+            got == want and title in table["title"].values() and table["source"]["heading"] == title
+        )
     except (KerkerError, KeyError, IndexError, TypeError, AttributeError):
         return False
 
@@ -533,6 +616,9 @@ def _validate(yaml_text: str, where: str) -> None:
         TableFile.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
-        raise RuleDataError(N_("the imported table is not valid: {where_}: {problem}"),
-                            file=where, where_=".".join(str(p) for p in first["loc"]),
-                            problem=first["msg"]) from None
+        raise RuleDataError(
+            N_("the imported table is not valid: {where_}: {problem}"),
+            file=where,
+            where_=".".join(str(p) for p in first["loc"]),
+            problem=first["msg"],
+        ) from None

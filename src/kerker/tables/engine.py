@@ -172,7 +172,8 @@ class _Walk:
         """Refuse a walk of more than :data:`MAX_STEPS` rolls (counted in ``steps``)."""
         raise TableError(
             N_("rolling {id} needed more than {max} rolls; does a table refer to itself?"),
-            id=table.id, max=MAX_STEPS,
+            id=table.id,
+            max=MAX_STEPS,
         )
 
 
@@ -198,8 +199,12 @@ class _RowIndex:
         # bisect needs the running weights in order (no negative weight)
         self.running = running if running == sorted(running) else None
         self.lookup: dict[int, int] = {}
-        bounds = [b for row in rows if row.lo is not None
-                  for b in (row.lo, row.hi if row.hi is not None else row.lo)]
+        bounds = [
+            b
+            for row in rows
+            if row.lo is not None
+            for b in (row.lo, row.hi if row.hi is not None else row.lo)
+        ]
         if bounds and max(bounds) - min(bounds) <= 4096:
             for t in range(min(bounds), max(bounds) + 1):
                 for index, row in enumerate(rows):
@@ -229,8 +234,15 @@ def _row_index(rows: tuple[Row, ...]) -> _RowIndex:
     return found
 
 
-def _pick(walk: _Walk, table: Table, rows: tuple[Row, ...], dice: str | None,
-          modifier_expr: str | None, reroll_if: str | None, ctx: dict[str, int | bool]) -> RowPick:
+def _pick(
+    walk: _Walk,
+    table: Table,
+    rows: tuple[Row, ...],
+    dice: str | None,
+    modifier_expr: str | None,
+    reroll_if: str | None,
+    ctx: dict[str, int | bool],
+) -> RowPick:
     """Throw the die for ``rows`` (honouring modifier and reroll rules) and find the row."""
     index = _row_index(rows)
     limits = walk.limits
@@ -262,7 +274,9 @@ def _pick(walk: _Walk, table: Table, rows: tuple[Row, ...], dice: str | None,
         else:
             raise TableError(
                 N_("{id}: the reroll rule {rule!r} held {n} times in a row"),
-                id=table.id, rule=reroll_if, n=limits.max_rerolls + 1,
+                id=table.id,
+                rule=reroll_if,
+                n=limits.max_rerolls + 1,
             )
         rerolled = tuple(thrown)
     labels = index.labels
@@ -270,30 +284,44 @@ def _pick(walk: _Walk, table: Table, rows: tuple[Row, ...], dice: str | None,
         if index.running is not None:
             at = bisect_left(index.running, result.total)
             if at < len(rows):
-                return RowPick(expression, result, 0, result.total, rerolled, rows[at], at,
-                               labels[at])
+                return RowPick(
+                    expression, result, 0, result.total, rerolled, rows[at], at, labels[at]
+                )
         else:
             running = 0
             for at, row in enumerate(rows):
                 running += row.weight or 0
                 if result.total <= running:
-                    return RowPick(expression, result, 0, result.total, rerolled, row, at,
-                                   labels[at])
+                    return RowPick(
+                        expression, result, 0, result.total, rerolled, row, at, labels[at]
+                    )
     at_total = index.lookup.get(total)
     if at_total is not None:
-        return RowPick(expression, result, modifier, total, rerolled, rows[at_total],
-                       at_total, labels[at_total])
+        return RowPick(
+            expression,
+            result,
+            modifier,
+            total,
+            rerolled,
+            rows[at_total],
+            at_total,
+            labels[at_total],
+        )
     for at, row in enumerate(rows):
         if row.covers(total):
             return RowPick(expression, result, modifier, total, rerolled, row, at, labels[at])
     if table.gaps == "reroll":
         # Declared gaps: roll again (the same caps apply).
-        return _pick(walk, table, rows, dice, modifier_expr,
-                     f"({reroll_if}) or not ({_covered(rows)})" if reroll_if
-                     else f"not ({_covered(rows)})", ctx)
-    raise TableError(
-        N_("{id}: no row for a roll of {total}"), id=table.id, total=total
-    )
+        return _pick(
+            walk,
+            table,
+            rows,
+            dice,
+            modifier_expr,
+            f"({reroll_if}) or not ({_covered(rows)})" if reroll_if else f"not ({_covered(rows)})",
+            ctx,
+        )
+    raise TableError(N_("{id}: no row for a roll of {total}"), id=table.id, total=total)
 
 
 def _covered(rows: tuple[Row, ...]) -> str:
@@ -301,14 +329,18 @@ def _covered(rows: tuple[Row, ...]) -> str:
     for row in rows:
         if row.lo is None:
             continue
-        parts.append(f"result >= {row.lo}" if row.hi is None
-                     else f"{row.lo} <= result <= {row.hi}")
+        parts.append(f"result >= {row.lo}" if row.hi is None else f"{row.lo} <= result <= {row.hi}")
     return " or ".join(parts) or "false"
 
 
-def _effects(walk: _Walk, table: Table, effects: tuple[Effect, ...], ctx: dict[str, int | bool],
-             depth: int, again_depth: int) -> tuple[list[EffectResult], TableResult | None,
-                                                    dict[str, int]]:
+def _effects(
+    walk: _Walk,
+    table: Table,
+    effects: tuple[Effect, ...],
+    ctx: dict[str, int | bool],
+    depth: int,
+    again_depth: int,
+) -> tuple[list[EffectResult], TableResult | None, dict[str, int]]:
     out: list[EffectResult] = []
     again_result: TableResult | None = None
     again_add: dict[str, int] = {}
@@ -317,23 +349,31 @@ def _effects(walk: _Walk, table: Table, effects: tuple[Effect, ...], ctx: dict[s
             continue
         if isinstance(effect, RollFx):
             # "1" (nearly every follow-up) rolls no die: no need to roll it
-            times = 1 if effect.times == "1" else roll(fill(effect.times, ctx), walk.rng,
-                                                         walk.limits).total
+            times = (
+                1
+                if effect.times == "1"
+                else roll(fill(effect.times, ctx), walk.rng, walk.limits).total
+            )
             if times > MAX_TIMES:
-                raise TableError(N_("{id}: more than {max} follow-up rolls"), id=table.id,
-                                 max=MAX_TIMES)
+                raise TableError(
+                    N_("{id}: more than {max} follow-up rolls"), id=table.id, max=MAX_TIMES
+                )
             sub_ctx = dict(ctx)  # the context without "result" (a copy, then a pop: faster)
             sub_ctx.pop("result", None)
             for name, expression in effect.with_:
                 sub_ctx[name] = evaluate(expression, ctx)
             target = walk.registry.get(table.resolve(effect.ref))
             for _ in range(max(0, times)):
-                out.append(_roll(walk, target, sub_ctx, depth + 1, 0,
-                                 effect.modifier, effect.reroll_if))
+                out.append(
+                    _roll(walk, target, sub_ctx, depth + 1, 0, effect.modifier, effect.reroll_if)
+                )
         elif isinstance(effect, AmountFx):
             expression = fill(effect.amount, ctx)
-            out.append(AmountResult(effect.name, expression,
-                                    roll(expression, walk.rng, walk.limits), effect.unit))
+            out.append(
+                AmountResult(
+                    effect.name, expression, roll(expression, walk.rng, walk.limits), effect.unit
+                )
+            )
         elif isinstance(effect, ChanceFx):
             check = roll(CHANCE_DIE, walk.rng, walk.limits)
             passed = check.total <= effect.chance
@@ -342,25 +382,48 @@ def _effects(walk: _Walk, table: Table, effects: tuple[Effect, ...], ctx: dict[s
             )
             if inner_again is not None:
                 again_result, again_add = inner_again, inner_add
-            out.append(ChanceResult(effect.name, effect.chance, check, passed,
-                                    effect.text if passed else effect.else_text, tuple(inner)))
+            out.append(
+                ChanceResult(
+                    effect.name,
+                    effect.chance,
+                    check,
+                    passed,
+                    effect.text if passed else effect.else_text,
+                    tuple(inner),
+                )
+            )
         elif isinstance(effect, NoteFx):
             out.append(NoteResult(effect.note))
         elif isinstance(effect, AgainFx):
             if again_depth >= walk.limits.max_explode_depth:
                 continue  # the cap: the repetition stops here (exact odds do the same)
-            again_result = _roll(walk, table, {k: v for k, v in ctx.items() if k != "result"},
-                                 depth, again_depth + 1, None, effect.reroll_if)
+            again_result = _roll(
+                walk,
+                table,
+                {k: v for k, v in ctx.items() if k != "result"},
+                depth,
+                again_depth + 1,
+                None,
+                effect.reroll_if,
+            )
             again_add = dict(effect.add)
     return out, again_result, again_add
 
 
-def _roll(walk: _Walk, table: Table, given: Mapping[str, int | bool], depth: int,
-          again_depth: int, extra_modifier: str | None, reroll_if: str | None) -> TableResult:
+def _roll(
+    walk: _Walk,
+    table: Table,
+    given: Mapping[str, int | bool],
+    depth: int,
+    again_depth: int,
+    extra_modifier: str | None,
+    reroll_if: str | None,
+) -> TableResult:
     if depth > MAX_DEPTH:
         raise TableError(
             N_("{id}: follow-up rolls nested deeper than {max}; does a table refer to itself?"),
-            id=table.id, max=MAX_DEPTH,
+            id=table.id,
+            max=MAX_DEPTH,
         )
     if table.dice is None and table.kind == "lookup":
         raise TableError(N_("{id} is a lookup table; it is read, not rolled"), id=table.id)
@@ -377,23 +440,24 @@ def _roll(walk: _Walk, table: Table, given: Mapping[str, int | bool], depth: int
     sub: RowPick | None = None
     again: TableResult | None = None
     if row.effects:
-        effects, again, add = _effects(walk, table, row.effects, {**ctx, "result": pick.total},
-                                       depth, again_depth)
+        effects, again, add = _effects(
+            walk, table, row.effects, {**ctx, "result": pick.total}, depth, again_depth
+        )
     else:
         effects, add = [], {}
     if row.then is not None:
         sub = _pick(walk, table, row.then.rows, row.then.dice, None, None, ctx)
         walk.picks.append((table, sub))
         if sub.row.effects:
-            more, again2, add2 = _effects(walk, table, sub.row.effects,
-                                          {**ctx, "result": sub.total}, depth, again_depth)
+            more, again2, add2 = _effects(
+                walk, table, sub.row.effects, {**ctx, "result": sub.total}, depth, again_depth
+            )
             effects += more
             if again2 is not None:
                 again, add = again2, add2
     if sub is None and not effects and again is None:
         # Nothing rolled beyond the row: its own (read-only) values are the result's.
-        return TableResult(table, pick, sub, (), row.value, MappingProxyType(ctx), None,
-                           row.value)
+        return TableResult(table, pick, sub, (), row.value, MappingProxyType(ctx), None, row.value)
     values: dict[str, int | str | bool] = dict(row.value)
     if sub is not None:
         values.update(sub.row.value)
@@ -409,12 +473,21 @@ def _roll(walk: _Walk, table: Table, given: Mapping[str, int | bool], depth: int
     amounts = {e.name: e.value for e in effects if type(e) is AmountResult}
     if not amounts:
         base = MappingProxyType(values)
-        return TableResult(table, pick, sub, tuple(effects), base, MappingProxyType(ctx), again,
-                           base)
+        return TableResult(
+            table, pick, sub, tuple(effects), base, MappingProxyType(ctx), again, base
+        )
     without_amounts = MappingProxyType(dict(values))
     values.update(amounts)
-    return TableResult(table, pick, sub, tuple(effects), MappingProxyType(values),
-                       MappingProxyType(ctx), again, without_amounts)
+    return TableResult(
+        table,
+        pick,
+        sub,
+        tuple(effects),
+        MappingProxyType(values),
+        MappingProxyType(ctx),
+        again,
+        without_amounts,
+    )
 
 
 def chance_values(effects: list[EffectResult] | tuple[EffectResult, ...]) -> dict[str, bool]:
@@ -439,9 +512,14 @@ def _log_entry(table: Table, pick: RowPick) -> dict[str, Any]:
     }
 
 
-def roll_table(registry: Registry, table_id: str, rng: random.Random, *,
-               context: Mapping[str, int | bool] | None = None,
-               limits: Limits = DEFAULT_LIMITS) -> tuple[TableResult, list[dict[str, Any]]]:
+def roll_table(
+    registry: Registry,
+    table_id: str,
+    rng: random.Random,
+    *,
+    context: Mapping[str, int | bool] | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> tuple[TableResult, list[dict[str, Any]]]:
     """Roll table ``table_id`` with ``rng`` in ``context`` (e.g. ``{"level": 3}``).
 
     Returns the result tree and the flat roll log (``{"table", "dice", "roll", "explain",
@@ -453,10 +531,14 @@ def roll_table(registry: Registry, table_id: str, rng: random.Random, *,
     return result, [_log_entry(table, pick) for table, pick in picks]
 
 
-def roll_table_picks(registry: Registry, table_id: str, rng: random.Random, *,
-                     context: Mapping[str, int | bool] | None = None,
-                     limits: Limits = DEFAULT_LIMITS
-                     ) -> tuple[TableResult, list[tuple[Table, RowPick]]]:
+def roll_table_picks(
+    registry: Registry,
+    table_id: str,
+    rng: random.Random,
+    *,
+    context: Mapping[str, int | bool] | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> tuple[TableResult, list[tuple[Table, RowPick]]]:
     """:func:`roll_table` with the log as ``(table, pick)`` per die, in order (for a caller
     that keeps its own log entries: no dicts made)."""
     table = registry.get(table_id)

@@ -60,8 +60,7 @@ def _check(node: ast.AST, text: str, depth: int = 0) -> None:
             _check(value, text, depth + 1)
         return
     if isinstance(node, ast.Compare) and all(
-        isinstance(op, ast.Eq | ast.NotEq | ast.Lt | ast.LtE | ast.Gt | ast.GtE)
-        for op in node.ops
+        isinstance(op, ast.Eq | ast.NotEq | ast.Lt | ast.LtE | ast.Gt | ast.GtE) for op in node.ops
     ):
         _check(node.left, text, depth + 1)
         for comparator in node.comparators:
@@ -73,7 +72,8 @@ def _check(node: ast.AST, text: str, depth: int = 0) -> None:
         return
     raise ExprError(
         N_("expression {text!r}: {what} is not allowed (see docs/tables.md)"),
-        text=text, what=type(node).__name__,
+        text=text,
+        what=type(node).__name__,
     )
 
 
@@ -96,7 +96,8 @@ def names(text: str) -> set[str]:
     """The variables an expression reads (``true``/``false`` excluded)."""
     tree = compile_expr(text)
     return {
-        node.id for node in ast.walk(tree)
+        node.id
+        for node in ast.walk(tree)
         if isinstance(node, ast.Name) and node.id not in _CONSTANTS
     }
 

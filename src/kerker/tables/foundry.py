@@ -101,7 +101,8 @@ def _node(node: Any, source: str) -> str:
 def _refuse(source: str, why: str) -> TableError:
     return TableError(
         N_("the dice {dice!r} cannot be written as a Foundry formula: {why}"),
-        dice=source, why=why,
+        dice=source,
+        why=why,
     )
 
 
@@ -123,7 +124,7 @@ def _dice(node: Any, source: str) -> str:
             raise _refuse(source, "a digit die (W66) cannot have a rolled count in Foundry")
         if count.value > MAX_DIGIT_DICE:
             raise _refuse(source, f"more than {MAX_DIGIT_DICE} digit dice")
-        one = "+".join(f"1d6*{10 ** k}" if k else "1d6" for k in range(die.digits - 1, -1, -1))
+        one = "+".join(f"1d6*{10**k}" if k else "1d6" for k in range(die.digits - 1, -1, -1))
         if count.value == 1:
             return f"({one})"
         return "(" + "+".join(f"({one})" for _ in range(count.value)) + ")"
@@ -140,8 +141,7 @@ def _dice(node: Any, source: str) -> str:
         text += f"{node.keep.mode}{node.keep.n}"
     if node.success is not None:
         cond = node.success
-        text += "cs" + (f"={cond.value}" if cond.op == "=" else _cond(cond.op, cond.value,
-                                                                       source))
+        text += "cs" + (f"={cond.value}" if cond.op == "=" else _cond(cond.op, cond.value, source))
     return text
 
 
@@ -169,8 +169,9 @@ def _foundry_id(*parts: object) -> str:
     """A 16-character Foundry id derived from ``parts`` (stable across runs and machines)."""
     import hashlib  # not at import time: OpenSSL's binding slows every cold start
 
-    digest = hashlib.blake2b("\x1f".join(str(p) for p in parts).encode("utf-8"),
-                             digest_size=16).digest()
+    digest = hashlib.blake2b(
+        "\x1f".join(str(p) for p in parts).encode("utf-8"), digest_size=16
+    ).digest()
     return "".join(_ID_ALPHABET[b % len(_ID_ALPHABET)] for b in digest)
 
 
@@ -210,27 +211,42 @@ def _formula(expression: str, table: Table) -> str:
 def _text_map(text: TextMap | None) -> dict[str, Any] | None:
     if text is None:
         return None
-    return {lang: ({"one": v[0], "other": v[1]} if isinstance(v, tuple) else v)
-            for lang, v in text.items()}
+    return {
+        lang: ({"one": v[0], "other": v[1]} if isinstance(v, tuple) else v)
+        for lang, v in text.items()
+    }
 
 
 def _effect_json(effect: Effect, table: Table) -> dict[str, Any]:
     data: dict[str, Any]
     if isinstance(effect, RollFx):
-        data = {"type": "roll", "table": table.resolve(effect.ref), "times": effect.times,
-                "modifier": effect.modifier, "reroll_if": effect.reroll_if,
-                "with": dict(effect.with_) or None}
+        data = {
+            "type": "roll",
+            "table": table.resolve(effect.ref),
+            "times": effect.times,
+            "modifier": effect.modifier,
+            "reroll_if": effect.reroll_if,
+            "with": dict(effect.with_) or None,
+        }
     elif isinstance(effect, AgainFx):
-        data = {"type": "again", "add": dict(effect.add) or None,
-                "reroll_if": effect.reroll_if}
+        data = {"type": "again", "add": dict(effect.add) or None, "reroll_if": effect.reroll_if}
     elif isinstance(effect, AmountFx):
-        data = {"type": "amount", "amount": effect.amount, "name": effect.name,
-                "unit": _text_map(effect.unit)}
+        data = {
+            "type": "amount",
+            "amount": effect.amount,
+            "name": effect.name,
+            "unit": _text_map(effect.unit),
+        }
     elif isinstance(effect, ChanceFx):
-        data = {"type": "chance", "chance": effect.chance, "name": effect.name,
-                "text": _text_map(effect.text), "else_text": _text_map(effect.else_text),
-                "then": [_effect_json(e, table) for e in effect.then] or None,
-                "else": [_effect_json(e, table) for e in effect.else_] or None}
+        data = {
+            "type": "chance",
+            "chance": effect.chance,
+            "name": effect.name,
+            "text": _text_map(effect.text),
+            "else_text": _text_map(effect.else_text),
+            "then": [_effect_json(e, table) for e in effect.then] or None,
+            "else": [_effect_json(e, table) for e in effect.else_] or None,
+        }
     else:
         data = {"type": "note", "note": _text_map(effect.note)}
     data["when"] = effect.when
@@ -289,15 +305,13 @@ class _Exporter:
                         times = f"[[/r {foundry_formula(times)}]]"
                     line += f" ({times}×)"
                 if effect.modifier:
-                    line += " " + _("with modifier {modifier}").format(
-                        modifier=effect.modifier)
+                    line += " " + _("with modifier {modifier}").format(modifier=effect.modifier)
                 out.append(html.escape(line, quote=False))
             elif isinstance(effect, AgainFx):
                 out.append(html.escape(_("Roll this table again."), quote=False))
             elif isinstance(effect, AmountFx):
                 unit = _plain(effect.unit, self.lang)
-                out.append(f"{self.amount_roll(effect)} {html.escape(unit, quote=False)}"
-                           .strip())
+                out.append(f"{self.amount_roll(effect)} {html.escape(unit, quote=False)}".strip())
             elif isinstance(effect, ChanceFx):
                 yes = html.escape(_plain(effect.text, self.lang), quote=False)
                 no = html.escape(_plain(effect.else_text, self.lang), quote=False)
@@ -335,8 +349,9 @@ class _Exporter:
     def table_description(self, formula_note: str | None) -> str:
         _ = self._
         table = self.table
-        parts = [_("Source: {seed}, “{heading}”").format(seed=table.seed or "?",
-                                                       heading=table.heading)]
+        parts = [
+            _("Source: {seed}, “{heading}”").format(seed=table.seed or "?", heading=table.heading)
+        ]
         if table.decision:
             parts.append(_("Decision: {decision}").format(decision=table.decision))
         for note in table.notes:
@@ -346,10 +361,12 @@ class _Exporter:
         reads = set(table.params)
         if table.dice and "{" in table.dice:
             reads.add("level")
-        if reads or any(isinstance(e, AmountFx) and "{" in e.amount
-                        for row in table.rows for e in row.effects):
-            shown = ", ".join(f"{k} = {str(v).lower() if isinstance(v, bool) else v}"
-                              for k, v in self.ctx.items())
+        if reads or any(
+            isinstance(e, AmountFx) and "{" in e.amount for row in table.rows for e in row.effects
+        ):
+            shown = ", ".join(
+                f"{k} = {str(v).lower() if isinstance(v, bool) else v}" for k, v in self.ctx.items()
+            )
             parts.append(_("Rolled with the defaults: {values}.").format(values=shown))
         parts.append(_("Exported from kerker: {id}").format(id=table.id))
         return "".join(f"<p>{html.escape(p, quote=False)}</p>" for p in parts)
@@ -358,8 +375,9 @@ class _Exporter:
     def document(self) -> dict[str, Any]:
         table = self.table
         if table.kind == "lookup":
-            raise TableError(N_("{id}: a lookup table cannot be exported as a roll table"),
-                             id=table.id)
+            raise TableError(
+                N_("{id}: a lookup table cannot be exported as a roll table"), id=table.id
+            )
         formula_note: str | None = None
         ranges: list[tuple[int, int, int]] = []
         if table.kind == "weighted":
@@ -383,18 +401,20 @@ class _Exporter:
                 flags["effects"] = [_effect_json(e, table) for e in row.effects]
             if row.then is not None:
                 flags["then"] = self.then_json(row.then)
-            results.append({
-                "_id": _foundry_id(table.id, index),
-                "type": "text",
-                "name": name,
-                "text": name,
-                "description": self.description(row),
-                "img": RESULT_IMG,
-                "weight": weight,
-                "range": [lo, hi],
-                "drawn": False,
-                "flags": {"kerker": flags},
-            })
+            results.append(
+                {
+                    "_id": _foundry_id(table.id, index),
+                    "type": "text",
+                    "name": name,
+                    "text": name,
+                    "description": self.description(row),
+                    "img": RESULT_IMG,
+                    "weight": weight,
+                    "range": [lo, hi],
+                    "drawn": False,
+                    "flags": {"kerker": flags},
+                }
+            )
         return {
             "_id": _foundry_id(table.id),
             "name": _plain(table.title, self.lang) or table.id,
@@ -404,17 +424,19 @@ class _Exporter:
             "replacement": True,
             "displayRoll": True,
             "results": results,
-            "flags": {"kerker": {
-                "id": table.id,
-                "rule_set": table.rule_set,
-                "dice": table.dice,
-                "modifier": table.modifier,
-                "params": dict(table.params),
-                "language": table.language,
-                "seed": table.seed,
-                "heading": table.heading,
-                "default": table.default,
-            }},
+            "flags": {
+                "kerker": {
+                    "id": table.id,
+                    "rule_set": table.rule_set,
+                    "dice": table.dice,
+                    "modifier": table.modifier,
+                    "params": dict(table.params),
+                    "language": table.language,
+                    "seed": table.seed,
+                    "heading": table.heading,
+                    "default": table.default,
+                }
+            },
         }
 
     def dice_ranges(self) -> tuple[str, list[tuple[int, int, int]], str | None]:
@@ -442,9 +464,10 @@ class _Exporter:
         _ = self._
         note = None
         if _has_digit_die(expression):
-            note = _("{dice} is a digit die: tens from one d6, units from another; "
-                          "Foundry rolls it as {formula}.").format(dice=expression,
-                                                                   formula=formula)
+            note = _(
+                "{dice} is a digit die: tens from one d6, units from another; "
+                "Foundry rolls it as {formula}."
+            ).format(dice=expression, formula=formula)
         return formula, ranges, note
 
     def modifier_values(self, default: int) -> set[int]:
@@ -466,13 +489,17 @@ class _Exporter:
             "dice": sub.dice,
             "formula": _formula(expression, self.table),
             "rows": [
-                {k: v for k, v in {
-                    "range": [r.lo, r.hi],
-                    "key": r.key,
-                    "text": self.row_text(r),
-                    "value": dict(r.value) or None,
-                    "effects": [_effect_json(e, self.table) for e in r.effects] or None,
-                }.items() if v is not None}
+                {
+                    k: v
+                    for k, v in {
+                        "range": [r.lo, r.hi],
+                        "key": r.key,
+                        "text": self.row_text(r),
+                        "value": dict(r.value) or None,
+                        "effects": [_effect_json(e, self.table) for e in r.effects] or None,
+                    }.items()
+                    if v is not None
+                }
                 for r in sub.rows
             ],
         }
@@ -490,8 +517,9 @@ def to_foundry(table: Table, lang: str) -> dict[str, Any]:
     return _Exporter(table, check_language(lang)).document()
 
 
-def export_table(registry: Registry, table_id: str, fmt: str = "foundry", *,
-                 lang: str | None = None) -> str:
+def export_table(
+    registry: Registry, table_id: str, fmt: str = "foundry", *, lang: str | None = None
+) -> str:
     """The table ``table_id`` as export text: for ``foundry``, a RollTable JSON document.
 
     ``lang`` defaults to the table's own language. JSON is indented, with the keys in a
@@ -499,8 +527,11 @@ def export_table(registry: Registry, table_id: str, fmt: str = "foundry", *,
     Unknown tables and formats raise :class:`TableError`.
     """
     if fmt.lower() not in FORMATS:
-        raise TableError(N_("unknown export format {fmt!r}; choose one of {choices}"),
-                         fmt=fmt, choices=", ".join(FORMATS))
+        raise TableError(
+            N_("unknown export format {fmt!r}; choose one of {choices}"),
+            fmt=fmt,
+            choices=", ".join(FORMATS),
+        )
     table = registry.get(table_id)
     document = to_foundry(table, lang or table.language)
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"

@@ -70,8 +70,11 @@ _TEMPLATE = re.compile(r"\{([^{}]*)\}")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 _EFFECT_TAGS = {
-    "RollEffect": "roll", "AgainEffect": "again", "AmountEffect": "amount",
-    "ChanceEffect": "chance", "NoteEffect": "note",
+    "RollEffect": "roll",
+    "AgainEffect": "again",
+    "AmountEffect": "amount",
+    "ChanceEffect": "chance",
+    "NoteEffect": "note",
 }
 _TEXT_TAGS = frozenset({"str", "constrained-str", "Plural"})
 _SCALAR_TAGS = frozenset({"int", "str", "bool", "float", "none", "constrained-str"})
@@ -177,8 +180,9 @@ class _Linter:
         self.calls: dict[str, list[_Call]] = {}
 
     # -- reporting ------------------------------------------------------------------------
-    def add(self, src: _Source | str, loc: Loc, template: str, *, warning: bool = False,
-            **params: Any) -> None:
+    def add(
+        self, src: _Source | str, loc: Loc, template: str, *, warning: bool = False, **params: Any
+    ) -> None:
         if isinstance(src, str):
             name, (line, col) = src, (1, 1)
         else:
@@ -187,8 +191,7 @@ class _Linter:
             message = template.format(**params)
         except (KeyError, IndexError, ValueError):
             message = template
-        self.problems.append(Problem(name, line, col, message, template, dict(params),
-                                     warning))
+        self.problems.append(Problem(name, line, col, message, template, dict(params), warning))
 
     # -- reading --------------------------------------------------------------------------
     def read(self, src: _Source, explicit: bool) -> None:
@@ -196,8 +199,12 @@ class _Linter:
 
         try:  # type and size before reading: a FIFO never blocks, 50 MB are never loaded
             if check_regular(src.path, src.name).st_size > MAX_FILE_BYTES:
-                self.add(src.name, (), N_("larger than {max} bytes; not a table file"),
-                         max=MAX_FILE_BYTES)
+                self.add(
+                    src.name,
+                    (),
+                    N_("larger than {max} bytes; not a table file"),
+                    max=MAX_FILE_BYTES,
+                )
                 return
             raw = read_bytes(src.path, max_bytes=MAX_FILE_BYTES, where=src.name)
         except InputFileError as exc:
@@ -207,19 +214,32 @@ class _Linter:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             line = raw[: exc.start].count(b"\n") + 1
-            self.problems.append(Problem(
-                src.name, line, 1, f"not UTF-8 text (byte {exc.start + 1})",
-                N_("not UTF-8 text (byte {byte})"), {"byte": exc.start + 1},
-            ))
+            self.problems.append(
+                Problem(
+                    src.name,
+                    line,
+                    1,
+                    f"not UTF-8 text (byte {exc.start + 1})",
+                    N_("not UTF-8 text (byte {byte})"),
+                    {"byte": exc.start + 1},
+                )
+            )
             return
         from kerker.fileio import check_yaml_depth
 
         try:  # what --tables refuses, lint reports (before a parser recurses into it)
             check_yaml_depth(text, src.name)
         except InputFileError as exc:
-            self.problems.append(Problem(src.name, exc.line or 1, 1,
-                                         exc.template.format(**exc.params), exc.template,
-                                         dict(exc.params)))
+            self.problems.append(
+                Problem(
+                    src.name,
+                    exc.line or 1,
+                    1,
+                    exc.template.format(**exc.params),
+                    exc.template,
+                    dict(exc.params),
+                )
+            )
             return
         data = self._parse(src, text)
         if data is _FAILED:
@@ -233,8 +253,12 @@ class _Linter:
             self.add(src.name, (), N_("the file refers to itself through a YAML alias"))
             return
         if size > MAX_NODES:
-            self.add(src.name, (), N_("the file expands to more than {max} entries "
-                                      "(YAML aliases?)"), max=MAX_NODES)
+            self.add(
+                src.name,
+                (),
+                N_("the file expands to more than {max} entries (YAML aliases?)"),
+                max=MAX_NODES,
+            )
             return
         src.data = data
         src.text = text
@@ -251,12 +275,16 @@ class _Linter:
             col = getattr(mark, "column", None)
             what = getattr(exc, "problem", None) or getattr(exc, "context", None) or exc
             reason = " ".join(str(what).split()) or type(exc).__name__
-            self.problems.append(Problem(
-                src.name,
-                line + 1 if isinstance(line, int) else 1,
-                col + 1 if isinstance(col, int) else 1,
-                f"not valid YAML: {reason}", N_("not valid YAML: {reason}"), {"reason": reason},
-            ))
+            self.problems.append(
+                Problem(
+                    src.name,
+                    line + 1 if isinstance(line, int) else 1,
+                    col + 1 if isinstance(col, int) else 1,
+                    f"not valid YAML: {reason}",
+                    N_("not valid YAML: {reason}"),
+                    {"reason": reason},
+                )
+            )
             return _FAILED
 
     # -- schema ---------------------------------------------------------------------------
@@ -282,15 +310,16 @@ class _Linter:
             from kerker.tables.values import check_file
 
             for problem in check_file(data):  # what `--tables` refuses, lint refuses too
-                self.add(src, problem.loc, problem.template, where=problem.where,
-                         **problem.params)
+                self.add(src, problem.loc, problem.template, where=problem.where, **problem.params)
         rule_set = data.get("rule_set")
         if isinstance(rule_set, str) and _NAME_PATTERN.match(rule_set):
             src.rule_set = rule_set
-        bad_tables = {loc[1] for loc in (tuple(e["loc"]) for e in errors)
-                      if len(loc) >= 2 and loc[0] == "tables" and isinstance(loc[1], int)}
-        header_bad = any(tuple(e["loc"])[:1] in (("rule_set",), ("language",))
-                         for e in errors)
+        bad_tables = {
+            loc[1]
+            for loc in (tuple(e["loc"]) for e in errors)
+            if len(loc) >= 2 and loc[0] == "tables" and isinstance(loc[1], int)
+        }
+        header_bad = any(tuple(e["loc"])[:1] in (("rule_set",), ("language",)) for e in errors)
         tables = data.get("tables")
         if src.rule_set is None or header_bad or not isinstance(tables, list):
             return
@@ -302,7 +331,8 @@ class _Linter:
             try:
                 clean = SchemaTable.model_validate(raw).model_dump(by_alias=True)
                 table = build_table(
-                    clean, rule_set=src.rule_set,
+                    clean,
+                    rule_set=src.rule_set,
                     source_file=source_file if isinstance(source_file, str) else None,
                     language=language if isinstance(language, str) else "en",
                     file=src.name,
@@ -364,10 +394,15 @@ class _Linter:
             else:
                 cycle = _path_back(start, edges, set(component))
             src, first = where[start]
-            self.add(src, first.get(cycle[1], ()),
-                     N_("follow-up rolls go round in a circle: {cycle}; to roll a table "
-                        "again use `again: true`, which is capped"),
-                     cycle=" -> ".join(cycle))
+            self.add(
+                src,
+                first.get(cycle[1], ()),
+                N_(
+                    "follow-up rolls go round in a circle: {cycle}; to roll a table "
+                    "again use `again: true`, which is capped"
+                ),
+                cycle=" -> ".join(cycle),
+            )
 
     # -- duplicates -----------------------------------------------------------------------
     def check_duplicates(self) -> None:
@@ -378,9 +413,16 @@ class _Linter:
                 if table_id in seen:
                     other, other_loc = seen[table_id]
                     line, _col = other.pos(other_loc)
-                    self.add(src, loc, N_("warning: table id {id} is also defined in "
-                                          "{other}; only one of them is used"),
-                             id=table_id, other=f"{other.name}:{line}")
+                    self.add(
+                        src,
+                        loc,
+                        N_(
+                            "warning: table id {id} is also defined in "
+                            "{other}; only one of them is used"
+                        ),
+                        id=table_id,
+                        other=f"{other.name}:{line}",
+                    )
                 else:
                     seen[table_id] = (src, loc)
 
@@ -402,10 +444,14 @@ class _TableCheck:
         self.variants = _variants(self.base)
         for name, values in sorted(linter.with_values.get(table.id, {}).items()):
             if name not in table.params:
-                self.variants += [{**self.base, name: v} for v in sorted(values, key=_order)
-                                  if v != self.base.get(name)]
-        self.level_read = "level" in _quiet_names(table.dice, template=True) | \
-            _quiet_names(table.modifier, template=False)
+                self.variants += [
+                    {**self.base, name: v}
+                    for v in sorted(values, key=_order)
+                    if v != self.base.get(name)
+                ]
+        self.level_read = "level" in _quiet_names(table.dice, template=True) | _quiet_names(
+            table.modifier, template=False
+        )
 
     def add(self, loc: Loc, template: str, *, warning: bool = False, **params: Any) -> None:
         self.linter.add(self.src, loc, template, warning=warning, **params)
@@ -418,12 +464,16 @@ class _TableCheck:
         if table.modifier is not None:
             self.expression(table.modifier, (*loc, "modifier"), "modifier", self.ctx_names)
             if table.kind != "dice":
-                self.add((*loc, "modifier"),
-                         N_("`modifier` does nothing on a table without `dice`"))
+                self.add(
+                    (*loc, "modifier"), N_("`modifier` does nothing on a table without `dice`")
+                )
         if table.dice is not None:
             self.template(table.dice, (*loc, "dice"), "dice", self.ctx_names, dice=True)
-        again = any(isinstance(e, AgainFx) for row in _all_rows(table)
-                    for e, _l in _walk_effects(row.effects, ()))
+        again = any(
+            isinstance(e, AgainFx)
+            for row in _all_rows(table)
+            for e, _l in _walk_effects(row.effects, ())
+        )
         table_values: set[str] = set()
         if again:
             for row in _all_rows(table):
@@ -437,15 +487,20 @@ class _TableCheck:
             self.row(row, row_loc, names)
             if row.then is not None:
                 sub_loc = (*row_loc, "then")
-                self.template(row.then.dice, (*sub_loc, "dice"), "then.dice", self.ctx_names,
-                              dice=True)
+                self.template(
+                    row.then.dice, (*sub_loc, "dice"), "then.dice", self.ctx_names, dice=True
+                )
                 for si, sub in enumerate(row.then.rows):
                     sub_row_loc = (*sub_loc, "rows", si)
                     self.row(sub, sub_row_loc, names | self.row_names(sub, table_values))
                     if sub.then is not None:
-                        self.add((*sub_row_loc, "then"),
-                                 N_("a row of a sub-table cannot have its own `then`; "
-                                    "it is never rolled"))
+                        self.add(
+                            (*sub_row_loc, "then"),
+                            N_(
+                                "a row of a sub-table cannot have its own `then`; "
+                                "it is never rolled"
+                            ),
+                        )
                 self.coverage(row.then.rows, row.then.dice, None, sub_loc, sub=True)
         if table.kind == "dice":
             assert table.dice is not None
@@ -494,35 +549,46 @@ class _TableCheck:
         if known is None:
             close = _close_ids(target, self.linter.known)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
-            self.add((*loc, "roll"), N_("roll: there is no table {id}{hint}"),
-                     id=target, hint=hint)
+            self.add((*loc, "roll"), N_("roll: there is no table {id}{hint}"), id=target, hint=hint)
         elif known.kind == "lookup":
-            self.add((*loc, "roll"),
-                     N_("roll: {id} is a lookup table; it is read, not rolled"), id=target)
+            self.add(
+                (*loc, "roll"),
+                N_("roll: {id} is a lookup table; it is read, not rolled"),
+                id=target,
+            )
         self.template(effect.times, (*loc, "times"), "times", row_ctx, dice=True)
         with_keys = {name for name, _v in effect.with_}
         for name, expression in effect.with_:
             self.expression(expression, (*loc, "with", name), f"with.{name}", row_ctx)
-        target_names = {"level", *(known.params if known else ()),
-                        *self.linter.with_names.get(target, ())}
+        target_names = {
+            "level",
+            *(known.params if known else ()),
+            *self.linter.with_names.get(target, ()),
+        }
         outer = self.ctx_names | target_names | with_keys
         if effect.modifier is not None:
             self.expression(effect.modifier, (*loc, "modifier"), "modifier", outer)
         if effect.reroll_if is not None:
-            self.expression(effect.reroll_if, (*loc, "reroll_if"), "reroll_if",
-                            outer | {"result"})
+            self.expression(effect.reroll_if, (*loc, "reroll_if"), "reroll_if", outer | {"result"})
 
     # -- texts ----------------------------------------------------------------------------
-    def texts(self, text: TextMap, loc: Loc, what: str, *, fill: bool,
-              names: set[str] | None = None) -> None:
+    def texts(
+        self, text: TextMap, loc: Loc, what: str, *, fill: bool, names: set[str] | None = None
+    ) -> None:
         missing = [lang for lang in LANGS if lang not in text]
         if missing and set(missing) <= {"it", "en"}:
             # A warning: the table works (the text falls back to another language).
-            self.add(loc, N_("warning: {field} has no text in {missing}"), warning=True,
-                     field=what, missing=", ".join(missing))
+            self.add(
+                loc,
+                N_("warning: {field} has no text in {missing}"),
+                warning=True,
+                field=what,
+                missing=", ".join(missing),
+            )
         elif missing:
-            self.add(loc, N_("{field} has no text in {missing}"), field=what,
-                     missing=", ".join(missing))
+            self.add(
+                loc, N_("{field} has no text in {missing}"), field=what, missing=", ".join(missing)
+            )
         reported: set[str] = set()
         for lang, value in text.items():
             forms = value if isinstance(value, tuple) else (value,)
@@ -533,26 +599,42 @@ class _TableCheck:
                         continue
                     if not _NAME.match(inner.strip()) or inner != inner.strip():
                         reported.add(placeholder)
-                        self.add((*loc, lang), N_("{field}: {placeholder} is not a "
-                                                   "placeholder (only {{name}} is filled "
-                                                   "in); it would show as is"),
-                                 field=what, placeholder=placeholder)
+                        self.add(
+                            (*loc, lang),
+                            N_(
+                                "{field}: {placeholder} is not a "
+                                "placeholder (only {{name}} is filled "
+                                "in); it would show as is"
+                            ),
+                            field=what,
+                            placeholder=placeholder,
+                        )
                     elif not fill:
                         reported.add(placeholder)
-                        self.add((*loc, lang), N_("{field}: {placeholder} would show as is; "
-                                                   "placeholders are filled in row texts "
-                                                   "only"),
-                                 field=what, placeholder=placeholder)
+                        self.add(
+                            (*loc, lang),
+                            N_(
+                                "{field}: {placeholder} would show as is; "
+                                "placeholders are filled in row texts "
+                                "only"
+                            ),
+                            field=what,
+                            placeholder=placeholder,
+                        )
                     elif names is not None and inner not in names:
                         reported.add(placeholder)
-                        self.add((*loc, lang), N_("{field}: nothing fills in {placeholder} "
-                                                   "(known here: {known})"),
-                                 field=what, placeholder=placeholder,
-                                 known=", ".join(sorted(names)))
+                        self.add(
+                            (*loc, lang),
+                            N_("{field}: nothing fills in {placeholder} (known here: {known})"),
+                            field=what,
+                            placeholder=placeholder,
+                            known=", ".join(sorted(names)),
+                        )
 
     # -- expressions ----------------------------------------------------------------------
-    def expression(self, text: str, loc: Loc, what: str, known: set[str],
-                   shown: str | None = None) -> bool:
+    def expression(
+        self, text: str, loc: Loc, what: str, known: set[str], shown: str | None = None
+    ) -> bool:
         """Report a safe expression that does not compile or reads unknown names.
 
         ``shown`` is the text the message quotes (the whole template of a ``{...}`` part).
@@ -567,10 +649,14 @@ class _TableCheck:
             return False
         unknown = sorted(read - known)
         for name in unknown:
-            self.add(loc, N_("{field} {expr!r} reads {name!r}, which is not known here "
-                             "(known: {known})"),
-                     field=what, expr=shown or text, name=name,
-                     known=", ".join(sorted(known)))
+            self.add(
+                loc,
+                N_("{field} {expr!r} reads {name!r}, which is not known here (known: {known})"),
+                field=what,
+                expr=shown or text,
+                name=name,
+                known=", ".join(sorted(known)),
+            )
         return not unknown
 
     def template(self, text: str, loc: Loc, what: str, known: set[str], *, dice: bool) -> None:
@@ -590,19 +676,30 @@ class _TableCheck:
         try:
             filled = fill(text, ctx)
         except KerkerError as exc:
-            self.add(loc, N_("{field} {text!r} cannot be filled in with the defaults: {error}"),
-                     field=what, text=text, error=exc.message())
+            self.add(
+                loc,
+                N_("{field} {text!r} cannot be filled in with the defaults: {error}"),
+                field=what,
+                text=text,
+                error=exc.message(),
+            )
             return
         try:
             parse(filled, LINT_LIMITS)
         except KerkerError as exc:
             shown = text if filled == text else f"{text} -> {filled}"
-            self.add(loc, N_("{field} {text!r} is not a dice expression: {error}"),
-                     field=what, text=shown, error=exc.message())
+            self.add(
+                loc,
+                N_("{field} {text!r} is not a dice expression: {error}"),
+                field=what,
+                text=shown,
+                error=exc.message(),
+            )
 
     # -- coverage -------------------------------------------------------------------------
-    def results(self, dice: str, modifier: str | None, loc: Loc, *, sub: bool
-                ) -> tuple[set[int], str] | None:
+    def results(
+        self, dice: str, modifier: str | None, loc: Loc, *, sub: bool
+    ) -> tuple[set[int], str] | None:
         """Every possible total of ``dice`` (+ modifiers), and a short description."""
         from kerker.dice import odds, parse
         from kerker.tables.expr import fill
@@ -628,9 +725,15 @@ class _TableCheck:
                 faces = odds(expr, LINT_LIMITS).counts
             except KerkerError as exc:
                 if ctx is self.variants[0]:
-                    self.add((*loc, "dice"),
-                             N_("the rows cannot be checked: the results of {dice} cannot "
-                                "be worked out ({error})"), dice=filled, error=exc.message())
+                    self.add(
+                        (*loc, "dice"),
+                        N_(
+                            "the rows cannot be checked: the results of {dice} cannot "
+                            "be worked out ({error})"
+                        ),
+                        dice=filled,
+                        error=exc.message(),
+                    )
                     return None
                 continue
             shown_dice.add(filled)
@@ -654,12 +757,16 @@ class _TableCheck:
         roll = " or ".join(sorted(shown_dice))
         if modifiers != {0}:
             low, high = min(modifiers), max(modifiers)
-            roll += f" with modifier {low:+d}" if low == high else \
-                f" with modifiers {low:+d} to {high:+d}"
+            roll += (
+                f" with modifier {low:+d}"
+                if low == high
+                else f" with modifiers {low:+d} to {high:+d}"
+            )
         return totals, roll
 
-    def coverage(self, rows: tuple[Row, ...], dice: str, modifier: str | None, loc: Loc,
-                 *, sub: bool) -> None:
+    def coverage(
+        self, rows: tuple[Row, ...], dice: str, modifier: str | None, loc: Loc, *, sub: bool
+    ) -> None:
         self.overlaps(rows, loc)
         found = self.results(dice, modifier, loc, sub=sub)
         if found is None:
@@ -671,19 +778,28 @@ class _TableCheck:
             spans = _merged((row.lo, row.hi) for _ri, row in ranged if row.lo is not None)
             gaps = [t for t in ordered if not _inside(spans, t)]
             if gaps:
-                self.add((*loc, "dice"),
-                         N_("no row covers {results}, which {roll} can roll (add a row, or "
-                            "`gaps: reroll` with a `decision`)"),
-                         results=_spans(gaps), roll=roll)
+                self.add(
+                    (*loc, "dice"),
+                    N_(
+                        "no row covers {results}, which {roll} can roll (add a row, or "
+                        "`gaps: reroll` with a `decision`)"
+                    ),
+                    results=_spans(gaps),
+                    roll=roll,
+                )
         if self.level_read:
             return
         for ri, row in ranged:
             assert row.lo is not None
             first = bisect.bisect_left(ordered, row.lo)
             if first == len(ordered) or (row.hi is not None and ordered[first] > row.hi):
-                self.add((*loc, "rows", ri),
-                         N_("row {range} can never be hit: {roll} gives {results}"),
-                         range=row.label(), roll=roll, results=_spans(ordered))
+                self.add(
+                    (*loc, "rows", ri),
+                    N_("row {range} can never be hit: {roll} gives {results}"),
+                    range=row.label(),
+                    roll=roll,
+                    results=_spans(ordered),
+                )
 
     def overlaps(self, rows: tuple[Row, ...], loc: Loc) -> None:
         ranged = [(ri, row) for ri, row in enumerate(rows) if row.lo is not None]
@@ -697,10 +813,14 @@ class _TableCheck:
                     continue
                 both = f"{lo}+" if hi is None else (str(lo) if lo == hi else f"{lo}-{hi}")
                 line, _col = self.src.pos((*loc, "rows", ri))
-                self.add((*loc, "rows", rj),
-                         N_("row {range} overlaps row {other} (line {line}): {results} "
-                            "would hit both"),
-                         range=row_j.label(), other=row_i.label(), line=line, results=both)
+                self.add(
+                    (*loc, "rows", rj),
+                    N_("row {range} overlaps row {other} (line {line}): {results} would hit both"),
+                    range=row_j.label(),
+                    other=row_i.label(),
+                    line=line,
+                    results=both,
+                )
                 break
 
 
@@ -871,7 +991,10 @@ def _expanded_size(data: Any) -> int | None:
 def _is_tag(part: Any) -> bool:
     """Whether a part of a pydantic error location names a union member, not data."""
     return isinstance(part, str) and (
-        part in _EFFECT_TAGS or part in _TEXT_TAGS or part in _SCALAR_TAGS or "[" in part
+        part in _EFFECT_TAGS
+        or part in _TEXT_TAGS
+        or part in _SCALAR_TAGS
+        or "[" in part
         or part[:1].isupper()
     )
 
@@ -908,8 +1031,9 @@ def _schema_messages(errors: list[Any], data: Any) -> list[tuple[Loc, str]]:
                 node = _child(node, part)
                 continue
             if part in _EFFECT_TAGS:
-                markers = [k for k in _EFFECT_TAGS.values()
-                           if isinstance(node, Mapping) and k in node]
+                markers = [
+                    k for k in _EFFECT_TAGS.values() if isinstance(node, Mapping) and k in node
+                ]
                 if len(markers) == 1:
                     keep = _EFFECT_TAGS[part] == markers[0]
                     if not keep:
@@ -917,11 +1041,14 @@ def _schema_messages(errors: list[Any], data: Any) -> list[tuple[Loc, str]]:
                     continue
                 here = tuple(clean)
                 if not isinstance(node, Mapping):
-                    fixed[here] = "an effect is a mapping with one of roll, again, amount, " \
-                                  "chance, note"
+                    fixed[here] = (
+                        "an effect is a mapping with one of roll, again, amount, chance, note"
+                    )
                 elif markers:
-                    fixed[here] = f"an effect has one of roll, again, amount, chance, note, " \
-                                  f"not several ({', '.join(markers)})"
+                    fixed[here] = (
+                        f"an effect has one of roll, again, amount, chance, note, "
+                        f"not several ({', '.join(markers)})"
+                    )
                 else:
                     fixed[here] = "an effect needs one of roll, again, amount, chance, note"
                 keep = False
@@ -1131,8 +1258,9 @@ def _load_lenient(path: Path) -> Any:
         return None
 
 
-def lint_paths(paths: Sequence[Path], *,
-               registry_paths: Sequence[Path] | None = None) -> list[Problem]:
+def lint_paths(
+    paths: Sequence[Path], *, registry_paths: Sequence[Path] | None = None
+) -> list[Problem]:
     """Every problem of the table files in ``paths`` (files or folders), sorted.
 
     No paths: the shipped rule files. YAML files without a top-level ``tables`` are skipped
@@ -1163,8 +1291,12 @@ def lint_paths(paths: Sequence[Path], *,
         try:
             linter.validate(src)
         except Exception as exc:  # a linter bug must not hide the other files' problems
-            linter.add(src, (), N_("kerker could not check this file ({reason}); "
-                                   "please report it"), reason=repr(exc))
+            linter.add(
+                src,
+                (),
+                N_("kerker could not check this file ({reason}); please report it"),
+                reason=repr(exc),
+            )
     # Known ids: shipped, then the registry paths, then the linted files (theirs win).
     for path, data in _shipped_data():
         if path.resolve() not in seen:
@@ -1180,26 +1312,40 @@ def lint_paths(paths: Sequence[Path], *,
     for src in linter.sources:
         for _index, table in src.tables:
             linter.known[table.id] = _Known(
-                table.id, table.kind, frozenset(table.params),
-                linter.known[table.id].refs if table.id in linter.known else [], src.name,
+                table.id,
+                table.kind,
+                frozenset(table.params),
+                linter.known[table.id].refs if table.id in linter.known else [],
+                src.name,
             )
     try:
         linter.learn_calls()
     except Exception as exc:
-        linter.add("(lint)", (), N_("kerker could not check the follow-up rolls ({reason}); "
-                                    "please report it"), reason=repr(exc))
+        linter.add(
+            "(lint)",
+            (),
+            N_("kerker could not check the follow-up rolls ({reason}); please report it"),
+            reason=repr(exc),
+        )
     for src in linter.sources:
         for index, table in src.tables:
             try:
                 linter.check_table(src, index, table)
             except Exception as exc:
-                linter.add(src, ("tables", index),
-                           N_("kerker could not check this table ({reason}); please report "
-                              "it"), reason=repr(exc))
+                linter.add(
+                    src,
+                    ("tables", index),
+                    N_("kerker could not check this table ({reason}); please report it"),
+                    reason=repr(exc),
+                )
     for check in (linter.check_cycles, linter.check_duplicates):
         try:
             check()
         except Exception as exc:
-            linter.add("(lint)", (), N_("kerker could not finish the check ({reason}); "
-                                        "please report it"), reason=repr(exc))
+            linter.add(
+                "(lint)",
+                (),
+                N_("kerker could not finish the check ({reason}); please report it"),
+                reason=repr(exc),
+            )
     return sorted(linter.problems, key=lambda p: (p.file, p.line, p.col, p.message))

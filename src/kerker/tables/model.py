@@ -219,14 +219,15 @@ def build_row(data: Mapping[str, Any]) -> Row:
         text=_text(data.get("text")),
         value=MappingProxyType(dict(data.get("value") or {})),
         effects=tuple(build_effect(e) for e in data.get("effects") or ()),
-        then=None if then is None else SubTable(
-            dice=str(then["dice"]), rows=tuple(build_row(r) for r in then["rows"])
-        ),
+        then=None
+        if then is None
+        else SubTable(dice=str(then["dice"]), rows=tuple(build_row(r) for r in then["rows"])),
     )
 
 
-def build_table(data: Mapping[str, Any], *, rule_set: str, source_file: str | None,
-                language: str, file: str) -> Table:
+def build_table(
+    data: Mapping[str, Any], *, rule_set: str, source_file: str | None, language: str, file: str
+) -> Table:
     """One table from its plain data (already validated)."""
     source = data["source"]
     return Table(
@@ -254,8 +255,11 @@ def build_file(data: Mapping[str, Any], file: str) -> list[Table]:
     """Every table of a validated table file."""
     return [
         build_table(
-            t, rule_set=data["rule_set"], source_file=data.get("source_file"),
-            language=data["language"], file=file,
+            t,
+            rule_set=data["rule_set"],
+            source_file=data.get("source_file"),
+            language=data["language"],
+            file=file,
         )
         for t in data["tables"]
     ]

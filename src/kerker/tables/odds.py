@@ -84,8 +84,7 @@ class Outcome:
             "table": self.table,
             "text": self.text,
             "values": dict(self.values),
-            "parts": [p.to_json() for p in self.parts
-                      if isinstance(p, Outcome | ChanceOutcome)],
+            "parts": [p.to_json() for p in self.parts if isinstance(p, Outcome | ChanceOutcome)],
         }
 
 
@@ -102,8 +101,11 @@ class ChanceOutcome:
     def lines(self, indent: int = 0) -> list[str]:
         pad = "  " * indent
         mark = "✓" if self.passed else "✗"
-        head = f"{pad}· {self.text} ({self.chance} %: {mark})" if self.text \
+        head = (
+            f"{pad}· {self.text} ({self.chance} %: {mark})"
+            if self.text
             else f"{pad}· {self.chance} %: {mark}"
+        )
         out = [head]
         for part in self.parts:
             if isinstance(part, Outcome | ChanceOutcome):
@@ -121,8 +123,7 @@ class ChanceOutcome:
             "chance": self.chance,
             "passed": self.passed,
             "text": self.text,
-            "parts": [p.to_json() for p in self.parts
-                      if isinstance(p, Outcome | ChanceOutcome)],
+            "parts": [p.to_json() for p in self.parts if isinstance(p, Outcome | ChanceOutcome)],
         }
 
 
@@ -130,8 +131,9 @@ Dist = dict[Any, Fraction]
 
 
 class _Odds:
-    def __init__(self, registry: Registry, lang: str, limits: Limits,
-                 max_outcomes: int = MAX_OUTCOMES) -> None:
+    def __init__(
+        self, registry: Registry, lang: str, limits: Limits, max_outcomes: int = MAX_OUTCOMES
+    ) -> None:
         self.max_outcomes = max_outcomes
         self.registry = registry
         self.lang = lang
@@ -142,14 +144,21 @@ class _Odds:
         if len(dist) > self.max_outcomes:
             raise TooManyOutcomes(
                 N_("{id}: more than {max} different outcomes; too many to list"),
-                id=table.id, max=self.max_outcomes,
+                id=table.id,
+                max=self.max_outcomes,
             )
         return dist
 
     # -- dice ---------------------------------------------------------------------------
-    def totals(self, table: Table, dice: str | None, rows: tuple[Row, ...],
-               modifier: str | None, reroll_if: str | None,
-               ctx: Mapping[str, int | bool]) -> dict[int, Fraction]:
+    def totals(
+        self,
+        table: Table,
+        dice: str | None,
+        rows: tuple[Row, ...],
+        modifier: str | None,
+        reroll_if: str | None,
+        ctx: Mapping[str, int | bool],
+    ) -> dict[int, Fraction]:
         """Distribution of the (modified) roll over the rows, rerolls conditioned away."""
         if dice is None:
             total_weight = sum(row.weight or 0 for row in rows)
@@ -158,9 +167,11 @@ class _Odds:
             # A reroll rule: each number on its own, the rule tested on the number plus the
             # modifier (as the roller does; the row is found by the number itself).
             shift = int(evaluate(modifier, ctx)) if modifier else 0
-            kept = [value for value in range(1, total_weight + 1)
-                    if reroll_if is None
-                    or not evaluate(reroll_if, {**ctx, "result": value + shift})]
+            kept = [
+                value
+                for value in range(1, total_weight + 1)
+                if reroll_if is None or not evaluate(reroll_if, {**ctx, "result": value + shift})
+            ]
             if not kept:
                 raise TableError(
                     N_("{id}: every result is rerolled; the table can never finish"),
@@ -196,9 +207,12 @@ class _Odds:
         total_weight = sum(row.weight or 0 for row in rows)
         if total_weight > MAX_WEIGHT_TOTAL:
             raise TableError(
-                N_("the weights add up to {total}; at most {max} (a weighted table is rolled "
-                   "with one die of as many faces as its weights add up to)"),
-                total=total_weight, max=MAX_WEIGHT_TOTAL,
+                N_(
+                    "the weights add up to {total}; at most {max} (a weighted table is rolled "
+                    "with one die of as many faces as its weights add up to)"
+                ),
+                total=total_weight,
+                max=MAX_WEIGHT_TOTAL,
             )
         out: dict[int, Fraction] = {}
         running = 0
@@ -229,12 +243,20 @@ class _Odds:
         raise TableError(N_("{id}: no row for a roll of {total}"), id=table.id, total=total)
 
     # -- tables ----------------------------------------------------------------------------
-    def table(self, table: Table, given: Mapping[str, int | bool], depth: int,
-              again_depth: int, extra_modifier: str | None, reroll_if: str | None) -> Dist:
+    def table(
+        self,
+        table: Table,
+        given: Mapping[str, int | bool],
+        depth: int,
+        again_depth: int,
+        extra_modifier: str | None,
+        reroll_if: str | None,
+    ) -> Dist:
         if depth > MAX_DEPTH:
             raise TableError(
-                N_("{id}: follow-up rolls nested deeper than {max}; does a table refer to "
-                   "itself?"), id=table.id, max=MAX_DEPTH,
+                N_("{id}: follow-up rolls nested deeper than {max}; does a table refer to itself?"),
+                id=table.id,
+                max=MAX_DEPTH,
             )
         if table.kind == "lookup":
             raise TableError(N_("{id} is a lookup table; it is read, not rolled"), id=table.id)
@@ -260,14 +282,16 @@ class _Odds:
         for total, p in totals.items():
             index, row = self.row_for(table.rows, total, table, weighted)
             if self.reads_result(row):
-                parts.append((p, self.row(table, row, {**ctx, "result": total}, depth,
-                                          again_depth)))
+                parts.append(
+                    (p, self.row(table, row, {**ctx, "result": total}, depth, again_depth))
+                )
                 continue
             at = by_row.get(index)
             if at is None:
                 by_row[index] = len(parts)
-                parts.append((p, self.row(table, row, {**ctx, "result": total}, depth,
-                                          again_depth)))
+                parts.append(
+                    (p, self.row(table, row, {**ctx, "result": total}, depth, again_depth))
+                )
             else:
                 mass, dist = parts[at]
                 parts[at] = (mass + p, dist)
@@ -288,13 +312,15 @@ class _Odds:
                 exprs += [v for _k, v in effect.with_]
             if isinstance(effect, ChanceFx):
                 return any(effect_reads(e) for e in (*effect.then, *effect.else_)) or any(
-                    "result" in names(e) for e in exprs)
+                    "result" in names(e) for e in exprs
+                )
             return any("result" in names(e) for e in exprs)
 
         return any(effect_reads(e) for e in row.effects)
 
-    def row(self, table: Table, row: Row, ctx: dict[str, int | bool], depth: int,
-            again_depth: int) -> Dist:
+    def row(
+        self, table: Table, row: Row, ctx: dict[str, int | bool], depth: int, again_depth: int
+    ) -> Dist:
         """Outcomes of one row: its effects, its sub-die, its repetition."""
         if row.then is None:
             return self.finish(table, row, ctx, depth, again_depth, None, row.effects)
@@ -303,16 +329,31 @@ class _Odds:
         sub_totals = self.totals(table, sub.dice, sub.rows, None, None, ctx)
         for total, p in sub_totals.items():
             _index, sub_row = self.row_for(sub.rows, total, table, False)
-            dist = self.finish(table, sub_row, {**ctx, "result": total}, depth, again_depth,
-                               row, (*row.effects, *sub_row.effects))
+            dist = self.finish(
+                table,
+                sub_row,
+                {**ctx, "result": total},
+                depth,
+                again_depth,
+                row,
+                (*row.effects, *sub_row.effects),
+            )
             for outcome, q in dist.items():
                 out[outcome] += p * q
             if len(out) > self.max_outcomes:
                 self.sized(out, table)
         return dict(out)
 
-    def finish(self, table: Table, row: Row, ctx: dict[str, int | bool], depth: int,
-               again_depth: int, parent: Row | None, effects: tuple[Effect, ...]) -> Dist:
+    def finish(
+        self,
+        table: Table,
+        row: Row,
+        ctx: dict[str, int | bool],
+        depth: int,
+        again_depth: int,
+        parent: Row | None,
+        effects: tuple[Effect, ...],
+    ) -> Dist:
         """Combine the effects of a row into final outcomes."""
         partials = self.effects(table, effects, ctx, depth, again_depth)
         out: Dist = defaultdict(Fraction)
@@ -333,16 +374,27 @@ class _Odds:
                 shown_amounts = {**dict(again_outcome.amounts), **shown_amounts}
                 parts = normalize(parts + again_outcome.parts)
             shown = self.text(text_row, ctx, values, shown_amounts)
-            outcome = Outcome(table.id, str(pick_text(table.title, self.lang)), shown,
-                              tuple(sorted(values.items())), parts, text_row,
-                              tuple(shown_amounts.items()))
+            outcome = Outcome(
+                table.id,
+                str(pick_text(table.title, self.lang)),
+                shown,
+                tuple(sorted(values.items())),
+                parts,
+                text_row,
+                tuple(shown_amounts.items()),
+            )
             out[outcome] += p
             if len(out) > self.max_outcomes:
                 self.sized(out, table)
         return dict(out)
 
-    def text(self, row: Row, ctx: Mapping[str, Any], values: Mapping[str, Any],
-             amounts: Mapping[str, str]) -> str:
+    def text(
+        self,
+        row: Row,
+        ctx: Mapping[str, Any],
+        values: Mapping[str, Any],
+        amounts: Mapping[str, str],
+    ) -> str:
         names_map: dict[str, Any] = dict(ctx)
         names_map.update(values)
         names_map.update(amounts)
@@ -352,8 +404,14 @@ class _Odds:
             count = int(first) if str(first).lstrip("-").isdigit() else None
         return fill_text(row.text, self.lang, names_map, count)
 
-    def effects(self, table: Table, effects: tuple[Effect, ...], ctx: dict[str, int | bool],
-                depth: int, again_depth: int) -> dict[Any, Fraction]:
+    def effects(
+        self,
+        table: Table,
+        effects: tuple[Effect, ...],
+        ctx: dict[str, int | bool],
+        depth: int,
+        again_depth: int,
+    ) -> dict[Any, Fraction]:
         """Joint distribution of (parts, amounts, again) over a list of effects."""
         state: dict[Any, Fraction] = {((), (), None): Fraction(1)}
         for effect in effects:
@@ -363,15 +421,21 @@ class _Odds:
             new: dict[Any, Fraction] = defaultdict(Fraction)
             for (parts, amounts, again), p in state.items():
                 for (more_parts, more_amounts, more_again), q in options.items():
-                    new[(normalize(parts + more_parts), amounts + more_amounts,
-                         more_again if more_again is not None else again)] += p * q
+                    new[
+                        (
+                            normalize(parts + more_parts),
+                            amounts + more_amounts,
+                            more_again if more_again is not None else again,
+                        )
+                    ] += p * q
                 if len(new) > self.max_outcomes:
                     self.sized(new, table)
             state = self.sized(dict(new), table)
         return state
 
-    def effect(self, table: Table, effect: Effect, ctx: dict[str, int | bool], depth: int,
-               again_depth: int) -> dict[Any, Fraction]:
+    def effect(
+        self, table: Table, effect: Effect, ctx: dict[str, int | bool], depth: int, again_depth: int
+    ) -> dict[Any, Fraction]:
         if isinstance(effect, AmountFx):
             expression = fill(effect.amount, ctx)
             return {((), ((effect.name, expression),), None): Fraction(1)}
@@ -383,8 +447,9 @@ class _Odds:
             for passed, p in ((True, p_pass), (False, 1 - p_pass)):
                 if p == 0:
                     continue
-                inner = self.effects(table, effect.then if passed else effect.else_, ctx,
-                                     depth, again_depth)
+                inner = self.effects(
+                    table, effect.then if passed else effect.else_, ctx, depth, again_depth
+                )
                 text_map: TextMap | None = effect.text if passed else effect.else_text
                 text = fill_text(text_map, self.lang, ctx) if text_map else ""
                 for (parts, amounts, again), q in inner.items():
@@ -405,16 +470,16 @@ class _Odds:
         child = self.table(target, sub_ctx, depth + 1, 0, effect.modifier, effect.reroll_if)
         times_dist = dice_odds(parse(fill(effect.times, ctx), self.limits), self.limits)
         if times_dist.max > MAX_TIMES:
-            raise TableError(N_("{id}: more than {max} follow-up rolls"), id=table.id,
-                             max=MAX_TIMES)
+            raise TableError(
+                N_("{id}: more than {max} follow-up rolls"), id=table.id, max=MAX_TIMES
+            )
         out = defaultdict(Fraction)
         multisets: dict[tuple[Any, ...], Fraction] = {(): Fraction(1)}
         done = 0
         for n, p_n in times_dist:
             # The multisets of n outcomes out of len(child) are all possible: as many as
             # C(n + c - 1, n). Refuse before the work when that is too many to list.
-            if n > 0 and len(child) > 1 and \
-                    math.comb(n + len(child) - 1, n) > self.max_outcomes:
+            if n > 0 and len(child) > 1 and math.comb(n + len(child) - 1, n) > self.max_outcomes:
                 self.sized(dict.fromkeys(range(self.max_outcomes + 1), Fraction(0)), table)
             while done < max(n, 0):
                 grown: dict[tuple[Any, ...], Fraction] = defaultdict(Fraction)
@@ -505,8 +570,15 @@ def outcome_of(result: Any, lang: str) -> Outcome:
         first = next(iter(shown.values()))
         count = int(first) if str(first).lstrip("-").isdigit() else None
     text = fill_text(row.text, lang, names_map, count)
-    return Outcome(result.table.id, str(pick_text(result.table.title, lang)), text,
-                   tuple(sorted(values.items())), parts, row, tuple(shown.items()))
+    return Outcome(
+        result.table.id,
+        str(pick_text(result.table.title, lang)),
+        text,
+        tuple(sorted(values.items())),
+        parts,
+        row,
+        tuple(shown.items()),
+    )
 
 
 def _order(outcome: Any) -> str:
@@ -527,12 +599,14 @@ class _Steps:
         self.limits = limits
         self.memo: dict[tuple[str, int, int], int] = {}
 
-    def table(self, table: Table, ctx: Mapping[str, int | bool], depth: int,
-              again_depth: int) -> int:
+    def table(
+        self, table: Table, ctx: Mapping[str, int | bool], depth: int, again_depth: int
+    ) -> int:
         if depth > MAX_DEPTH:
             raise TableError(
-                N_("{id}: follow-up rolls nested deeper than {max}; does a table refer to "
-                   "itself?"), id=table.id, max=MAX_DEPTH,
+                N_("{id}: follow-up rolls nested deeper than {max}; does a table refer to itself?"),
+                id=table.id,
+                max=MAX_DEPTH,
             )
         key = (table.id, depth, again_depth)
         found = self.memo.get(key)
@@ -543,25 +617,36 @@ class _Steps:
         for row in table.rows:
             steps = self.effects(table, row.effects, full, depth, again_depth)
             if row.then is not None:
-                steps += max(self.effects(table, sub.effects, full, depth, again_depth)
-                             for sub in row.then.rows)
+                steps += max(
+                    self.effects(table, sub.effects, full, depth, again_depth)
+                    for sub in row.then.rows
+                )
             worst = max(worst, steps)
         total = 1 + worst
         if total > MAX_STEPS:
             raise TableError(
                 N_("rolling {id} needed more than {max} rolls; does a table refer to itself?"),
-                id=table.id, max=MAX_STEPS,
+                id=table.id,
+                max=MAX_STEPS,
             )
         self.memo[key] = total
         return total
 
-    def effects(self, table: Table, effects: tuple[Effect, ...],
-                ctx: Mapping[str, int | bool], depth: int, again_depth: int) -> int:
+    def effects(
+        self,
+        table: Table,
+        effects: tuple[Effect, ...],
+        ctx: Mapping[str, int | bool],
+        depth: int,
+        again_depth: int,
+    ) -> int:
         steps = 0
         for effect in effects:
             if isinstance(effect, ChanceFx):
-                steps += max(self.effects(table, effect.then, ctx, depth, again_depth),
-                             self.effects(table, effect.else_, ctx, depth, again_depth))
+                steps += max(
+                    self.effects(table, effect.then, ctx, depth, again_depth),
+                    self.effects(table, effect.else_, ctx, depth, again_depth),
+                )
             elif isinstance(effect, AgainFx):
                 if again_depth < self.limits.max_explode_depth:
                     steps += self.table(table, ctx, depth, again_depth + 1)
@@ -582,10 +667,15 @@ class _Steps:
         return max(0, min(most, MAX_TIMES))  # more than the cap: the walk refuses it
 
 
-def table_odds(registry: Registry, table_id: str, *, lang: str = "en",
-               context: Mapping[str, int | bool] | None = None,
-               limits: Limits = DEFAULT_LIMITS,
-               max_outcomes: int = MAX_OUTCOMES) -> list[tuple[Outcome, Fraction]]:
+def table_odds(
+    registry: Registry,
+    table_id: str,
+    *,
+    lang: str = "en",
+    context: Mapping[str, int | bool] | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    max_outcomes: int = MAX_OUTCOMES,
+) -> list[tuple[Outcome, Fraction]]:
     """Every final outcome of ``table_id`` with its exact probability, most likely first.
 
     The probabilities add up to exactly 1. Raises :class:`TableError` for lookup tables and

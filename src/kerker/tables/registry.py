@@ -64,8 +64,12 @@ def validate_data(data: Any, file: str, path: Path | None = None) -> Mapping[str
         where = ".".join(str(p) for p in loc) or "(top)"
         more = len(exc.errors()) - 1
         raise RuleDataError(
-            N_("{where}: {problem}{more}"), file=file, line=line, where=where,
-            problem=first["msg"], more=f" (and {more} more)" if more else "",
+            N_("{where}: {problem}{more}"),
+            file=file,
+            line=line,
+            where=where,
+            problem=first["msg"],
+            more=f" (and {more} more)" if more else "",
         ) from None
     # The validated data (types coerced: weight "3" is 3), with only what the file says.
     return model.model_dump(by_alias=True, exclude_unset=True)
@@ -125,14 +129,14 @@ def user_paths(dirs: Iterable[Path]) -> list[Path]:
         elif d.is_dir():
             found += sorted(p for p in d.rglob("*") if p.suffix in (".yaml", ".yml"))
         elif d.exists():
-            raise RuleDataError(N_("is not a regular file (a pipe, device or socket); kerker "
-                                   "reads only files"), file=str(d))
+            raise RuleDataError(
+                N_("is not a regular file (a pipe, device or socket); kerker reads only files"),
+                file=str(d),
+            )
         else:
             raise RuleDataError(N_("no such folder or file"), file=str(d))
         if len(found) > MAX_USER_FILES:
-            raise RuleDataError(
-                N_("more than {max} table files"), file=str(d), max=MAX_USER_FILES
-            )
+            raise RuleDataError(N_("more than {max} table files"), file=str(d), max=MAX_USER_FILES)
     return found
 
 
@@ -152,10 +156,10 @@ class Registry:
         if not close:
             close = [t for t in self.tables if t.endswith("/" + table_id)][:3]
         if not close:
-            raise TableError(N_("no table {id!r}; `kerker table list` shows them all"),
-                             id=table_id)
-        raise TableError(N_("no table {id!r}; did you mean: {hint}"), id=table_id,
-                         hint=", ".join(close))
+            raise TableError(N_("no table {id!r}; `kerker table list` shows them all"), id=table_id)
+        raise TableError(
+            N_("no table {id!r}; did you mean: {hint}"), id=table_id, hint=", ".join(close)
+        )
 
     def __iter__(self) -> Iterator[Table]:
         return iter(self.tables[k] for k in sorted(self.tables))

@@ -22,8 +22,9 @@ def number(value: int, lang: str) -> str:
     return f"-{text}" if value < 0 else text
 
 
-def fill_text(text: TextMap | None, lang: str, names: Mapping[str, Any],
-              count: int | None = None) -> str:
+def fill_text(
+    text: TextMap | None, lang: str, names: Mapping[str, Any], count: int | None = None
+) -> str:
     """The text in ``lang`` with ``{name}`` filled in (only plain names, nothing else).
 
     Count-dependent text takes its ``one`` form when ``count`` is 1.
@@ -91,8 +92,7 @@ def lines(result: TableResult, lang: str, *, explain: bool = False, indent: int 
     return out
 
 
-def _effect_lines(effects: tuple[Any, ...], lang: str, *, explain: bool, indent: int
-                  ) -> list[str]:
+def _effect_lines(effects: tuple[Any, ...], lang: str, *, explain: bool, indent: int) -> list[str]:
     pad = "  " * indent
     out: list[str] = []
     for effect in effects:

@@ -58,7 +58,8 @@ class RollEffect(_Strict):
     )
     when: str | None = Field(default=None, description="Only when this condition holds.")
     with_: dict[str, str] | None = Field(
-        default=None, alias="with",
+        default=None,
+        alias="with",
         description="Context for the follow-up: variable -> safe expression.",
     )
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
@@ -170,8 +171,10 @@ class Table(_Strict):
     def _rows_match_dice(self) -> Table:
         weighted = [row.weight is not None for row in self.rows]
         if self.dice is None and any(weighted) and not all(weighted):
-            raise ValueError("a table without `dice` has either weights on every row "
-                             "(weighted) or ranges on every row (lookup)")
+            raise ValueError(
+                "a table without `dice` has either weights on every row "
+                "(weighted) or ranges on every row (lookup)"
+            )
         if self.dice is not None and any(weighted):
             raise ValueError("a table with `dice` needs a `range` on every row")
         if self.dice is None and all(weighted):
@@ -179,7 +182,8 @@ class Table(_Strict):
             if total > MAX_WEIGHT_TOTAL:
                 raise ValueError(
                     f"the weights add up to {total}; at most {MAX_WEIGHT_TOTAL} (a weighted "
-                    f"table is rolled with one die of as many faces as its weights add up to)")
+                    f"table is rolled with one die of as many faces as its weights add up to)"
+                )
         return self
 
 

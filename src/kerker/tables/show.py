@@ -33,8 +33,7 @@ def show_json(table: Table, lang: str) -> dict[str, Any]:
         "default": table.default,
         "decision": table.decision,
         "notes": [_text(n, lang) for n in table.notes],
-        "rows": [_row_json(row, raw, lang) for row, raw in
-                 zip(table.rows, raw_rows, strict=False)],
+        "rows": [_row_json(row, raw, lang) for row, raw in zip(table.rows, raw_rows, strict=False)],
         "file": table.file,
     }
 
@@ -54,8 +53,10 @@ def _row_json(row: Row, raw: Any, lang: str) -> dict[str, Any]:
         raw_then = raw.get("then", {}) if isinstance(raw, dict) else {}
         out["then"] = {
             "dice": row.then.dice,
-            "rows": [_row_json(r, rr, lang) for r, rr in
-                     zip(row.then.rows, raw_then.get("rows", []), strict=False)],
+            "rows": [
+                _row_json(r, rr, lang)
+                for r, rr in zip(row.then.rows, raw_then.get("rows", []), strict=False)
+            ],
         }
     return out
 
@@ -87,7 +88,8 @@ def show_rich(table: Table, lang: str) -> None:
     _ = translator(lang)
     head = table.dice or (_("weighted") if table.kind == "weighted" else _("lookup"))
     view = RichTable(
-        title=esc(f"{_text(table.title, lang)} ({head})"), title_justify="left",
+        title=esc(f"{_text(table.title, lang)} ({head})"),
+        title_justify="left",
         caption=esc(f"{table.id} — {table.seed or ''}: {table.heading}"),
         caption_justify="left",
     )
@@ -95,14 +97,18 @@ def show_rich(table: Table, lang: str) -> None:
     view.add_column(_("result"))
     view.add_column(_("effects"))
     for row, raw in zip(table.rows, table.raw.get("rows", []), strict=False):
-        view.add_row(esc(row.label()), esc(_text(row.text, lang)),
-                     esc(_effects_summary(raw.get("effects"))))
+        view.add_row(
+            esc(row.label()), esc(_text(row.text, lang)), esc(_effects_summary(raw.get("effects")))
+        )
         if row.then is not None:
-            for sub, sub_raw in zip(row.then.rows, raw.get("then", {}).get("rows", []),
-                                    strict=False):
-                view.add_row(esc(f"{row.then.dice} {sub.label()}"),
-                             "  " + esc(_text(sub.text, lang)),
-                             esc(_effects_summary(sub_raw.get("effects"))))
+            for sub, sub_raw in zip(
+                row.then.rows, raw.get("then", {}).get("rows", []), strict=False
+            ):
+                view.add_row(
+                    esc(f"{row.then.dice} {sub.label()}"),
+                    "  " + esc(_text(sub.text, lang)),
+                    esc(_effects_summary(sub_raw.get("effects"))),
+                )
     console = make_console()
     console.print(view)
     for note in table.notes:

@@ -178,12 +178,19 @@ class _Tree:
         if self.nodes > MAX_NODES:
             raise TableError(N_("the probability tree has more than {max} nodes"), max=MAX_NODES)
 
-    def table(self, table: Table, given: Mapping[str, int | bool], depth: int,
-              extra_modifier: str | None, reroll_if: str | None) -> TreeTable:
+    def table(
+        self,
+        table: Table,
+        given: Mapping[str, int | bool],
+        depth: int,
+        extra_modifier: str | None,
+        reroll_if: str | None,
+    ) -> TreeTable:
         if depth > MAX_DEPTH:
             raise TableError(
-                N_("{id}: follow-up rolls nested deeper than {max}; does a table refer to "
-                   "itself?"), id=table.id, max=MAX_DEPTH,
+                N_("{id}: follow-up rolls nested deeper than {max}; does a table refer to itself?"),
+                id=table.id,
+                max=MAX_DEPTH,
             )
         if table.kind == "lookup":
             raise TableError(N_("{id} is a lookup table; it is read, not rolled"), id=table.id)
@@ -207,8 +214,15 @@ class _Tree:
         node.rows = self.rows(table, table.rows, totals, ctx, depth, table.dice is None)
         return node
 
-    def rows(self, table: Table, rows: tuple[Row, ...], totals: Mapping[int, Fraction],
-             ctx: dict[str, int | bool], depth: int, weighted: bool) -> list[TreeRow]:
+    def rows(
+        self,
+        table: Table,
+        rows: tuple[Row, ...],
+        totals: Mapping[int, Fraction],
+        ctx: dict[str, int | bool],
+        depth: int,
+        weighted: bool,
+    ) -> list[TreeRow]:
         by_row: dict[int, Fraction] = {}
         first_total: dict[int, int] = {}
         for total, p in sorted(totals.items()):
@@ -220,8 +234,9 @@ class _Tree:
             self.count()
             row = rows[index]
             row_ctx = {**ctx, "result": first_total[index]}
-            amounts = {e.name: fill(e.amount, row_ctx) for e in row.effects
-                       if isinstance(e, AmountFx)}
+            amounts = {
+                e.name: fill(e.amount, row_ctx) for e in row.effects if isinstance(e, AmountFx)
+            }
             names: dict[str, Any] = {**row_ctx, **row.value, **amounts}
             count = None
             if amounts:
@@ -229,18 +244,27 @@ class _Tree:
                 count = int(first) if first.lstrip("-").isdigit() else None
             tree_row = TreeRow(p, row.label(), fill_text(row.text, self.lang, names, count))
             if row.then is not None:
-                sub_totals = self.odds.totals(table, row.then.dice, row.then.rows, None, None,
-                                              ctx)
+                sub_totals = self.odds.totals(table, row.then.dice, row.then.rows, None, None, ctx)
                 tree_row.sub = self.rows(table, row.then.rows, sub_totals, ctx, depth, False)
-            in_text = {name for text in row.text.values()
-                       for part in (text if isinstance(text, tuple) else (text,))
-                       for name in amounts if "{" + name + "}" in part}
+            in_text = {
+                name
+                for text in row.text.values()
+                for part in (text if isinstance(text, tuple) else (text,))
+                for name in amounts
+                if "{" + name + "}" in part
+            }
             tree_row.effects = self.effects(table, row.effects, row_ctx, depth, in_text)
             out.append(tree_row)
         return out
 
-    def effects(self, table: Table, effects: tuple[Effect, ...], ctx: dict[str, int | bool],
-                depth: int, in_text: set[str] | None = None) -> list[Any]:
+    def effects(
+        self,
+        table: Table,
+        effects: tuple[Effect, ...],
+        ctx: dict[str, int | bool],
+        depth: int,
+        in_text: set[str] | None = None,
+    ) -> list[Any]:
         out: list[Any] = []
         for effect in effects:
             if effect.when is not None and not evaluate(effect.when, ctx):
@@ -252,17 +276,24 @@ class _Tree:
                     sub_ctx[name] = evaluate(expression, ctx)
                 times = fill(effect.times, ctx)
                 parse(times, self.limits)
-                out.append(TreeFollow(times, self.table(target, sub_ctx, depth + 1,
-                                                        effect.modifier, effect.reroll_if)))
+                out.append(
+                    TreeFollow(
+                        times,
+                        self.table(target, sub_ctx, depth + 1, effect.modifier, effect.reroll_if),
+                    )
+                )
             elif isinstance(effect, ChanceFx):
                 p = dice_odds(CHANCE_DIE, self.limits).at_most(effect.chance)
-                out.append(TreeChance(
-                    effect.chance, p,
-                    fill_text(effect.text, self.lang, ctx) if effect.text else "",
-                    fill_text(effect.else_text, self.lang, ctx) if effect.else_text else "",
-                    self.effects(table, effect.then, ctx, depth),
-                    self.effects(table, effect.else_, ctx, depth),
-                ))
+                out.append(
+                    TreeChance(
+                        effect.chance,
+                        p,
+                        fill_text(effect.text, self.lang, ctx) if effect.text else "",
+                        fill_text(effect.else_text, self.lang, ctx) if effect.else_text else "",
+                        self.effects(table, effect.then, ctx, depth),
+                        self.effects(table, effect.else_, ctx, depth),
+                    )
+                )
             elif isinstance(effect, AmountFx):
                 if in_text and effect.name in in_text:
                     continue  # the row text already shows it
@@ -278,13 +309,19 @@ class _Tree:
         return out
 
 
-def table_tree(registry: Registry, table_id: str, *, lang: str = "en",
-               context: Mapping[str, int | bool] | None = None,
-               limits: Limits = DEFAULT_LIMITS) -> TreeTable:
+def table_tree(
+    registry: Registry,
+    table_id: str,
+    *,
+    lang: str = "en",
+    context: Mapping[str, int | bool] | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> TreeTable:
     """The exact probability tree of ``table_id``: rows with P(row), follow-ups beneath.
 
     A table reached again in the same context is shown once and referred to (``ref``).
     Raises :class:`TableError` for lookup tables and runaway references.
     """
-    return _Tree(registry, lang, limits).table(registry.get(table_id), dict(context or {}), 0,
-                                               None, None)
+    return _Tree(registry, lang, limits).table(
+        registry.get(table_id), dict(context or {}), 0, None, None
+    )

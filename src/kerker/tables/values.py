@@ -36,8 +36,7 @@ MAX_TEXT = 200
 Loc = tuple[str | int, ...]
 
 
-_MISSING = N_("{where}: the procedures read {name!r} from every row of {table}; this row has "
-              "none")
+_MISSING = N_("{where}: the procedures read {name!r} from every row of {table}; this row has none")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,17 +61,25 @@ class ValueSpec:
                 return N_("{where}: {name} must be a whole number, not {value!r}"), {"value": value}
             if self.one_of is not None and value not in self.one_of:
                 return N_("{where}: {name} must be one of {choices}, not {value}"), {
-                    "choices": ", ".join(str(c) for c in self.one_of), "value": value}
-            if (self.min is not None and value < self.min) or \
-                    (self.max is not None and value > self.max):
+                    "choices": ", ".join(str(c) for c in self.one_of),
+                    "value": value,
+                }
+            if (self.min is not None and value < self.min) or (
+                self.max is not None and value > self.max
+            ):
                 return N_("{where}: {name} must be between {min} and {max}, not {value}"), {
-                    "min": self.min, "max": self.max, "value": value}
+                    "min": self.min,
+                    "max": self.max,
+                    "value": value,
+                }
             return None
         if not isinstance(value, str):
             return N_("{where}: {name} must be a text, not {value!r}"), {"value": value}
         if self.one_of is not None and value not in self.one_of:
             return N_("{where}: {name} must be one of {choices}, not {value!r}"), {
-                "choices": ", ".join(str(c) for c in self.one_of), "value": value}
+                "choices": ", ".join(str(c) for c in self.one_of),
+                "value": value,
+            }
         if len(value) > MAX_TEXT:
             return N_("{where}: {name} is longer than {max} characters"), {"max": MAX_TEXT}
         return None
@@ -116,11 +123,13 @@ class ValueProblem:
 
 def _spec(name: str, raw: Any, file: str) -> ValueSpec:
     if not isinstance(raw, Mapping) or raw.get("type") not in ("int", "bool", "text", "any"):
-        raise RuleDataError(N_("the value {name!r} needs a type: int, bool, text or any"),
-                            file=file, name=name)
+        raise RuleDataError(
+            N_("the value {name!r} needs a type: int, bool, text or any"), file=file, name=name
+        )
     one_of = raw.get("one_of")
-    return ValueSpec(raw["type"], raw.get("min"), raw.get("max"),
-                     tuple(one_of) if one_of is not None else None)
+    return ValueSpec(
+        raw["type"], raw.get("min"), raw.get("max"), tuple(one_of) if one_of is not None else None
+    )
 
 
 @lru_cache(maxsize=16)
@@ -133,8 +142,9 @@ def rule_set_values(rule_set: str) -> RuleSetValues | None:
 
     data = load_rule_file(path, str(path))
     if not isinstance(data, Mapping) or data.get("values_of") != rule_set:
-        raise RuleDataError(N_("not a value schema of {rule_set}"), file=str(path),
-                            rule_set=rule_set)
+        raise RuleDataError(
+            N_("not a value schema of {rule_set}"), file=str(path), rule_set=rule_set
+        )
     names = {str(k): _spec(str(k), v, str(path)) for k, v in (data.get("names") or {}).items()}
     tables: dict[str, TableSpec] = {}
     for table, raw in (data.get("reads") or {}).items():
@@ -142,8 +152,12 @@ def rule_set_values(rule_set: str) -> RuleSetValues | None:
         required = tuple(str(n) for n in raw.get("required") or ())
         unknown = [n for n in required if n not in names]
         if unknown:
-            raise RuleDataError(N_("the table {table} requires {name!r}, which has no type"),
-                                file=str(path), table=table, name=unknown[0])
+            raise RuleDataError(
+                N_("the table {table} requires {name!r}, which has no type"),
+                file=str(path),
+                table=table,
+                name=unknown[0],
+            )
         tables[str(table)] = TableSpec(required, raw.get("rolls_if"))
     return RuleSetValues(rule_set, names, tables)
 
@@ -177,8 +191,7 @@ def _amount_range(expression: str) -> tuple[int, int] | None:
     return dist.min, dist.max
 
 
-def check_table(spec: RuleSetValues, table: Mapping[str, Any], loc: Loc
-                ) -> list[ValueProblem]:
+def check_table(spec: RuleSetValues, table: Mapping[str, Any], loc: Loc) -> list[ValueProblem]:
     """The problems of one table's plain data (as in a table file) against ``spec``."""
     name = table.get("name")
     wanted = spec.tables.get(str(name))
@@ -195,26 +208,30 @@ def check_table(spec: RuleSetValues, table: Mapping[str, Any], loc: Loc
         values = row.get("value") or {}
         if not isinstance(values, Mapping):
             continue
-        subrows = (row.get("then") or {}).get("rows") if isinstance(row.get("then"),
-                                                                     Mapping) else None
+        subrows = (
+            (row.get("then") or {}).get("rows") if isinstance(row.get("then"), Mapping) else None
+        )
         sub_values: list[Mapping[str, Any]] = [
-            r.get("value") or {} for r in subrows or () if isinstance(r, Mapping)]
-        amounts = {str(e.get("name", "amount")): (e, at)
-                   for e, at in _effects(row.get("effects"), (*row_loc, "effects"))
-                   if "amount" in e}
+            r.get("value") or {} for r in subrows or () if isinstance(r, Mapping)
+        ]
+        amounts = {
+            str(e.get("name", "amount")): (e, at)
+            for e, at in _effects(row.get("effects"), (*row_loc, "effects"))
+            if "amount" in e
+        }
         for required in wanted.required:
             if required in values or required in amounts:
                 continue
             if sub_values and all(required in v for v in sub_values):
                 continue
-            problems.append(ValueProblem(row_loc, _MISSING,
-                                         {"name": required, "table": name}))
+            problems.append(ValueProblem(row_loc, _MISSING, {"name": required, "table": name}))
         for key, value in values.items():
             found = spec.names.get(str(key))
             problem = found.problem(value) if found is not None else None
             if problem is not None:
-                problems.append(ValueProblem((*row_loc, "value", key), problem[0],
-                                             {"name": key, **problem[1]}))
+                problems.append(
+                    ValueProblem((*row_loc, "value", key), problem[0], {"name": key, **problem[1]})
+                )
         for key, (effect, effect_loc) in amounts.items():
             found = spec.names.get(key)
             if found is None or found.type != "int":
@@ -224,17 +241,32 @@ def check_table(spec: RuleSetValues, table: Mapping[str, Any], loc: Loc
                 continue
             for bound in bounds:
                 if found.problem(bound) is not None:
-                    problems.append(ValueProblem(
-                        (*effect_loc, "amount"),
-                        N_("{where}: {name} can come up {value}; it must be between {min} and "
-                           "{max}"),
-                        {"name": key, "value": bound, "min": found.min, "max": found.max}))
+                    problems.append(
+                        ValueProblem(
+                            (*effect_loc, "amount"),
+                            N_(
+                                "{where}: {name} can come up {value}; it must be between {min} and "
+                                "{max}"
+                            ),
+                            {"name": key, "value": bound, "min": found.min, "max": found.max},
+                        )
+                    )
                     break
-        if wanted.rolls_if and values.get(wanted.rolls_if) is True and not any(
-                "roll" in e for e, _at in _effects(row.get("effects"), ())):
-            problems.append(ValueProblem(
-                row_loc, N_("{where}: a row with {name}: true needs a follow-up roll (the "
-                            "procedures read what it rolls)"), {"name": wanted.rolls_if}))
+        if (
+            wanted.rolls_if
+            and values.get(wanted.rolls_if) is True
+            and not any("roll" in e for e, _at in _effects(row.get("effects"), ()))
+        ):
+            problems.append(
+                ValueProblem(
+                    row_loc,
+                    N_(
+                        "{where}: a row with {name}: true needs a follow-up roll (the "
+                        "procedures read what it rolls)"
+                    ),
+                    {"name": wanted.rolls_if},
+                )
+            )
     return problems
 
 
@@ -268,5 +300,4 @@ def refuse_bad_values(data: Mapping[str, Any], file: str, path: Path | None) -> 
 
         line, _col = locate(path, first.loc)
     # The first problem (``kerker table lint`` lists them all), translatable as it stands.
-    raise RuleDataError(first.template, file=file, line=line, where=first.where,
-                        **first.params)
+    raise RuleDataError(first.template, file=file, line=line, where=first.where, **first.params)

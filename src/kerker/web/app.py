@@ -35,8 +35,13 @@ MAX_BODY = 256 * 1024
 
 LANGUAGE_NAMES = {"de": "Deutsch", "it": "Italiano", "en": "English"}
 RULE_SETS = ("zufallslabyrinth", "scatola-bianca")
-RULE_NAMES = {"zufallslabyrinth": "Zufallslabyrinth", "scatola-bianca": "La Scatola Bianca",
-              "zonenkarten": "Zonenkarten", "hpr": "Würfelei (HPR)", "mazeprowl": "Mazeprowl"}
+RULE_NAMES = {
+    "zufallslabyrinth": "Zufallslabyrinth",
+    "scatola-bianca": "La Scatola Bianca",
+    "zonenkarten": "Zonenkarten",
+    "hpr": "Würfelei (HPR)",
+    "mazeprowl": "Mazeprowl",
+}
 
 
 def _percent(value: Fraction, lang: str) -> str:
@@ -54,9 +59,12 @@ def _fraction(value: Fraction) -> str:
 
 
 def _environment() -> Environment:
-    env = Environment(loader=FileSystemLoader(HERE / "templates"),
-                      autoescape=select_autoescape(["html"]), trim_blocks=True,
-                      lstrip_blocks=True)
+    env = Environment(
+        loader=FileSystemLoader(HERE / "templates"),
+        autoescape=select_autoescape(["html"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
     env.globals["languages"] = LANGUAGES
     env.globals["language_names"] = LANGUAGE_NAMES
     env.globals["version"] = __version__
@@ -75,8 +83,9 @@ class _Pages:
     def __init__(self) -> None:
         self.env = _environment()
 
-    def render(self, request: Request, name: str, status: int = 200, **context: Any
-               ) -> HTMLResponse:
+    def render(
+        self, request: Request, name: str, status: int = 200, **context: Any
+    ) -> HTMLResponse:
         code = weblang.current.get()
         query = dict(request.query_params)
 
@@ -84,8 +93,8 @@ class _Pages:
             return request.url.path + "?" + urlencode({**query, "lang": other})
 
         html = self.env.get_template(name).render(
-            _=weblang.gettext(), lang=code, lang_url=lang_url, path=request.url.path,
-            **context)
+            _=weblang.gettext(), lang=code, lang_url=lang_url, path=request.url.path, **context
+        )
         response = HTMLResponse(html, status_code=status)
         return response
 
@@ -116,8 +125,9 @@ class BodyCap:
             if message.get("type") == "http.request":
                 total += len(message.get("body", b""))
                 if total > self.limit:
-                    raise BodyTooLarge(N_("the request is larger than {max} KiB"),
-                                       max=self.limit // 1024)
+                    raise BodyTooLarge(
+                        N_("the request is larger than {max} KiB"), max=self.limit // 1024
+                    )
             return message
 
         await self.app(scope, counted, send)
@@ -131,20 +141,27 @@ def create_app(db: str | Path | None = None) -> FastAPI:
     """The kerker web application. Generators are stateless (every result is made again
     from its seed); play sessions live in the store at ``db`` (a SQLite path or
     ``postgresql://...``; None: the user's SQLite file, created on first use)."""
-    app = FastAPI(title="kerker", version=__version__, openapi_url="/api/openapi.json",
-                  docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="kerker",
+        version=__version__,
+        openapi_url="/api/openapi.json",
+        docs_url=None,
+        redoc_url=None,
+    )
     pages = _Pages()
     app.state.pages = pages
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.add_middleware(BodyCap, limit=MAX_BODY)
 
     @app.middleware("http")
-    async def language_and_guards(request: Request,
-                                  call_next: Callable[[Request], Awaitable[Response]]
-                                  ) -> Response:
-        code = weblang.choose(request.query_params.get("lang"),
-                              request.cookies.get(weblang.COOKIE),
-                              request.headers.get("accept-language"))
+    async def language_and_guards(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        code = weblang.choose(
+            request.query_params.get("lang"),
+            request.cookies.get(weblang.COOKIE),
+            request.headers.get("accept-language"),
+        )
         token = weblang.current.set(code)
         try:
             refusal = _refuse(request)
@@ -155,12 +172,14 @@ def create_app(db: str | Path | None = None) -> FastAPI:
             weblang.current.reset(token)
         asked = request.query_params.get("lang")
         if asked and asked.strip().lower() in LANGUAGES:
-            response.set_cookie(weblang.COOKIE, code, max_age=365 * 24 * 3600,
-                                samesite="lax", httponly=True)
+            response.set_cookie(
+                weblang.COOKIE, code, max_age=365 * 24 * 3600, samesite="lax", httponly=True
+            )
         response.headers.setdefault(
             "Content-Security-Policy",
             "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
-            "script-src 'self'; frame-ancestors 'none'; form-action 'self'")
+            "script-src 'self'; frame-ancestors 'none'; form-action 'self'",
+        )
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
         return response
@@ -182,9 +201,13 @@ def create_app(db: str | Path | None = None) -> FastAPI:
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         _ = weblang.gettext()
-        message = (_("no such page") if exc.status_code == 404 else
-                   _("this method is not allowed here") if exc.status_code == 405 else
-                   str(exc.detail))
+        message = (
+            _("no such page")
+            if exc.status_code == 404
+            else _("this method is not allowed here")
+            if exc.status_code == 405
+            else str(exc.detail)
+        )
         response = _error(request, pages, exc.status_code, "http", message)
         for name, value in (exc.headers or {}).items():
             response.headers[name] = value
@@ -205,7 +228,7 @@ RECENT = 5
 
 
 def ago(stamp: str, now: datetime | None = None) -> str:
-    """"vor 2 Stunden" for an ISO time stamp, in the current request's language."""
+    """ "vor 2 Stunden" for an ISO time stamp, in the current request's language."""
     _ = weblang.gettext()
     try:
         then = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
@@ -233,13 +256,24 @@ def _recent_sessions(sessions: Any, lang: str) -> list[dict[str, Any]]:
     for info in infos:
         try:
             state = sessions.state(info.id)
-            rooms = sum(1 for lv in state.document(lang)["levels"] for a in lv["areas"]
-                        if a.get("kind") != "corridor")
+            rooms = sum(
+                1
+                for lv in state.document(lang)["levels"]
+                for a in lv["areas"]
+                if a.get("kind") != "corridor"
+            )
         except _Err:
             rooms = None
-        out.append({"id": info.id, "name": info.name, "seed": info.seed,
-                    "rules": RULE_NAMES.get(info.rules, info.rules), "rooms": rooms,
-                    "ago": ago(info.updated)})
+        out.append(
+            {
+                "id": info.id,
+                "name": info.name,
+                "seed": info.seed,
+                "rules": RULE_NAMES.get(info.rules, info.rules),
+                "rooms": rooms,
+                "ago": ago(info.updated),
+            }
+        )
     return out
 
 
@@ -254,8 +288,11 @@ def _refuse(request: Request) -> tuple[int, str, str] | None:
                 return 403, "cross_origin", _("requests from other sites are refused")
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        return 413, "too_large", _("the request is larger than {max} KiB").format(
-            max=MAX_BODY // 1024)
+        return (
+            413,
+            "too_large",
+            _("the request is larger than {max} KiB").format(max=MAX_BODY // 1024),
+        )
     return None
 
 
@@ -280,15 +317,23 @@ def _size(text: str | None, low: int, high: int, what: str) -> tuple[int, int] |
         raise OptionError(N_("size takes WIDTHxHEIGHT, e.g. 30x40, not {text!r}"), text=text)
     w, h = int(parts[0]), int(parts[1])
     if not (low <= w <= high and low <= h <= high):
-        raise OptionError(N_("the {what} must be between {low}x{low} and {high}x{high}"),
-                          what=what, low=low, high=high)
+        raise OptionError(
+            N_("the {what} must be between {low}x{low} and {high}x{high}"),
+            what=what,
+            low=low,
+            high=high,
+        )
     return w, h
 
 
 def _choice(value: str, choices: tuple[str, ...], what: str) -> str:
     if value not in choices:
-        raise OptionError(N_("unknown {what} {value!r}; choose one of {choices}"),
-                          what=what, value=value, choices=", ".join(choices))
+        raise OptionError(
+            N_("unknown {what} {value!r}; choose one of {choices}"),
+            what=what,
+            value=value,
+            choices=", ".join(choices),
+        )
     return value
 
 
@@ -297,15 +342,28 @@ def _zone_args(seed: int | None, size: str | None, theme: str) -> tuple[int, Any
     return used, services.zone_map(used, _size(size, 2, 20, Word(N_("map size"))), theme)
 
 
-def dungeon_options(rules: str, seed: int | None, levels: int, size: str | None,
-                     max_areas: int, min_areas: int, entrance: str, caves: str
-                     ) -> services.DungeonOptions:
+def dungeon_options(
+    rules: str,
+    seed: int | None,
+    levels: int,
+    size: str | None,
+    max_areas: int,
+    min_areas: int,
+    entrance: str,
+    caves: str,
+) -> services.DungeonOptions:
     """The dungeon options of a form or request, checked (a fresh seed when none is given);
     refuses an unknown rule set or sheet size in one line."""
     return services.DungeonOptions(
-        rules=_choice(rules, RULE_SETS, Word(N_("rule set"))), seed=_seed(seed), levels=levels,
-        size=_size(size, 10, 200, Word(N_("sheet"))) or (30, 40), max_areas=max_areas,
-        min_areas=min_areas, entrance=entrance, caves=caves)
+        rules=_choice(rules, RULE_SETS, Word(N_("rule set"))),
+        seed=_seed(seed),
+        levels=levels,
+        size=_size(size, 10, 200, Word(N_("sheet"))) or (30, 40),
+        max_areas=max_areas,
+        min_areas=min_areas,
+        entrance=entrance,
+        caves=caves,
+    )
 
 
 # -- pages -----------------------------------------------------------------------------------
@@ -327,14 +385,24 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         return pages.render(request, "dice.html", expr=expr, rolled=rolled, odds=odds)
 
     @app.get("/check", response_class=HTMLResponse, include_in_schema=False)
-    def check_page(request: Request, value: int | None = None, difficulty: str = "",
-                   seed: int | None = None, roll: bool = False) -> HTMLResponse:
+    def check_page(
+        request: Request,
+        value: int | None = None,
+        difficulty: str = "",
+        seed: int | None = None,
+        roll: bool = False,
+    ) -> HTMLResponse:
         answer = None
         if value is not None:
             used = _seed(seed) if roll or seed is not None else None
             answer = services.hpr_check(value, difficulty[:60], used, weblang.current.get())
-        return pages.render(request, "check.html", value="" if value is None else value,
-                            difficulty=difficulty[:60], answer=answer)
+        return pages.render(
+            request,
+            "check.html",
+            value="" if value is None else value,
+            difficulty=difficulty[:60],
+            answer=answer,
+        )
 
     @app.get("/tables", response_class=HTMLResponse, include_in_schema=False)
     def tables_page(request: Request) -> HTMLResponse:
@@ -368,17 +436,27 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
             if isinstance(given, str) and given.strip():
                 name = given.strip()
         seed_text = form.get("seed")
-        seed = (int(seed_text) if isinstance(seed_text, str) and seed_text.isdigit()
-                and len(seed_text) < 12 else services.fresh_seed())
-        checked = await asyncio.to_thread(services.check_upload, name, content,
-                                          weblang.current.get(), seed)
+        seed = (
+            int(seed_text)
+            if isinstance(seed_text, str) and seed_text.isdigit() and len(seed_text) < 12
+            else services.fresh_seed()
+        )
+        checked = await asyncio.to_thread(
+            services.check_upload, name, content, weblang.current.get(), seed
+        )
         status = 422 if checked.problems else 200
-        return pages.render(request, "upload.html", status=status, checked=checked,
-                            text=checked.text, seed=seed)
+        return pages.render(
+            request, "upload.html", status=status, checked=checked, text=checked.text, seed=seed
+        )
 
     @app.get("/tables/{table_id:path}", response_class=HTMLResponse, include_in_schema=False)
-    def table_page(request: Request, table_id: str, roll: bool = False,
-                   seed: int | None = None, odds: bool = False) -> HTMLResponse:
+    def table_page(
+        request: Request,
+        table_id: str,
+        roll: bool = False,
+        seed: int | None = None,
+        odds: bool = False,
+    ) -> HTMLResponse:
         code = weblang.current.get()
         shown = services.table_show(table_id, code)
         rolled = services.table_roll(table_id, _seed(seed), code) if roll else None
@@ -389,12 +467,24 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
                 outcomes = services.table_odds(table_id, code)[:200]
             except KerkerError as err:
                 odds_error = err.message(weblang.gettext())
-        return pages.render(request, "table.html", table=shown, table_id=table_id,
-                            rolled=rolled, outcomes=outcomes, odds_error=odds_error)
+        return pages.render(
+            request,
+            "table.html",
+            table=shown,
+            table_id=table_id,
+            rolled=rolled,
+            outcomes=outcomes,
+            odds_error=odds_error,
+        )
 
     @app.get("/zones", response_class=HTMLResponse, include_in_schema=False)
-    def zones_page(request: Request, seed: int | None = None, size: str | None = None,
-                   theme: str = "scifi", view: str = "gm") -> HTMLResponse:
+    def zones_page(
+        request: Request,
+        seed: int | None = None,
+        size: str | None = None,
+        theme: str = "scifi",
+        view: str = "gm",
+    ) -> HTMLResponse:
         from kerker.zones.render_md import render_md
         from kerker.zones.render_svg import render_svg
 
@@ -403,14 +493,29 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         used, zmap = _zone_args(seed, size, theme)
         svg = render_svg(zmap, view=view, lang=code)
         query = {"seed": used, "theme": theme, **({"size": size} if size else {})}
-        return pages.render(request, "zones.html", svg=svg, seed=used, size=size or "",
-                            theme=theme, view=view, key=render_md(zmap, code),
-                            query=urlencode(query))
+        return pages.render(
+            request,
+            "zones.html",
+            svg=svg,
+            seed=used,
+            size=size or "",
+            theme=theme,
+            view=view,
+            key=render_md(zmap, code),
+            query=urlencode(query),
+        )
 
     @app.get("/prowl", response_class=HTMLResponse, include_in_schema=False)
-    def prowl_page(request: Request, seed: int | None = None, reputation: int = 5,
-                   players: int = 4, accesses: int | None = None, nosec: int = 0,
-                   ops: str = "", add: str = "") -> HTMLResponse:
+    def prowl_page(
+        request: Request,
+        seed: int | None = None,
+        reputation: int = 5,
+        players: int = 4,
+        accesses: int | None = None,
+        nosec: int = 0,
+        ops: str = "",
+        add: str = "",
+    ) -> HTMLResponse:
         from kerker.prowl.render_md import render_markdown
         from kerker.prowl.render_svg import render_svg
 
@@ -421,41 +526,78 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
             chain.append(add.strip()[:120])
         plan = services.heist(used, reputation, players, accesses, nosec, ", ".join(chain))
         svg = render_svg(plan, code)
-        base = {"seed": used, "reputation": reputation, "players": players, "nosec": nosec,
-                **({"accesses": accesses} if accesses else {})}
+        base = {
+            "seed": used,
+            "reputation": reputation,
+            "players": players,
+            "nosec": nosec,
+            **({"accesses": accesses} if accesses else {}),
+        }
 
         def link(more: list[str]) -> str:
             return "/prowl?" + urlencode({**base, **({"ops": ", ".join(more)} if more else {})})
 
         query = urlencode({**base, **({"ops": ", ".join(chain)} if chain else {})})
-        rooms = [(r.id, link([*chain, f"raise-room {r.id}"]), link([*chain, f"lower-room {r.id}"]))
-                 for r in plan.rooms]
-        challenges = [(c.id, c.room, link([*chain, f"reinforce {c.id}"]),
-                       link([*chain, f"patrol {c.id}"])) for c in plan.challenges]
-        return pages.render(request, "prowl.html", svg=svg, seed=used, reputation=reputation,
-                            players=players, accesses=accesses or "", nosec=nosec,
-                            sheet=render_markdown(plan, code), query=query, plan=plan,
-                            chain=chain, ops=", ".join(chain), rooms=rooms,
-                            challenges=challenges, undo=link(chain[:-1]) if chain else None,
-                            doors=link([*chain, "reroll-doors"]),
-                            finish=link([*chain, "finish"]), verbs=services.tune_verbs())
+        rooms = [
+            (r.id, link([*chain, f"raise-room {r.id}"]), link([*chain, f"lower-room {r.id}"]))
+            for r in plan.rooms
+        ]
+        challenges = [
+            (c.id, c.room, link([*chain, f"reinforce {c.id}"]), link([*chain, f"patrol {c.id}"]))
+            for c in plan.challenges
+        ]
+        return pages.render(
+            request,
+            "prowl.html",
+            svg=svg,
+            seed=used,
+            reputation=reputation,
+            players=players,
+            accesses=accesses or "",
+            nosec=nosec,
+            sheet=render_markdown(plan, code),
+            query=query,
+            plan=plan,
+            chain=chain,
+            ops=", ".join(chain),
+            rooms=rooms,
+            challenges=challenges,
+            undo=link(chain[:-1]) if chain else None,
+            doors=link([*chain, "reroll-doors"]),
+            finish=link([*chain, "finish"]),
+            verbs=services.tune_verbs(),
+        )
 
     @app.get("/dungeon", response_class=HTMLResponse, include_in_schema=False)
-    def dungeon_page(request: Request, rules: str = "zufallslabyrinth",
-                     seed: int | None = None, levels: int = 1, size: str | None = None,
-                     max_areas: int = 60, min_areas: int = 10, entrance: str = "variant",
-                     caves: str = "depth", depth: int = 1, view: str = "gm",
-                     go: bool = False) -> HTMLResponse:
+    def dungeon_page(
+        request: Request,
+        rules: str = "zufallslabyrinth",
+        seed: int | None = None,
+        levels: int = 1,
+        size: str | None = None,
+        max_areas: int = 60,
+        min_areas: int = 10,
+        entrance: str = "variant",
+        caves: str = "depth",
+        depth: int = 1,
+        view: str = "gm",
+        go: bool = False,
+    ) -> HTMLResponse:
         from kerker.dungeon.render_key import render_html
         from kerker.dungeon.render_svg import render_svg
 
-        form = {"rules": rules, "levels": levels, "size": size or "30x40",
-                "max_areas": max_areas, "min_areas": min_areas, "entrance": entrance,
-                "caves": caves}
+        form = {
+            "rules": rules,
+            "levels": levels,
+            "size": size or "30x40",
+            "max_areas": max_areas,
+            "min_areas": min_areas,
+            "entrance": entrance,
+            "caves": caves,
+        }
         if not go and seed is None:
             return pages.render(request, "dungeon.html", form=form, doc=None, seed="")
-        options = dungeon_options(rules, seed, levels, size, max_areas, min_areas,
-                                   entrance, caves)
+        options = dungeon_options(rules, seed, levels, size, max_areas, min_areas, entrance, caves)
         view = _choice(view, ("gm", "player"), Word(N_("view")))
         code = weblang.current.get()
         doc = services.dungeon_document(options, code)
@@ -465,18 +607,42 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         svg = render_svg(doc, depth=depth, view=view, lang=code)
         key = render_html(doc, lang=code, view=view, depth=depth, maps=None)
         query = {**form, "seed": options.seed, "go": 1}
-        return pages.render(request, "dungeon.html", form=form, doc=doc, seed=options.seed,
-                            depth=depth, depths=depths, view=view, svg=svg,
-                            key=_html_body(key), query=urlencode(query))
+        return pages.render(
+            request,
+            "dungeon.html",
+            form=form,
+            doc=doc,
+            seed=options.seed,
+            depth=depth,
+            depths=depths,
+            view=view,
+            svg=svg,
+            key=_html_body(key),
+            query=urlencode(query),
+        )
 
     @app.get("/download/{kind}", include_in_schema=False)
-    def download(request: Request, kind: str, format: str = "svg", view: str = "gm",
-                 seed: int | None = None, theme: str = "scifi", size: str | None = None,
-                 reputation: int = 5, players: int = 4, accesses: int | None = None,
-                 nosec: int = 0, ops: str = "", rules: str = "zufallslabyrinth",
-                 levels: int = 1,
-                 max_areas: int = 60, min_areas: int = 10, entrance: str = "variant",
-                 caves: str = "depth", depth: int = 1) -> Response:
+    def download(
+        request: Request,
+        kind: str,
+        format: str = "svg",
+        view: str = "gm",
+        seed: int | None = None,
+        theme: str = "scifi",
+        size: str | None = None,
+        reputation: int = 5,
+        players: int = 4,
+        accesses: int | None = None,
+        nosec: int = 0,
+        ops: str = "",
+        rules: str = "zufallslabyrinth",
+        levels: int = 1,
+        max_areas: int = 60,
+        min_areas: int = 10,
+        entrance: str = "variant",
+        caves: str = "depth",
+        depth: int = 1,
+    ) -> Response:
         code = weblang.current.get()
         kind = _choice(kind, ("zones", "prowl", "dungeon"), Word(N_("download")))
         view = _choice(view, ("gm", "player"), Word(N_("view")))
@@ -488,8 +654,7 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         if kind == "prowl":
             plan = services.heist(seed, reputation, players, accesses, nosec, ops)
             return _prowl_file(plan, seed, format, code)
-        options = dungeon_options(rules, seed, levels, size, max_areas, min_areas, entrance,
-                                   caves)
+        options = dungeon_options(rules, seed, levels, size, max_areas, min_areas, entrance, caves)
         doc = services.dungeon_document(options, code)
         return _dungeon_file(doc, options, format, view, depth, code)
 
@@ -501,12 +666,13 @@ def _html_body(document: str) -> str:
         return document
     start = document.find(">", start) + 1
     end = document.rfind("</body>")
-    return document[start:end if end > start else len(document)]
+    return document[start : end if end > start else len(document)]
 
 
 def _attachment(data: str | bytes, name: str, media: str) -> Response:
-    return Response(data, media_type=media,
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return Response(
+        data, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'}
+    )
 
 
 def _zones_file(zmap: Any, seed: int, fmt: str, view: str, lang: str) -> Response:
@@ -540,24 +706,33 @@ def _prowl_file(plan: Any, seed: int, fmt: str, lang: str) -> Response:
     return _attachment(render_markdown(plan, lang), name, "text/markdown; charset=utf-8")
 
 
-def _dungeon_file(doc: dict[str, Any], options: services.DungeonOptions, fmt: str, view: str,
-                  depth: int, lang: str) -> Response:
+def _dungeon_file(
+    doc: dict[str, Any],
+    options: services.DungeonOptions,
+    fmt: str,
+    view: str,
+    depth: int,
+    lang: str,
+) -> Response:
     from kerker.dungeon.export import dumps_document
     from kerker.dungeon.render_key import render_html, render_md
     from kerker.dungeon.render_svg import render_png, render_svg
 
-    fmt = _choice(fmt, ("svg", "png", "json", "md", "html", "uvtt", "foundry"),
-                  Word(N_("format")))
+    fmt = _choice(fmt, ("svg", "png", "json", "md", "html", "uvtt", "foundry"), Word(N_("format")))
     if depth not in [lv["depth"] for lv in doc["levels"]]:
         raise OptionError(N_("this dungeon has no level {depth}"), depth=depth)
     stem = f"{options.rules}-{options.seed}"
     level = f"-level{depth}" + ("" if view == "gm" else "-player")
     if fmt == "svg":
-        return _attachment(render_svg(doc, depth=depth, view=view, lang=lang),
-                           f"{stem}{level}.svg", "image/svg+xml")
+        return _attachment(
+            render_svg(doc, depth=depth, view=view, lang=lang),
+            f"{stem}{level}.svg",
+            "image/svg+xml",
+        )
     if fmt == "png":
-        return _attachment(render_png(doc, depth=depth, view=view, lang=lang),
-                           f"{stem}{level}.png", "image/png")
+        return _attachment(
+            render_png(doc, depth=depth, view=view, lang=lang), f"{stem}{level}.png", "image/png"
+        )
     if fmt == "json":
         return _attachment(dumps_document(doc), f"{stem}.json", "application/json")
     if fmt == "uvtt":
@@ -566,13 +741,18 @@ def _dungeon_file(doc: dict[str, Any], options: services.DungeonOptions, fmt: st
         text, _warnings = export_uvtt(doc, depth, view=view, lang=lang)
         return _attachment(text, f"{stem}{level}.dd2vtt", "application/json")
     if fmt == "foundry":
-        return _attachment(_foundry_zip(doc, depth, view, lang, f"{stem}{level}"),
-                           f"{stem}{level}-foundry.zip", "application/zip")
+        return _attachment(
+            _foundry_zip(doc, depth, view, lang, f"{stem}{level}"),
+            f"{stem}{level}-foundry.zip",
+            "application/zip",
+        )
     if fmt == "md":
-        return _attachment(render_md(doc, lang=lang, view=view), f"{stem}.md",
-                           "text/markdown; charset=utf-8")
-    return _attachment(render_html(doc, lang=lang, view=view), f"{stem}.html",
-                       "text/html; charset=utf-8")
+        return _attachment(
+            render_md(doc, lang=lang, view=view), f"{stem}.md", "text/markdown; charset=utf-8"
+        )
+    return _attachment(
+        render_html(doc, lang=lang, view=view), f"{stem}.html", "text/html; charset=utf-8"
+    )
 
 
 def _foundry_zip(doc: dict[str, Any], depth: int, view: str, lang: str, stem: str) -> bytes:
@@ -586,9 +766,11 @@ def _foundry_zip(doc: dict[str, Any], depth: int, view: str, lang: str, stem: st
     bundle = export_foundry(doc, depth, view=view, lang=lang)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in ((f"{stem}-scene.json", bundle.scene.encode()),
-                           (f"{stem}-journal.json", bundle.journal.encode()),
-                           (bundle.image_name, bundle.image)):
+        for name, data in (
+            (f"{stem}-scene.json", bundle.scene.encode()),
+            (f"{stem}-journal.json", bundle.journal.encode()),
+            (bundle.image_name, bundle.image),
+        ):
             info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, data)
@@ -598,21 +780,28 @@ def _foundry_zip(doc: dict[str, Any], depth: int, view: str, lang: str, stem: st
 # -- JSON API --------------------------------------------------------------------------------
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"description": "The input is not usable: `{\"error\": code, \"message\": line}`"},
-    404: {"description": "No such route: `{\"error\": \"http\", \"message\"}`"},
-    422: {"description": "A parameter has the wrong type: `{\"error\", \"message\"}`"},
+    400: {"description": 'The input is not usable: `{"error": code, "message": line}`'},
+    404: {"description": 'No such route: `{"error": "http", "message"}`'},
+    422: {"description": 'A parameter has the wrong type: `{"error", "message"}`'},
 }
 
 
 def _api_routes(app: FastAPI) -> None:
     @app.get("/api/roll", responses=ERRORS, tags=["dice"])
-    def api_roll(expr: str = Query(max_length=services.MAX_EXPRESSION),
-                 seed: int | None = None) -> dict[str, Any]:
+    def api_roll(
+        expr: str = Query(max_length=services.MAX_EXPRESSION), seed: int | None = None
+    ) -> dict[str, Any]:
         """Roll a dice expression (docs/dice.md); the seed makes it repeatable."""
         used = _seed(seed)
         rolled = services.roll_dice(expr, used)
-        return {"kerker": __version__, "expression": expr, "seed": used,
-                "total": rolled.total, "explain": rolled.explain, "roll": rolled.record}
+        return {
+            "kerker": __version__,
+            "expression": expr,
+            "seed": used,
+            "total": rolled.total,
+            "explain": rolled.explain,
+            "roll": rolled.record,
+        }
 
     @app.get("/api/odds", responses=ERRORS, tags=["dice"])
     def api_odds(expr: str = Query(max_length=services.MAX_EXPRESSION)) -> dict[str, Any]:
@@ -620,15 +809,22 @@ def _api_routes(app: FastAPI) -> None:
         return services.dice_odds(expr).data
 
     @app.get("/api/check", responses=ERRORS, tags=["dice"])
-    def api_check(value: int, difficulty: str = Query("", max_length=60),
-                  seed: int | None = None) -> dict[str, Any]:
+    def api_check(
+        value: int, difficulty: str = Query("", max_length=60), seed: int | None = None
+    ) -> dict[str, Any]:
         """An HPR check (seed 003): exact odds of the five outcomes, and the roll when a seed
         is given."""
-        answer = services.hpr_check(value, difficulty, None if seed is None else _seed(seed),
-                                    weblang.current.get())
-        return {"value": answer.value, "modifier": answer.modifier, "chance": answer.chance,
-                "odds": {key: _fraction(p) for key, _name, p in answer.odds},
-                "success": _fraction(answer.success), "lines": list(answer.lines)}
+        answer = services.hpr_check(
+            value, difficulty, None if seed is None else _seed(seed), weblang.current.get()
+        )
+        return {
+            "value": answer.value,
+            "modifier": answer.modifier,
+            "chance": answer.chance,
+            "odds": {key: _fraction(p) for key, _name, p in answer.odds},
+            "success": _fraction(answer.success),
+            "lines": list(answer.lines),
+        }
 
     @app.get("/api/tables", tags=["tables"])
     def api_tables() -> list[dict[str, Any]]:
@@ -643,8 +839,10 @@ def _api_routes(app: FastAPI) -> None:
     @app.get("/api/tables/{table_id:path}/odds", responses=ERRORS, tags=["tables"])
     def api_table_odds(table_id: str) -> list[dict[str, str]]:
         """Every final outcome of a table with its exact probability ("n/d")."""
-        return [{"outcome": text, "probability": _fraction(p)}
-                for text, p in services.table_odds(table_id, weblang.current.get())]
+        return [
+            {"outcome": text, "probability": _fraction(p)}
+            for text, p in services.table_odds(table_id, weblang.current.get())
+        ]
 
     @app.get("/api/tables/{table_id:path}", responses=ERRORS, tags=["tables"])
     def api_table(table_id: str) -> dict[str, Any]:
@@ -652,8 +850,9 @@ def _api_routes(app: FastAPI) -> None:
         return services.table_show(table_id, weblang.current.get())
 
     @app.get("/api/zones", responses=ERRORS, tags=["generators"])
-    def api_zones(seed: int | None = None, size: str | None = None,
-                  theme: str = "scifi") -> Response:
+    def api_zones(
+        seed: int | None = None, size: str | None = None, theme: str = "scifi"
+    ) -> Response:
         """A zone map (seed 002) as the JSON document of `kerker zones --json`."""
         from kerker.zones.export import dumps
 
@@ -661,9 +860,14 @@ def _api_routes(app: FastAPI) -> None:
         return Response(dumps(zmap, weblang.current.get()), media_type="application/json")
 
     @app.get("/api/prowl", responses=ERRORS, tags=["generators"])
-    def api_prowl(reputation: int, players: int, seed: int | None = None,
-                  accesses: int | None = None, nosec: int = 0,
-                  ops: str = Query("", max_length=2000)) -> Response:
+    def api_prowl(
+        reputation: int,
+        players: int,
+        seed: int | None = None,
+        accesses: int | None = None,
+        nosec: int = 0,
+        ops: str = Query("", max_length=2000),
+    ) -> Response:
         """A heist complex (seed 004) as the plan JSON of `kerker prowl --json`, fine-tuned by
         `ops` (`prowl tune`'s operations separated by commas)."""
         from kerker.prowl.export import dumps
@@ -672,14 +876,19 @@ def _api_routes(app: FastAPI) -> None:
         return Response(dumps(plan), media_type="application/json")
 
     @app.get("/api/dungeon", responses=ERRORS, tags=["generators"])
-    def api_dungeon(rules: str = "zufallslabyrinth", seed: int | None = None,
-                    levels: int = 1, size: str | None = None, max_areas: int = 60,
-                    min_areas: int = 10, entrance: str = "variant",
-                    caves: str = "depth") -> Response:
+    def api_dungeon(
+        rules: str = "zufallslabyrinth",
+        seed: int | None = None,
+        levels: int = 1,
+        size: str | None = None,
+        max_areas: int = 60,
+        min_areas: int = 10,
+        entrance: str = "variant",
+        caves: str = "depth",
+    ) -> Response:
         """A whole dungeon as the document of `kerker dungeon --json` (docs/dungeon-json.md)."""
         from kerker.dungeon.export import dumps_document
 
-        options = dungeon_options(rules, seed, levels, size, max_areas, min_areas, entrance,
-                                   caves)
+        options = dungeon_options(rules, seed, levels, size, max_areas, min_areas, entrance, caves)
         doc = services.dungeon_document(options, weblang.current.get())
         return Response(dumps_document(doc), media_type="application/json")

@@ -118,8 +118,9 @@ def _check_expression(expression: str) -> None:
     if not expression.strip():
         raise OptionError(N_("give a dice expression, e.g. 3W6+2"))
     if len(expression) > MAX_EXPRESSION:
-        raise OptionError(N_("a dice expression may be at most {max} characters long"),
-                          max=MAX_EXPRESSION)
+        raise OptionError(
+            N_("a dice expression may be at most {max} characters long"), max=MAX_EXPRESSION
+        )
 
 
 # -- tables ---------------------------------------------------------------------------------
@@ -129,9 +130,16 @@ def table_list(lang: str) -> list[dict[str, Any]]:
     """Every shipped table: id, title in ``lang``, dice and source, sorted by id."""
     from kerker.tables.model import pick_text
 
-    return [{"id": t.id, "title": pick_text(t.title, lang), "dice": t.dice,
-             "rule_set": t.rule_set, "source": {"seed": t.seed, "heading": t.heading}}
-            for t in registry()]
+    return [
+        {
+            "id": t.id,
+            "title": pick_text(t.title, lang),
+            "dice": t.dice,
+            "rule_set": t.rule_set,
+            "source": {"seed": t.seed, "heading": t.heading},
+        }
+        for t in registry()
+    ]
 
 
 def table_show(table_id: str, lang: str) -> dict[str, Any]:
@@ -147,8 +155,7 @@ def table_roll(table_id: str, seed: int, lang: str) -> dict[str, Any]:
     from kerker.tables.render import lines
 
     result, log = roll_table(registry(), table_id, rng_for(check_seed(seed)))
-    return {"table": table_id, "seed": seed, "lines": lines(result, lang, explain=True),
-            "log": log}
+    return {"table": table_id, "seed": seed, "lines": lines(result, lang, explain=True), "log": log}
 
 
 def table_odds(table_id: str, lang: str) -> list[tuple[str, Fraction]]:
@@ -166,23 +173,29 @@ def zone_map(seed: int, size: tuple[int, int] | None, theme: str) -> Any:
     from kerker.zones.generate import ZoneParams, check_theme, generate
 
     check_theme(theme, registry())
-    return generate(ZoneParams(size=size, theme=theme, seed=check_seed(seed)),
-                    rng_for(seed), registry())
+    return generate(
+        ZoneParams(size=size, theme=theme, seed=check_seed(seed)), rng_for(seed), registry()
+    )
 
 
 MAX_TUNE_OPS = 40
 """Most fine-tuning operations a heist link may carry (the budget ends far sooner)."""
 
 
-def heist(seed: int, reputation: int, players: int, accesses: int | None, nosec: int,
-          ops: str = "") -> Any:
+def heist(
+    seed: int, reputation: int, players: int, accesses: int | None, nosec: int, ops: str = ""
+) -> Any:
     """A Mazeprowl heist complex (seed 004) for ``seed``, fine-tuned by ``ops`` (``prowl
     tune``'s operations, separated by commas: ``"raise-room R3, patrol C2"``). Refuses
     unknown or unaffordable operations in one line, naming the operation."""
     from kerker.prowl.generate import ProwlOptions, generate
 
-    plan = generate(ProwlOptions(reputation, players, accesses, nosec, None),
-                    rng_for(check_seed(seed)), registry=registry(), seed=seed)
+    plan = generate(
+        ProwlOptions(reputation, players, accesses, nosec, None),
+        rng_for(check_seed(seed)),
+        registry=registry(),
+        seed=seed,
+    )
     words = ops.strip()
     if not words:
         return plan
@@ -224,9 +237,16 @@ def dungeon_document(options: DungeonOptions, lang: str) -> dict[str, Any]:
     # Only Scatola Bianca knows caves (a procedure's own option); the engine refuses it
     # for the Zufallslabyrinth.
     caves = options.caves if options.rules == "scatola-bianca" else None
-    params = Params(rules=options.rules, seed=None, levels=options.levels, size=options.size,
-                    max_areas=options.max_areas, min_areas=options.min_areas,
-                    entrance=options.entrance, caves=caves).checked()
+    params = Params(
+        rules=options.rules,
+        seed=None,
+        levels=options.levels,
+        size=options.size,
+        max_areas=options.max_areas,
+        min_areas=options.min_areas,
+        entrance=options.entrance,
+        caves=caves,
+    ).checked()
     params = replace(params, seed=check_seed(options.seed))
     dungeon = generate(params, registry())
     return to_document(dungeon, lang)
@@ -269,14 +289,21 @@ def hpr_check(value: int, difficulty: str, seed: int | None, lang: str) -> Check
         modifier = parse_difficulty(text, lang=lang)
     table = odds(value, modifier)
     rules = load_rules()
-    names = tuple((o.value, rules.outcomes[o.value].name[lang if lang in ("de", "it") else "en"],
-                   table[o.value]) for o in ROLLED_OUTCOMES)
+    names = tuple(
+        (
+            o.value,
+            rules.outcomes[o.value].name[lang if lang in ("de", "it") else "en"],
+            table[o.value],
+        )
+        for o in ROLLED_OUTCOMES
+    )
     lines: tuple[str, ...] = ()
     if seed is not None:
         result = check(value, modifier, rng_for(check_seed(seed)))
         lines = tuple(result.gm_lines(lang))
-    success = sum((p for key, _n, p in names if key in ("super", "critical", "success")),
-                  Fraction(0))
+    success = sum(
+        (p for key, _n, p in names if key in ("super", "critical", "success")), Fraction(0)
+    )
     return CheckAnswer(value, modifier, chance(value, modifier), lines, names, success)
 
 
@@ -310,24 +337,30 @@ def check_upload(name: str, text: str, lang: str, seed: int) -> UploadCheck:
     from kerker.tables.registry import Registry, load_path
 
     if len(text) > MAX_UPLOAD:
-        raise OptionError(N_("a table file may be at most {max} characters long"),
-                          max=MAX_UPLOAD)
+        raise OptionError(N_("a table file may be at most {max} characters long"), max=MAX_UPLOAD)
     label = "".join(ch for ch in name if ch.isprintable())[:80] or "upload.yaml"
     if label.lower().endswith(".csv"):
         from kerker.tables.csvimport import import_csv
 
         stem = label.rsplit(".", 1)[0].lower().replace(" ", "-") or "upload"
-        text = import_csv(text, name=stem, lang=lang if lang in ("de", "it") else "en",
-                          source_file=label)
+        text = import_csv(
+            text, name=stem, lang=lang if lang in ("de", "it") else "en", source_file=label
+        )
         label = stem + ".yaml"
     translate = _translate(lang)
     with tempfile.TemporaryDirectory(prefix="kerker-upload-") as folder:
         path = Path(folder) / "upload.yaml"
         path.write_text(text, encoding="utf-8")
         problems = lint_paths([path])
-        lines = tuple(f"{label}:{p.line}:{p.col}: " + re.sub(
-            r"^\d+:\d+: ", "", p.text(translate).replace(f"{path}:", "").replace(str(path), label))
-                      for p in problems)
+        lines = tuple(
+            f"{label}:{p.line}:{p.col}: "
+            + re.sub(
+                r"^\d+:\d+: ",
+                "",
+                p.text(translate).replace(f"{path}:", "").replace(str(path), label),
+            )
+            for p in problems
+        )
         if problems:
             return UploadCheck(label, text, lines, ())
         tables = load_path(path, trusted=False)
@@ -339,16 +372,18 @@ def check_upload(name: str, text: str, lang: str, seed: int) -> UploadCheck:
     from kerker.tables.render import lines as result_lines
 
     for table in tables:
-        entry: dict[str, Any] = {"id": table.id, "title": pick_text(table.title, lang),
-                                 "dice": table.dice}
+        entry: dict[str, Any] = {
+            "id": table.id,
+            "title": pick_text(table.title, lang),
+            "dice": table.dice,
+        }
         try:
             result, _log = roll_table(merged, table.id, rng_for(seed))
             entry["rolled"] = result_lines(result, lang, explain=True)
         except KerkerError as err:
             entry["rolled"] = [err.message(translate)]
         try:
-            entry["odds"] = [(o.describe(), p) for o, p in weigh(merged, table.id,
-                                                                  lang=lang)[:50]]
+            entry["odds"] = [(o.describe(), p) for o, p in weigh(merged, table.id, lang=lang)[:50]]
         except KerkerError as err:
             entry["odds_error"] = err.message(translate)
         out.append(entry)

@@ -99,8 +99,9 @@ class Sessions:
         from kerker.play.store import StoreError
 
         if not TOKEN.match(token):
-            raise StoreError(N_("this player link is not valid (ask the game master for a "
-                                "new one)"))
+            raise StoreError(
+                N_("this player link is not valid (ask the game master for a new one)")
+            )
         with self.play() as play:
             info = play.store.by_token(token)
             return play.state(info.id)
@@ -108,8 +109,12 @@ class Sessions:
     def act(self, session: str, kind: str, expected: int | None, **fields: Any) -> Any:
         """Do ``kind`` on the session (see :func:`kerker.play.session.propose`)."""
         if kind not in ACTIONS:
-            raise OptionError(N_("unknown {what} {value!r}; choose one of {choices}"),
-                              what=Word(N_("action")), value=kind, choices=", ".join(ACTIONS))
+            raise OptionError(
+                N_("unknown {what} {value!r}; choose one of {choices}"),
+                what=Word(N_("action")),
+                value=kind,
+                choices=", ".join(ACTIONS),
+            )
         if not SESSION_ID.match(session):
             raise OptionError(N_("no session {session!r}"), session=session[:40])
         with self.play() as play:
@@ -123,9 +128,13 @@ class Sessions:
         """A new session of a dungeon with ``options``."""
         if len(name) > 100 or any(not ch.isprintable() for ch in name):
             raise OptionError(N_("a session name takes up to 100 printable characters"))
-        opts: dict[str, Any] = {"levels": options.levels, "size": list(options.size),
-                                "max_areas": options.max_areas,
-                                "min_areas": options.min_areas, "entrance": options.entrance}
+        opts: dict[str, Any] = {
+            "levels": options.levels,
+            "size": list(options.size),
+            "max_areas": options.max_areas,
+            "min_areas": options.min_areas,
+            "entrance": options.entrance,
+        }
         if options.caves != "depth" or options.rules == "scatola-bianca":
             opts["caves"] = options.caves
         with self.play() as play:
@@ -141,8 +150,16 @@ class Sessions:
 # -- the map with clickable exits -------------------------------------------------------------
 
 _MAP_GROUP = re.compile(r'<g class="map" transform="translate\(([-\d.]+) ([-\d.]+)\)">')
-_SIDES = {"n": (0, -1), "s": (0, 1), "e": (1, 0), "w": (-1, 0), "ne": (1, -1),
-          "nw": (-1, -1), "se": (1, 1), "sw": (-1, 1)}
+_SIDES = {
+    "n": (0, -1),
+    "s": (0, 1),
+    "e": (1, 0),
+    "w": (-1, 0),
+    "ne": (1, -1),
+    "nw": (-1, -1),
+    "se": (1, 1),
+    "sw": (-1, 1),
+}
 
 
 def exit_place(key: str) -> tuple[int, float, float] | None:
@@ -180,11 +197,15 @@ def with_exits(svg: str, exits: list[dict[str, Any]], depth: int) -> str:
             f'aria-label="{number}"><circle cx="{cx:.1f}" cy="{cy:.1f}" r="9" '
             f'fill="#8a3b12" stroke="#fff" stroke-width="2"/><text x="{cx:.1f}" '
             f'y="{cy + 4:.1f}" text-anchor="middle" font-size="11" font-weight="bold" '
-            f'font-family="sans-serif" fill="#fff">{number}</text></a>')
+            f'font-family="sans-serif" fill="#fff">{number}</text></a>'
+        )
     if not marks:
         return svg
-    group = (f'<g class="exits" transform="translate({found.group(1)} {found.group(2)})">'
-             + "".join(marks) + "</g>\n")
+    group = (
+        f'<g class="exits" transform="translate({found.group(1)} {found.group(2)})">'
+        + "".join(marks)
+        + "</g>\n"
+    )
     return svg[:end] + group + svg[end:]
 
 
@@ -196,14 +217,26 @@ def _form_int(value: str | None, what: str, low: int, high: int) -> int | None:
         return None
     text = value.strip()
     if not re.fullmatch(r"-?\d{1,9}", text) or not low <= int(text) <= high:
-        raise OptionError(N_("{what} takes a whole number from {low} to {high}"),
-                          what=Word(what), low=low, high=high)
+        raise OptionError(
+            N_("{what} takes a whole number from {low} to {high}"),
+            what=Word(what),
+            low=low,
+            high=high,
+        )
     return int(text)
 
 
-def _fields(kind: str, exit: str | None, text: str | None, area: str | None,
-            value: str | None, modifier: str | None, secret: bool, level: str | None,
-            depth: str | None) -> dict[str, Any]:
+def _fields(
+    kind: str,
+    exit: str | None,
+    text: str | None,
+    area: str | None,
+    value: str | None,
+    modifier: str | None,
+    secret: bool,
+    level: str | None,
+    depth: str | None,
+) -> dict[str, Any]:
     fields: dict[str, Any] = {}
     if kind in ("open", "reroll"):
         if not exit:
@@ -248,19 +281,24 @@ def _area_number(anchor: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def _page_data(state: Any, view: str, lang: str, depth: int | None,
-               area: int | None = None) -> dict[str, Any]:
+def _page_data(
+    state: Any, view: str, lang: str, depth: int | None, area: int | None = None
+) -> dict[str, Any]:
     from kerker.dungeon.render_svg import render_svg
     from kerker.play.views import document, open_exit_list
 
     doc = document(state, view, lang)
     depths = [lv["depth"] for lv in doc["levels"]]
-    shown = depth if depth in depths else (state.depth if state.depth in depths else
-                                           (depths[0] if depths else None))
+    shown = (
+        depth
+        if depth in depths
+        else (state.depth if state.depth in depths else (depths[0] if depths else None))
+    )
     from kerker.play.views import exit_name
 
-    exits = [{**e, "name": exit_name(e["kind"], weblang.gettext())}
-             for e in open_exit_list(state, view)]
+    exits = [
+        {**e, "name": exit_name(e["kind"], weblang.gettext())} for e in open_exit_list(state, view)
+    ]
     svg = ""
     if shown is not None:
         svg = render_svg(doc, depth=shown, view=view, lang=lang)
@@ -276,15 +314,27 @@ def _page_data(state: Any, view: str, lang: str, depth: int | None,
     if chosen is None and numbered:
         chosen = max(numbered, key=lambda kn: kn[1] or 0)[0]
     gone = set(state.undone) | set(state.lapsed)
-    opened = [e.data["exit"] for e in state.events
-              if e.kind in ("open", "reroll") and e.seq not in gone and "exit" in e.data]
-    return {"state": state, "info": state.info, "doc": doc, "depths": depths, "depth": shown,
-            "last_opened": opened[-1] if opened else None,
-            "areas": [(n, k.heading) for k, n in numbered if n is not None],
-            "area_key": chosen, "area": _area_number(chosen.anchor) if chosen else None,
-            "exits": [e for e in exits if e["depth"] == shown] if shown else exits,
-            "all_exits": exits, "svg": svg, "seq": state.seq,
-            "journal": _journal(state, lang, view)}
+    opened = [
+        e.data["exit"]
+        for e in state.events
+        if e.kind in ("open", "reroll") and e.seq not in gone and "exit" in e.data
+    ]
+    return {
+        "state": state,
+        "info": state.info,
+        "doc": doc,
+        "depths": depths,
+        "depth": shown,
+        "last_opened": opened[-1] if opened else None,
+        "areas": [(n, k.heading) for k, n in numbered if n is not None],
+        "area_key": chosen,
+        "area": _area_number(chosen.anchor) if chosen else None,
+        "exits": [e for e in exits if e["depth"] == shown] if shown else exits,
+        "all_exits": exits,
+        "svg": svg,
+        "seq": state.seq,
+        "journal": _journal(state, lang, view),
+    }
 
 
 def session_routes(app: FastAPI, sessions: Sessions) -> None:
@@ -296,24 +346,37 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
         return pages.render(request, "play_list.html", sessions=sessions.listing())
 
     @app.post("/play", include_in_schema=False)
-    def play_new(request: Request, rules: str = Form("zufallslabyrinth"),
-                 seed: str = Form(""), levels: str = Form("1"), size: str = Form("30x40"),
-                 max_areas: str = Form("60"), min_areas: str = Form("10"),
-                 entrance: str = Form("variant"), caves: str = Form("depth"),
-                 name: str = Form("")) -> Response:
+    def play_new(
+        request: Request,
+        rules: str = Form("zufallslabyrinth"),
+        seed: str = Form(""),
+        levels: str = Form("1"),
+        size: str = Form("30x40"),
+        max_areas: str = Form("60"),
+        min_areas: str = Form("10"),
+        entrance: str = Form("variant"),
+        caves: str = Form("depth"),
+        name: str = Form(""),
+    ) -> Response:
         from kerker.web.app import dungeon_options
 
         options = dungeon_options(
-            rules, _form_int(seed, N_("seed"), 0, 2**31 - 1),
-            _form_int(levels, N_("levels"), 1, 20) or 1, size,
+            rules,
+            _form_int(seed, N_("seed"), 0, 2**31 - 1),
+            _form_int(levels, N_("levels"), 1, 20) or 1,
+            size,
             _form_int(max_areas, N_("areas at most"), 1, 1000) or 60,
-            _form_int(min_areas, N_("areas at least"), 0, 1000) or 0, entrance, caves)
+            _form_int(min_areas, N_("areas at least"), 0, 1000) or 0,
+            entrance,
+            caves,
+        )
         state = sessions.new(options, name.strip())
         return RedirectResponse(f"/play/{state.info.id}", status_code=303)
 
     @app.get("/play/{session}", response_class=HTMLResponse, include_in_schema=False)
-    def play_page(request: Request, session: str, depth: int | None = None,
-                  area: int | None = None) -> HTMLResponse:
+    def play_page(
+        request: Request, session: str, depth: int | None = None, area: int | None = None
+    ) -> HTMLResponse:
         code = weblang.current.get()
         state = sessions.state(session)
         data = _page_data(state, "gm", code, depth, area)
@@ -321,12 +384,20 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
         return pages.render(request, "play.html", watch_url=watch, **data)
 
     @app.post("/play/{session}/{kind}", include_in_schema=False)
-    def play_action(request: Request, session: str, kind: str,
-                    expected: str | None = Form(None), exit: str | None = Form(None),
-                    text: str | None = Form(None), area: str | None = Form(None),
-                    value: str | None = Form(None), modifier: str | None = Form(None),
-                    secret: bool = Form(False), level: str | None = Form(None),
-                    depth: str | None = Form(None)) -> Response:
+    def play_action(
+        request: Request,
+        session: str,
+        kind: str,
+        expected: str | None = Form(None),
+        exit: str | None = Form(None),
+        text: str | None = Form(None),
+        area: str | None = Form(None),
+        value: str | None = Form(None),
+        modifier: str | None = Form(None),
+        secret: bool = Form(False),
+        level: str | None = Form(None),
+        depth: str | None = Form(None),
+    ) -> Response:
         from kerker.play.store import ConflictError
 
         fields = _fields(kind, exit, text, area, value, modifier, secret, level, depth)
@@ -337,8 +408,14 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
             code = weblang.current.get()
             data = _page_data(err.state, "gm", code, None)
             watch = str(request.url_for("watch_page", token=err.state.info.player_token))
-            page: Response = pages.render(request, "play.html", status=409, watch_url=watch,
-                                          conflict=err.message(weblang.gettext()), **data)
+            page: Response = pages.render(
+                request,
+                "play.html",
+                status=409,
+                watch_url=watch,
+                conflict=err.message(weblang.gettext()),
+                **data,
+            )
             return page
         at = f"?depth={state.depth}" if state.depth else ""
         return RedirectResponse(f"/play/{session}{at}", status_code=303)
@@ -348,21 +425,27 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
         from kerker.play.journal import journal_md
 
         state = sessions.state(session)
-        text = journal_md(state, services.registry(), weblang.current.get(),
-                          view=_view(view))
-        return Response(text, media_type="text/markdown; charset=utf-8", headers={
-            "Content-Disposition": f'attachment; filename="session-{session}.md"'})
+        text = journal_md(state, services.registry(), weblang.current.get(), view=_view(view))
+        return Response(
+            text,
+            media_type="text/markdown; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="session-{session}.md"'},
+        )
 
     @app.get("/play/{session}/log.json", include_in_schema=False)
     def play_log(session: str) -> Response:
         from kerker.play.api import export
 
         data = json.dumps(export(sessions.state(session)), ensure_ascii=False, indent=1)
-        return Response(data, media_type="application/json", headers={
-            "Content-Disposition": f'attachment; filename="session-{session}.json"'})
+        return Response(
+            data,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="session-{session}.json"'},
+        )
 
-    @app.get("/watch/{token}", response_class=HTMLResponse, include_in_schema=False,
-             name="watch_page")
+    @app.get(
+        "/watch/{token}", response_class=HTMLResponse, include_in_schema=False, name="watch_page"
+    )
     def watch_page(request: Request, token: str, depth: int | None = None) -> HTMLResponse:
         code = weblang.current.get()
         state = sessions.by_token(token)
@@ -392,9 +475,11 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
                     elif not woken:
                         yield b": still here\n\n"
 
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store",
-                                          "X-Accel-Buffering": "no"})
+        return StreamingResponse(
+            stream(),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
 
     _session_api(app, sessions)
 
@@ -432,9 +517,12 @@ class Changes:
             if self.url is not None and self._thread is None:
                 from kerker.play.store.postgres import listen
 
-                self._thread = threading.Thread(target=listen, name="kerker-listen",
-                                                args=(self.url, self._changed, self._stop),
-                                                daemon=True)
+                self._thread = threading.Thread(
+                    target=listen,
+                    name="kerker-listen",
+                    args=(self.url, self._changed, self._stop),
+                    daemon=True,
+                )
                 self._thread.start()
 
     def _remove(self, waiter: _Waiter) -> None:
@@ -507,19 +595,25 @@ def _seq_of(sessions: Sessions, token: str) -> int | None:
 
 def _view(view: str) -> str:
     if view not in ("gm", "player"):
-        raise OptionError(N_("unknown {what} {value!r}; choose one of {choices}"),
-                          what=Word(N_("view")), value=view, choices="gm, player")
+        raise OptionError(
+            N_("unknown {what} {value!r}; choose one of {choices}"),
+            what=Word(N_("view")),
+            value=view,
+            choices="gm, player",
+        )
     return view
 
 
 SESSION_ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"description": "Not usable: `{\"error\": code, \"message\": line}`"},
-    409: {"description": "Another writer came first: `{\"error\": \"conflict\", \"message\","
-                         " \"state\"}` with the current state"},
+    400: {"description": 'Not usable: `{"error": code, "message": line}`'},
+    409: {
+        "description": 'Another writer came first: `{"error": "conflict", "message",'
+        ' "state"}` with the current state'
+    },
     403: {"description": "A request from another site (its Origin is not this host)"},
-    404: {"description": "No such route: `{\"error\": \"http\", \"message\"}`"},
+    404: {"description": 'No such route: `{"error": "http", "message"}`'},
     413: {"description": "The body is larger than 256 KiB"},
-    422: {"description": "A field has the wrong type: `{\"error\", \"message\"}`"},
+    422: {"description": 'A field has the wrong type: `{"error", "message"}`'},
 }
 
 
@@ -541,15 +635,27 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
         if kind in ("open", "reroll") and not isinstance(fields.get("exit"), str | int):
             raise OptionError(N_("which exit? give its number or key"))
         try:
-            typed = _fields(kind, _str(fields.get("exit")), _str(fields.get("text")),
-                            _str(fields.get("area")), _str(fields.get("value")),
-                            _str(fields.get("modifier")), fields.get("secret") is True,
-                            _str(fields.get("level")), _str(fields.get("depth")))
+            typed = _fields(
+                kind,
+                _str(fields.get("exit")),
+                _str(fields.get("text")),
+                _str(fields.get("area")),
+                _str(fields.get("value")),
+                _str(fields.get("modifier")),
+                fields.get("secret") is True,
+                _str(fields.get("level")),
+                _str(fields.get("depth")),
+            )
             state = sessions.act(session, kind, expected, **typed)
         except ConflictError as err:
-            return JSONResponse({"error": "conflict",
-                                 "message": err.message(weblang.gettext()),
-                                 "state": shown(err.state)}, status_code=409)
+            return JSONResponse(
+                {
+                    "error": "conflict",
+                    "message": err.message(weblang.gettext()),
+                    "state": shown(err.state),
+                },
+                status_code=409,
+            )
         return JSONResponse(shown(state))
 
     @app.post("/api/sessions", responses=SESSION_ERRORS, tags=["sessions"])
@@ -559,21 +665,32 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
         body = body or {}
         size = body.get("size")
         options = dungeon_options(
-            str(body.get("rules", "zufallslabyrinth")), _int(body.get("seed"), "seed"),
+            str(body.get("rules", "zufallslabyrinth")),
+            _int(body.get("seed"), "seed"),
             _int(body.get("levels"), "levels") or 1,
             str(size) if size is not None else None,
             _int(body.get("max_areas"), "max_areas") or 60,
-            _int(body.get("min_areas"), "min_areas") or 0 if body.get("min_areas") is not None
-            else 10, str(body.get("entrance", "variant")), str(body.get("caves", "depth")))
+            _int(body.get("min_areas"), "min_areas") or 0
+            if body.get("min_areas") is not None
+            else 10,
+            str(body.get("entrance", "variant")),
+            str(body.get("caves", "depth")),
+        )
         state = sessions.new(options, str(body.get("name", "")).strip())
-        return {"session": state.info.id, "player_token": state.info.player_token,
-                "rules": state.info.rules, "seed": state.info.seed}
+        return {
+            "session": state.info.id,
+            "player_token": state.info.player_token,
+            "rules": state.info.rules,
+            "seed": state.info.seed,
+        }
 
     @app.get("/api/sessions", tags=["sessions"])
     def api_list() -> list[dict[str, Any]]:
         """Every session, the most recently played first."""
-        return [{k: v for k, v in info.to_json().items() if k != "player_token"}
-                for info in sessions.listing()]
+        return [
+            {k: v for k, v in info.to_json().items() if k != "player_token"}
+            for info in sessions.listing()
+        ]
 
     @app.get("/api/sessions/{session}", responses=SESSION_ERRORS, tags=["sessions"])
     def api_state(session: str, view: str = "gm") -> dict[str, Any]:
@@ -584,13 +701,19 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
         def route(session: str, body: BodyDict = None) -> Response:
             return acting(session, kind, body or {})
 
-        route.__doc__ = (f"The `{kind}` step of `kerker play` (body: its fields, and "
-                         "`expected`: the number of the last event seen).")
+        route.__doc__ = (
+            f"The `{kind}` step of `kerker play` (body: its fields, and "
+            "`expected`: the number of the last event seen)."
+        )
         return route
 
     for kind in ACTIONS:
-        app.post(f"/api/sessions/{{session}}/{kind}", responses=SESSION_ERRORS,
-                 tags=["sessions"], name=f"api_{kind}")(step(kind))
+        app.post(
+            f"/api/sessions/{{session}}/{kind}",
+            responses=SESSION_ERRORS,
+            tags=["sessions"],
+            name=f"api_{kind}",
+        )(step(kind))
 
     @app.get("/api/sessions/{session}/journal", responses=SESSION_ERRORS, tags=["sessions"])
     def api_journal(session: str, format: str = "md", view: str = "gm") -> Response:
@@ -602,11 +725,16 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
         if format == "json":
             return JSONResponse(export(state))
         if format != "md":
-            raise OptionError(N_("unknown {what} {value!r}; choose one of {choices}"),
-                              what=Word(N_("format")), value=format, choices="md, json")
-        return Response(journal_md(state, services.registry(), weblang.current.get(),
-                                   view=_view(view)),
-                        media_type="text/markdown; charset=utf-8")
+            raise OptionError(
+                N_("unknown {what} {value!r}; choose one of {choices}"),
+                what=Word(N_("format")),
+                value=format,
+                choices="md, json",
+            )
+        return Response(
+            journal_md(state, services.registry(), weblang.current.get(), view=_view(view)),
+            media_type="text/markdown; charset=utf-8",
+        )
 
 
 def _str(value: Any) -> str | None:
@@ -616,8 +744,7 @@ def _str(value: Any) -> str | None:
         return None
     if isinstance(value, str | int):
         return str(value)
-    raise OptionError(N_("a field takes a number or text, not {kind}"),
-                      kind=type(value).__name__)
+    raise OptionError(N_("a field takes a number or text, not {kind}"), kind=type(value).__name__)
 
 
 def _int(value: Any, what: str) -> int | None:

@@ -49,8 +49,9 @@ def _area(zmap: ZoneMap, area: Area, lang: str, reachable: frozenset[str]) -> di
     data["hidden"] = list(zmap.linked(area.letter, hidden=True))
     data["accesses"] = len(data["connections"])
     data["reachable"] = area.letter in reachable if zmap.start is not None else None
-    data["reachable_hidden"] = (area.letter in zmap.reachable(hidden=True)
-                                if zmap.start is not None else None)
+    data["reachable_hidden"] = (
+        area.letter in zmap.reachable(hidden=True) if zmap.start is not None else None
+    )
     return data
 
 
@@ -81,20 +82,21 @@ def to_json(zmap: ZoneMap, lang: str) -> dict[str, Any]:
         "height": zmap.height,
         "size_rolled": zmap.size_rolled,
         "zones": [{"x": x, "y": y, "area": zmap.grid[y][x]} for x, y in zmap.zones],
-        "empty": [[x, y] for y in range(zmap.height) for x in range(zmap.width)
-                  if zmap.grid[y][x] is None],
+        "empty": [
+            [x, y] for y in range(zmap.height) for x in range(zmap.width) if zmap.grid[y][x] is None
+        ],
         "merge_reading": zmap.merge,
         "layouts_rolled": zmap.attempts,
-        "merges": [{"a": list(m.a), "b": list(m.b) if m.b is not None else None,
-                    "merged": m.merged} for m in zmap.merges],
+        "merges": [
+            {"a": list(m.a), "b": list(m.b) if m.b is not None else None, "merged": m.merged}
+            for m in zmap.merges
+        ],
         "areas": [_area(zmap, area, lang, reachable) for area in zmap.areas],
         "connections": [_connection(c, lang) for c in zmap.connections],
         "start": zmap.start,
         "start_candidates": list(zmap.start_candidates),
         "log": [dict(entry) for entry in zmap.log],
     }
-
-
 
 
 def dumps(zmap: ZoneMap, lang: str) -> str:

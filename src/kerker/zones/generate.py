@@ -114,14 +114,17 @@ def parse_size(text: str) -> tuple[int, int]:
     return check_size(int(w_text), int(h_text))
 
 
-def check_size(width: int, height: int, limits: ZoneLimits = DEFAULT_LIMITS.zones
-               ) -> tuple[int, int]:
+def check_size(
+    width: int, height: int, limits: ZoneLimits = DEFAULT_LIMITS.zones
+) -> tuple[int, int]:
     """``(width, height)`` if both lie in 1 .. ``limits.max_side``, else :class:`OptionError`."""
     top = limits.max_side
     if not (1 <= width <= top and 1 <= height <= top):
         raise OptionError(
             N_("a zone map is 1 to {max} nodes wide and high, not {w}x{h}"),
-            max=top, w=width, h=height,
+            max=top,
+            w=width,
+            h=height,
         )
     return width, height
 
@@ -135,7 +138,7 @@ def themes(registry: Registry) -> list[str]:
     found = []
     for table_id in registry.tables:
         if table_id.startswith(prefix) and table_id.endswith(suffix):
-            theme = table_id[len(prefix):-len(suffix)]
+            theme = table_id[len(prefix) : -len(suffix)]
             if all(f"{prefix}{theme}-{name}" in registry.tables for name in THEME_TABLES):
                 found.append(theme)
     return sorted(found)
@@ -146,8 +149,11 @@ def check_theme(theme: str, registry: Registry) -> str:
     it has."""
     known = themes(registry)
     if theme not in known:
-        raise OptionError(N_("unknown theme {theme!r}; choose one of {choices}"),
-                          theme=theme, choices=", ".join(known) or "-")
+        raise OptionError(
+            N_("unknown theme {theme!r}; choose one of {choices}"),
+            theme=theme,
+            choices=", ".join(known) or "-",
+        )
     return theme
 
 
@@ -174,29 +180,46 @@ class _Roller:
         """A die with ``count`` faces (a choice among equals): the 0-based index."""
         expression = f"W{count}"
         thrown = roll(parse(expression), rng)
-        self.log.append(MappingProxyType({
-            "step": step, **where, "table": None, "dice": expression, "roll": thrown.total,
-            "explain": thrown.explain(), "row": None, "key": None,
-        }))
+        self.log.append(
+            MappingProxyType(
+                {
+                    "step": step,
+                    **where,
+                    "table": None,
+                    "dice": expression,
+                    "roll": thrown.total,
+                    "explain": thrown.explain(),
+                    "row": None,
+                    "key": None,
+                }
+            )
+        )
         return thrown.total - 1
 
 
-def _value(result: TableResult, name: str, kind: type, lo: int = 0, hi: int | None = None
-           ) -> Any:
+def _value(result: TableResult, name: str, kind: type, lo: int = 0, hi: int | None = None) -> Any:
     """The row value ``name`` of a rolled step table, checked (user tables may lack it)."""
     value = result.values.get(name)
     if kind is bool:
         ok = isinstance(value, bool)
         wanted = "true or false"
     else:
-        ok = (isinstance(value, int) and not isinstance(value, bool) and value >= lo
-              and (hi is None or value <= hi))
-        wanted = (f"a whole number from {lo} to {hi}" if hi is not None
-                  else f"a whole number from {lo}")
+        ok = (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and value >= lo
+            and (hi is None or value <= hi)
+        )
+        wanted = (
+            f"a whole number from {lo} to {hi}" if hi is not None else f"a whole number from {lo}"
+        )
     if not ok:
         raise ZoneError(
             N_("table {table}, row {row}: value {name!r} must be {wanted}, not {value!r}"),
-            table=result.table.id, row=result.pick.row.label(), name=name, wanted=wanted,
+            table=result.table.id,
+            row=result.pick.row.label(),
+            name=name,
+            wanted=wanted,
             value=value,
         )
     return value
@@ -206,8 +229,12 @@ def _detail(result: TableResult) -> Detail:
     return Detail(result.table.id, result.key, MappingProxyType(dict(result.values)), result)
 
 
-def generate(params: ZoneParams, rng: random.Random, registry: Registry,
-             limits: ZoneLimits = DEFAULT_LIMITS.zones) -> ZoneMap:
+def generate(
+    params: ZoneParams,
+    rng: random.Random,
+    registry: Registry,
+    limits: ZoneLimits = DEFAULT_LIMITS.zones,
+) -> ZoneMap:
     """A zone map rolled on ``registry``'s ``zonenkarten`` tables: from ``params.seed``
     when given (the seed shown reproduces the map), else from ``rng``.
 
@@ -220,27 +247,40 @@ def generate(params: ZoneParams, rng: random.Random, registry: Registry,
     if params.details:
         check_theme(params.theme, registry)
     if not 0 <= params.senses <= limits.max_senses:
-        raise OptionError(N_("an area gets 0 to {max} sense prompts, not {n}"),
-                          max=limits.max_senses, n=params.senses)
+        raise OptionError(
+            N_("an area gets 0 to {max} sense prompts, not {n}"),
+            max=limits.max_senses,
+            n=params.senses,
+        )
     if params.merge not in MERGE_READINGS:
-        raise OptionError(N_("the merge reading is one of {choices}, not {text!r}"),
-                          choices=", ".join(MERGE_READINGS), text=params.merge)
-    most = limits.max_side ** 2
+        raise OptionError(
+            N_("the merge reading is one of {choices}, not {text!r}"),
+            choices=", ".join(MERGE_READINGS),
+            text=params.merge,
+        )
+    most = limits.max_side**2
     if params.size is not None:
         check_size(*params.size, limits)
         most = params.size[0] * params.size[1]
     if not 0 <= params.min_areas <= most:
-        raise OptionError(N_("the least number of areas is 0 to {max} here (one area per node "
-                             "at most), not {n}"), max=most, n=params.min_areas)
+        raise OptionError(
+            N_("the least number of areas is 0 to {max} here (one area per node at most), not {n}"),
+            max=most,
+            n=params.min_areas,
+        )
     base = seed_rng(params.seed, rng).getrandbits(64)
     for attempt in range(limits.max_layout_tries):
         roller = _Roller(registry)
         layout = _layout(params, base, attempt, roller, limits)
         if len(layout.ordered) >= params.min_areas:
             return _finish(params, base, attempt, roller, layout, limits)
-    raise ZoneError(N_("no map with at least {n} areas in {tries} layouts; ask for fewer "
-                       "areas or a bigger map"), n=params.min_areas,
-                    tries=limits.max_layout_tries)
+    raise ZoneError(
+        N_(
+            "no map with at least {n} areas in {tries} layouts; ask for fewer areas or a bigger map"
+        ),
+        n=params.min_areas,
+        tries=limits.max_layout_tries,
+    )
 
 
 def _stage(base: int, name: str, attempt: int) -> random.Random:
@@ -259,8 +299,9 @@ class _Layout:
     rng: random.Random
 
 
-def _layout(params: ZoneParams, base: int, attempt: int, roller: _Roller,
-            limits: ZoneLimits) -> _Layout:
+def _layout(
+    params: ZoneParams, base: int, attempt: int, roller: _Roller, limits: ZoneLimits
+) -> _Layout:
     """Steps 1-3: size, nodes, merges (the areas as groups of zones in letter order)."""
     # Step 1 - map size.
     if params.size is not None:
@@ -310,8 +351,9 @@ def _layout(params: ZoneParams, base: int, attempt: int, roller: _Roller,
             continue
         # One roll per zone with a zone beside it; a merge joins one of those neighbours
         # (up, left, right, down: reading order), a die choosing among several.
-        beside = [p for p in ((x, y - 1), (x - 1, y), (x + 1, y), (x, y + 1))
-                  if is_zone.get(p, False)]
+        beside = [
+            p for p in ((x, y - 1), (x - 1, y), (x + 1, y), (x, y + 1)) if is_zone.get(p, False)
+        ]
         if not beside:
             continue
         result = roller.table("merge", layout, "merge", zone=[x, y])
@@ -320,8 +362,15 @@ def _layout(params: ZoneParams, base: int, attempt: int, roller: _Roller,
         if merged:
             chosen = beside[0]
             if len(beside) > 1:
-                chosen = beside[roller.pick(len(beside), layout, "merge-with", zone=[x, y],
-                                            among=[list(p) for p in beside])]
+                chosen = beside[
+                    roller.pick(
+                        len(beside),
+                        layout,
+                        "merge-with",
+                        zone=[x, y],
+                        among=[list(p) for p in beside],
+                    )
+                ]
             join((x, y), chosen)
         merges.append(Merge((x, y), chosen, merged))
 
@@ -332,8 +381,9 @@ def _layout(params: ZoneParams, base: int, attempt: int, roller: _Roller,
     return _Layout(width, height, is_zone, zones, merges, ordered, layout)
 
 
-def _finish(params: ZoneParams, base: int, attempt: int, roller: _Roller, lay: _Layout,
-            limits: ZoneLimits) -> ZoneMap:
+def _finish(
+    params: ZoneParams, base: int, attempt: int, roller: _Roller, lay: _Layout, limits: ZoneLimits
+) -> ZoneMap:
     """Step 4, hidden connections and ways, the start and the details."""
     width, height, zones, ordered, layout = lay.width, lay.height, lay.zones, lay.ordered, lay.rng
     letters = [letter(i) for i in range(len(ordered))]
@@ -374,8 +424,7 @@ def _finish(params: ZoneParams, base: int, attempt: int, roller: _Roller, lay: _
                 if need >= len(tier):
                     chosen = tier.pop(0)
                 else:
-                    index = roller.pick(len(tier), layout, "pick", area=name,
-                                        among=list(tier))
+                    index = roller.pick(len(tier), layout, "pick", area=name, among=list(tier))
                     chosen = tier.pop(index)
                 linked[name].append(chosen)
                 linked[chosen].append(name)
@@ -391,8 +440,14 @@ def _finish(params: ZoneParams, base: int, attempt: int, roller: _Roller, lay: _
     def hint(a: str, b: str) -> Detail | None:
         if not params.details:
             return None
-        return _detail(roller.table(f"{params.theme}-hidden-connection",
-                                    sub_rng(base, f"hidden/{a}-{b}"), "hidden", link=[a, b]))
+        return _detail(
+            roller.table(
+                f"{params.theme}-hidden-connection",
+                sub_rng(base, f"hidden/{a}-{b}"),
+                "hidden",
+                link=[a, b],
+            )
+        )
 
     connections = [Connection(a, b, False, edge_of(a, b)) for a, b in open_links]
     for a, b in sorted(edges, key=lambda k: (rank[k[0]], rank[k[1]])):
@@ -421,24 +476,40 @@ def _finish(params: ZoneParams, base: int, attempt: int, roller: _Roller, lay: _
         name = letters[i]
         details = None
         if params.details:
-            details = _area_details(roller, params, sub_rng(base, f"details/{name}"), name,
-                                    used=[a.details.name.key for a in areas
-                                          if a.details is not None], limits=limits)
-        areas.append(Area(name, tuple(group), _label(group), tuple(neighbours[name]),
-                          rolled[name], details))
+            details = _area_details(
+                roller,
+                params,
+                sub_rng(base, f"details/{name}"),
+                name,
+                used=[a.details.name.key for a in areas if a.details is not None],
+                limits=limits,
+            )
+        areas.append(
+            Area(name, tuple(group), _label(group), tuple(neighbours[name]), rolled[name], details)
+        )
 
     grid = tuple(tuple(area_of.get((x, y)) for x in range(width)) for y in range(height))
     return ZoneMap(
-        seed=params.seed, theme=params.theme, width=width, height=height,
-        size_rolled=params.size is None, grid=grid, merges=tuple(lay.merges),
-        areas=tuple(areas), connections=tuple(connections), start=start,
-        start_candidates=tuple(candidates), log=tuple(roller.log), merge=params.merge,
+        seed=params.seed,
+        theme=params.theme,
+        width=width,
+        height=height,
+        size_rolled=params.size is None,
+        grid=grid,
+        merges=tuple(lay.merges),
+        areas=tuple(areas),
+        connections=tuple(connections),
+        start=start,
+        start_candidates=tuple(candidates),
+        log=tuple(roller.log),
+        merge=params.merge,
         attempts=attempt + 1,
     )
 
 
-def _hidden_ways(root: str, connections: list[Connection], area_of: Mapping[Point, str],
-                 lay: _Layout, hint: Any) -> list[Connection]:
+def _hidden_ways(
+    root: str, connections: list[Connection], area_of: Mapping[Point, str], lay: _Layout, hint: Any
+) -> list[Connection]:
     """Hidden ways that make every area reachable from ``root``.
 
     While some area cannot be reached through open or hidden connections, the nearest one
@@ -518,11 +589,18 @@ def _label(group: list[Point]) -> Point:
     return min(group, key=lambda p: ((p[0] - cx) ** 2 + (p[1] - cy) ** 2, p[1], p[0]))
 
 
-def _area_details(roller: _Roller, params: ZoneParams, rng: random.Random, name: str,
-                  used: list[str | None], limits: ZoneLimits) -> AreaDetails:
+def _area_details(
+    roller: _Roller,
+    params: ZoneParams,
+    rng: random.Random,
+    name: str,
+    used: list[str | None],
+    limits: ZoneLimits,
+) -> AreaDetails:
     theme = params.theme
-    keys = list(dict.fromkeys(row.key for row in
-                              roller.registry.get(f"{RULE_SET}/{theme}-name").rows))
+    keys = list(
+        dict.fromkeys(row.key for row in roller.registry.get(f"{RULE_SET}/{theme}-name").rows)
+    )
     title = roller.table(f"{theme}-name", rng, "name", area=name)
     unused = [k for k in keys if k not in used]
     # A name already given is rolled again while the table has unused names (at most
@@ -550,5 +628,6 @@ def _area_details(roller: _Roller, params: ZoneParams, rng: random.Random, name:
         senses.append(_detail(prompt))
     encounter = roller.table(f"{theme}-encounter", rng, "encounter", area=name)
     loot = roller.table(f"{theme}-loot", rng, "loot", area=name)
-    return AreaDetails(_detail(title), _detail(prop), scope, tuple(senses), _detail(encounter),
-                       _detail(loot))
+    return AreaDetails(
+        _detail(title), _detail(prop), scope, tuple(senses), _detail(encounter), _detail(loot)
+    )

@@ -153,8 +153,12 @@ class ZoneMap:
     @property
     def zones(self) -> tuple[Point, ...]:
         """Every zone in reading order (left to right, top to bottom)."""
-        return tuple((x, y) for y, row in enumerate(self.grid)
-                     for x, letter in enumerate(row) if letter is not None)
+        return tuple(
+            (x, y)
+            for y, row in enumerate(self.grid)
+            for x, letter in enumerate(row)
+            if letter is not None
+        )
 
     def area(self, letter: str) -> Area:
         """The area with this letter; :class:`NoSuchArea` (a :class:`KerkerError` and a
@@ -173,13 +177,17 @@ class ZoneMap:
 
     def links(self, letter: str, *, hidden: bool | None = False) -> tuple[Connection, ...]:
         """The connections of an area: open ones (default), hidden ones, or all (``None``)."""
-        return tuple(c for c in self.connections if c.joins(letter)
-                     and (hidden is None or c.hidden == hidden))
+        return tuple(
+            c
+            for c in self.connections
+            if c.joins(letter) and (hidden is None or c.hidden == hidden)
+        )
 
     def linked(self, letter: str, *, hidden: bool = False) -> tuple[str, ...]:
         """The letters at the other end of its open (or hidden) connections, A before B."""
-        return tuple(sorted((c.other(letter) for c in self.links(letter, hidden=hidden)),
-                            key=letter_order))
+        return tuple(
+            sorted((c.other(letter) for c in self.links(letter, hidden=hidden)), key=letter_order)
+        )
 
     def accesses(self, letter: str) -> int:
         """How many open connections the area has."""

@@ -80,11 +80,26 @@ def render_md(zmap: ZoneMap, lang: str) -> str:
     size = _("{w} × {h} nodes").format(w=zmap.width, h=zmap.height)
     if zmap.size_rolled:
         size += " " + _("(rolled)")
-    sub = " · ".join([size, _("zones: {n}").format(n=len(zmap.zones)),
-                      _("areas: {n}").format(n=len(zmap.areas)),
-                      theme_label(zmap.theme, lang)])
-    out = [f"# {title}", "", sub, "", "```text", *grid_lines(zmap), "```", "",
-           _("═ ║ connection   ? hidden connection   * suggested start   · empty node"), ""]
+    sub = " · ".join(
+        [
+            size,
+            _("zones: {n}").format(n=len(zmap.zones)),
+            _("areas: {n}").format(n=len(zmap.areas)),
+            theme_label(zmap.theme, lang),
+        ]
+    )
+    out = [
+        f"# {title}",
+        "",
+        sub,
+        "",
+        "```text",
+        *grid_lines(zmap),
+        "```",
+        "",
+        _("═ ║ connection   ? hidden connection   * suggested start   · empty node"),
+        "",
+    ]
     out += [f"- {_e(line, lead=False)}" for line in notes(zmap, lang)]
     label = _labels(lang)
     out += ["", f"## {label['areas']}", ""]
@@ -100,8 +115,9 @@ def render_md(zmap: ZoneMap, lang: str) -> str:
             out.append(f"- **{link.a} – {link.b}:**{hint}")
         out.append("")
     if zmap.seed is not None:
-        out.append(_("Seed {seed}: run again with --seed {seed} for the same map.").format(
-            seed=zmap.seed))
+        out.append(
+            _("Seed {seed}: run again with --seed {seed} for the same map.").format(seed=zmap.seed)
+        )
         out.append("")
     return "\n".join(out)
 
@@ -124,8 +140,10 @@ def render_pdf(zmap: ZoneMap, lang: str, *, paper: str = "a4") -> bytes:
             head += f" – {details.name.text(lang)}"
         if area.letter == zmap.start:
             head += " ★"
-        lines = [f"{label['zones']}: {len(area.zones)} · {label['connections']}: "
-                 + (", ".join(zmap.linked(area.letter)) or "–")]
+        lines = [
+            f"{label['zones']}: {len(area.zones)} · {label['connections']}: "
+            + (", ".join(zmap.linked(area.letter)) or "–")
+        ]
         hidden = zmap.linked(area.letter, hidden=True)
         if hidden:
             lines.append(f"{label['hidden']}: {', '.join(hidden)}")
@@ -138,16 +156,32 @@ def render_pdf(zmap: ZoneMap, lang: str, *, paper: str = "a4") -> bytes:
             lines.append(f"{label['encounter']}: {details.encounter.text(lang)}")
             lines.append(f"{label['loot']}: {details.loot.text(lang)}")
         sections.append(Section(head, lines))
-    tail = [f"{link.a} – {link.b}: {link.hint.text(lang)}" for link in zmap.connections
-            if link.hidden and link.hint is not None]
+    tail = [
+        f"{link.a} – {link.b}: {link.hint.text(lang)}"
+        for link in zmap.connections
+        if link.hidden and link.hint is not None
+    ]
     if tail:
         tail.insert(0, label["hidden"] + ":")
-    title = (_("Zone map – seed {seed}").format(seed=zmap.seed) if zmap.seed is not None
-             else _("Zone map"))
-    subtitle = " · ".join([_("{w} × {h} nodes").format(w=zmap.width, h=zmap.height),
-                           _("zones: {n}").format(n=len(zmap.zones)),
-                           _("areas: {n}").format(n=len(zmap.areas))])
-    sheet = Sheet(title=title, subtitle=subtitle, svg=render_svg(zmap, view="gm", lang=lang),
-                  sections=sections, tail=tail, lang=lang,
-                  more=_("{n} more entries: see the full key."))
+    title = (
+        _("Zone map – seed {seed}").format(seed=zmap.seed)
+        if zmap.seed is not None
+        else _("Zone map")
+    )
+    subtitle = " · ".join(
+        [
+            _("{w} × {h} nodes").format(w=zmap.width, h=zmap.height),
+            _("zones: {n}").format(n=len(zmap.zones)),
+            _("areas: {n}").format(n=len(zmap.areas)),
+        ]
+    )
+    sheet = Sheet(
+        title=title,
+        subtitle=subtitle,
+        svg=render_svg(zmap, view="gm", lang=lang),
+        sections=sections,
+        tail=tail,
+        lang=lang,
+        more=_("{n} more entries: see the full key."),
+    )
     return sheet_pdf([sheet], paper=paper)

@@ -43,10 +43,12 @@ class Palette:
 
 
 PALETTES = {
-    "scifi": Palette("#e4ecf3", "#d3ecd0", "#1d2935", "#9fb0c0", "#1f6fb2", "#c0392b",
-                     "#1d2935", "#5d6b78"),
-    "fantasy": Palette("#f4ead6", "#dcebc9", "#3a2a1a", "#b9a583", "#7a4a1e", "#b0301f",
-                       "#3a2a1a", "#6e5e4c"),
+    "scifi": Palette(
+        "#e4ecf3", "#d3ecd0", "#1d2935", "#9fb0c0", "#1f6fb2", "#c0392b", "#1d2935", "#5d6b78"
+    ),
+    "fantasy": Palette(
+        "#f4ead6", "#dcebc9", "#3a2a1a", "#b9a583", "#7a4a1e", "#b0301f", "#3a2a1a", "#6e5e4c"
+    ),
 }
 DEFAULT_PALETTE = PALETTES["scifi"]
 
@@ -128,8 +130,11 @@ class _Layout:
             while here != first:
                 ring.append(here)
                 here = todo.pop(here)
-            corners = [p for i, p in enumerate(ring)
-                       if not _collinear(ring[i - 1], p, ring[(i + 1) % len(ring)])]
+            corners = [
+                p
+                for i, p in enumerate(ring)
+                if not _collinear(ring[i - 1], p, ring[(i + 1) % len(ring)])
+            ]
             points = " L ".join(f"{self.x(px)} {self.y(py)}" for px, py in corners)
             parts.append(f"M {points} Z")
         return " ".join(parts)
@@ -141,18 +146,30 @@ class _Layout:
         for x, y in area.zones:
             if (x + 1, y) in members:
                 fx = 2 * x + 2
-                top = self.y(2 * y + 1) if not self.filled(area.letter, fx, 2 * y) \
+                top = (
+                    self.y(2 * y + 1)
+                    if not self.filled(area.letter, fx, 2 * y)
                     else self.oy + y * PITCH
-                bottom = self.y(2 * y + 2) if not self.filled(area.letter, fx, 2 * y + 2) \
+                )
+                bottom = (
+                    self.y(2 * y + 2)
+                    if not self.filled(area.letter, fx, 2 * y + 2)
                     else self.oy + (y + 1) * PITCH
+                )
                 at = self.ox + (x + 1) * PITCH
                 lines.append((at, top, at, bottom))
             if (x, y + 1) in members:
                 fy = 2 * y + 2
-                left = self.x(2 * x + 1) if not self.filled(area.letter, 2 * x, fy) \
+                left = (
+                    self.x(2 * x + 1)
+                    if not self.filled(area.letter, 2 * x, fy)
                     else self.ox + x * PITCH
-                right = self.x(2 * x + 2) if not self.filled(area.letter, 2 * x + 2, fy) \
+                )
+                right = (
+                    self.x(2 * x + 2)
+                    if not self.filled(area.letter, 2 * x + 2, fy)
                     else self.ox + (x + 1) * PITCH
+                )
                 at = self.oy + (y + 1) * PITCH
                 lines.append((left, at, right, at))
         return lines
@@ -185,9 +202,18 @@ def _collinear(a: tuple[int, int], b: tuple[int, int], c: tuple[int, int]) -> bo
 
 
 # Unit vectors of a five-pointed star, tip up (constants, not libm: the same bytes everywhere).
-_STAR_UNIT = ((0.0, -1.0), (0.5878, -0.809), (0.9511, -0.309), (0.9511, 0.309),
-              (0.5878, 0.809), (0.0, 1.0), (-0.5878, 0.809), (-0.9511, 0.309),
-              (-0.9511, -0.309), (-0.5878, -0.809))
+_STAR_UNIT = (
+    (0.0, -1.0),
+    (0.5878, -0.809),
+    (0.9511, -0.309),
+    (0.9511, 0.309),
+    (0.5878, 0.809),
+    (0.0, 1.0),
+    (-0.5878, 0.809),
+    (-0.9511, 0.309),
+    (-0.9511, -0.309),
+    (-0.5878, -0.809),
+)
 
 
 def _star(cx: float, cy: float, r: float) -> str:
@@ -205,8 +231,11 @@ def render_svg(zmap: ZoneMap, *, view: str = "gm", lang: str = "en") -> str:
     Refuses any other view with :class:`OptionError`.
     """
     if view not in VIEWS:
-        raise OptionError(N_("unknown view {view!r}; choose one of {choices}"), view=view,
-                          choices=", ".join(VIEWS))
+        raise OptionError(
+            N_("unknown view {view!r}; choose one of {choices}"),
+            view=view,
+            choices=", ".join(VIEWS),
+        )
     from kerker.zones.render_text import theme_label
 
     _ = translator(lang)
@@ -225,15 +254,21 @@ def render_svg(zmap: ZoneMap, *, view: str = "gm", lang: str = "en") -> str:
     title = _("Zone map")
     if zmap.seed is not None:
         title = _("Zone map – seed {seed}").format(seed=zmap.seed)
-    sub = [_("{w} × {h} nodes").format(w=zmap.width, h=zmap.height),
-           _("zones: {n}").format(n=len(zmap.zones)),
-           _("areas: {n}").format(n=len(zmap.areas)),
-           theme_label(zmap.theme, lang),
-           _("game master's map") if gm else _("players' map")]
-    body.append(f'<text x="{MARGIN}" y="34" font-family="{SVG_FONT_SERIF}" font-size="24" '
-                f'font-weight="bold" fill="{pal.ink}">{escape(title)}</text>')
-    body.append(f'<text x="{MARGIN}" y="56" font-family="{SVG_FONT_SANS}" font-size="14" '
-                f'fill="{pal.muted}">{escape(" · ".join(sub))}</text>')
+    sub = [
+        _("{w} × {h} nodes").format(w=zmap.width, h=zmap.height),
+        _("zones: {n}").format(n=len(zmap.zones)),
+        _("areas: {n}").format(n=len(zmap.areas)),
+        theme_label(zmap.theme, lang),
+        _("game master's map") if gm else _("players' map"),
+    ]
+    body.append(
+        f'<text x="{MARGIN}" y="34" font-family="{SVG_FONT_SERIF}" font-size="24" '
+        f'font-weight="bold" fill="{pal.ink}">{escape(title)}</text>'
+    )
+    body.append(
+        f'<text x="{MARGIN}" y="56" font-family="{SVG_FONT_SANS}" font-size="14" '
+        f'fill="{pal.muted}">{escape(" · ".join(sub))}</text>'
+    )
 
     # Empty nodes: a small cross.
     marks = []
@@ -243,42 +278,57 @@ def render_svg(zmap: ZoneMap, *, view: str = "gm", lang: str = "en") -> str:
                 cx, cy = lay.centre((x, y))
                 marks.append(f"M {cx - 5} {cy} H {cx + 5} M {cx} {cy - 5} V {cy + 5}")
     if marks:
-        body.append(f'<path d="{" ".join(marks)}" stroke="{pal.zone_line}" stroke-width="1.5" '
-                    'fill="none"/>')
+        body.append(
+            f'<path d="{" ".join(marks)}" stroke="{pal.zone_line}" stroke-width="1.5" fill="none"/>'
+        )
 
     # Areas: fill and outline in one path, then the thin lines between their zones.
     for area in zmap.areas:
         fill = pal.start if area.letter == zmap.start else pal.area
-        body.append(f'<path class="area" d="{lay.outline(area)}" fill="{fill}" '
-                    'fill-rule="evenodd" '
-                    f'stroke="{pal.outline}" stroke-width="3.5" stroke-linejoin="miter"/>')
-    inner = [f"M {x1} {y1} L {x2} {y2}" for area in zmap.areas
-             for x1, y1, x2, y2 in lay.inner_lines(area)]
+        body.append(
+            f'<path class="area" d="{lay.outline(area)}" fill="{fill}" '
+            'fill-rule="evenodd" '
+            f'stroke="{pal.outline}" stroke-width="3.5" stroke-linejoin="miter"/>'
+        )
+    inner = [
+        f"M {x1} {y1} L {x2} {y2}"
+        for area in zmap.areas
+        for x1, y1, x2, y2 in lay.inner_lines(area)
+    ]
     if inner:
-        body.append(f'<path d="{" ".join(inner)}" stroke="{pal.zone_line}" stroke-width="1.2" '
-                    'fill="none"/>')
+        body.append(
+            f'<path d="{" ".join(inner)}" stroke="{pal.zone_line}" stroke-width="1.2" fill="none"/>'
+        )
 
     # Connections.
     for link in zmap.connections:
         if link.hidden and not gm:
             continue
         if link.via:  # a hidden way across empty nodes: through their centres
-            points = [_rim(lay, link.edge[0], link.via[0]),
-                      *(lay.centre(p) for p in link.via),
-                      _rim(lay, link.edge[1], link.via[-1])]
+            points = [
+                _rim(lay, link.edge[0], link.via[0]),
+                *(lay.centre(p) for p in link.via),
+                _rim(lay, link.edge[1], link.via[-1]),
+            ]
             text = " ".join(f"{x},{y}" for x, y in points)
-            body.append(f'<polyline class="hidden-connection" points="{text}" fill="none" '
-                        f'stroke="{pal.hidden}" stroke-width="3" stroke-dasharray="4 3"/>')
+            body.append(
+                f'<polyline class="hidden-connection" points="{text}" fill="none" '
+                f'stroke="{pal.hidden}" stroke-width="3" stroke-dasharray="4 3"/>'
+            )
             continue
         x1, y1, x2, y2 = lay.link(*link.edge)
         if link.hidden:
-            body.append(f'<line class="hidden-connection" x1="{x1}" y1="{y1}" x2="{x2}" '
-                        f'y2="{y2}" stroke="{pal.hidden}" '
-                        'stroke-width="3" stroke-dasharray="4 3"/>')
+            body.append(
+                f'<line class="hidden-connection" x1="{x1}" y1="{y1}" x2="{x2}" '
+                f'y2="{y2}" stroke="{pal.hidden}" '
+                'stroke-width="3" stroke-dasharray="4 3"/>'
+            )
         else:
-            body.append(f'<line class="connection" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" '
-                        f'stroke="{pal.link}" '
-                        'stroke-width="7"/>')
+            body.append(
+                f'<line class="connection" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" '
+                f'stroke="{pal.link}" '
+                'stroke-width="7"/>'
+            )
 
     # Letters; the start's letter moves up to make room for the star beneath it.
     for area in zmap.areas:
@@ -286,29 +336,45 @@ def render_svg(zmap: ZoneMap, *, view: str = "gm", lang: str = "en") -> str:
         size = 32 if len(area.letter) == 1 else 24
         start = area.letter == zmap.start
         base = cy + size * 0.35 - (9 if start else 0)
-        body.append(f'<text class="letter" x="{cx}" y="{_num(base)}" '
-                    f'font-family="{SVG_FONT_SERIF}" '
-                    f'font-size="{size}" font-weight="bold" text-anchor="middle" '
-                    f'fill="{pal.ink}">{escape(area.letter)}</text>')
+        body.append(
+            f'<text class="letter" x="{cx}" y="{_num(base)}" '
+            f'font-family="{SVG_FONT_SERIF}" '
+            f'font-size="{size}" font-weight="bold" text-anchor="middle" '
+            f'fill="{pal.ink}">{escape(area.letter)}</text>'
+        )
         if start:
-            body.append(f'<polygon class="start" points="{_star(cx, cy + 16, 7.5)}" '
-                        f'fill="{STAR}" '
-                        f'stroke="{pal.outline}" stroke-width="1"/>')
+            body.append(
+                f'<polygon class="start" points="{_star(cx, cy + 16, 7.5)}" '
+                f'fill="{STAR}" '
+                f'stroke="{pal.outline}" stroke-width="1"/>'
+            )
 
     # Legend.
     top = TITLE_H + map_h + 30
     legend, height = _legend(zmap, lang, gm, pal, width, top)
     body += ['<g class="legend">', *legend, "</g>"]
     total_h = top + height + MARGIN
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{total_h}" '
-            f'viewBox="0 0 {width} {total_h}">')
-    return "\n".join([head, f"<title>{escape(title)}</title>",
-                      f'<rect width="{width}" height="{total_h}" fill="#ffffff"/>',
-                      *body, "</svg>"]) + "\n"
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{total_h}" '
+        f'viewBox="0 0 {width} {total_h}">'
+    )
+    return (
+        "\n".join(
+            [
+                head,
+                f"<title>{escape(title)}</title>",
+                f'<rect width="{width}" height="{total_h}" fill="#ffffff"/>',
+                *body,
+                "</svg>",
+            ]
+        )
+        + "\n"
+    )
 
 
-def _legend(zmap: ZoneMap, lang: str, gm: bool, pal: Palette, width: int,
-            top: int) -> tuple[list[str], int]:
+def _legend(
+    zmap: ZoneMap, lang: str, gm: bool, pal: Palette, width: int, top: int
+) -> tuple[list[str], int]:
     """The legend's elements and its height."""
     _ = translator(lang)
     out: list[str] = []
@@ -329,24 +395,38 @@ def _legend(zmap: ZoneMap, lang: str, gm: bool, pal: Palette, width: int,
             x, y = MARGIN, y + row_h
         cy = y + 9
         if kind == "area":
-            out.append(f'<rect x="{x}" y="{cy - 9}" width="26" height="18" fill="{pal.area}" '
-                       f'stroke="{pal.outline}" stroke-width="2.5"/>')
-            out.append(f'<line x1="{x + 13}" y1="{cy - 9}" x2="{x + 13}" y2="{cy + 9}" '
-                       f'stroke="{pal.zone_line}" stroke-width="1.2"/>')
+            out.append(
+                f'<rect x="{x}" y="{cy - 9}" width="26" height="18" fill="{pal.area}" '
+                f'stroke="{pal.outline}" stroke-width="2.5"/>'
+            )
+            out.append(
+                f'<line x1="{x + 13}" y1="{cy - 9}" x2="{x + 13}" y2="{cy + 9}" '
+                f'stroke="{pal.zone_line}" stroke-width="1.2"/>'
+            )
         elif kind == "link":
-            out.append(f'<line x1="{x}" y1="{cy}" x2="{x + 26}" y2="{cy}" stroke="{pal.link}" '
-                       'stroke-width="7"/>')
+            out.append(
+                f'<line x1="{x}" y1="{cy}" x2="{x + 26}" y2="{cy}" stroke="{pal.link}" '
+                'stroke-width="7"/>'
+            )
         elif kind == "hidden":
-            out.append(f'<line x1="{x}" y1="{cy}" x2="{x + 26}" y2="{cy}" stroke="{pal.hidden}" '
-                       'stroke-width="3" stroke-dasharray="4 3"/>')
+            out.append(
+                f'<line x1="{x}" y1="{cy}" x2="{x + 26}" y2="{cy}" stroke="{pal.hidden}" '
+                'stroke-width="3" stroke-dasharray="4 3"/>'
+            )
         elif kind == "start":
-            out.append(f'<polygon points="{_star(x + 13, cy, 9)}" fill="{STAR}" '
-                       f'stroke="{pal.outline}" stroke-width="1"/>')
+            out.append(
+                f'<polygon points="{_star(x + 13, cy, 9)}" fill="{STAR}" '
+                f'stroke="{pal.outline}" stroke-width="1"/>'
+            )
         else:
-            out.append(f'<path d="M {x + 8} {cy} H {x + 18} M {x + 13} {cy - 5} V {cy + 5}" '
-                       f'stroke="{pal.zone_line}" stroke-width="1.5" fill="none"/>')
-        out.append(f'<text x="{x + 34}" y="{cy + 5}" font-family="{SVG_FONT_SANS}" '
-                   f'font-size="14" fill="{pal.ink}">{escape(label)}</text>')
+            out.append(
+                f'<path d="M {x + 8} {cy} H {x + 18} M {x + 13} {cy - 5} V {cy + 5}" '
+                f'stroke="{pal.zone_line}" stroke-width="1.5" fill="none"/>'
+            )
+        out.append(
+            f'<text x="{x + 34}" y="{cy + 5}" font-family="{SVG_FONT_SANS}" '
+            f'font-size="14" fill="{pal.ink}">{escape(label)}</text>'
+        )
         x += int(need)
     y += row_h
     if not gm:
@@ -357,8 +437,10 @@ def _legend(zmap: ZoneMap, lang: str, gm: bool, pal: Palette, width: int,
 
     for note in notes(zmap, lang):
         for line in wrap(note, 14, width - 2 * MARGIN):
-            out.append(f'<text x="{MARGIN}" y="{y + 12}" font-family="{SVG_FONT_SANS}" '
-                       f'font-size="14" fill="{pal.muted}">{escape(line)}</text>')
+            out.append(
+                f'<text x="{MARGIN}" y="{y + 12}" font-family="{SVG_FONT_SANS}" '
+                f'font-size="14" fill="{pal.muted}">{escape(line)}</text>'
+            )
             y += 19
     if not any(a.details for a in zmap.areas):
         return out, y - top
@@ -366,8 +448,10 @@ def _legend(zmap: ZoneMap, lang: str, gm: bool, pal: Palette, width: int,
     # The game master's list of area names, in columns (down, then across).
     y += 10
     heading = escape(_("Areas"))
-    out.append(f'<text x="{MARGIN}" y="{y + 12}" font-family="{SVG_FONT_SERIF}" font-size="16" '
-               f'font-weight="bold" fill="{pal.ink}">{heading}</text>')
+    out.append(
+        f'<text x="{MARGIN}" y="{y + 12}" font-family="{SVG_FONT_SERIF}" font-size="16" '
+        f'font-weight="bold" fill="{pal.ink}">{heading}</text>'
+    )
     y += 26
     entries = [(a.letter, a.details.name.text(lang) if a.details else "") for a in zmap.areas]
     letter_w = max(text_width(letter, 14) for letter, _name in entries) + 8
@@ -380,10 +464,14 @@ def _legend(zmap: ZoneMap, lang: str, gm: bool, pal: Palette, width: int,
         col, row = divmod(i, per_col)
         tx = MARGIN + col * col_w
         ty = y + row * line_h + 12
-        out.append(f'<text x="{_num(tx)}" y="{ty}" font-family="{SVG_FONT_SANS}" '
-                   f'font-size="14" font-weight="bold" fill="{pal.ink}">{escape(letter)}</text>')
-        out.append(f'<text x="{_num(tx + letter_w)}" y="{ty}" font-family="{SVG_FONT_SANS}" '
-                   f'font-size="14" fill="{pal.ink}">{escape(name)}</text>')
+        out.append(
+            f'<text x="{_num(tx)}" y="{ty}" font-family="{SVG_FONT_SANS}" '
+            f'font-size="14" font-weight="bold" fill="{pal.ink}">{escape(letter)}</text>'
+        )
+        out.append(
+            f'<text x="{_num(tx + letter_w)}" y="{ty}" font-family="{SVG_FONT_SANS}" '
+            f'font-size="14" fill="{pal.ink}">{escape(name)}</text>'
+        )
     y += per_col * line_h
     return out, y - top
 
@@ -392,8 +480,9 @@ PNG_SCALE = 2.0
 """PNG pixels per SVG unit: sharp on screen and in print."""
 
 
-def render_png(zmap: ZoneMap, *, view: str = "gm", lang: str = "en",
-               scale: float = PNG_SCALE) -> bytes:
+def render_png(
+    zmap: ZoneMap, *, view: str = "gm", lang: str = "en", scale: float = PNG_SCALE
+) -> bytes:
     """The SVG of :func:`render_svg` drawn as PNG by libvips with kerker's own fonts.
 
     Same map, view, language and scale -> the same bytes. Refuses pictures over

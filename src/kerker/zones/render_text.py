@@ -17,13 +17,20 @@ CELL = 4  # characters per node horizontally (3 inside, 1 wall)
 _JUNCTIONS = {
     # (up, down, left, right) -> character
     (False, False, False, False): " ",
-    (True, True, False, False): "│", (False, False, True, True): "─",
-    (True, False, False, False): "│", (False, True, False, False): "│",
-    (False, False, True, False): "─", (False, False, False, True): "─",
-    (True, False, True, False): "┘", (True, False, False, True): "└",
-    (False, True, True, False): "┐", (False, True, False, True): "┌",
-    (True, True, True, False): "┤", (True, True, False, True): "├",
-    (True, False, True, True): "┴", (False, True, True, True): "┬",
+    (True, True, False, False): "│",
+    (False, False, True, True): "─",
+    (True, False, False, False): "│",
+    (False, True, False, False): "│",
+    (False, False, True, False): "─",
+    (False, False, False, True): "─",
+    (True, False, True, False): "┘",
+    (True, False, False, True): "└",
+    (False, True, True, False): "┐",
+    (False, True, False, True): "┌",
+    (True, True, True, False): "┤",
+    (True, True, False, True): "├",
+    (True, False, True, True): "┴",
+    (False, True, True, True): "┬",
     (True, True, True, True): "┼",
 }
 
@@ -88,23 +95,29 @@ def summary(zmap: ZoneMap, lang: str) -> str:
     _ = translator(lang)
     out = [title_line(zmap, lang), ""]
     out += ["  " + line for line in grid_lines(zmap)]
-    out += ["", "  " + _("═ ║ connection   ? hidden connection   * suggested start   "
-                         "· empty node"), ""]
+    out += [
+        "",
+        "  " + _("═ ║ connection   ? hidden connection   * suggested start   · empty node"),
+        "",
+    ]
     names = {a.letter: (a.details.name.text(lang) if a.details else "—") for a in zmap.areas}
     wide_letter = max([len(a.letter) for a in zmap.areas] + [1])
     head_name, head_zones = _("Name"), _("Zones")
     head_open, head_hidden = _("Connections"), _("Hidden")
     wide_name = max([len(n) for n in names.values()] + [len(head_name)])
     wide_zones = max(len(head_zones), 3)
-    wide_open = max([len(head_open)] + [len(_names(zmap.linked(a.letter)))
-                                        for a in zmap.areas])
-    out.append(f"{'':<{wide_letter}}  {head_name:<{wide_name}}  {head_zones:>{wide_zones}}  "
-               f"{head_open:<{wide_open}}  {head_hidden}")
+    wide_open = max([len(head_open)] + [len(_names(zmap.linked(a.letter))) for a in zmap.areas])
+    out.append(
+        f"{'':<{wide_letter}}  {head_name:<{wide_name}}  {head_zones:>{wide_zones}}  "
+        f"{head_open:<{wide_open}}  {head_hidden}"
+    )
     for area in zmap.areas:
         opened = _names(zmap.linked(area.letter))
         hidden = _names(zmap.linked(area.letter, hidden=True))
-        out.append(f"{area.letter:<{wide_letter}}  {names[area.letter]:<{wide_name}}  "
-                   f"{len(area.zones):>{wide_zones}}  {opened:<{wide_open}}  {hidden}".rstrip())
+        out.append(
+            f"{area.letter:<{wide_letter}}  {names[area.letter]:<{wide_name}}  "
+            f"{len(area.zones):>{wide_zones}}  {opened:<{wide_open}}  {hidden}".rstrip()
+        )
     out.append("")
     out += notes(zmap, lang)
     return "\n".join(out)
@@ -142,35 +155,56 @@ def notes(zmap: ZoneMap, lang: str) -> list[str]:
     if zmap.start is None:
         out.append(_("No area has two or more open connections: choose the start yourself."))
     else:
-        out.append(_("Suggested start: area {letter} ({n} open connections).").format(
-            letter=zmap.start, n=zmap.accesses(zmap.start)))
+        out.append(
+            _("Suggested start: area {letter} ({n} open connections).").format(
+                letter=zmap.start, n=zmap.accesses(zmap.start)
+            )
+        )
         others = [c for c in zmap.start_candidates if c != zmap.start]
         if others:
-            out.append(_("Also possible (two or more open connections): {letters}.").format(
-                letters=", ".join(others)))
+            out.append(
+                _("Also possible (two or more open connections): {letters}.").format(
+                    letters=", ".join(others)
+                )
+            )
         opened = zmap.reachable()
         every = zmap.reachable(hidden=True)
         behind = [a.letter for a in zmap.areas if a.letter in every and a.letter not in opened]
         if behind:
-            out.append(_("Reached from the start only through hidden connections: {letters}.")
-                       .format(letters=", ".join(behind)))
+            out.append(
+                _("Reached from the start only through hidden connections: {letters}.").format(
+                    letters=", ".join(behind)
+                )
+            )
         cut = [a.letter for a in zmap.areas if a.letter not in every]
         if cut:
-            out.append(_("Not reached from the start at all: {letters}.").format(
-                letters=", ".join(cut)))
+            out.append(
+                _("Not reached from the start at all: {letters}.").format(letters=", ".join(cut))
+            )
     ways = [f"{c.a}–{c.b}" for c in zmap.connections if c.via]
     if ways:
-        out.append(_("Hidden ways across empty nodes (e.g. the porthole of a locked pressure "
-                     "door): {ways}.").format(ways=", ".join(ways)))
+        out.append(
+            _(
+                "Hidden ways across empty nodes (e.g. the porthole of a locked pressure "
+                "door): {ways}."
+            ).format(ways=", ".join(ways))
+        )
     isolated = [a.letter for a in zmap.areas if not zmap.links(a.letter, hidden=None)]
     if isolated:
         out.append(_("No connection at all: {letters}.").format(letters=", ".join(isolated)))
     opens = sum(1 for c in zmap.connections if not c.hidden)
     if not zmap.areas:
-        out.append(_("An empty map: no node holds a zone. Roll again (another seed) or ask "
-                     "for areas with --min-areas N."))
+        out.append(
+            _(
+                "An empty map: no node holds a zone. Roll again (another seed) or ask "
+                "for areas with --min-areas N."
+            )
+        )
     elif len(zmap.areas) <= 2 or opens == 0:
-        out.append(_("A meagre map (areas: {areas}, open connections: {open}). Roll again "
-                     "(another seed) or ask for more with --min-areas N.").format(
-                         areas=len(zmap.areas), open=opens))
+        out.append(
+            _(
+                "A meagre map (areas: {areas}, open connections: {open}). Roll again "
+                "(another seed) or ask for more with --min-areas N."
+            ).format(areas=len(zmap.areas), open=opens)
+        )
     return out

@@ -28,9 +28,15 @@ class ConflictError(StoreError):
     code = "conflict"
 
     def __init__(self, session: str, expected: int, seq: int) -> None:
-        super().__init__(N_("session {session} changed meanwhile (expected event {expected}, "
-                            "it is at {seq}); showing it as it is now"),
-                         session=session, expected=expected, seq=seq)
+        super().__init__(
+            N_(
+                "session {session} changed meanwhile (expected event {expected}, "
+                "it is at {seq}); showing it as it is now"
+            ),
+            session=session,
+            expected=expected,
+            seq=seq,
+        )
         self.session = session
         self.expected = expected
         self.seq = seq
@@ -39,16 +45,36 @@ class ConflictError(StoreError):
         that folds it (:class:`kerker.play.api.Play`)."""
 
 
-_COLUMNS = ("id", "name", "rules", "seed", "options", "kerker_version", "rules_digest",
-            "player_token", "fingerprint", "created", "updated")
+_COLUMNS = (
+    "id",
+    "name",
+    "rules",
+    "seed",
+    "options",
+    "kerker_version",
+    "rules_digest",
+    "player_token",
+    "fingerprint",
+    "created",
+    "updated",
+)
 
 
 def _info(row: tuple[Any, ...]) -> SessionInfo:
     d = dict(zip(_COLUMNS, row, strict=False))
-    return SessionInfo(d["id"], d["rules"], int(d["seed"]), json.loads(d["options"]),
-                       d["kerker_version"], d["rules_digest"], name=d["name"],
-                       player_token=d["player_token"], fingerprint=d["fingerprint"],
-                       created=d["created"], updated=d["updated"])
+    return SessionInfo(
+        d["id"],
+        d["rules"],
+        int(d["seed"]),
+        json.loads(d["options"]),
+        d["kerker_version"],
+        d["rules_digest"],
+        name=d["name"],
+        player_token=d["player_token"],
+        fingerprint=d["fingerprint"],
+        created=d["created"],
+        updated=d["updated"],
+    )
 
 
 class Store(ABC):
@@ -103,29 +129,37 @@ class Store(ABC):
                 cur.execute("SELECT key, value FROM kerker_meta")
                 meta = dict(cur.fetchall())
                 if meta.get("app") != APP:
-                    raise StoreError(N_("{where} is not a kerker session database"),
-                                     where=self.where)
+                    raise StoreError(
+                        N_("{where} is not a kerker session database"), where=self.where
+                    )
                 version = int(meta.get("schema", "0"))
             elif tables:
-                raise StoreError(N_("{where} is not a kerker session database"),
-                                 where=self.where)
+                raise StoreError(N_("{where} is not a kerker session database"), where=self.where)
             if version > LATEST:
-                raise StoreError(N_("{where} was made by a newer kerker (schema {n}, this "
-                                    "kerker knows {latest})"), where=self.where, n=version,
-                                 latest=LATEST)
+                raise StoreError(
+                    N_(
+                        "{where} was made by a newer kerker (schema {n}, this "
+                        "kerker knows {latest})"
+                    ),
+                    where=self.where,
+                    n=version,
+                    latest=LATEST,
+                )
             for number, statements in MIGRATIONS:
                 if number <= version:
                     continue
                 for statement in statements:
                     cur.execute(statement)
                 if number == 1:
-                    cur.execute(self._sql("INSERT INTO kerker_meta VALUES (?, ?)"),
-                                ("app", APP))
-                    cur.execute(self._sql("INSERT INTO kerker_meta VALUES (?, ?)"),
-                                ("schema", str(number)))
+                    cur.execute(self._sql("INSERT INTO kerker_meta VALUES (?, ?)"), ("app", APP))
+                    cur.execute(
+                        self._sql("INSERT INTO kerker_meta VALUES (?, ?)"), ("schema", str(number))
+                    )
                 else:
-                    cur.execute(self._sql("UPDATE kerker_meta SET value = ? WHERE key = ?"),
-                                (str(number), "schema"))
+                    cur.execute(
+                        self._sql("UPDATE kerker_meta SET value = ? WHERE key = ?"),
+                        (str(number), "schema"),
+                    )
                 version = number
         return version
 
@@ -135,36 +169,58 @@ class Store(ABC):
     # -- sessions -------------------------------------------------------------------------
     def create(self, info: SessionInfo) -> None:
         """Store a new session (no events yet); refuses an id already used."""
-        row = (info.id, info.name, info.rules, str(info.seed), json.dumps(info.options),
-               info.kerker_version, info.rules_digest, info.player_token, info.fingerprint,
-               info.created, info.updated)
+        row = (
+            info.id,
+            info.name,
+            info.rules,
+            str(info.seed),
+            json.dumps(info.options),
+            info.kerker_version,
+            info.rules_digest,
+            info.player_token,
+            info.fingerprint,
+            info.created,
+            info.updated,
+        )
         try:
             with self.transaction() as cur:
-                cur.execute(self._sql(f"INSERT INTO sessions ({', '.join(_COLUMNS)}, seq) "
-                                      f"VALUES ({', '.join('?' * len(_COLUMNS))}, 0)"), row)
+                cur.execute(
+                    self._sql(
+                        f"INSERT INTO sessions ({', '.join(_COLUMNS)}, seq) "
+                        f"VALUES ({', '.join('?' * len(_COLUMNS))}, 0)"
+                    ),
+                    row,
+                )
         except StoreError:
             raise
         except Exception as exc:
             if self.is_clash(exc):
-                raise StoreError(N_("a session {session} exists already"),
-                                 session=info.id) from None
+                raise StoreError(
+                    N_("a session {session} exists already"), session=info.id
+                ) from None
             raise self.fail(exc) from None
 
     def sessions(self) -> list[SessionInfo]:
         """Every session, the most recently played first (at most
         :data:`MAX_SESSIONS_LISTED`)."""
         with self.transaction() as cur:
-            cur.execute(f"SELECT {', '.join(_COLUMNS)} FROM sessions "
-                        f"ORDER BY updated DESC, id LIMIT {MAX_SESSIONS_LISTED}")
+            cur.execute(
+                f"SELECT {', '.join(_COLUMNS)} FROM sessions "
+                f"ORDER BY updated DESC, id LIMIT {MAX_SESSIONS_LISTED}"
+            )
             return [_info(tuple(r)) for r in cur.fetchall()]
 
     def find(self, ref: str) -> SessionInfo:
         """The session whose id is ``ref``, starts with ``ref``, or whose name is ``ref``;
         refuses none or several in one line."""
         with self.transaction() as cur:
-            cur.execute(self._sql(f"SELECT {', '.join(_COLUMNS)} FROM sessions "
-                                  "WHERE id = ? OR name = ? OR id LIKE ? ORDER BY id LIMIT 3"),
-                        (ref, ref, ref.replace("%", "").replace("_", "") + "%"))
+            cur.execute(
+                self._sql(
+                    f"SELECT {', '.join(_COLUMNS)} FROM sessions "
+                    "WHERE id = ? OR name = ? OR id LIKE ? ORDER BY id LIMIT 3"
+                ),
+                (ref, ref, ref.replace("%", "").replace("_", "") + "%"),
+            )
             rows = [_info(tuple(r)) for r in cur.fetchall()]
         exact = [r for r in rows if r.id == ref]
         if exact:
@@ -172,37 +228,47 @@ class Store(ABC):
         if len(rows) == 1 and ref:
             return rows[0]
         if not rows or not ref:
-            raise StoreError(N_("no session {session!r}; `kerker play list` shows them"),
-                             session=ref)
-        raise StoreError(N_("{session!r} names several sessions: {ids}"), session=ref,
-                         ids=", ".join(r.id for r in rows))
+            raise StoreError(
+                N_("no session {session!r}; `kerker play list` shows them"), session=ref
+            )
+        raise StoreError(
+            N_("{session!r} names several sessions: {ids}"),
+            session=ref,
+            ids=", ".join(r.id for r in rows),
+        )
 
     def by_token(self, token: str) -> SessionInfo:
         """The session whose player token is ``token`` (exactly); refuses others in one line
         without saying whether any session exists."""
         with self.transaction() as cur:
-            cur.execute(self._sql(f"SELECT {', '.join(_COLUMNS)} FROM sessions "
-                                  "WHERE player_token = ?"), (token,))
+            cur.execute(
+                self._sql(f"SELECT {', '.join(_COLUMNS)} FROM sessions WHERE player_token = ?"),
+                (token,),
+            )
             row = cur.fetchone()
         if row is None or not token:
-            raise StoreError(N_("this player link is not valid (ask the game master for a "
-                                "new one)"))
+            raise StoreError(
+                N_("this player link is not valid (ask the game master for a new one)")
+            )
         return _info(tuple(row))
 
     def events(self, session: str) -> list[Event]:
         """The log of ``session`` in order. Refuses a stored event that does not read as
         one (a damaged database) in one line."""
         with self.transaction() as cur:
-            cur.execute(self._sql("SELECT seq, kind, data FROM events WHERE session = ? "
-                                  "ORDER BY seq"), (session,))
+            cur.execute(
+                self._sql("SELECT seq, kind, data FROM events WHERE session = ? ORDER BY seq"),
+                (session,),
+            )
             rows = cur.fetchall()
         out = []
         for seq, kind, data in rows:
             try:
                 item = json.loads(data)
             except ValueError:
-                raise StoreError(N_("event {seq} of session {session} is damaged"), seq=seq,
-                                 session=session) from None
+                raise StoreError(
+                    N_("event {seq} of session {session} is damaged"), seq=seq, session=session
+                ) from None
             out.append(event_from_json({**item, "kind": kind}, seq=int(seq)))
         return out
 
@@ -216,18 +282,28 @@ class Store(ABC):
         recorded with it) in one transaction, if the session's last event is still
         ``event.seq - 1``; else :class:`ConflictError`, and nothing is written."""
         expected = event.seq - 1
-        data = json.dumps({k: v for k, v in event.to_json().items()
-                           if k not in ("seq", "kind")}, ensure_ascii=False)
+        data = json.dumps(
+            {k: v for k, v in event.to_json().items() if k not in ("seq", "kind")},
+            ensure_ascii=False,
+        )
         try:
             with self.transaction() as cur:
-                cur.execute(self._sql("UPDATE sessions SET seq = ?, fingerprint = ?, "
-                                      "updated = ? WHERE id = ? AND seq = ?"),
-                            (event.seq, info.fingerprint, info.updated, info.id, expected))
+                cur.execute(
+                    self._sql(
+                        "UPDATE sessions SET seq = ?, fingerprint = ?, "
+                        "updated = ? WHERE id = ? AND seq = ?"
+                    ),
+                    (event.seq, info.fingerprint, info.updated, info.id, expected),
+                )
                 if cur.rowcount != 1:
                     raise ConflictError(info.id, expected, self._seq(cur, info.id))
-                cur.execute(self._sql("INSERT INTO events (session, seq, kind, data, created) "
-                                      "VALUES (?, ?, ?, ?, ?)"),
-                            (info.id, event.seq, event.kind, data, info.updated))
+                cur.execute(
+                    self._sql(
+                        "INSERT INTO events (session, seq, kind, data, created) "
+                        "VALUES (?, ?, ?, ?, ?)"
+                    ),
+                    (info.id, event.seq, event.kind, data, info.updated),
+                )
         except StoreError:
             raise
         except Exception as exc:
@@ -241,8 +317,9 @@ class Store(ABC):
         cur.execute(self._sql("SELECT seq FROM sessions WHERE id = ?"), (session,))
         row = cur.fetchone()
         if row is None:
-            raise StoreError(N_("no session {session!r}; `kerker play list` shows them"),
-                             session=session)
+            raise StoreError(
+                N_("no session {session!r}; `kerker play list` shows them"), session=session
+            )
         return int(row[0])
 
     def delete(self, session: str) -> None:
@@ -250,4 +327,3 @@ class Store(ABC):
         with self.transaction() as cur:
             cur.execute(self._sql("DELETE FROM events WHERE session = ?"), (session,))
             cur.execute(self._sql("DELETE FROM sessions WHERE id = ?"), (session,))
-

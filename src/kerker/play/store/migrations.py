@@ -10,17 +10,20 @@ APP = "kerker-play"
 """The ``kerker_meta`` value of key ``app`` that marks a database as ours."""
 
 MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
-    (1, (
-        "CREATE TABLE kerker_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-        "CREATE TABLE sessions ("
-        " id TEXT PRIMARY KEY, name TEXT NOT NULL, rules TEXT NOT NULL, seed TEXT NOT NULL,"
-        " options TEXT NOT NULL, kerker_version TEXT NOT NULL, rules_digest TEXT NOT NULL,"
-        " player_token TEXT NOT NULL UNIQUE, fingerprint TEXT NOT NULL,"
-        " created TEXT NOT NULL, updated TEXT NOT NULL, seq INTEGER NOT NULL DEFAULT 0)",
-        "CREATE TABLE events ("
-        " session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
-        " seq INTEGER NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,"
-        " created TEXT NOT NULL, PRIMARY KEY (session, seq))",
-    )),
+    (
+        1,
+        (
+            "CREATE TABLE kerker_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+            "CREATE TABLE sessions ("
+            " id TEXT PRIMARY KEY, name TEXT NOT NULL, rules TEXT NOT NULL, seed TEXT NOT NULL,"
+            " options TEXT NOT NULL, kerker_version TEXT NOT NULL, rules_digest TEXT NOT NULL,"
+            " player_token TEXT NOT NULL UNIQUE, fingerprint TEXT NOT NULL,"
+            " created TEXT NOT NULL, updated TEXT NOT NULL, seq INTEGER NOT NULL DEFAULT 0)",
+            "CREATE TABLE events ("
+            " session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+            " seq INTEGER NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,"
+            " created TEXT NOT NULL, PRIMARY KEY (session, seq))",
+        ),
+    ),
 )
 LATEST = MIGRATIONS[-1][0]

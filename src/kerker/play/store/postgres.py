@@ -45,9 +45,11 @@ class PostgresStore(Store):
         try:
             self.conn = psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT)
         except (psycopg.Error, ValueError) as exc:
-            raise StoreError(N_("cannot reach PostgreSQL at {where}: {reason}"),
-                             where=self.where,
-                             reason=(str(exc).strip().splitlines() or ["?"])[0]) from None
+            raise StoreError(
+                N_("cannot reach PostgreSQL at {where}: {reason}"),
+                where=self.where,
+                reason=(str(exc).strip().splitlines() or ["?"])[0],
+            ) from None
         try:
             if not self._is_current():
                 self.migrate()
@@ -103,8 +105,9 @@ class PostgresStore(Store):
         cur.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
 
     def _tables(self, cur: Any) -> set[str]:
-        cur.execute("SELECT table_name FROM information_schema.tables "
-                    "WHERE table_schema = current_schema()")
+        cur.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        )
         return {str(r[0]) for r in cur.fetchall()}
 
     def is_clash(self, exc: BaseException) -> bool:

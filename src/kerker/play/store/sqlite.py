@@ -27,11 +27,13 @@ class SqliteStore(Store):
         self.where = str(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self.conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_MS / 1000,
-                                        check_same_thread=False)
+            self.conn = sqlite3.connect(
+                path, isolation_level=None, timeout=BUSY_MS / 1000, check_same_thread=False
+            )
         except (OSError, sqlite3.Error) as exc:
-            raise StoreError(N_("cannot open {where}: {reason}"), where=self.where,
-                             reason=str(exc)) from None
+            raise StoreError(
+                N_("cannot open {where}: {reason}"), where=self.where, reason=str(exc)
+            ) from None
         try:
             self.conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
             self.conn.execute("PRAGMA journal_mode = WAL")
@@ -78,10 +80,12 @@ class SqliteStore(Store):
     def fail(self, exc: BaseException) -> StoreError:
         """A one-line error naming the file."""
         if isinstance(exc, sqlite3.DatabaseError) and "not a database" in str(exc):
-            return StoreError(N_("{where} is not a kerker session database"),
-                              where=self.where)
-        return StoreError(N_("database {where}: {reason}"), where=self.where,
-                          reason=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+            return StoreError(N_("{where} is not a kerker session database"), where=self.where)
+        return StoreError(
+            N_("database {where}: {reason}"),
+            where=self.where,
+            reason=str(exc).splitlines()[0] if str(exc) else type(exc).__name__,
+        )
 
     def close(self) -> None:
         """Close the file."""
