@@ -21,7 +21,6 @@ roll had to be bent. The public face of it is :mod:`kerker.dungeon.api`.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import random
 from collections import Counter
@@ -29,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple, Protocol
 
+from kerker import seeding
 from kerker.dice.explain import explain
 from kerker.dungeon.model import (
     Area,
@@ -464,10 +464,9 @@ def declared(rules: str, attribute: str, default: Any) -> Any:
         return default
 
 
-def sub_seed(base: int, *parts: object) -> int:
-    """A 64-bit seed from ``base`` and ``parts`` (blake2b: stable everywhere, unlike hash())."""
-    text = ":".join(str(p) for p in (base, *parts)).encode()
-    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
+sub_seed = seeding.sub_seed
+"""kerker's one sub-seed helper (:func:`kerker.seeding.sub_seed`: blake2b of
+``"base:part:..."``), as every generator derives its stages' seeds."""
 
 
 class OpenExit(NamedTuple):

@@ -27,6 +27,7 @@ from kerker.dice.roller import roll
 from kerker.errors import N_, KerkerError
 from kerker.play import engine_port as port
 from kerker.play.events import MAX_EVENTS, UNDOABLE, Event, EventError
+from kerker.seeding import sub_seed
 from kerker.tables.registry import RULES_DIR, Registry
 
 OPTION_NAMES = ("levels", "size", "max_areas", "min_areas", "entrance", "caves")
@@ -96,8 +97,7 @@ def rules_digest(rules: str) -> str:
 
 def event_seed(info: SessionInfo, seq: int) -> int:
     """The sub-seed a free roll or check of event ``seq`` is rolled with."""
-    text = f"{info.seed}:event:{seq}".encode()
-    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
+    return sub_seed(info.seed, "event", seq)  # kerker.seeding: the same bytes as before
 
 
 class EnteredDice(random.Random):
