@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -260,3 +261,22 @@ def test_help_texts_have_examples() -> None:
         assert code == 0
         flat = " ".join(out.split())
         assert "Example: kerker prowl" in flat or "Beispiel" in flat or "Esempio" in flat
+
+
+def test_a_plan_with_absurd_counts_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Issue 18: a plan whose room had 10**6 accesses rendered an 1052 x 1 pixel PNG with
+    exit 0; its numbers are checked on reading now."""
+    from kerker.prowl.export import load_plan
+    from kerker.prowl.model import PlanError
+
+    plan = tmp_path / "plan.json"
+    import random
+
+    from kerker.prowl.export import to_json
+    from kerker.prowl.generate import ProwlOptions, generate
+
+    data = to_json(generate(ProwlOptions(3, 3), random.Random(4), seed=4))
+    data["rooms"][0]["accesses"] = 10**6
+    plan.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(PlanError, match=r"rooms\[0\]\.accesses: a whole number from 0 to 6"):
+        load_plan(plan)

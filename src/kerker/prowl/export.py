@@ -44,6 +44,12 @@ FORMAT = "kerker-prowl/1"
 MAX_PLAN_BYTES = DEFAULT_LIMITS.prowl.max_plan_bytes
 
 
+MAX_PLAN_ACCESSES = 6
+"""Accesses from outside a plan may name (the text's 1-3; plans of kerker 0.1 took up to 6)."""
+MAX_PLAN_DEPTH = 1_000
+"""Depth (and branch cost) a plan's room may give: far past any layout kerker makes."""
+
+
 def _challenge_json(c: Challenge) -> dict[str, Any]:
     return {
         "id": c.id,
@@ -226,13 +232,23 @@ class _Reader:
             raise PlanError(N_("{where}: {key!r} is missing"), where=self.where, key=key)
         return self.data[key]
 
-    def num(self, key: str, *, null: bool = False) -> Any:
+    def num(
+        self, key: str, *, null: bool = False, low: int | None = None, high: int | None = None
+    ) -> Any:
         value = self.raw(key)
         if value is None and null:
             return None
         if isinstance(value, bool) or not isinstance(value, int):
             raise PlanError(
                 N_("{where}.{key}: a whole number is expected"), where=self.where, key=key
+            )
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise PlanError(
+                N_("{where}.{key}: a whole number from {low} to {high} is expected"),
+                where=self.where,
+                key=key,
+                low=low,
+                high=high,
             )
         return value
 
@@ -385,9 +401,9 @@ def from_json(data: Any) -> Prowl:
         room = Room(
             r.text("id"),
             _security(r.text("security"), r.where),
-            r.num("depth"),
-            r.num("accesses"),
-            r.num("branch_cost"),
+            r.num("depth", low=1, high=MAX_PLAN_DEPTH),
+            r.num("accesses", low=0, high=MAX_PLAN_ACCESSES),
+            r.num("branch_cost", low=0, high=MAX_PLAN_DEPTH),
             loot,
         )
         rooms.append(room)
@@ -457,7 +473,7 @@ def from_json(data: Any) -> Prowl:
         factions=factions,
         attributes=attributes,
         structure=structure,
-        accesses=top.num("accesses"),
+        accesses=top.num("accesses", low=1, high=MAX_PLAN_ACCESSES),
         door_rw=top.obj("door_strength").num("rw"),
         rooms=tuple(rooms),
         connections=tuple(conns),
