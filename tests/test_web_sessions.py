@@ -183,3 +183,35 @@ def test_exit_markers_sit_beyond_their_door() -> None:
     assert 'class="exits" transform="translate(10 20)"' in out
     assert 'href="#exit-1"' in out
     assert with_exits(svg, [{"key": "2:3,4:s", "number": 1}], 1) == svg
+
+
+def test_markers_sit_at_the_doors_the_map_draws(client: TestClient) -> None:
+    """A marker goes half a square beyond its door as the document places it (a wide door
+    shifted along its wall, a sheet cut to its used squares), not at the key's own cell."""
+    from kerker.dungeon.render_svg import CELL
+    from kerker.web.sessions import _SIDES
+
+    sid = _new(client, max_areas=40)["session"]
+    for _ in range(8):
+        client.post(f"/api/sessions/{sid}/open", json={"exit": "next"})
+    state = client.get(f"/api/sessions/{sid}").json()
+    level = state["levels"][0]
+    page = client.get(f"/play/{sid}").text
+    conns = {c["key"]: c for c in level["connections"]}
+    checked = 0
+    for item in state["open_exits"]:
+        conn = conns.get(item["key"])
+        if item["depth"] != 1 or conn is None:
+            continue
+        dx, dy = _SIDES[conn["side"]]
+        cx = (conn["at"][0] + 0.5 + dx * 1.2) * CELL
+        cy = (conn["at"][1] + 0.5 + dy * 1.2) * CELL
+        marker = re.search(
+            rf'<a href="#exit-{item["number"]}" class="exit"[^>]*><circle cx="([-\d.]+)" '
+            r'cy="([-\d.]+)"',
+            page,
+        )
+        assert marker, item
+        assert (float(marker.group(1)), float(marker.group(2))) == pytest.approx((cx, cy))
+        checked += 1
+    assert checked > 0

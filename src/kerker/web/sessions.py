@@ -173,8 +173,25 @@ def exit_place(key: str) -> tuple[int, float, float] | None:
     return int(found.group(1)), x + 0.5 + dx * 1.2, y + 0.5 + dy * 1.2
 
 
-def with_exits(svg: str, exits: list[dict[str, Any]], depth: int) -> str:
-    """The map ``svg`` with a numbered marker on every open exit of level ``depth``; each
+def _doc_places(level: dict[str, Any] | None) -> dict[str, tuple[float, float]]:
+    """Marker places by exit key from the level's connections as the map draws them (a
+    door's cell ``at`` in document cells, which a wide door's shift along its wall and the
+    sheet's cut both move away from the key's own engine coordinates)."""
+    places: dict[str, tuple[float, float]] = {}
+    for conn in (level or {}).get("connections") or ():
+        key, at, side = conn.get("key"), conn.get("at"), conn.get("side")
+        if not key or not at or side not in _SIDES:
+            continue
+        dx, dy = _SIDES[side]
+        places[str(key)] = (at[0] + 0.5 + dx * 1.2, at[1] + 0.5 + dy * 1.2)
+    return places
+
+
+def with_exits(
+    svg: str, exits: list[dict[str, Any]], depth: int, level: dict[str, Any] | None = None
+) -> str:
+    """The map ``svg`` with a numbered marker on every open exit of level ``depth`` (placed
+    by the document ``level``'s connections when given, else by the exit keys); each
     marker is a link to its button in the exit list (the script opens it directly)."""
     from html import escape as xml_escape
 
@@ -185,11 +202,14 @@ def with_exits(svg: str, exits: list[dict[str, Any]], depth: int) -> str:
     if not found or end < 0:
         return svg
     marks = []
+    places = _doc_places(level)
     for item in exits:
         place = exit_place(item["key"])
         if place is None or place[0] != depth:
             continue
         _d, x, y = place
+        if item["key"] in places:
+            x, y = places[item["key"]]
         cx, cy = x * CELL, y * CELL
         number = int(item["number"])
         marks.append(
@@ -303,7 +323,8 @@ def _page_data(
     if shown is not None:
         svg = render_svg(doc, depth=shown, view=view, lang=lang)
         if view == "gm" and not state.read_only:
-            svg = with_exits(svg, exits, shown)
+            level = next((lv for lv in doc["levels"] if lv["depth"] == shown), None)
+            svg = with_exits(svg, exits, shown, level)
     keys: list[Any] = []
     if shown is not None:
         from kerker.dungeon.render_key import area_keys
