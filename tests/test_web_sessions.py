@@ -215,3 +215,29 @@ def test_markers_sit_at_the_doors_the_map_draws(client: TestClient) -> None:
         assert (float(marker.group(1)), float(marker.group(2))) == pytest.approx((cx, cy))
         checked += 1
     assert checked > 0
+
+
+def test_a_busy_database_is_a_503_to_try_again(tmp_path: Path) -> None:
+    """SQLite locked by another writer for the whole wait: nothing is written and the
+    answer says so with 503 and Retry-After, not a 400 (bench/web.py saw it at 50 writers)."""
+    import sqlite3
+
+    from kerker.play.store import sqlite as sqlite_store
+
+    db = tmp_path / "busy.sqlite3"
+    app_client = TestClient(create_app(db))
+    sid = app_client.post("/api/sessions", json={"seed": 7}).json()["session"]
+    blocker = sqlite3.connect(db, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")  # another writer holds the lock
+    old = sqlite_store.BUSY_MS
+    sqlite_store.BUSY_MS = 50
+    try:
+        busy = app_client.post(f"/api/sessions/{sid}/open", json={"exit": "next"})
+    finally:
+        sqlite_store.BUSY_MS = old
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert busy.status_code == 503, busy.text
+    assert busy.headers["retry-after"] == "1" and busy.json()["error"] == "busy"
+    assert app_client.get(f"/api/sessions/{sid}").json()["seq"] == 0  # nothing written
+    assert app_client.post(f"/api/sessions/{sid}/open", json={"exit": "next"}).status_code == 200

@@ -186,6 +186,12 @@ def create_app(db: str | Path | None = None) -> FastAPI:
 
     @app.exception_handler(KerkerError)
     async def kerker_error(request: Request, exc: KerkerError) -> Response:
+        from kerker.play.store.base import BusyError
+
+        if isinstance(exc, BusyError):  # nothing written: the client may simply try again
+            response = _error(request, pages, 503, exc.code, exc.message(weblang.gettext()))
+            response.headers["Retry-After"] = "1"
+            return response
         status = 413 if isinstance(exc, BodyTooLarge) else 400
         return _error(request, pages, status, exc.code, exc.message(weblang.gettext()))
 

@@ -635,6 +635,10 @@ SESSION_ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"description": 'No such route: `{"error": "http", "message"}`'},
     413: {"description": "The body is larger than 256 KiB"},
     422: {"description": 'A field has the wrong type: `{"error", "message"}`'},
+    503: {
+        "description": "The database was busy with other writers; nothing was written, "
+        "try again (Retry-After)"
+    },
 }
 
 

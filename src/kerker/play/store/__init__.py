@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kerker.play.store.base import ConflictError, Store, StoreError
+from kerker.play.store.base import BusyError, ConflictError, Store, StoreError
 
-__all__ = ["ConflictError", "Store", "StoreError", "default_path", "open_store"]
+__all__ = ["BusyError", "ConflictError", "Store", "StoreError", "default_path", "open_store"]
 
 
 def default_path() -> Path:

@@ -21,6 +21,13 @@ class StoreError(KerkerError):
     code = "store"
 
 
+class BusyError(StoreError):
+    """The database stayed locked by other writers for the whole wait: nothing was written,
+    and the same step can simply be tried again (a web answer says 503 and when)."""
+
+    code = "busy"
+
+
 class ConflictError(StoreError):
     """Another writer appended to the session first: ``seq`` is the session's last event
     now (the caller reloads and shows the current state)."""

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from kerker.errors import N_
-from kerker.play.store.base import Store, StoreError
+from kerker.play.store.base import BusyError, Store, StoreError
 
 BUSY_MS = 10_000
 """How long a writer waits for another's lock before it gives up (one-line error)."""
@@ -81,6 +81,11 @@ class SqliteStore(Store):
         """A one-line error naming the file."""
         if isinstance(exc, sqlite3.DatabaseError) and "not a database" in str(exc):
             return StoreError(N_("{where} is not a kerker session database"), where=self.where)
+        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+            return BusyError(
+                N_("database {where} is busy with other writers; nothing was written, try again"),
+                where=self.where,
+            )
         return StoreError(
             N_("database {where}: {reason}"),
             where=self.where,
