@@ -25,7 +25,7 @@ from html import escape
 from itertools import pairwise
 from typing import Any
 
-from kerker.dungeon.render_key import AreaKey, area_keys
+from kerker.dungeon.render_key import _SURFACE, _VERTICAL, AreaKey, area_keys  # the key's texts
 from kerker.dungeon.render_svg import title_text
 from kerker.errors import N_
 from kerker.export.image import PPG_DEFAULT, fit_ppg, picture, scale_warning
@@ -53,22 +53,6 @@ ASSET_DIR = "kerker"
 """Where, in Foundry's user data, the picture is expected (``background.src``)."""
 LAYOUTS = ("v13", "v14")
 
-_VERTICAL = {  # the room key's texts (kerker.dungeon.render_key): one translation each
-    ("stairs", "down"): N_("Stairs down to level {level}"),
-    ("stairs", "up"): N_("Stairs up to level {level}"),
-    ("trapdoor", "down"): N_("Trapdoor down to level {level}"),
-    ("trapdoor", "up"): N_("Trapdoor up to level {level}"),
-    ("shaft", "down"): N_("Shaft down to level {level}"),
-    ("shaft", "up"): N_("Shaft up to level {level}"),
-    ("elevator", "down"): N_("Elevator down to level {level} (the whole room goes down)"),
-    ("elevator", "up"): N_("Elevator up to level {level}"),
-}
-_SURFACE = {
-    "stairs": N_("Stairs up to the surface"),
-    "trapdoor": N_("Trapdoor up to the surface"),
-    "shaft": N_("Shaft up to the surface"),
-    "elevator": N_("Elevator up to the surface"),
-}
 _STEP = {
     "n": (0, -1),
     "e": (1, 0),
