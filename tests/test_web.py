@@ -61,6 +61,27 @@ def test_a_dungeon_page_shows_the_map_and_key_of_the_seed(client: TestClient) ->
     assert "Seed 7" in page
 
 
+def test_a_dungeon_page_without_a_sheet_size_grows_like_the_cli(client: TestClient) -> None:
+    """No sheet size given: the level grows with what is rolled (issue 12, point 1), the
+    same document as `kerker dungeon` without --size; the page draws its map once."""
+    from typer.testing import CliRunner
+
+    from kerker.cli import app
+    from kerker.web import services
+
+    doc = services.dungeon_document(services.DungeonOptions(seed=12), "en")
+    result = CliRunner().invoke(app, ["dungeon", "--seed", "12", "--json", "--lang", "en"])
+    assert result.exit_code == 0, result.stderr
+    cli = json.loads(result.stdout)
+    shape = [(lv["width"], lv["height"], len(lv["areas"])) for lv in cli["levels"]]
+    assert [(lv["width"], lv["height"], len(lv["areas"])) for lv in doc["levels"]] == shape
+    assert (shape[0][0], shape[0][1]) != (30, 40)  # not the old fixed sheet
+    page = client.get("/dungeon?seed=12&go=1&lang=en").text
+    assert page.count("<svg") == 1  # the key below the map does not draw it again
+    form = client.get("/dungeon?lang=en").text
+    assert 'name="size" value=""' in form and "grows with the dungeon" in form
+
+
 def test_the_player_view_hides_what_the_gm_view_shows(client: TestClient) -> None:
     gm = client.get("/dungeon?seed=7&go=1&view=gm&lang=en").text
     player = client.get("/dungeon?seed=7&go=1&view=player&lang=en").text

@@ -444,10 +444,12 @@ def render_html(
     view: str = "gm",
     depth: int | None = None,
     maps: Mapping[int, str] | None = None,
+    with_maps: bool = True,
 ) -> str:
     """A self-contained printable page: per level its map (inline SVG), then its key.
     ``maps`` may hold the levels' SVGs of this view and language already drawn (by depth);
-    the others are drawn here. ``lang``: default the document's language."""
+    the others are drawn here; ``with_maps=False`` leaves the maps out (a page that shows
+    its map elsewhere). ``lang``: default the document's language."""
     lang = doc_lang(doc, lang)
     _ = translator(lang)
     body: list[str] = []
@@ -457,8 +459,9 @@ def render_html(
         first_title = first_title or title
         body.append(f'<h1 id="level-{d}">{escape(title)}</h1>')
         body.append(f'<p class="meta">{escape(" · ".join(lines))}</p>')
-        svg = (maps or {}).get(d) or render_svg(doc, depth=d, view=view, lang=lang)
-        body.append(f'<div class="map">{svg}</div>')
+        if with_maps:
+            svg = (maps or {}).get(d) or render_svg(doc, depth=d, view=view, lang=lang)
+            body.append(f'<div class="map">{svg}</div>')
         body.append('<div class="key">')
         keys = area_keys(doc, depth=d, lang=lang, view=view)
         # Rooms, halls and caves first; the corridors after them, one line each.

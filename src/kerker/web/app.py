@@ -364,7 +364,7 @@ def dungeon_options(
         rules=_choice(rules, RULE_SETS, Word(N_("rule set"))),
         seed=_seed(seed),
         levels=levels,
-        size=_size(size, 10, 200, Word(N_("sheet"))) or (30, 40),
+        size=_size(size, 10, 200, Word(N_("sheet"))),
         max_areas=max_areas,
         min_areas=min_areas,
         entrance=entrance,
@@ -595,7 +595,7 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         form = {
             "rules": rules,
             "levels": levels,
-            "size": size or "30x40",
+            "size": size or "",
             "max_areas": max_areas,
             "min_areas": min_areas,
             "entrance": entrance,
@@ -611,7 +611,7 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         if depth not in depths:
             depth = depths[0]
         svg = render_svg(doc, depth=depth, view=view, lang=code)
-        key = render_html(doc, lang=code, view=view, depth=depth, maps=None)
+        key = render_html(doc, lang=code, view=view, depth=depth, with_maps=False)
         query = {**form, "seed": options.seed, "go": 1}
         return pages.render(
             request,

@@ -220,7 +220,7 @@ class DungeonOptions:
     rules: str = "zufallslabyrinth"
     seed: int = 0
     levels: int = 1
-    size: tuple[int, int] = (30, 40)
+    size: tuple[int, int] | None = None  # None: the level grows with what is rolled
     max_areas: int = 60
     min_areas: int = 10
     entrance: str = "variant"

@@ -130,7 +130,7 @@ class Sessions:
             raise OptionError(N_("a session name takes up to 100 printable characters"))
         opts: dict[str, Any] = {
             "levels": options.levels,
-            "size": list(options.size),
+            **({"size": list(options.size)} if options.size else {}),
             "max_areas": options.max_areas,
             "min_areas": options.min_areas,
             "entrance": options.entrance,
@@ -372,7 +372,7 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
         rules: str = Form("zufallslabyrinth"),
         seed: str = Form(""),
         levels: str = Form("1"),
-        size: str = Form("30x40"),
+        size: str = Form(""),
         max_areas: str = Form("60"),
         min_areas: str = Form("10"),
         entrance: str = Form("variant"),
