@@ -160,6 +160,20 @@ def test_phone_width_has_no_horizontal_scroll(browser: Any, server: str, artefac
         assert overflow <= 1, (url, overflow)
         assert problems == []
         page.context.close()
+    # the play page carries the long player link; it wraps instead of widening the page
+    page, problems = _page(browser, width=390, height=844)
+    page.goto(f"{server}/play?lang=de")
+    page.fill("input[name=seed]", "7")
+    page.locator("form[action='/play'] button").click()
+    page.wait_for_url(re.compile(r".*/play/[0-9a-f]+$"))
+    watch_url = page.locator("a[target=_blank]").get_attribute("href")
+    for url, name in ((page.url, "play-phone-de"), (f"{watch_url}?lang=it", "watch-phone-it")):
+        page.goto(url)
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        page.screenshot(path=str(artefacts / f"{name}.png"), full_page=False)
+        assert overflow <= 1, (name, overflow)
+    assert problems == []
+    page.context.close()
 
 
 def test_play_by_clicking_the_map_with_a_live_player_screen(
