@@ -26,8 +26,10 @@ from kerker.dice.parser import parse
 from kerker.dice.roller import roll
 from kerker.errors import N_, KerkerError
 from kerker.play import engine_port as port
-from kerker.play.events import MAX_EVENTS, UNDOABLE, Event, EventError
+from kerker.play.events import MAX_DOOR_DICE, MAX_EVENTS, UNDOABLE, Event, EventError
+from kerker.dice.entered import EnteredDiceError
 from kerker.seeding import sub_seed
+from kerker.tables.engine import Ask, EnteredPick, EnteredRolls, MoreDiceNeeded, entering
 from kerker.tables.registry import RULES_DIR, Registry
 
 OPTION_NAMES = ("levels", "size", "max_areas", "min_areas", "entrance", "caves")
@@ -203,6 +205,15 @@ class PlayState:
     """The level last entered (what a view shows first)."""
     read_only: str | None = None
     """Why the session cannot be played on, or None."""
+    registry: Registry | None = None
+    """The tables the session was folded with (the shipped ones plus its own)."""
+    door_dice: dict[str, Event] = field(default_factory=dict)
+    """Exit key -> the open or reroll in effect whose entered dice roll behind it."""
+    entered: dict[int, list[EnteredPick]] = field(default_factory=dict)
+    """Seq of an open rolled with entered dice -> every table pick behind it, in order
+    (entered, or rolled by kerker)."""
+    trial: tuple[int, Ask | None] | None = None
+    trial_rolls: EnteredRolls | None = None
     _frozen: Any = None
     _docs: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -229,8 +240,30 @@ class PlayState:
         if doc is None:
             from kerker.dungeon.export import to_document
 
-            doc = self._docs[lang] = to_document(self.frozen(), lang)
+            doc = to_document(self.frozen(), lang)
+            if self.entered:
+                _mark_entered(self, doc)
+            self._docs[lang] = doc
         return doc
+
+
+def _mark_entered(state: PlayState, doc: dict[str, Any]) -> None:
+    """Mark the roll-log entries of the areas an open with entered dice made as
+    ``"entered": true`` (the picks in order, matched by table and dice)."""
+    areas = {(lv["depth"], a["id"]): a for lv in doc["levels"] for a in lv["areas"]}
+    for seq, picks in state.entered.items():
+        at = 0
+        for where in state.made.get(seq, []):
+            area = areas.get(where)
+            if area is None:
+                continue
+            for entry in area["rolls"]:
+                for j in range(at, len(picks)):
+                    if picks[j].table == entry["table"] and picks[j].dice == entry["dice"]:
+                        at = j + 1
+                        if picks[j].entered:
+                            entry["entered"] = True
+                        break
 
 
 def fingerprint(state: PlayState) -> str:
@@ -270,9 +303,32 @@ def _effective(events: list[Event]) -> tuple[list[int], list[int]]:
     return done, undone
 
 
-def fold(info: SessionInfo, events: list[Event], registry: Registry) -> PlayState:
+def _door_dice(effect: list[Event]) -> dict[str, Event]:
+    """Exit key -> the event whose entered dice roll what lies behind it: the last reroll
+    in effect of that exit, else its open (only those that carry ``dice``)."""
+    out: dict[str, Event] = {}
+    for e in effect:
+        if e.kind == "open" and "dice" in e.data:
+            out.setdefault(e.data["exit"], e)
+        elif e.kind == "reroll":
+            if "dice" in e.data:
+                out[e.data["exit"]] = e
+            else:
+                out.pop(e.data["exit"], None)
+    return out
+
+
+def fold(
+    info: SessionInfo,
+    events: list[Event],
+    registry: Registry,
+    *,
+    trial: tuple[int, Ask | None] | None = None,
+) -> PlayState:
     """Replay ``events`` from the session's seed. Refuses a log that is out of order or
-    names exits that never existed (a foreign or tampered log) with :class:`EventError`."""
+    names exits that never existed (a foreign or tampered log) with :class:`EventError`.
+    ``trial``: (seq, ask) of a proposed last event whose entered dice are being tried
+    (``ask`` asks for the rolls beyond them; errors about the dice are not wrapped)."""
     if len(events) > MAX_EVENTS:
         raise EventError(N_("a session holds at most {max} events"), max=MAX_EVENTS)
     for n, e in enumerate(events, 1):
@@ -287,9 +343,50 @@ def fold(info: SessionInfo, events: list[Event], registry: Registry) -> PlayStat
             rerolls[e.data["exit"]] = rerolls.get(e.data["exit"], 0) + 1
     dungeon = port.start(info.params(), info.seed, registry)
     state = PlayState(info, list(events), dungeon, done, undone, rerolls=rerolls)
+    state.registry = registry
+    state.door_dice = _door_dice(effect)
+    state.trial = trial
     for e in effect:
         _apply(state, e)
     return state
+
+
+def _expand(state: PlayState, e: Event, key: str) -> bool:
+    """Expand ``key`` for the open ``e``, with the dice a player entered for it (those of
+    its last reroll in effect, else its own) when there are any."""
+    source = state.door_dice.get(key)
+    if source is None or (source.kind == "open" and source.seq != e.seq):
+        return port.expand(state.dungeon, key, state.rerolls.get(key, 0))
+    trial = state.trial
+    trying = trial is not None and trial[0] == source.seq
+    rolls = EnteredRolls(
+        source.data["dice"],
+        rest=bool(source.data.get("rest")),
+        ask=trial[1] if trial is not None and trying else None,
+    )
+    try:
+        with entering(rolls):
+            opened = port.expand(state.dungeon, key, state.rerolls.get(key, 0))
+    except (MoreDiceNeeded, EnteredDiceError) as err:
+        if trying:
+            raise
+        raise EventError(
+            N_("event {seq} ({kind}): its entered dice do not fit the rolls behind the door ({reason})"),
+            seq=source.seq,
+            kind=source.kind,
+            reason=str(err),
+        ) from None
+    state.entered[e.seq] = rolls.log
+    if trying:
+        state.trial_rolls = rolls
+    elif rolls.left():
+        raise EventError(
+            N_("event {seq} ({kind}): {n} of its entered dice were not rolled behind the door"),
+            seq=source.seq,
+            kind=source.kind,
+            n=rolls.left(),
+        )
+    return opened
 
 
 def _apply(state: PlayState, e: Event) -> None:
@@ -301,7 +398,7 @@ def _apply(state: PlayState, e: Event) -> None:
         known = port.describe(dungeon, key)
         if known is not None:
             state.ways[e.seq] = known
-        if not port.expand(dungeon, key, state.rerolls.get(key, 0)):
+        if not _expand(state, e, key):
             state.lapsed.append(e.seq)
             return
         state.made[e.seq] = [
@@ -334,6 +431,8 @@ def advance(state: PlayState, event: Event, registry: Registry) -> PlayState:
     if event.kind in ("undo", "redo", "reroll"):
         return fold(state.info, [*state.events, event], registry)
     state.events.append(event)
+    if event.kind == "open" and "dice" in event.data:
+        state.door_dice[event.data["exit"]] = event
     if event.kind in UNDOABLE:
         state.done.append(event.seq)
         state.undone.clear()
@@ -445,6 +544,7 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
     data: dict[str, Any]
     if kind == "open":
         data = {"exit": _exit_key(state, str(fields["exit"]))}
+        data.update(_door_dice_fields(state, Event(seq, kind, data), registry, fields))
     elif kind == "reroll":
         opens = [
             state.by_seq[s].data["exit"]
@@ -460,6 +560,7 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
         if key not in opens:
             raise EventError(N_("exit {exit!r} has not been opened: nothing to reroll"), exit=key)
         data = {"exit": key}
+        data.update(_door_dice_fields(state, Event(seq, kind, data), registry, fields))
     elif kind == "undo":
         if not state.done:
             raise EventError(N_("nothing to undo"))
@@ -537,6 +638,39 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
     else:
         raise EventError(N_("unknown event kind {kind!r}"), kind=kind)
     return Event(seq, kind, data)
+
+
+def _door_dice_fields(
+    state: PlayState, event: Event, registry: Registry, fields: dict[str, Any]
+) -> dict[str, Any]:
+    """The ``dice``/``rest`` fields of an open or reroll with entered dice (``fields``:
+    ``dice``, the faces in order; ``rest``, let kerker roll what they do not cover;
+    ``ask``, a callable asking a player for each further roll), tried on a replay of the
+    session: refuses a face its die cannot show, dice left over, and (without ``rest`` or
+    ``ask``) running out (:class:`MoreDiceNeeded`, naming the next roll), writing nothing.
+    {} without dice."""
+    dice, ask = fields.get("dice"), fields.get("ask")
+    if dice is None and ask is None:
+        return {}
+    values = [] if dice is None else list(dice)
+    if len(values) > MAX_DOOR_DICE or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in values
+    ):
+        raise EventError(
+            N_("the dice entered for a door are at most {max} whole numbers"), max=MAX_DOOR_DICE
+        )
+    rest = bool(fields.get("rest"))
+    tried = Event(event.seq, event.kind, {**event.data, "dice": values, "rest": rest})
+    trial = fold(state.info, [*state.events, tried], registry, trial=(event.seq, ask))
+    rolls = trial.trial_rolls
+    used = 0 if rolls is None else rolls.used
+    if used < len(values):
+        raise EventError(
+            N_("the rolls behind this door took {n} of the {m} dice entered"),
+            n=used,
+            m=len(values),
+        )
+    return {"dice": values if rolls is None else rolls.values[:used], "rest": rest}
 
 
 def table_rng(
