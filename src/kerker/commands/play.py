@@ -150,9 +150,14 @@ def _play_registry() -> Any:
 def _act(
     s: str, kind: str, db: str | None, lang: str | None, json_out: bool, **fields: Any
 ) -> None:
+    from kerker.tables.engine import MoreDiceNeeded
+
     play = _play(db)
     try:
         state = play.act(s, kind, **fields)
+    except MoreDiceNeeded as err:
+        # the table named in the language the error line is printed in
+        raise err.in_language(resolve_language(lang)) from None
     finally:
         play.store.close()
     _result(state, lang, json_out)
@@ -341,6 +346,45 @@ def show_command(
     print(_summary(state, code, view))
 
 
+DoorDiceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--dice",
+        metavar="VALUES",
+        help=_h(
+            N_(
+                "Real dice: what they showed for the table rolls behind the door, in order "
+                '(e.g. "12 3 5"); without --roll-rest every roll needs a value.'
+            )
+        ),
+    ),
+]
+RollRestOption = Annotated[
+    bool,
+    typer.Option(
+        "--roll-rest",
+        help=_h(N_("With --dice: kerker rolls the table rolls the values entered do not cover.")),
+    ),
+]
+
+
+def _door_dice(dice: str | None, roll_rest: bool) -> dict[str, Any]:
+    """The ``dice``/``rest`` fields of an open or reroll from ``--dice`` and
+    ``--roll-rest`` ({} without ``--dice``)."""
+    if dice is None:
+        if roll_rest:
+            raise OptionError(N_("--roll-rest goes with --dice"))
+        return {}
+    from kerker.play.events import MAX_DOOR_DICE
+
+    parts = dice.replace(",", " ").replace(";", " ").split()
+    if len(parts) > MAX_DOOR_DICE or not all(p.isdigit() and len(p) < 6 for p in parts):
+        raise OptionError(
+            N_("--dice takes whole numbers separated by spaces, not {text!r}"), text=dice[:60]
+        )
+    return {"dice": [int(p) for p in parts], "rest": roll_rest}
+
+
 @play_app.command(
     "open",
     help=_h(
@@ -354,12 +398,14 @@ def show_command(
 def open_command(
     s: SessionArg,
     exit_: Annotated[str, typer.Argument(metavar="EXIT")],
+    dice: DoorDiceOption = None,
+    roll_rest: RollRestOption = False,
     db: DbOption = None,
     json_out: JsonOption = False,
     lang: LangOption = None,
 ) -> None:
     """Open an exit."""
-    _act(s, "open", db, lang, json_out, exit=exit_)
+    _act(s, "open", db, lang, json_out, exit=exit_, **_door_dice(dice, roll_rest))
 
 
 @play_app.command("undo", help=_h(N_("Take back the last step (it stays in the log).")))
@@ -393,12 +439,14 @@ def redo_command(
 def reroll_command(
     s: SessionArg,
     exit_: Annotated[str, typer.Argument(metavar="EXIT")],
+    dice: DoorDiceOption = None,
+    roll_rest: RollRestOption = False,
     db: DbOption = None,
     json_out: JsonOption = False,
     lang: LangOption = None,
 ) -> None:
     """Reroll."""
-    _act(s, "reroll", db, lang, json_out, exit=exit_)
+    _act(s, "reroll", db, lang, json_out, exit=exit_, **_door_dice(dice, roll_rest))
 
 
 @play_app.command("note", help=_h(N_("Write a note on the session or, with --area, on an area.")))
