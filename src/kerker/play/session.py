@@ -34,6 +34,10 @@ from kerker.tables.registry import RULES_DIR, Registry
 
 OPTION_NAMES = ("levels", "size", "max_areas", "min_areas", "entrance", "caves")
 """The dungeon options a session records (those of ``kerker dungeon``)."""
+OWN_TABLES = "tables"
+"""The options' key of the session's own table files: ``[{"name", "text"}, ...]``."""
+OWN_DIGEST = "tables_digest"
+"""The options' key of the digest of those files (:func:`kerker.tables.owntexts.texts_digest`)."""
 
 
 class ReadOnlyError(KerkerError):
@@ -59,9 +63,30 @@ class SessionInfo:
     created: str = ""
     updated: str = ""
 
+    @property
+    def own_tables(self) -> list[tuple[str, str]]:
+        """The session's own table files as (name, text), in the order they load."""
+        return [(str(t["name"]), str(t["text"])) for t in self.options.get(OWN_TABLES) or ()]
+
+    @property
+    def tables_digest(self) -> str:
+        """The digest of the own table files recorded when the session was made ("")."""
+        return str(self.options.get(OWN_DIGEST) or "")
+
+    def listing_json(self) -> dict[str, Any]:
+        """:meth:`to_json` with the own tables' names instead of their texts (for lists)."""
+        data = self.to_json()
+        opts = dict(self.options)
+        if OWN_TABLES in opts:
+            opts[OWN_TABLES] = [name for name, _text in self.own_tables]
+        data["options"] = opts
+        return data
+
     def params(self) -> port.Params:
         """The engine parameters (checked)."""
         opts = dict(self.options)
+        opts.pop(OWN_TABLES, None)
+        opts.pop(OWN_DIGEST, None)
         size = opts.pop("size", None)
         if size is not None:
             opts["size"] = tuple(size)
@@ -95,6 +120,32 @@ def rules_digest(rules: str) -> str:
             h.update(str(path.relative_to(RULES_DIR)).encode())
             h.update(path.read_bytes())
     return h.hexdigest()
+
+
+def session_digest(rules: str, tables: Sequence[tuple[str, str]] = ()) -> str:
+    """The rule data digest of a session: :func:`rules_digest` of the shipped data, and
+    with own tables a digest of it and theirs."""
+    from kerker.tables.owntexts import texts_digest
+
+    shipped = rules_digest(rules)
+    if not tables:
+        return shipped
+    h = hashlib.blake2b(digest_size=16)
+    h.update(f"{shipped}:{texts_digest(tables)}".encode())
+    return h.hexdigest()
+
+
+def _own_tables_option(raw: Any) -> list[tuple[str, str]]:
+    """The own tables of a session's options (``[{"name", "text"}]``), shape checked."""
+    if not isinstance(raw, list) or not all(
+        isinstance(t, dict)
+        and isinstance(t.get("name"), str)
+        and isinstance(t.get("text"), str)
+        and set(t) == {"name", "text"}
+        for t in raw
+    ):
+        raise EventError(N_('own tables are a list of {{"name", "text"}} objects'))
+    return [(t["name"], t["text"]) for t in raw]
 
 
 def event_seed(info: SessionInfo, seq: int) -> int:
@@ -452,17 +503,28 @@ def new_info(
     player_token: str = "",
     now: str = "",
 ) -> SessionInfo:
-    """The header of a new session (options checked by the engine's parameters)."""
-    unknown = sorted(set(options) - set(OPTION_NAMES))
+    """The header of a new session (options checked by the engine's parameters). Own
+    table files come as ``options["tables"]`` (``[{"name", "text"}]``): capped in size,
+    linted (the first problem refused as ``file:line:col: message``) and recorded with
+    their digest (``options["tables_digest"]``)."""
+    from kerker.tables.owntexts import refuse_bad, texts_digest
+
+    unknown = sorted(set(options) - set(OPTION_NAMES) - {OWN_TABLES, OWN_DIGEST})
     if unknown:
         raise EventError(N_("unknown dungeon option {name!r}"), name=unknown[0])
+    opts = {k: v for k, v in options.items() if k in OPTION_NAMES}
+    tables = _own_tables_option(options[OWN_TABLES]) if options.get(OWN_TABLES) else []
+    if tables:
+        refuse_bad(tables)
+        opts[OWN_TABLES] = [{"name": n, "text": t} for n, t in tables]
+        opts[OWN_DIGEST] = texts_digest(tables)
     info = SessionInfo(
         session_id,
         rules,
         seed,
-        dict(options),
+        opts,
         kerker.__version__,
-        rules_digest(rules),
+        session_digest(rules, tables),
         name=name,
         player_token=player_token,
         created=now,
@@ -475,19 +537,29 @@ def new_info(
 def verify(state: PlayState) -> PlayState:
     """Compare a replayed session with what it recorded; on a difference it opens
     read-only (:attr:`PlayState.read_only` says why), never as a silently other dungeon."""
+    from kerker.tables.owntexts import texts_digest
+
     info = state.info
-    if not info.fingerprint:
+    if not info.fingerprint or state.read_only:
         return state
-    same_data = info.kerker_version == kerker.__version__ and info.rules_digest == rules_digest(
-        info.rules
+    tables = info.own_tables
+    same_data = info.kerker_version == kerker.__version__ and info.rules_digest == (
+        session_digest(info.rules, tables)
     )
     if same_data:
         return state
     if fingerprint(state) != info.fingerprint:
-        state.read_only = (
-            f"made with kerker {info.kerker_version} and other rule data; replayed here it "
-            "gives another dungeon"
-        )
+        if tables and texts_digest(tables) != info.tables_digest:
+            state.read_only = (
+                "its own tables are not those it was played with (digest "
+                f"{info.tables_digest[:12]}, now {texts_digest(tables)[:12]}); replayed here "
+                "it gives another dungeon"
+            )
+        else:
+            state.read_only = (
+                f"made with kerker {info.kerker_version} and other rule data; replayed here "
+                "it gives another dungeon"
+            )
     return state
 
 

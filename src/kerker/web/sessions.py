@@ -634,7 +634,10 @@ SESSION_ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"description": "A request from another site (its Origin is not this host)"},
     404: {"description": 'No such route: `{"error": "http", "message"}`'},
     413: {"description": "The body is larger than 256 KiB"},
-    422: {"description": 'A field has the wrong type: `{"error", "message"}`'},
+    422: {
+        "description": 'A field has the wrong type: `{"error", "message"}`; or real dice '
+        'for a door ran out: `{"error": "dice_needed", "message", "needs"}`'
+    },
     503: {
         "description": "The database was busy with other writers; nothing was written, "
         "try again (Retry-After)"
@@ -652,6 +655,7 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
 
     def acting(session: str, kind: str, body: dict[str, Any]) -> Response:
         from kerker.play.store import ConflictError
+        from kerker.tables.engine import MoreDiceNeeded
 
         expected = body.get("expected")
         if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
@@ -671,7 +675,16 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
                 _str(fields.get("level")),
                 _str(fields.get("depth")),
             )
+            if kind in ("open", "reroll"):
+                typed.update(_door_dice(fields.get("dice"), fields.get("rest")))
             state = sessions.act(session, kind, expected, **typed)
+        except MoreDiceNeeded as err:
+            # the next table roll behind the door needs a value: say which (nothing written)
+            named = err.in_language(weblang.current.get())
+            return JSONResponse(
+                {**named.to_json(), "message": named.message(weblang.gettext())},
+                status_code=422,
+            )
         except ConflictError as err:
             return JSONResponse(
                 {
@@ -730,6 +743,15 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
             f"The `{kind}` step of `kerker play` (body: its fields, and "
             "`expected`: the number of the last event seen)."
         )
+        if kind in ("open", "reroll"):
+            route.__doc__ += (
+                " Real dice: `dice`, what they showed for the table rolls behind the door in "
+                "order (`[12, 3, 5]`), and `rest`: true to let kerker roll those the list "
+                "does not cover. When the list runs out without `rest`, a 422 "
+                '`{"error": "dice_needed", "message", "needs": {"number", "dice", "table", '
+                '"title"}}` names the next roll and nothing is written; a value the die '
+                "cannot show is a 400."
+            )
         return route
 
     for kind in ACTIONS:
@@ -760,6 +782,26 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
             journal_md(state, services.registry(), weblang.current.get(), view=_view(view)),
             media_type="text/markdown; charset=utf-8",
         )
+
+
+def _door_dice(dice: Any, rest: Any) -> dict[str, Any]:
+    """The ``dice``/``rest`` fields of an open or reroll body ({} without ``dice``)."""
+    from kerker.play.events import MAX_DOOR_DICE
+
+    if dice is None:
+        return {}
+    if (
+        not isinstance(dice, list)
+        or len(dice) > MAX_DOOR_DICE
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in dice)
+    ):
+        raise OptionError(
+            N_("dice takes a list of at most {max} whole numbers (what real dice showed)"),
+            max=MAX_DOOR_DICE,
+        )
+    if rest is not None and not isinstance(rest, bool):
+        raise OptionError(N_("rest takes true or false"))
+    return {"dice": dice, "rest": bool(rest)}
 
 
 def _str(value: Any) -> str | None:
