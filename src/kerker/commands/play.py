@@ -236,12 +236,26 @@ def new_command(
     name: Annotated[
         str, typer.Option("--name", help=_h(N_("A name for the session (up to 100 characters).")))
     ] = "",
+    tables: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--tables",
+            help=_h(
+                N_(
+                    "A folder (or file) of your own tables, as kerker dungeon takes them; "
+                    "repeatable, also read from KERKER_TABLES. The session keeps their texts."
+                )
+            ),
+        ),
+    ] = None,
     db: DbOption = None,
     json_out: JsonOption = False,
     lang: LangOption = None,
 ) -> None:
     """Start a session."""
+    from kerker.cli_support import table_dirs
     from kerker.commands.dungeon import parse_size
+    from kerker.tables.owntexts import read_paths
 
     if len(name) > 100 or any(not ch.isprintable() for ch in name):
         raise OptionError(N_("--name takes up to 100 printable characters"))
@@ -255,6 +269,9 @@ def new_command(
     }
     if caves != "depth" or rules == "scatola-bianca":
         options["caves"] = caves
+    own = read_paths(table_dirs(tables))
+    if own:
+        options["tables"] = [{"name": n, "text": t} for n, t in own]
     from kerker.commands.dungeon import flags
 
     play = _play(db)
@@ -271,6 +288,7 @@ def new_command(
                     "player_token": state.info.player_token,
                     "rules": rules,
                     "seed": used_seed,
+                    "tables_digest": state.info.tables_digest or None,
                 }
             )
         )
@@ -291,7 +309,9 @@ def list_command(
         play.store.close()
     if json_out:
         print(
-            dump_json([{k: v for k, v in i.to_json().items() if k != "fingerprint"} for i in infos])
+            dump_json(
+                [{k: v for k, v in i.listing_json().items() if k != "fingerprint"} for i in infos]
+            )
         )
         return
     _ = translator(resolve_language(lang))

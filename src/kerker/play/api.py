@@ -64,7 +64,7 @@ class Play:
             tables = self.tables(info)
         except KerkerError as err:
             state = fold(info, events, self.registry)
-            state.read_only = f"its own tables do not load here: {err}"
+            state.read_only = f"its own tables do not load here: {err.message()}"
             return state
         return verify(fold(info, events, tables))
 

@@ -726,7 +726,7 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
     def api_list() -> list[dict[str, Any]]:
         """Every session, the most recently played first."""
         return [
-            {k: v for k, v in info.to_json().items() if k != "player_token"}
+            {k: v for k, v in info.listing_json().items() if k != "player_token"}
             for info in sessions.listing()
         ]
 
