@@ -152,7 +152,9 @@ def test_the_cli_takes_dice_for_a_door(tmp_path: Path) -> None:
     sid = runner.invoke(app, ["play", "new", "--seed", "7", "--db", db]).stdout.strip()
     bad = runner.invoke(app, ["play", "open", sid, "1", "--dice", "4 101", "--db", db])
     assert bad.exit_code == 2 and "a d100 cannot show 101" in bad.stderr
-    short = runner.invoke(app, ["play", "open", sid, "1", "--dice", "4", "--db", db, "--lang", "de"])
+    short = runner.invoke(
+        app, ["play", "open", sid, "1", "--dice", "4", "--db", db, "--lang", "de"]
+    )
     assert short.exit_code == 2 and "W% für Gangbreite" in short.stderr
     assert len(short.stderr.strip().splitlines()) == 1
     words = runner.invoke(app, ["play", "open", sid, "1", "--dice", "vier", "--db", db])

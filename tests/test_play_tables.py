@@ -80,7 +80,9 @@ def test_changed_own_tables_open_read_only(play: Play) -> None:
     s = play.new("zufallslabyrinth", 7, _own())
     live = play.act(s.info.id, "open", exit="1")
     changed = dict(live.info.options)
-    changed["tables"] = [{"name": "breit.yaml", "text": WIDE.replace("width_ft: 20", "width_ft: 30")}]
+    changed["tables"] = [
+        {"name": "breit.yaml", "text": WIDE.replace("width_ft: 20", "width_ft: 30")}
+    ]
     info = replace(live.info, options=changed)
     state = verify(fold(info, live.events, play.tables(info)))
     assert state.read_only is not None and "own tables" in state.read_only
@@ -125,8 +127,9 @@ def test_the_cli_takes_own_tables(tmp_path: Path) -> None:
     (folder / "bad.yaml").write_text("schema: 1\ntables: [1\n", encoding="utf-8")
     bad = runner.invoke(app, ["play", "new", "--tables", str(folder), "--db", db])
     assert bad.exit_code == 2
-    assert bad.stderr.strip().splitlines() == [
-        bad.stderr.strip().splitlines()[0]
-    ] and "bad.yaml:3:1:" in bad.stderr
+    assert (
+        bad.stderr.strip().splitlines() == [bad.stderr.strip().splitlines()[0]]
+        and "bad.yaml:3:1:" in bad.stderr
+    )
     gone = runner.invoke(app, ["play", "new", "--tables", str(tmp_path / "nope"), "--db", db])
     assert gone.exit_code == 2 and "no such folder or file" in gone.stderr

@@ -95,7 +95,7 @@ def _entered_line(picks: list[Any], _: Any) -> str:
     text = _("Real dice entered: {faces}.").format(faces=", ".join(faces) or "–")
     if rolled:
         text += " " + _("Rolled by kerker: {n} table rolls.").format(n=rolled)
-    return text
+    return str(text)
 
 
 def _step(

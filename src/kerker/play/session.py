@@ -22,12 +22,12 @@ from typing import Any
 
 import kerker
 from kerker.dice.ast import BinOp, Dice, Group, Neg, Node, Num
+from kerker.dice.entered import EnteredDiceError
 from kerker.dice.parser import parse
 from kerker.dice.roller import roll
 from kerker.errors import N_, KerkerError
 from kerker.play import engine_port as port
 from kerker.play.events import MAX_DOOR_DICE, MAX_EVENTS, UNDOABLE, Event, EventError
-from kerker.dice.entered import EnteredDiceError
 from kerker.seeding import sub_seed
 from kerker.tables.engine import Ask, EnteredPick, EnteredRolls, MoreDiceNeeded, entering
 from kerker.tables.registry import RULES_DIR, Registry
@@ -422,7 +422,10 @@ def _expand(state: PlayState, e: Event, key: str) -> bool:
         if trying:
             raise
         raise EventError(
-            N_("event {seq} ({kind}): its entered dice do not fit the rolls behind the door ({reason})"),
+            N_(
+                "event {seq} ({kind}): its entered dice do not fit the rolls behind the "
+                "door ({reason})"
+            ),
             seq=source.seq,
             kind=source.kind,
             reason=str(err),

@@ -126,9 +126,7 @@ class EnteredRolls:
         self.used = 0
         self.log: list[EnteredPick] = []
 
-    def take(
-        self, table: Table, expression: str, expr: Expr, rolled: Roll, limits: Limits
-    ) -> Roll:
+    def take(self, table: Table, expression: str, expr: Expr, rolled: Roll, limits: Limits) -> Roll:
         """The roll of this pick: the next entered faces, or ``rolled``."""
         sides = plain_sides(expr, limits)
         if sides is None:

@@ -70,7 +70,9 @@ def read_paths(paths: Sequence[Path]) -> list[OwnText]:
                 )
             text = path.read_bytes().decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise OptionError(N_("{file}: a table file must be UTF-8 text"), file=str(path)) from None
+            raise OptionError(
+                N_("{file}: a table file must be UTF-8 text"), file=str(path)
+            ) from None
         except OSError as exc:
             raise OptionError(
                 N_("cannot read {path}: {reason}"), path=str(path), reason=exc.strerror or str(exc)

@@ -17,7 +17,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import Body, FastAPI, Form, Request
+from fastapi import Body, FastAPI, File, Form, Request, UploadFile
 from fastapi.responses import (
     HTMLResponse,
     JSONResponse,
@@ -124,8 +124,11 @@ class Sessions:
                 raise OptionError(N_("no session {session!r}"), session=session[:40])
             return play.act(session, kind, expected=expected, **fields)
 
-    def new(self, options: services.DungeonOptions, name: str) -> Any:
-        """A new session of a dungeon with ``options``."""
+    def new(
+        self, options: services.DungeonOptions, name: str, tables: list[Any] | None = None
+    ) -> Any:
+        """A new session of a dungeon with ``options`` and own table files ``tables``
+        (``[{"name", "text"}]``, linted; refused in one line ``file:line:col: message``)."""
         if len(name) > 100 or any(not ch.isprintable() for ch in name):
             raise OptionError(N_("a session name takes up to 100 printable characters"))
         opts: dict[str, Any] = {
@@ -137,6 +140,8 @@ class Sessions:
         }
         if options.caves != "depth" or options.rules == "scatola-bianca":
             opts["caves"] = options.caves
+        if tables:
+            opts["tables"] = tables
         with self.play() as play:
             return play.new(options.rules, options.seed, opts, name=name)
 
@@ -378,6 +383,7 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
         entrance: str = Form("variant"),
         caves: str = Form("depth"),
         name: str = Form(""),
+        tables: UploadFile | None = NO_FILE,
     ) -> Response:
         from kerker.web.app import dungeon_options
 
@@ -391,7 +397,16 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
             entrance,
             caves,
         )
-        state = sessions.new(options, name.strip())
+        own = (
+            services.own_table_upload(
+                tables.filename or "",
+                tables.file.read(services.MAX_UPLOAD * 4 + 1),
+                weblang.current.get(),
+            )
+            if tables is not None and tables.filename
+            else None
+        )
+        state = sessions.new(options, name.strip(), own)
         return RedirectResponse(f"/play/{state.info.id}", status_code=303)
 
     @app.get("/play/{session}", response_class=HTMLResponse, include_in_schema=False)
@@ -699,7 +714,9 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
     @app.post("/api/sessions", responses=SESSION_ERRORS, tags=["sessions"])
     def api_new(body: BodyDict = None) -> dict[str, Any]:
         """A new session; the body takes the options of `kerker play new` (rules, seed,
-        levels, size "WxH", max_areas, min_areas, entrance, caves, name)."""
+        levels, size "WxH", max_areas, min_areas, entrance, caves, name) and `tables`, own
+        table files as `[{"name", "text"}]` (YAML; linted, the first problem refused as a 400
+        `file:line:col: message`)."""
         body = body or {}
         size = body.get("size")
         options = dungeon_options(
@@ -714,7 +731,10 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
             str(body.get("entrance", "variant")),
             str(body.get("caves", "depth")),
         )
-        state = sessions.new(options, str(body.get("name", "")).strip())
+        own = body.get("tables")
+        if own is not None and not isinstance(own, list):
+            raise OptionError(N_('tables takes a list of {{"name", "text"}} objects'))
+        state = sessions.new(options, str(body.get("name", "")).strip(), own)
         return {
             "session": state.info.id,
             "player_token": state.info.player_token,
@@ -782,6 +802,10 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
             journal_md(state, services.registry(), weblang.current.get(), view=_view(view)),
             media_type="text/markdown; charset=utf-8",
         )
+
+
+NO_FILE: Any = File(None)
+"""The default of an optional upload field (own tables of a new session)."""
 
 
 def _door_dice(dice: Any, rest: Any) -> dict[str, Any]:
