@@ -133,3 +133,34 @@ def test_the_cli_takes_own_tables(tmp_path: Path) -> None:
     )
     gone = runner.invoke(app, ["play", "new", "--tables", str(tmp_path / "nope"), "--db", db])
     assert gone.exit_code == 2 and "no such folder or file" in gone.stderr
+
+
+def test_the_web_form_starts_a_session_with_an_uploaded_table(tmp_path: Path) -> None:
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from kerker.web import create_app
+
+    client = TestClient(create_app(tmp_path / "w.sqlite3"))
+    form = {"seed": "7", "levels": "1", "rules": "zufallslabyrinth"}
+    made = client.post(
+        "/play",
+        data=form,
+        files={"tables": ("breit.yaml", WIDE.encode(), "text/yaml")},
+        follow_redirects=False,
+    )
+    assert made.status_code == 303, made.text
+    sid = made.headers["location"].rsplit("/", 1)[-1]
+    shown = client.get(f"/api/sessions/{sid}").json()
+    assert shown["own_tables"] == ["breit.yaml"]
+    opened = client.post(f"/api/sessions/{sid}/open", json={"exit": 1}).json()
+    corridor = next(a for a in opened["levels"][0]["areas"] if a["number"] == 2)
+    assert corridor["size"]["feet"].startswith("20 ×")
+    bad = client.post(
+        "/play?lang=de",
+        data=form,
+        files={"tables": ("kaputt.yaml", b"schema: 1\ntables: [1\n", "text/yaml")},
+    )
+    assert bad.status_code == 400 and "kaputt.yaml:3:1:" in bad.text
+    api = client.post("/api/sessions", json={"seed": 7, "tables": "nope"})
+    assert api.status_code == 400
