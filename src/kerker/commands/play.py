@@ -150,9 +150,14 @@ def _play_registry() -> Any:
 def _act(
     s: str, kind: str, db: str | None, lang: str | None, json_out: bool, **fields: Any
 ) -> None:
+    from kerker.tables.engine import MoreDiceNeeded
+
     play = _play(db)
     try:
         state = play.act(s, kind, **fields)
+    except MoreDiceNeeded as err:
+        # the table named in the language the error line is printed in
+        raise err.in_language(resolve_language(lang)) from None
     finally:
         play.store.close()
     _result(state, lang, json_out)
@@ -231,12 +236,26 @@ def new_command(
     name: Annotated[
         str, typer.Option("--name", help=_h(N_("A name for the session (up to 100 characters).")))
     ] = "",
+    tables: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--tables",
+            help=_h(
+                N_(
+                    "A folder (or file) of your own tables, as kerker dungeon takes them; "
+                    "repeatable, also read from KERKER_TABLES. The session keeps their texts."
+                )
+            ),
+        ),
+    ] = None,
     db: DbOption = None,
     json_out: JsonOption = False,
     lang: LangOption = None,
 ) -> None:
     """Start a session."""
+    from kerker.cli_support import table_dirs
     from kerker.commands.dungeon import parse_size
+    from kerker.tables.owntexts import read_paths
 
     if len(name) > 100 or any(not ch.isprintable() for ch in name):
         raise OptionError(N_("--name takes up to 100 printable characters"))
@@ -250,6 +269,9 @@ def new_command(
     }
     if caves != "depth" or rules == "scatola-bianca":
         options["caves"] = caves
+    own = read_paths(table_dirs(tables))
+    if own:
+        options["tables"] = [{"name": n, "text": t} for n, t in own]
     from kerker.commands.dungeon import flags
 
     play = _play(db)
@@ -266,6 +288,7 @@ def new_command(
                     "player_token": state.info.player_token,
                     "rules": rules,
                     "seed": used_seed,
+                    "tables_digest": state.info.tables_digest or None,
                 }
             )
         )
@@ -286,7 +309,9 @@ def list_command(
         play.store.close()
     if json_out:
         print(
-            dump_json([{k: v for k, v in i.to_json().items() if k != "fingerprint"} for i in infos])
+            dump_json(
+                [{k: v for k, v in i.listing_json().items() if k != "fingerprint"} for i in infos]
+            )
         )
         return
     _ = translator(resolve_language(lang))
@@ -341,6 +366,45 @@ def show_command(
     print(_summary(state, code, view))
 
 
+DoorDiceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--dice",
+        metavar="VALUES",
+        help=_h(
+            N_(
+                "Real dice: what they showed for the table rolls behind the door, in order "
+                '(e.g. "12 3 5"); without --roll-rest every roll needs a value.'
+            )
+        ),
+    ),
+]
+RollRestOption = Annotated[
+    bool,
+    typer.Option(
+        "--roll-rest",
+        help=_h(N_("With --dice: kerker rolls the table rolls the values entered do not cover.")),
+    ),
+]
+
+
+def _door_dice(dice: str | None, roll_rest: bool) -> dict[str, Any]:
+    """The ``dice``/``rest`` fields of an open or reroll from ``--dice`` and
+    ``--roll-rest`` ({} without ``--dice``)."""
+    if dice is None:
+        if roll_rest:
+            raise OptionError(N_("--roll-rest goes with --dice"))
+        return {}
+    from kerker.play.events import MAX_DOOR_DICE
+
+    parts = dice.replace(",", " ").replace(";", " ").split()
+    if len(parts) > MAX_DOOR_DICE or not all(p.isdigit() and len(p) < 6 for p in parts):
+        raise OptionError(
+            N_("--dice takes whole numbers separated by spaces, not {text!r}"), text=dice[:60]
+        )
+    return {"dice": [int(p) for p in parts], "rest": roll_rest}
+
+
 @play_app.command(
     "open",
     help=_h(
@@ -354,12 +418,14 @@ def show_command(
 def open_command(
     s: SessionArg,
     exit_: Annotated[str, typer.Argument(metavar="EXIT")],
+    dice: DoorDiceOption = None,
+    roll_rest: RollRestOption = False,
     db: DbOption = None,
     json_out: JsonOption = False,
     lang: LangOption = None,
 ) -> None:
     """Open an exit."""
-    _act(s, "open", db, lang, json_out, exit=exit_)
+    _act(s, "open", db, lang, json_out, exit=exit_, **_door_dice(dice, roll_rest))
 
 
 @play_app.command("undo", help=_h(N_("Take back the last step (it stays in the log).")))
@@ -393,12 +459,14 @@ def redo_command(
 def reroll_command(
     s: SessionArg,
     exit_: Annotated[str, typer.Argument(metavar="EXIT")],
+    dice: DoorDiceOption = None,
+    roll_rest: RollRestOption = False,
     db: DbOption = None,
     json_out: JsonOption = False,
     lang: LangOption = None,
 ) -> None:
     """Reroll."""
-    _act(s, "reroll", db, lang, json_out, exit=exit_)
+    _act(s, "reroll", db, lang, json_out, exit=exit_, **_door_dice(dice, roll_rest))
 
 
 @play_app.command("note", help=_h(N_("Write a note on the session or, with --area, on an area.")))

@@ -47,8 +47,31 @@ class Play:
         """Session id -> the state after its last step made here: reused by
         :meth:`state` while the stored log is still the one it was folded from."""
 
+    def tables(self, info: SessionInfo) -> Registry:
+        """The tables session ``info`` rolls on: the registry's plus its own table files
+        (loaded once per set of files). Refuses own files that no longer load here
+        (:class:`~kerker.errors.RuleDataError`, one line)."""
+        from kerker.tables.owntexts import load_texts
+
+        return load_texts(self.registry, info.own_tables)
+
+    def _fold(self, info: SessionInfo, events: list[Event]) -> PlayState:
+        """The session replayed on its tables; when its own table files do not load here
+        any more, replayed without them and read-only, saying why."""
+        from kerker.errors import KerkerError
+
+        try:
+            tables = self.tables(info)
+        except KerkerError as err:
+            state = fold(info, events, self.registry)
+            state.read_only = f"its own tables do not load here: {err.message()}"
+            return state
+        return verify(fold(info, events, tables))
+
     def new(self, rules: str, seed: int, options: dict[str, Any], name: str = "") -> PlayState:
-        """A new session (stored, no events yet)."""
+        """A new session (stored, no events yet). ``options``: those of ``kerker dungeon``,
+        and ``"tables"``, own table files as ``[{"name", "text"}]`` (linted; the session
+        keeps them, so it replays and exports with them)."""
         info = new_info(
             secrets.token_hex(5),
             rules,
@@ -58,7 +81,7 @@ class Play:
             player_token=secrets.token_urlsafe(16),
             now=_now(),
         )
-        state = fold(info, [], self.registry)
+        state = fold(info, [], self.tables(info))
         info = with_fingerprint(info, state)
         self.store.create(info)
         state.info = info
@@ -72,7 +95,7 @@ class Play:
         last = self._last.pop(info.id, None)
         if last is not None and last.info == info and last.events == events and not last.read_only:
             return last
-        return verify(fold(info, events, self.registry))
+        return self._fold(info, events)
 
     def act(self, ref: str, kind: str, expected: int | None = None, **fields: Any) -> PlayState:
         """Do ``kind`` (see :func:`~kerker.play.session.propose`) on session ``ref`` and
@@ -85,14 +108,14 @@ class Play:
             err = ConflictError(state.info.id, expected, state.seq)
             err.state = state
             raise err
-        event = propose(state, kind, self.registry, **fields)
+        event = propose(state, kind, state.registry or self.registry, **fields)
         return self._append(state, event)
 
     def _append(self, state: PlayState, event: Event) -> PlayState:
         """Append ``event`` (proposed on ``state``, which this takes over) and return the
         state after it."""
         info = state.info
-        after = advance(state, event, self.registry)
+        after = advance(state, event, state.registry or self.registry)
         info = with_fingerprint(replace(info, updated=_now()), after)
         try:
             self.store.append(info, event)
@@ -138,6 +161,20 @@ class Play:
             raise EventError(N_("the log's session header needs rules, seed and options"))
         events = [event_from_json(item, seq=n) for n, item in enumerate(data["events"], 1)]
         title = name if name is not None else str(head.get("name") or "")
+        probe = new_info("probe", rules, seed, options)
+        recorded = head.get("fingerprint")
+        if isinstance(recorded, str) and recorded:
+            # the whole log replayed first: another dungeon than the one recorded (other
+            # rule data or own tables, another kerker, an edited log) is refused, not
+            # imported as a silently different session
+            replayed = fold(probe, events, self.tables(probe))
+            if with_fingerprint(probe, replayed).fingerprint != recorded:
+                raise EventError(
+                    N_(
+                        "the log does not replay here as it was recorded (other rule data, "
+                        "own tables or kerker version): it gives another dungeon"
+                    )
+                )
         state = self.new(rules, seed, options, name=title)
         for event in events:
             self._check_replays(state, event)
@@ -148,14 +185,13 @@ class Play:
         """Refuse an imported event the session as it stands does not allow, or whose
         dice do not come out as recorded."""
         fields = dict(event.data)
-        if event.kind in ("open", "reroll", "enter"):
-            fields = (
-                {"exit": event.data["exit"]}
-                if event.kind != "enter"
-                else {"level": event.data["level"]}
-            )
-        redo = propose(state, event.kind, self.registry, **fields)
-        if redo.data != event.data:
+        recorded = dict(event.data)
+        if event.kind == "enter":
+            fields = {"level": event.data["level"]}
+        elif event.kind in ("open", "reroll") and "dice" in event.data:
+            recorded.setdefault("rest", False)
+        redo = propose(state, event.kind, state.registry or self.registry, **fields)
+        if redo.data != recorded:
             raise EventError(
                 N_("event {seq} ({kind}) of the log does not replay here as it was recorded"),
                 seq=event.seq,

@@ -18,6 +18,8 @@ MAX_EVENTS = 10_000
 """Events of one session at most (a session replays from its log)."""
 MAX_FACES = 100
 """Dice a player may enter for one roll."""
+MAX_DOOR_DICE = 1_000
+"""Dice a player may enter for the table rolls behind one door (``open``/``reroll``)."""
 
 KINDS = (
     "open",
@@ -55,6 +57,14 @@ FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "hide": {"depth": (int,), "area": (int, type(None)), "exit": (str, type(None))},
     "enter": {"level": (int,), "exit": (str,)},
 }
+OPTIONAL: dict[str, frozenset[str]] = {
+    "open": frozenset({"dice", "rest"}),
+    "reroll": frozenset({"dice", "rest"}),
+}
+"""Fields of a kind that an event has only when given (left out of its JSON otherwise):
+``dice``, the faces entered for the table rolls behind the door, and ``rest``, true when
+kerker rolled what the entered ones did not cover."""
+OPTIONAL_TYPES: dict[str, tuple[type, ...]] = {"dice": (list,), "rest": (bool,)}
 
 
 class EventError(KerkerError):
@@ -91,7 +101,11 @@ def event_from_json(item: Any, seq: int | None = None) -> Event:
     number = item.get("seq") if seq is None else seq
     if not isinstance(number, int) or isinstance(number, bool) or number < 1:
         raise EventError(N_("event {kind}: seq must be a whole number from 1"), kind=kind)
-    spec = FIELDS[kind]
+    optional = OPTIONAL.get(kind, frozenset())
+    spec = {
+        **FIELDS[kind],
+        **{n: OPTIONAL_TYPES[n] for n in sorted(optional) if item.get(n) is not None},
+    }
     data: dict[str, Any] = {}
     for name, types in spec.items():
         value = item.get(name)
@@ -112,17 +126,17 @@ def event_from_json(item: Any, seq: int | None = None) -> Event:
                 max=MAX_TEXT,
             )
         if isinstance(value, list) and (
-            len(value) > MAX_FACES
+            len(value) > (MAX_DOOR_DICE if name == "dice" else MAX_FACES)
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
         ):
             raise EventError(
                 N_("event {seq}: {name!r} must be a list of at most {max} whole numbers"),
                 seq=number,
                 name=name,
-                max=MAX_FACES,
+                max=MAX_DOOR_DICE if name == "dice" else MAX_FACES,
             )
         data[name] = value
-    extra = sorted(set(item) - set(spec) - {"seq", "kind"})
+    extra = sorted(set(item) - set(spec) - optional - {"seq", "kind"})
     if extra:
         raise EventError(
             N_("event {seq} ({kind}): unknown field {name!r}"), seq=number, kind=kind, name=extra[0]

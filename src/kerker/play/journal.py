@@ -59,7 +59,8 @@ def _area_lines(area: dict[str, Any], depth: int, lang: str, view: str) -> list[
             for r in rolls:
                 label = r.get("label") or r["table"]
                 text = r.get("text") or r["row"]
-                lines.append(f"     - {label}: {r['explain']} → {text}")
+                mark = " " + _("(entered)") if r.get("entered") else ""
+                lines.append(f"     - {label}: {r['explain']}{mark} → {text}")
             lines.append("\n     </details>")
     return lines
 
@@ -84,6 +85,17 @@ def _exits(state: PlayState) -> dict[str, tuple[str, int]]:
 def _code(text: str) -> str:
     """Text as an inline code span (dice and their explanations read as typed)."""
     return "`" + " ".join(text.replace("`", "'").split()) + "`"
+
+
+def _entered_line(picks: list[Any], _: Any) -> str:
+    """What real dice were entered for the table rolls behind a door, and how many
+    kerker rolled."""
+    faces = [str(f) for p in picks if p.entered for f in p.faces]
+    rolled = sum(1 for p in picks if not p.entered)
+    text = _("Real dice entered: {faces}.").format(faces=", ".join(faces) or "–")
+    if rolled:
+        text += " " + _("Rolled by kerker: {n} table rolls.").format(n=rolled)
+    return str(text)
 
 
 def _step(
@@ -117,6 +129,9 @@ def _step(
         if e.seq in state.lapsed:
             return [head + " " + _("(No longer there: a reroll before it changed the way.)")]
         lines = [head]
+        picks = state.entered.get(e.seq)
+        if picks is not None and view == "gm":
+            lines.append("   - " + _entered_line(picks, _))
         made = state.made.get(e.seq, [])
         if not made:
             joined = state.joined.get(e.seq)
@@ -173,8 +188,9 @@ def _step(
         from kerker.tables.engine import roll_table
         from kerker.tables.render import lines as table_lines
 
-        rng = table_rng(state.info, e.seq, registry, d["table"], d["entered"])
-        result, _log = roll_table(registry, d["table"], rng, context={"level": d["level"]})
+        tables = state.registry or registry  # the session's own tables too
+        rng = table_rng(state.info, e.seq, tables, d["table"], d["entered"])
+        result, _log = roll_table(tables, d["table"], rng, context={"level": d["level"]})
         head = _("Table {table}:").format(table=_code(d["table"]))
         if d["entered"] is not None:
             head = head.removesuffix(":") + " (" + _("entered") + "):"

@@ -22,16 +22,22 @@ from typing import Any
 
 import kerker
 from kerker.dice.ast import BinOp, Dice, Group, Neg, Node, Num
+from kerker.dice.entered import EnteredDiceError
 from kerker.dice.parser import parse
 from kerker.dice.roller import roll
 from kerker.errors import N_, KerkerError
 from kerker.play import engine_port as port
-from kerker.play.events import MAX_EVENTS, UNDOABLE, Event, EventError
+from kerker.play.events import MAX_DOOR_DICE, MAX_EVENTS, UNDOABLE, Event, EventError
 from kerker.seeding import sub_seed
+from kerker.tables.engine import Ask, EnteredPick, EnteredRolls, MoreDiceNeeded, entering
 from kerker.tables.registry import RULES_DIR, Registry
 
 OPTION_NAMES = ("levels", "size", "max_areas", "min_areas", "entrance", "caves")
 """The dungeon options a session records (those of ``kerker dungeon``)."""
+OWN_TABLES = "tables"
+"""The options' key of the session's own table files: ``[{"name", "text"}, ...]``."""
+OWN_DIGEST = "tables_digest"
+"""The options' key of the digest of those files (:func:`kerker.tables.owntexts.texts_digest`)."""
 
 
 class ReadOnlyError(KerkerError):
@@ -57,9 +63,30 @@ class SessionInfo:
     created: str = ""
     updated: str = ""
 
+    @property
+    def own_tables(self) -> list[tuple[str, str]]:
+        """The session's own table files as (name, text), in the order they load."""
+        return [(str(t["name"]), str(t["text"])) for t in self.options.get(OWN_TABLES) or ()]
+
+    @property
+    def tables_digest(self) -> str:
+        """The digest of the own table files recorded when the session was made ("")."""
+        return str(self.options.get(OWN_DIGEST) or "")
+
+    def listing_json(self) -> dict[str, Any]:
+        """:meth:`to_json` with the own tables' names instead of their texts (for lists)."""
+        data = self.to_json()
+        opts = dict(self.options)
+        if OWN_TABLES in opts:
+            opts[OWN_TABLES] = [name for name, _text in self.own_tables]
+        data["options"] = opts
+        return data
+
     def params(self) -> port.Params:
         """The engine parameters (checked)."""
         opts = dict(self.options)
+        opts.pop(OWN_TABLES, None)
+        opts.pop(OWN_DIGEST, None)
         size = opts.pop("size", None)
         if size is not None:
             opts["size"] = tuple(size)
@@ -93,6 +120,32 @@ def rules_digest(rules: str) -> str:
             h.update(str(path.relative_to(RULES_DIR)).encode())
             h.update(path.read_bytes())
     return h.hexdigest()
+
+
+def session_digest(rules: str, tables: Sequence[tuple[str, str]] = ()) -> str:
+    """The rule data digest of a session: :func:`rules_digest` of the shipped data, and
+    with own tables a digest of it and theirs."""
+    from kerker.tables.owntexts import texts_digest
+
+    shipped = rules_digest(rules)
+    if not tables:
+        return shipped
+    h = hashlib.blake2b(digest_size=16)
+    h.update(f"{shipped}:{texts_digest(tables)}".encode())
+    return h.hexdigest()
+
+
+def _own_tables_option(raw: Any) -> list[tuple[str, str]]:
+    """The own tables of a session's options (``[{"name", "text"}]``), shape checked."""
+    if not isinstance(raw, list) or not all(
+        isinstance(t, dict)
+        and isinstance(t.get("name"), str)
+        and isinstance(t.get("text"), str)
+        and set(t) == {"name", "text"}
+        for t in raw
+    ):
+        raise EventError(N_('own tables are a list of {{"name", "text"}} objects'))
+    return [(t["name"], t["text"]) for t in raw]
 
 
 def event_seed(info: SessionInfo, seq: int) -> int:
@@ -203,6 +256,15 @@ class PlayState:
     """The level last entered (what a view shows first)."""
     read_only: str | None = None
     """Why the session cannot be played on, or None."""
+    registry: Registry | None = None
+    """The tables the session was folded with (the shipped ones plus its own)."""
+    door_dice: dict[str, Event] = field(default_factory=dict)
+    """Exit key -> the open or reroll in effect whose entered dice roll behind it."""
+    entered: dict[int, list[EnteredPick]] = field(default_factory=dict)
+    """Seq of an open rolled with entered dice -> every table pick behind it, in order
+    (entered, or rolled by kerker)."""
+    trial: tuple[int, Ask | None] | None = None
+    trial_rolls: EnteredRolls | None = None
     _frozen: Any = None
     _docs: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -229,8 +291,30 @@ class PlayState:
         if doc is None:
             from kerker.dungeon.export import to_document
 
-            doc = self._docs[lang] = to_document(self.frozen(), lang)
+            doc = to_document(self.frozen(), lang)
+            if self.entered:
+                _mark_entered(self, doc)
+            self._docs[lang] = doc
         return doc
+
+
+def _mark_entered(state: PlayState, doc: dict[str, Any]) -> None:
+    """Mark the roll-log entries of the areas an open with entered dice made as
+    ``"entered": true`` (the picks in order, matched by table and dice)."""
+    areas = {(lv["depth"], a["id"]): a for lv in doc["levels"] for a in lv["areas"]}
+    for seq, picks in state.entered.items():
+        at = 0
+        for where in state.made.get(seq, []):
+            area = areas.get(where)
+            if area is None:
+                continue
+            for entry in area["rolls"]:
+                for j in range(at, len(picks)):
+                    if picks[j].table == entry["table"] and picks[j].dice == entry["dice"]:
+                        at = j + 1
+                        if picks[j].entered:
+                            entry["entered"] = True
+                        break
 
 
 def fingerprint(state: PlayState) -> str:
@@ -270,9 +354,32 @@ def _effective(events: list[Event]) -> tuple[list[int], list[int]]:
     return done, undone
 
 
-def fold(info: SessionInfo, events: list[Event], registry: Registry) -> PlayState:
+def _door_dice(effect: list[Event]) -> dict[str, Event]:
+    """Exit key -> the event whose entered dice roll what lies behind it: the last reroll
+    in effect of that exit, else its open (only those that carry ``dice``)."""
+    out: dict[str, Event] = {}
+    for e in effect:
+        if e.kind == "open" and "dice" in e.data:
+            out.setdefault(e.data["exit"], e)
+        elif e.kind == "reroll":
+            if "dice" in e.data:
+                out[e.data["exit"]] = e
+            else:
+                out.pop(e.data["exit"], None)
+    return out
+
+
+def fold(
+    info: SessionInfo,
+    events: list[Event],
+    registry: Registry,
+    *,
+    trial: tuple[int, Ask | None] | None = None,
+) -> PlayState:
     """Replay ``events`` from the session's seed. Refuses a log that is out of order or
-    names exits that never existed (a foreign or tampered log) with :class:`EventError`."""
+    names exits that never existed (a foreign or tampered log) with :class:`EventError`.
+    ``trial``: (seq, ask) of a proposed last event whose entered dice are being tried
+    (``ask`` asks for the rolls beyond them; errors about the dice are not wrapped)."""
     if len(events) > MAX_EVENTS:
         raise EventError(N_("a session holds at most {max} events"), max=MAX_EVENTS)
     for n, e in enumerate(events, 1):
@@ -287,9 +394,53 @@ def fold(info: SessionInfo, events: list[Event], registry: Registry) -> PlayStat
             rerolls[e.data["exit"]] = rerolls.get(e.data["exit"], 0) + 1
     dungeon = port.start(info.params(), info.seed, registry)
     state = PlayState(info, list(events), dungeon, done, undone, rerolls=rerolls)
+    state.registry = registry
+    state.door_dice = _door_dice(effect)
+    state.trial = trial
     for e in effect:
         _apply(state, e)
     return state
+
+
+def _expand(state: PlayState, e: Event, key: str) -> bool:
+    """Expand ``key`` for the open ``e``, with the dice a player entered for it (those of
+    its last reroll in effect, else its own) when there are any."""
+    source = state.door_dice.get(key)
+    if source is None or (source.kind == "open" and source.seq != e.seq):
+        return port.expand(state.dungeon, key, state.rerolls.get(key, 0))
+    trial = state.trial
+    trying = trial is not None and trial[0] == source.seq
+    rolls = EnteredRolls(
+        source.data["dice"],
+        rest=bool(source.data.get("rest")),
+        ask=trial[1] if trial is not None and trying else None,
+    )
+    try:
+        with entering(rolls):
+            opened = port.expand(state.dungeon, key, state.rerolls.get(key, 0))
+    except (MoreDiceNeeded, EnteredDiceError) as err:
+        if trying:
+            raise
+        raise EventError(
+            N_(
+                "event {seq} ({kind}): its entered dice do not fit the rolls behind the "
+                "door ({reason})"
+            ),
+            seq=source.seq,
+            kind=source.kind,
+            reason=str(err),
+        ) from None
+    state.entered[e.seq] = rolls.log
+    if trying:
+        state.trial_rolls = rolls
+    elif rolls.left():
+        raise EventError(
+            N_("event {seq} ({kind}): {n} of its entered dice were not rolled behind the door"),
+            seq=source.seq,
+            kind=source.kind,
+            n=rolls.left(),
+        )
+    return opened
 
 
 def _apply(state: PlayState, e: Event) -> None:
@@ -301,7 +452,7 @@ def _apply(state: PlayState, e: Event) -> None:
         known = port.describe(dungeon, key)
         if known is not None:
             state.ways[e.seq] = known
-        if not port.expand(dungeon, key, state.rerolls.get(key, 0)):
+        if not _expand(state, e, key):
             state.lapsed.append(e.seq)
             return
         state.made[e.seq] = [
@@ -334,6 +485,8 @@ def advance(state: PlayState, event: Event, registry: Registry) -> PlayState:
     if event.kind in ("undo", "redo", "reroll"):
         return fold(state.info, [*state.events, event], registry)
     state.events.append(event)
+    if event.kind == "open" and "dice" in event.data:
+        state.door_dice[event.data["exit"]] = event
     if event.kind in UNDOABLE:
         state.done.append(event.seq)
         state.undone.clear()
@@ -353,17 +506,28 @@ def new_info(
     player_token: str = "",
     now: str = "",
 ) -> SessionInfo:
-    """The header of a new session (options checked by the engine's parameters)."""
-    unknown = sorted(set(options) - set(OPTION_NAMES))
+    """The header of a new session (options checked by the engine's parameters). Own
+    table files come as ``options["tables"]`` (``[{"name", "text"}]``): capped in size,
+    linted (the first problem refused as ``file:line:col: message``) and recorded with
+    their digest (``options["tables_digest"]``)."""
+    from kerker.tables.owntexts import refuse_bad, texts_digest
+
+    unknown = sorted(set(options) - set(OPTION_NAMES) - {OWN_TABLES, OWN_DIGEST})
     if unknown:
         raise EventError(N_("unknown dungeon option {name!r}"), name=unknown[0])
+    opts = {k: v for k, v in options.items() if k in OPTION_NAMES}
+    tables = _own_tables_option(options[OWN_TABLES]) if options.get(OWN_TABLES) else []
+    if tables:
+        refuse_bad(tables)
+        opts[OWN_TABLES] = [{"name": n, "text": t} for n, t in tables]
+        opts[OWN_DIGEST] = texts_digest(tables)
     info = SessionInfo(
         session_id,
         rules,
         seed,
-        dict(options),
+        opts,
         kerker.__version__,
-        rules_digest(rules),
+        session_digest(rules, tables),
         name=name,
         player_token=player_token,
         created=now,
@@ -376,19 +540,29 @@ def new_info(
 def verify(state: PlayState) -> PlayState:
     """Compare a replayed session with what it recorded; on a difference it opens
     read-only (:attr:`PlayState.read_only` says why), never as a silently other dungeon."""
+    from kerker.tables.owntexts import texts_digest
+
     info = state.info
-    if not info.fingerprint:
+    if not info.fingerprint or state.read_only:
         return state
-    same_data = info.kerker_version == kerker.__version__ and info.rules_digest == rules_digest(
-        info.rules
+    tables = info.own_tables
+    same_data = info.kerker_version == kerker.__version__ and info.rules_digest == (
+        session_digest(info.rules, tables)
     )
     if same_data:
         return state
     if fingerprint(state) != info.fingerprint:
-        state.read_only = (
-            f"made with kerker {info.kerker_version} and other rule data; replayed here it "
-            "gives another dungeon"
-        )
+        if tables and texts_digest(tables) != info.tables_digest:
+            state.read_only = (
+                "its own tables are not those it was played with (digest "
+                f"{info.tables_digest[:12]}, now {texts_digest(tables)[:12]}); replayed here "
+                "it gives another dungeon"
+            )
+        else:
+            state.read_only = (
+                f"made with kerker {info.kerker_version} and other rule data; replayed here "
+                "it gives another dungeon"
+            )
     return state
 
 
@@ -445,6 +619,7 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
     data: dict[str, Any]
     if kind == "open":
         data = {"exit": _exit_key(state, str(fields["exit"]))}
+        data.update(_door_dice_fields(state, Event(seq, kind, data), registry, fields))
     elif kind == "reroll":
         opens = [
             state.by_seq[s].data["exit"]
@@ -460,6 +635,7 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
         if key not in opens:
             raise EventError(N_("exit {exit!r} has not been opened: nothing to reroll"), exit=key)
         data = {"exit": key}
+        data.update(_door_dice_fields(state, Event(seq, kind, data), registry, fields))
     elif kind == "undo":
         if not state.done:
             raise EventError(N_("nothing to undo"))
@@ -537,6 +713,39 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
     else:
         raise EventError(N_("unknown event kind {kind!r}"), kind=kind)
     return Event(seq, kind, data)
+
+
+def _door_dice_fields(
+    state: PlayState, event: Event, registry: Registry, fields: dict[str, Any]
+) -> dict[str, Any]:
+    """The ``dice``/``rest`` fields of an open or reroll with entered dice (``fields``:
+    ``dice``, the faces in order; ``rest``, let kerker roll what they do not cover;
+    ``ask``, a callable asking a player for each further roll), tried on a replay of the
+    session: refuses a face its die cannot show, dice left over, and (without ``rest`` or
+    ``ask``) running out (:class:`MoreDiceNeeded`, naming the next roll), writing nothing.
+    {} without dice."""
+    dice, ask = fields.get("dice"), fields.get("ask")
+    if dice is None and ask is None:
+        return {}
+    values = [] if dice is None else list(dice)
+    if len(values) > MAX_DOOR_DICE or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in values
+    ):
+        raise EventError(
+            N_("the dice entered for a door are at most {max} whole numbers"), max=MAX_DOOR_DICE
+        )
+    rest = bool(fields.get("rest"))
+    tried = Event(event.seq, event.kind, {**event.data, "dice": values, "rest": rest})
+    trial = fold(state.info, [*state.events, tried], registry, trial=(event.seq, ask))
+    rolls = trial.trial_rolls
+    used = 0 if rolls is None else rolls.used
+    if used < len(values):
+        raise EventError(
+            N_("the rolls behind this door took {n} of the {m} dice entered"),
+            n=used,
+            m=len(values),
+        )
+    return {"dice": values if rolls is None else rolls.values[:used], "rest": rest}
 
 
 def table_rng(

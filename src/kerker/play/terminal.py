@@ -4,7 +4,9 @@ with ``q`` or closing the terminal loses nothing and ``kerker play S`` resumes t
 
 Keys: ``n`` open the next exit (the procedure's walk), ``o`` open exit number ...,
 ``u`` undo, ``y`` redo, ``r`` reroll the exit opened last, ``t`` a note, ``c`` an HPR
-check, ``d`` dice, ``j`` the journal, ``v`` GM / player view, ``q`` quit, ``?`` help.
+check, ``d`` dice, ``p`` real dice for the doors on / off (each table roll behind a door is
+then asked for, "W20 – Gangbreite: "), ``j`` the journal, ``v`` GM / player view, ``q``
+quit, ``?`` help.
 On a terminal the keys act at once (cbreak mode); from a pipe they are read one by one.
 """
 
@@ -24,8 +26,54 @@ from kerker.play.store import ConflictError
 MAX_LINE = 500
 HELP = N_(
     "n next exit · o open number · u undo · y redo · r reroll last · t note · "
-    "c check · d dice · j journal · v GM/player view · q quit"
+    "c check · d dice · p real dice on/off · j journal · v GM/player view · q quit"
 )
+
+
+class CalledOff(KerkerError):
+    """The player stopped entering the dice of a door: nothing was written."""
+
+    code = "called_off"
+
+
+def asker(keys: _Keys, out: Any, lang: str) -> Any:
+    """The ``ask`` of an open with real dice: prompts each table roll behind the door with
+    its dice and the table's title in ``lang`` ("W20 – Gangbreite: "), asks again after a
+    value the dice cannot show, and calls the open off (:class:`CalledOff`) on an empty
+    line or the end of input."""
+    from kerker.dice.entered import EnteredDiceError, check_faces, plain_sides
+    from kerker.tables.model import pick_text
+
+    _ = translator(lang)
+
+    def ask(table: Any, dice: str, count: int, number: int) -> list[int]:
+        title = str(pick_text(table.title, lang) or table.id)
+        sides = plain_sides(dice) or []
+        while True:
+            answer = keys.line(f"{dice} – {title}: ")
+            if not answer or not answer.strip():
+                raise CalledOff(N_("called off: nothing was opened"))
+            parts = answer.replace(",", " ").split()
+            if not all(p.isdigit() and len(p) < 6 for p in parts):
+                out.print(_("Dice entered are whole numbers."), markup=False)
+                continue
+            faces = [int(p) for p in parts]
+            if len(faces) != count:
+                out.print(
+                    _("{expr} needs {n} dice, {m} entered").format(
+                        expr=dice, n=count, m=len(faces)
+                    ),
+                    markup=False,
+                )
+                continue
+            try:
+                check_faces(sides, faces)
+            except EnteredDiceError as err:
+                out.print(err.message(_), markup=False)
+                continue
+            return faces
+
+    return ask
 
 
 class _Keys:
@@ -132,6 +180,7 @@ def run_loop(
         code = lang or rules_language(state)
         _ = translator(code)
         view = "player"
+        real_dice = False
         last: list[str] = []
 
         def draw(current: PlayState) -> None:
@@ -207,8 +256,18 @@ def run_loop(
                         console.print(_("Dice entered are whole numbers."), markup=False)
                         continue
                     fields["entered"] = [int(f) for f in faces]
+            elif key == "p":
+                real_dice = not real_dice
+                console.print(
+                    _("Real dice for the doors: on (each table roll is asked for).")
+                    if real_dice
+                    else _("Real dice for the doors: off (kerker rolls)."),
+                    markup=False,
+                )
+                continue
             elif key == "j":
-                console.print(journal_md(state, play.registry, code, view), markup=False)
+                tables = state.registry or play.registry
+                console.print(journal_md(state, tables, code, view), markup=False)
                 continue
             elif key == "v":
                 view = "gm" if view == "player" else "player"
@@ -219,9 +278,12 @@ def run_loop(
                 continue
             else:
                 continue
+            if real_dice and kind in ("open", "reroll"):
+                fields["ask"] = asker(keys, console, code)
             try:
                 state = play.act(state.info.id, kind, expected=state.seq, **fields)
-                last = journal_lines(state, play.registry, code, view, [state.events[-1]])
+                tables = state.registry or play.registry
+                last = journal_lines(state, tables, code, view, [state.events[-1]])
             except ConflictError as err:
                 console.print(err.message(_), markup=False)
                 state = err.state or play.state(state.info.id)

@@ -168,7 +168,9 @@ def document(state: PlayState, view: str, lang: str) -> dict[str, Any]:
 
 def show(state: PlayState, view: str = "gm", lang: str = "en") -> dict[str, Any]:
     """``kerker play show --json``: the document for ``view`` plus ``session``,
-    ``player_token``, ``seq``, ``read_only``, ``depth`` and ``open_exits``."""
+    ``player_token``, ``seq``, ``read_only``, ``depth``, ``rules_digest``,
+    ``tables_digest`` (of the own table files, None without), ``own_tables`` (their
+    names) and ``open_exits``."""
     doc = document(state, view, lang)
     head: dict[str, Any] = {
         "session": state.info.id,
@@ -178,6 +180,9 @@ def show(state: PlayState, view: str = "gm", lang: str = "en") -> dict[str, Any]
         "seq": state.seq,
         "read_only": state.read_only,
         "depth": state.depth,
+        "rules_digest": state.info.rules_digest,
+        "tables_digest": state.info.tables_digest or None,
+        "own_tables": [name for name, _text in state.info.own_tables],
     }
     return {**head, **doc, "open_exits": open_exit_list(state, view)}
 

@@ -11,15 +11,18 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from kerker.dice import Roll, parse, roll
 from kerker.dice.ast import Expr
+from kerker.dice.entered import EnteredDiceError, check_faces, plain_sides, roll_faces
 from kerker.dice.explain import explain
-from kerker.errors import N_
+from kerker.errors import N_, KerkerError
 from kerker.limits import DEFAULT_LIMITS, Limits
 from kerker.tables.expr import evaluate, fill
 from kerker.tables.model import (
@@ -32,6 +35,7 @@ from kerker.tables.model import (
     Row,
     Table,
     TextMap,
+    pick_text,
 )
 from kerker.tables.registry import Registry, TableError
 
@@ -39,6 +43,139 @@ MAX_DEPTH = 12
 MAX_STEPS = 2_000
 MAX_TIMES = 100
 CHANCE_DIE = "W%"
+
+
+# -- real dice: picks a player rolled by hand ------------------------------------------------
+
+
+class EnteredPick(NamedTuple):
+    """One table pick of a walk with entered rolls: the table, its dice, the faces and the
+    total, and whether the faces were entered (False: rolled by kerker)."""
+
+    table: str
+    dice: str
+    faces: tuple[int, ...]
+    total: int
+    entered: bool
+
+
+Ask = Callable[[Table, str, int, int], Sequence[int]]
+"""``ask(table, dice, count, number)``: the faces of the ``number``-th pick (1-based), a
+``dice`` expression of ``count`` dice on ``table``, asked of a player."""
+
+
+class MoreDiceNeeded(KerkerError):
+    """Entered rolls ran out: names the next pick that needs dice (its number, dice and
+    table). ``titles`` holds the table's title in each language; :meth:`in_language`
+    gives the same error with the title in one."""
+
+    code = "dice_needed"
+
+    def __init__(self, table: Table, dice: str, number: int, entered: int, lang: str = "en"):
+        self.table_id = table.id
+        self.titles = dict(table.title or {})
+        self.dice = dice
+        self.number = number
+        self.entered = entered
+        self._table = table
+        super().__init__(
+            N_(
+                "roll {number} is {dice} for {title}: enter it too ({entered} entered so "
+                "far), or let kerker roll the rest"
+            ),
+            number=number,
+            dice=dice,
+            title=str(pick_text(table.title, lang) or table.id),
+            entered=entered,
+        )
+
+    def in_language(self, lang: str) -> MoreDiceNeeded:
+        """The same error naming the table by its title in ``lang``."""
+        return MoreDiceNeeded(self._table, self.dice, self.number, self.entered, lang)
+
+    def to_json(self) -> dict[str, Any]:
+        data = super().to_json()
+        data["needs"] = {
+            "number": self.number,
+            "dice": self.dice,
+            "table": self.table_id,
+            "title": self.titles,
+        }
+        return data
+
+
+class EnteredRolls:
+    """The dice a player rolled by hand for the table picks of one or more walks, in order.
+
+    Each pick of a table with its own plain dice (``W20``, ``2W6``; not weighted tables,
+    not dice with rerolls or explosions) takes as many of ``values`` as it has dice; the
+    RNG passed in is still drawn from as if kerker rolled (so entering what kerker would
+    have rolled gives the same result, and what follows is rolled alike). When ``values``
+    run out: ``ask`` (when given) is asked for the faces and they are added to ``values``;
+    else with ``rest`` kerker rolls the remaining picks; else :class:`MoreDiceNeeded`.
+    ``log`` records every pick seen (entered or rolled by kerker). A face its die cannot
+    show is refused (:class:`~kerker.dice.entered.EnteredDiceError`, one line).
+    """
+
+    def __init__(
+        self, values: Sequence[int], *, rest: bool = False, ask: Ask | None = None
+    ) -> None:
+        self.values = [int(v) for v in values]
+        self.rest = rest
+        self.ask = ask
+        self.used = 0
+        self.log: list[EnteredPick] = []
+
+    def take(self, table: Table, expression: str, expr: Expr, rolled: Roll, limits: Limits) -> Roll:
+        """The roll of this pick: the next entered faces, or ``rolled``."""
+        sides = plain_sides(expr, limits)
+        if sides is None:
+            self.log.append(EnteredPick(table.id, expression, (), rolled.total, False))
+            return rolled
+        n = len(sides)
+        number = sum(1 for p in self.log if p.entered) + 1
+        if self.used + n > len(self.values):
+            if self.ask is not None:
+                given = [int(v) for v in self.ask(table, expression, n, number)]
+                if len(given) != n:
+                    raise EnteredDiceError(
+                        N_("{expr} needs {n} dice, {m} entered"),
+                        expr=expression,
+                        n=n,
+                        m=len(given),
+                    )
+                check_faces(sides, given)
+                self.values[self.used :] = given
+            elif self.rest:
+                self.log.append(EnteredPick(table.id, expression, (), rolled.total, False))
+                return rolled
+            else:
+                raise MoreDiceNeeded(table, expression, number, self.used)
+        faces = self.values[self.used : self.used + n]
+        self.used += n
+        result = roll_faces(expr, faces, limits)
+        self.log.append(EnteredPick(table.id, expression, tuple(faces), result.total, True))
+        return result
+
+    def left(self) -> int:
+        """Entered values no pick took."""
+        return len(self.values) - self.used
+
+
+_ENTERED: ContextVar[EnteredRolls | None] = ContextVar("kerker_entered_rolls", default=None)
+
+
+@contextmanager
+def entering(rolls: EnteredRolls) -> Iterator[EnteredRolls]:
+    """Within this block every table walk (:func:`roll_table`, :func:`roll_table_picks`,
+    also those a dungeon procedure makes) takes its picks from ``rolls`` (a context
+    variable: front ends reach the procedure's rolls without another parameter through
+    every layer; the RNG is still passed in and drawn from)."""
+    token = _ENTERED.set(rolls)
+    try:
+        yield rolls
+    finally:
+        _ENTERED.reset(token)
 
 
 # Results are plain slotted dataclasses, not frozen ones: a frozen dataclass sets every field
@@ -159,14 +296,21 @@ class _Walk:
     number of tables rolled so far (``steps``) and the dice thrown, in order (``picks``,
     made into log entries at the end). A plain class: one is made per roll."""
 
-    __slots__ = ("limits", "picks", "registry", "rng", "steps")
+    __slots__ = ("entered", "limits", "picks", "registry", "rng", "steps")
 
-    def __init__(self, registry: Registry, rng: random.Random, limits: Limits) -> None:
+    def __init__(
+        self,
+        registry: Registry,
+        rng: random.Random,
+        limits: Limits,
+        entered: EnteredRolls | None = None,
+    ) -> None:
         self.registry = registry
         self.rng = rng
         self.limits = limits
         self.steps = 0
         self.picks: list[tuple[Table, RowPick]] = []
+        self.entered = entered
 
     def too_many(self, table: Table) -> None:
         """Refuse a walk of more than :data:`MAX_STEPS` rolls (counted in ``steps``)."""
@@ -260,12 +404,16 @@ def _pick(
     if reroll_if is None:
         # no reroll rule (nearly every pick): one throw
         result = roll(expr, walk.rng, limits)
+        if walk.entered is not None and dice is not None:
+            result = walk.entered.take(table, expression, expr, result, limits)
         total = result.total + modifier
         rerolled: tuple[int, ...] = ()
     else:
         thrown: list[int] = []
         for _attempt in range(limits.max_rerolls + 1):
             result = roll(expr, walk.rng, limits)
+            if walk.entered is not None and dice is not None:
+                result = walk.entered.take(table, expression, expr, result, limits)
             total = result.total + modifier
             if evaluate(reroll_if, {**ctx, "result": total}):
                 thrown.append(total)
@@ -542,6 +690,6 @@ def roll_table_picks(
     """:func:`roll_table` with the log as ``(table, pick)`` per die, in order (for a caller
     that keeps its own log entries: no dicts made)."""
     table = registry.get(table_id)
-    walk = _Walk(registry, rng, limits)
+    walk = _Walk(registry, rng, limits, _ENTERED.get())
     result = _roll(walk, table, dict(context or {}), 0, 0, None, None)
     return result, walk.picks

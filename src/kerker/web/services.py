@@ -324,6 +324,30 @@ class UploadCheck:
     tables: tuple[dict[str, Any], ...]
 
 
+def own_table_upload(name: str, raw: bytes, lang: str) -> list[dict[str, str]]:
+    """An uploaded own table file for a play session, as its ``tables`` option: UTF-8,
+    capped as :func:`check_upload` caps it, CSV turned into one table first (the session
+    keeps the YAML text, linted when it is made)."""
+    if len(raw) > MAX_UPLOAD * 4:
+        raise OptionError(N_("a table file may be at most {max} characters long"), max=MAX_UPLOAD)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise OptionError(N_("a table file must be UTF-8 text")) from None
+    if len(text) > MAX_UPLOAD:
+        raise OptionError(N_("a table file may be at most {max} characters long"), max=MAX_UPLOAD)
+    label = "".join(ch for ch in name if ch.isprintable()).rsplit("/", 1)[-1][:80] or "own.yaml"
+    if label.lower().endswith(".csv"):
+        from kerker.tables.csvimport import import_csv
+
+        stem = label.rsplit(".", 1)[0].lower().replace(" ", "-") or "own"
+        text = import_csv(
+            text, name=stem, lang=lang if lang in ("de", "it") else "en", source_file=label
+        )
+        label = stem + ".yaml"
+    return [{"name": label, "text": text}]
+
+
 def check_upload(name: str, text: str, lang: str, seed: int) -> UploadCheck:
     """Lint an uploaded YAML table file (or CSV: range and text columns, turned into one
     table first) and, when it is clean, roll each of its tables with ``seed`` and compute

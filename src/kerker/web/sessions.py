@@ -17,7 +17,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import Body, FastAPI, Form, Request
+from fastapi import Body, FastAPI, File, Form, Request, UploadFile
 from fastapi.responses import (
     HTMLResponse,
     JSONResponse,
@@ -124,8 +124,11 @@ class Sessions:
                 raise OptionError(N_("no session {session!r}"), session=session[:40])
             return play.act(session, kind, expected=expected, **fields)
 
-    def new(self, options: services.DungeonOptions, name: str) -> Any:
-        """A new session of a dungeon with ``options``."""
+    def new(
+        self, options: services.DungeonOptions, name: str, tables: list[Any] | None = None
+    ) -> Any:
+        """A new session of a dungeon with ``options`` and own table files ``tables``
+        (``[{"name", "text"}]``, linted; refused in one line ``file:line:col: message``)."""
         if len(name) > 100 or any(not ch.isprintable() for ch in name):
             raise OptionError(N_("a session name takes up to 100 printable characters"))
         opts: dict[str, Any] = {
@@ -137,6 +140,8 @@ class Sessions:
         }
         if options.caves != "depth" or options.rules == "scatola-bianca":
             opts["caves"] = options.caves
+        if tables:
+            opts["tables"] = tables
         with self.play() as play:
             return play.new(options.rules, options.seed, opts, name=name)
 
@@ -378,6 +383,7 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
         entrance: str = Form("variant"),
         caves: str = Form("depth"),
         name: str = Form(""),
+        tables: UploadFile | None = NO_FILE,
     ) -> Response:
         from kerker.web.app import dungeon_options
 
@@ -391,7 +397,16 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
             entrance,
             caves,
         )
-        state = sessions.new(options, name.strip())
+        own = (
+            services.own_table_upload(
+                tables.filename or "",
+                tables.file.read(services.MAX_UPLOAD * 4 + 1),
+                weblang.current.get(),
+            )
+            if tables is not None and tables.filename
+            else None
+        )
+        state = sessions.new(options, name.strip(), own)
         return RedirectResponse(f"/play/{state.info.id}", status_code=303)
 
     @app.get("/play/{session}", response_class=HTMLResponse, include_in_schema=False)
@@ -634,7 +649,10 @@ SESSION_ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"description": "A request from another site (its Origin is not this host)"},
     404: {"description": 'No such route: `{"error": "http", "message"}`'},
     413: {"description": "The body is larger than 256 KiB"},
-    422: {"description": 'A field has the wrong type: `{"error", "message"}`'},
+    422: {
+        "description": 'A field has the wrong type: `{"error", "message"}`; or real dice '
+        'for a door ran out: `{"error": "dice_needed", "message", "needs"}`'
+    },
     503: {
         "description": "The database was busy with other writers; nothing was written, "
         "try again (Retry-After)"
@@ -652,6 +670,7 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
 
     def acting(session: str, kind: str, body: dict[str, Any]) -> Response:
         from kerker.play.store import ConflictError
+        from kerker.tables.engine import MoreDiceNeeded
 
         expected = body.get("expected")
         if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
@@ -671,7 +690,16 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
                 _str(fields.get("level")),
                 _str(fields.get("depth")),
             )
+            if kind in ("open", "reroll"):
+                typed.update(_door_dice(fields.get("dice"), fields.get("rest")))
             state = sessions.act(session, kind, expected, **typed)
+        except MoreDiceNeeded as err:
+            # the next table roll behind the door needs a value: say which (nothing written)
+            named = err.in_language(weblang.current.get())
+            return JSONResponse(
+                {**named.to_json(), "message": named.message(weblang.gettext())},
+                status_code=422,
+            )
         except ConflictError as err:
             return JSONResponse(
                 {
@@ -686,7 +714,9 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
     @app.post("/api/sessions", responses=SESSION_ERRORS, tags=["sessions"])
     def api_new(body: BodyDict = None) -> dict[str, Any]:
         """A new session; the body takes the options of `kerker play new` (rules, seed,
-        levels, size "WxH", max_areas, min_areas, entrance, caves, name)."""
+        levels, size "WxH", max_areas, min_areas, entrance, caves, name) and `tables`, own
+        table files as `[{"name", "text"}]` (YAML; linted, the first problem refused as a 400
+        `file:line:col: message`)."""
         body = body or {}
         size = body.get("size")
         options = dungeon_options(
@@ -701,7 +731,10 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
             str(body.get("entrance", "variant")),
             str(body.get("caves", "depth")),
         )
-        state = sessions.new(options, str(body.get("name", "")).strip())
+        own = body.get("tables")
+        if own is not None and not isinstance(own, list):
+            raise OptionError(N_('tables takes a list of {{"name", "text"}} objects'))
+        state = sessions.new(options, str(body.get("name", "")).strip(), own)
         return {
             "session": state.info.id,
             "player_token": state.info.player_token,
@@ -713,7 +746,7 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
     def api_list() -> list[dict[str, Any]]:
         """Every session, the most recently played first."""
         return [
-            {k: v for k, v in info.to_json().items() if k != "player_token"}
+            {k: v for k, v in info.listing_json().items() if k != "player_token"}
             for info in sessions.listing()
         ]
 
@@ -730,6 +763,15 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
             f"The `{kind}` step of `kerker play` (body: its fields, and "
             "`expected`: the number of the last event seen)."
         )
+        if kind in ("open", "reroll"):
+            route.__doc__ += (
+                " Real dice: `dice`, what they showed for the table rolls behind the door in "
+                "order (`[12, 3, 5]`), and `rest`: true to let kerker roll those the list "
+                "does not cover. When the list runs out without `rest`, a 422 "
+                '`{"error": "dice_needed", "message", "needs": {"number", "dice", "table", '
+                '"title"}}` names the next roll and nothing is written; a value the die '
+                "cannot show is a 400."
+            )
         return route
 
     for kind in ACTIONS:
@@ -760,6 +802,30 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
             journal_md(state, services.registry(), weblang.current.get(), view=_view(view)),
             media_type="text/markdown; charset=utf-8",
         )
+
+
+NO_FILE: Any = File(None)
+"""The default of an optional upload field (own tables of a new session)."""
+
+
+def _door_dice(dice: Any, rest: Any) -> dict[str, Any]:
+    """The ``dice``/``rest`` fields of an open or reroll body ({} without ``dice``)."""
+    from kerker.play.events import MAX_DOOR_DICE
+
+    if dice is None:
+        return {}
+    if (
+        not isinstance(dice, list)
+        or len(dice) > MAX_DOOR_DICE
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in dice)
+    ):
+        raise OptionError(
+            N_("dice takes a list of at most {max} whole numbers (what real dice showed)"),
+            max=MAX_DOOR_DICE,
+        )
+    if rest is not None and not isinstance(rest, bool):
+        raise OptionError(N_("rest takes true or false"))
+    return {"dice": dice, "rest": bool(rest)}
 
 
 def _str(value: Any) -> str | None:
