@@ -217,3 +217,30 @@ def test_interactive_loop_through_a_pty(tmp_path: Path) -> None:
             proc.kill()
             proc.wait()
         os.close(fd)
+
+
+@pytest.mark.parametrize("rules", ["zufallslabyrinth", "scatola-bianca"])
+def test_play_new_defaults_to_the_dungeon_commands_defaults(tmp_path: Path, rules: str) -> None:
+    """`play new` with no options is `kerker dungeon` with none: the sheet grows (no 30x40
+    default), so exploring with `next` until nothing is open gives the same level."""
+    db = tmp_path / "s.sqlite3"
+    code, out, _err = _run(
+        db, "new", "--rules", rules, "--seed", "5", "--max-areas", "25", "--json"
+    )
+    assert code == 0
+    sid = json.loads(out)["session"]
+    for _ in range(200):
+        code, _out, _err = _run(db, "open", sid, "next", "--json")
+        if code != 0:
+            break
+    code, out, _err = _run(db, "show", sid, "--view", "gm", "--json")
+    played = json.loads(out)
+    made = runner.invoke(
+        app, ["dungeon", "--rules", rules, "--seed", "5", "--max-areas", "25", "--json"]
+    )
+    assert made.exit_code == 0
+    whole = json.loads(made.stdout)
+    assert played["open_exits"] == []
+    for a, b in zip(played["levels"], whole["levels"], strict=True):
+        assert (a["width"], a["height"]) == (b["width"], b["height"])
+        assert [x["size"] for x in a["areas"]] == [x["size"] for x in b["areas"]]

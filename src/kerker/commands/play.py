@@ -192,13 +192,18 @@ def new_command(
         ),
     ] = 1,
     size: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--size",
             metavar="WxH",
-            help=_h(N_("Width x height of a level in 10-ft squares (10x10 to 200x200).")),
+            help=_h(
+                N_(
+                    "Width x height of a level in 10-ft squares (10x10 to 200x200); without it the "
+                    "sheet grows with the dungeon."
+                )
+            ),
         ),
-    ] = "30x40",
+    ] = None,
     max_areas: Annotated[
         int,
         typer.Option(
@@ -262,7 +267,7 @@ def new_command(
     used_seed, _rng = make_rng(seed)
     options: dict[str, Any] = {
         "levels": levels,
-        "size": list(parse_size(size)),
+        **({"size": list(parse_size(size))} if size is not None else {}),
         "max_areas": max_areas,
         "min_areas": min_areas,
         "entrance": entrance,
