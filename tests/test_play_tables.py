@@ -142,7 +142,7 @@ def test_the_web_form_starts_a_session_with_an_uploaded_table(tmp_path: Path) ->
     from kerker.web import create_app
 
     client = TestClient(create_app(tmp_path / "w.sqlite3"))
-    form = {"seed": "7", "levels": "1", "rules": "zufallslabyrinth"}
+    form = {"seed": "7", "levels": "1", "rules": "zufallslabyrinth", "size": "30x40"}
     made = client.post(
         "/play",
         data=form,
