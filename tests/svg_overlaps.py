@@ -4,7 +4,8 @@ symbols' boxes from their drawn rectangles and paths, the walls from the walls p
 
 Reports every pair of a label (area number, stair/shaft mark, "?", secret "S", entrance
 star, trap mark) with another label or a door/stair/exit symbol, and every label on a wall
-line (the secret "S" stands on its wall by design)."""
+line (the secret "S" stands on its wall by design); and walls drawn where no wall belongs
+(:func:`loose_walls`)."""
 
 from __future__ import annotations
 
@@ -181,3 +182,71 @@ def _cuts(box: Box, seg: tuple[float, float, float, float], pad: float) -> bool:
         if t0 >= t1:
             return False
     return True
+
+
+Cell = tuple[int, int]
+Edge = tuple[tuple[float, float], tuple[float, float]]
+
+
+def wall_units(svg: str, cell: float) -> list[Edge]:
+    """The walls path's segments (map pixels), the ones on grid lines split at every
+    cell edge."""
+    out: list[Edge] = []
+    for el in ET.fromstring(svg).iter(NS + "path"):
+        if el.get("class") != "walls":
+            continue
+        for sub in path_points(el.get("d", "")):
+            for (x1, y1), (x2, y2) in pairwise(sub):
+                grid = all(v % cell == 0 for v in (x1, y1, x2, y2))
+                if grid and (x1 == x2) != (y1 == y2):
+                    lo, hi = sorted((x1, x2) if y1 == y2 else (y1, y2))
+                    for k in range(int(lo // cell), int(hi // cell)):
+                        if y1 == y2:
+                            out.append(((k * cell, y1), ((k + 1) * cell, y1)))
+                        else:
+                            out.append(((x1, k * cell), (x1, (k + 1) * cell)))
+                elif (x1, y1) != (x2, y2):
+                    out.append(((x1, y1), (x2, y2)))
+    return out
+
+
+def _sides(edge: Edge, cell: float) -> tuple[Cell, Cell] | None:
+    """The two cells a grid-line unit edge lies between (None for any other segment)."""
+    (x1, y1), (x2, y2) = edge
+    if not all(v % cell == 0 for v in (x1, y1, x2, y2)):
+        return None
+    if y1 == y2 and abs(x2 - x1) == cell:
+        x, y = int(min(x1, x2) // cell), int(y1 // cell)
+        return (x, y - 1), (x, y)
+    if x1 == x2 and abs(y2 - y1) == cell:
+        x, y = int(x1 // cell), int(min(y1, y2) // cell)
+        return (x - 1, y), (x, y)
+    return None
+
+
+def loose_walls(svg: str, floor: set[Cell], leaves: list[Edge], cell: float) -> dict[str, list]:
+    """Walls that do not belong where they are drawn (issue 15, "no floating wall
+    segments"): ``rock`` — a wall unit on a grid line with rock on both sides (a wall in
+    rock alone); ``free`` — a run of walls between two areas joined to no wall with rock
+    behind it, directly or through a door leaf (``leaves``: the edges of the doors drawn), so
+    that it stands free in the floor. Smoothed (slanted) sides have rock behind them."""
+    units = wall_units(svg, cell)
+    parent: dict[tuple[float, float], tuple[float, float]] = {}
+
+    def root(p: tuple[float, float]) -> tuple[float, float]:
+        while parent.setdefault(p, p) != p:
+            p = parent[p]
+        return p
+
+    for a, b in units + leaves:
+        parent[root(a)] = root(b)
+    found: dict[str, list] = {"rock": [], "free": []}
+    held = set()
+    for edge in units:
+        sides = _sides(edge, cell)
+        if sides is None or not (sides[0] in floor and sides[1] in floor):
+            held.add(root(edge[0]))
+        if sides is not None and sides[0] not in floor and sides[1] not in floor:
+            found["rock"].append(edge)
+    found["free"] = [edge for edge in units if root(edge[0]) not in held]
+    return found

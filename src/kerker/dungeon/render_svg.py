@@ -1246,16 +1246,72 @@ class _Map:
         out.extend(features)
         return out
 
-    def _walls_for(self, opening: tuple[int, ...]) -> str:
-        """The walls path with the cuts of the connections ``opening`` (indices)."""
-        if opening in self._walls:
-            return self._walls[opening]
+    def _cuts_of(self, opening: Collection[int]) -> tuple[set[Cell], set[Cell]]:
+        """The unit edges the connections ``opening`` (indices) cut, and, added to them,
+        every free-standing partition those cuts leave (:meth:`_partitions`)."""
         hor: set[Cell] = set()
         ver: set[Cell] = set()
         for i in opening:
             h, v = self.cut(i)
             hor |= h
             ver |= v
+        free_h, free_v = self._partitions(hor, ver, opening)
+        return hor | free_h, ver | free_v
+
+    def _partitions(
+        self, hor: set[Cell], ver: set[Cell], opening: Collection[int]
+    ) -> tuple[set[Cell], set[Cell]]:
+        """The walls between two areas that would stand free in the floor once ``hor``/
+        ``ver`` are cut: a run of edges between two areas joined to no wall with rock
+        behind it, directly or through a door leaf (openings and archways join nothing), as
+        when a procedure lays a corridor along another with no rock between them (Scatola
+        Bianca seed 11 before: a wall hanging between two openings). Such a partition is
+        not drawn: the two areas read as the one open space they are."""
+        inner_h, inner_v = self.inner
+        rest_h, rest_v = inner_h - hor, inner_v - ver
+        if not rest_h and not rest_v:
+            return set(), set()
+        # Lattice points of the walls with rock behind them: the floor polygons' sides that
+        # stay drawn (half cells; a wall's end between two areas is pinned, so a vertex).
+        gaps = {((2 * x, 2 * y), (2 * x + 2, 2 * y)) for x, y in hor}
+        gaps |= {((2 * x, 2 * y), (2 * x, 2 * y + 2)) for x, y in ver}
+        anchors: set[Point] = set()
+        for poly in self.floor:
+            for a, b in zip(poly, [*poly[1:], poly[0]], strict=True):
+                if (a, b) not in gaps and (b, a) not in gaps:
+                    anchors.add(a)
+                    anchors.add(b)
+        # Components of the remaining inner edges and of the door leaves (a door stands in
+        # its wall: a partition joined to a door joined to the rock is a wall with a door),
+        # by union-find over their end points.
+        leaves: list[tuple[Point, Point]] = []
+        for i in opening:
+            if self.all_conns[i].get("kind") not in ("opening", "archway"):
+                h, v = self.cut(i)
+                leaves += [((2 * x, 2 * y), (2 * x + 2, 2 * y)) for x, y in h]
+                leaves += [((2 * x, 2 * y), (2 * x, 2 * y + 2)) for x, y in v]
+        parent: dict[Point, Point] = {}
+
+        def root(p: Point) -> Point:
+            while parent.setdefault(p, p) != p:
+                parent[p] = parent[parent[p]]
+                p = parent[p]
+            return p
+
+        ends = [((2 * x, 2 * y), (2 * x + 2, 2 * y)) for x, y in rest_h]
+        ends += [((2 * x, 2 * y), (2 * x, 2 * y + 2)) for x, y in rest_v]
+        for a, b in ends + leaves:
+            parent[root(a)] = root(b)
+        held = {root(p) for p in anchors if p in parent}
+        free_h = {(x, y) for x, y in rest_h if root((2 * x, 2 * y)) not in held}
+        free_v = {(x, y) for x, y in rest_v if root((2 * x, 2 * y)) not in held}
+        return free_h, free_v
+
+    def _walls_for(self, opening: tuple[int, ...]) -> str:
+        """The walls path with the cuts of the connections ``opening`` (indices)."""
+        if opening in self._walls:
+            return self._walls[opening]
+        hor, ver = self._cuts_of(opening)
         inner_h, inner_v = self.inner
         walls = (
             f'<path class="walls" d="{_walls_d(self.floor, hor, ver, self._floor_ds)}'
@@ -1282,12 +1338,7 @@ class _Map:
         polylines in half cells: the floor polygons cut where those connections open them
         (an uncut polygon closed: its first point repeated at its end), then the straight
         runs of the edges between two areas."""
-        hor: set[Cell] = set()
-        ver: set[Cell] = set()
-        for i in opening:
-            h, v = self.cut(i)
-            hor |= h
-            ver |= v
+        hor, ver = self._cuts_of(opening)
         lines = _wall_lines(self.floor, hor, ver)
         inner_h, inner_v = self.inner
         for (y, x0), length in _merge(sorted((y, x) for x, y in inner_h - hor)):
