@@ -124,7 +124,7 @@ def measure(svg: str) -> dict[str, list[tuple[str, str]]]:
             labels.append(
                 (f"{cls} {text!r}", (x - w / 2, y - size * ASCENT, x + w / 2, y + size * DESCENT))
             )
-        elif tag == "g" and (cls.startswith("conn ") or cls == "unexplored"):
+        elif tag == "g" and (cls.startswith("conn ") or cls in ("unexplored", "blocked")):
             if cls in ("conn secret_door", "conn elevator"):
                 continue  # the S is drawn on it; the platform is the room's floor
             x, y, angle = _transform(el.get("transform", ""))

@@ -138,3 +138,39 @@ def test_cli_style_print(tmp_path: Any) -> None:
     assert PAPER not in (tmp_path / "zufallslabyrinth-3-level1.svg").read_text(encoding="utf-8")
     r = runner.invoke(app, ["dungeon", "--seed", "3", "--out", str(tmp_path), "--style", "neon"])
     assert r.exit_code == 2 and "neon" in r.output and "Traceback" not in r.output
+
+
+def test_blocked_exits_have_their_own_symbol(registry: Any) -> None:
+    """A rolled exit with no room behind it (keyed "versperrt") is crossed out on the game
+    master's map, with its own legend entry in de/it/en; the players' map shows the door
+    (they find out when they try it)."""
+    from kerker.dungeon.render_svg import render_views
+
+    seen = 0
+    for rules, seed in (("zufallslabyrinth", 0), ("scatola-bianca", 0)):
+        doc = _doc(registry, rules, seed, "de")
+        level = doc["levels"][0]
+        blocked = [
+            c
+            for c in level["connections"]
+            if c.get("blocked") and c["kind"] in ("door", "one_way_door", "archway", "opening")
+        ]
+        views = render_views(doc, depth=1)
+        crosses = re.findall(
+            r'<g class="blocked" transform="translate\(([\d.]+) ([\d.]+)\)', views["gm"]
+        )
+        assert len(crosses) == len(blocked) > 0, rules
+        for conn, (x, y) in zip(blocked, crosses, strict=True):
+            ax, ay = (conn["at"][0] + 0.5) * CELL, (conn["at"][1] + 0.5) * CELL
+            assert abs(float(x) - ax) <= CELL and abs(float(y) - ay) <= CELL
+        assert 'data-key="blocked"' in views["gm"]
+        assert 'class="blocked"' not in views["player"]
+        assert 'data-key="blocked"' not in views["player"]
+        seen += len(blocked)
+        for lang, text in (
+            ("de", "versperrter Ausgang"),
+            ("it", "uscita bloccata"),
+            ("en", "blocked exit"),
+        ):
+            assert text in render_svg(doc, lang=lang)
+    assert seen >= 2

@@ -545,6 +545,21 @@ def _shaft(size: float) -> str:
     )
 
 
+_BLOCKABLE = frozenset({"door", "one_way_door", "archway", "opening"})
+"""Connections a blocked exit is drawn on with :func:`_blocked` (a secret door is wall; a
+way to another level is never blocked)."""
+
+
+def _blocked() -> str:
+    """A blocked exit: a red cross over the door or the gap (nothing lies behind it)."""
+    return (
+        f'<path d="M-5.5 -5.5L5.5 5.5M5.5 -5.5L-5.5 5.5" stroke="{FLOOR}" stroke-width="4" '
+        'stroke-linecap="round" fill="none"/>'
+        f'<path d="M-5.5 -5.5L5.5 5.5M5.5 -5.5L-5.5 5.5" stroke="{RED}" stroke-width="2" '
+        'stroke-linecap="round" fill="none"/>'
+    )
+
+
 def _unexplored() -> str:
     """An arrow out of the wall into the rock, ending in a question mark."""
     return (
@@ -1178,6 +1193,14 @@ class _Map:
             specs.extend(marked)
             used |= keys
             placer.block(boxes)
+            conn = self.all_conns[i]
+            if gm and conn.get("blocked") and conn.get("kind") in _BLOCKABLE:
+                # A rolled exit with no room behind it (keyed "blocked"): a cross over its
+                # symbol, for the game master (the players find out when they try it).
+                cx, cy, angle, _length = _frame(conn)
+                out.append(_g(cx, cy, angle, _blocked(), "blocked"))
+                placer.block([_turned(cx, cy, angle, (-6.5, -6.5, 6.5, 6.5))])
+                used.add("blocked")
         # Marks first (they belong to their symbol), each clear of the others; then the
         # area numbers (with the entrance star and the trap mark beside them), each clear
         # of every symbol, mark, wall and other number, or offset with a leader line. A map
@@ -1682,6 +1705,7 @@ def _legend_items(used: Collection[str], gm: bool) -> list[tuple[str, str]]:
         ("shaft", N_("shaft (to level)")),
         ("elevator", N_("Elevator")),
         ("unexplored", N_("unexplored exit")),
+        ("blocked", N_("blocked exit (no room behind it)")),
         ("water", N_("water")),
         ("river", N_("river")),
         ("stream", N_("stream")),
@@ -1698,7 +1722,7 @@ def _legend_items(used: Collection[str], gm: bool) -> list[tuple[str, str]]:
     return [
         (key, msgid)
         for key, msgid in order
-        if key in used and (gm or key not in ("secret_door", "trap"))
+        if key in used and (gm or key not in ("secret_door", "trap", "blocked"))
     ]
 
 
@@ -1802,6 +1826,8 @@ def _legend_symbol(key: str, x: float, cy: float) -> str:
             f'M{_num(x + 18)} {_num(cy - 8)}v16M{_num(x + 24)} {_num(cy - 8)}v16" '
             f'stroke="{INK}" stroke-width="1.1"/>'
         )
+    if key == "blocked":
+        return gap_wall + _g(mid, cy, 0, _door(2 * CELL) + _blocked())
     if key == "trap":
         return _trap_mark(mid, cy)
     if key == "entrance":
