@@ -174,3 +174,40 @@ def test_blocked_exits_have_their_own_symbol(registry: Any) -> None:
         ):
             assert text in render_svg(doc, lang=lang)
     assert seen >= 2
+
+
+def test_boats_are_drawn_where_the_key_says(registry: Any) -> None:
+    """Seed 000's Gangbreite river with "Ein Boot ist vorhanden" (issue 15): the map draws a
+    boat on the bank the roll names, beside the river, and the legend names it."""
+    boats = near = far = 0
+    for seed in range(0, 30):
+        doc = _doc(registry, "zufallslabyrinth", seed, "de", levels=2)
+        for level in doc["levels"]:
+            svg = render_svg(doc, depth=level["depth"])
+            drawn = re.findall(r'<g class="boat" transform="translate\(([\d.]+) ([\d.]+)\)', svg)
+            wanted = [
+                (area, f)
+                for area in level["areas"]
+                for f in area.get("features") or ()
+                if f["kind"] == "boat"
+            ]
+            assert len(drawn) == len(wanted), (seed, level["depth"])
+            if wanted:
+                assert 'data-key="boat"' in svg and ">Boot</text>" in svg
+            for (area, boat), (x, y) in zip(wanted, drawn, strict=True):
+                assert "Boot" in boat["text"]
+                river = next(f for f in area["features"] if f["kind"] == "river")
+                xs = [c[0] for c in river["cells"]]
+                ys = [c[1] for c in river["cells"]]
+                bx, by = float(x) / CELL, float(y) / CELL
+                ew = river["dir"] in ("e", "w")
+                across, lo, hi = (by, min(ys), max(ys) + 1) if ew else (bx, min(xs), max(xs) + 1)
+                along, a0, a1 = (bx, min(xs), max(xs) + 1) if ew else (by, min(ys), max(ys) + 1)
+                assert a0 <= along <= a1  # beside the river, not elsewhere in the corridor
+                assert lo - 1 <= across <= hi + 1 and not lo < across < hi  # on a bank
+                boats += 1
+                if boat["bank"] == "far":
+                    far += 1
+                else:
+                    near += 1
+    assert boats >= 4 and near and far

@@ -1248,6 +1248,9 @@ class _Map:
         for area in self.areas:
             for feature in area.get("features") or ():
                 cells = _cells(feature.get("cells") or ())
+                if feature.get("kind") == "boat" and not cells:
+                    cells, flow = self._moored(area, feature)
+                    feature = {**feature, "dir": flow}
                 drawn = self.feature(feature, self._shared_used, cells)
                 if drawn and cells <= self._taken and _at_outline(cells, self._taken):
                     clip_floor = True
@@ -1469,6 +1472,55 @@ class _Map:
                 'stroke-width="1.1" fill="none"/>'
             ]
         return []
+
+    def _moored(
+        self, area: Mapping[str, Any], boat: Mapping[str, Any]
+    ) -> tuple[set[Cell], str | None]:
+        """Where a boat without cells lies: on the bank of the area's river (or stream) its
+        ``bank`` names ("near": the side the corridor comes from, where its connection to
+        the earliest area of the level lies; the default), along the water, and the way the
+        water flows. No river: nowhere (nothing drawn)."""
+        band = next(
+            (
+                f
+                for f in area.get("features") or ()
+                if f.get("kind") in ("river", "stream") and f.get("cells")
+            ),
+            None,
+        )
+        if band is None:
+            return set(), None
+        cells = _cells(band["cells"])
+        flow = str(band.get("dir") or "e")
+        ew = flow in ("e", "w")  # the band runs east-west: its banks lie north and south
+        here = str(area.get("id"))
+        # The corridor's way in: its connection to the area with the lowest number.
+        best: tuple[float, float] | None = None
+        first: float | None = None
+        for conn in self.all_conns:
+            other = conn.get("to") if conn.get("from") == here else conn.get("from")
+            if here not in (conn.get("from"), conn.get("to")) or other not in self.number:
+                continue
+            number = self.number[str(other)]
+            rank = float(number) if isinstance(number, int | float) else 1e9
+            if first is None or rank < first:
+                ax, ay = conn.get("at") or (0, 0)
+                first, best = rank, (float(ax), float(ay))
+        rows = sorted({y for _, y in cells} if ew else {x for x, _ in cells})
+        mid = (rows[0] + rows[-1]) / 2
+        near_low = best is None or (best[1] if ew else best[0]) <= mid
+        low = near_low if boat.get("bank") != "far" else not near_low
+        # Pulled up on that bank: the area's floor along the water (in the band's edge row
+        # where no floor lies there).
+        line = rows[0] - 1 if low else rows[-1] + 1
+        edge = rows[0] if low else rows[-1]
+        floor = self.cells.get(here, set())
+        moored = {
+            (x, line) if ew else (line, y)
+            for x, y in cells
+            if (y if ew else x) == edge and ((x, line) if ew else (line, y)) in floor
+        }
+        return moored or {c for c in cells if (c[1] if ew else c[0]) == edge}, flow
 
     def _free_depth(self, conn: Mapping[str, Any]) -> int:
         """How many cells (0-2) beyond a connection's wall are free of every area."""
