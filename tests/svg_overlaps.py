@@ -106,7 +106,8 @@ def _corners(pts: list[tuple[float, float]]) -> list[tuple[float, float]]:
 
 
 def measure(svg: str) -> dict[str, list[tuple[str, str]]]:
-    """Every collision on a map: ``{"labels": [(a, b), ...], "walls": [(a, ""), ...]}``."""
+    """Every collision on a map: ``{"labels": [(a, b), ...], "walls": [(a, ""), ...],
+    "legend": [(a, b), ...]}`` (legend: :func:`_legend_overlaps`)."""
     root = ET.fromstring(svg)
     group = next(g for g in root.iter(NS + "g") if g.get("class") == "map")
     labels: list[tuple[str, Box]] = []
@@ -142,7 +143,8 @@ def measure(svg: str) -> dict[str, list[tuple[str, str]]]:
             for sub in path_points(el.get("d", "")):
                 for (x1, y1), (x2, y2) in pairwise(sub):
                     walls.append((x1, y1, x2, y2))
-    found: dict[str, list[tuple[str, str]]] = {"labels": [], "walls": []}
+    found: dict[str, list[tuple[str, str]]] = {"labels": [], "walls": [], "legend": []}
+    found["legend"] = _legend_overlaps(root)
     for i, (name, box) in enumerate(labels):
         for other, obox in labels[i + 1 :] + symbols:
             if _meet(box, obox):
@@ -154,6 +156,68 @@ def measure(svg: str) -> dict[str, list[tuple[str, str]]]:
                 found["walls"].append((name, ""))
                 break
     return found
+
+
+def _element_boxes(el: ET.Element, x: float, y: float, angle: float) -> list[Box]:
+    """The boxes an element of the legend draws (groups followed through their transform,
+    text from the font's advance widths)."""
+    tag = el.tag.replace(NS, "")
+    if tag == "g":
+        gx, gy, turn = _transform(el.get("transform", ""))
+        c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+        ox, oy = x + gx * c - gy * s, y + gx * s + gy * c
+        return [b for child in el for b in _element_boxes(child, ox, oy, angle + turn)]
+    if tag == "text":
+        size = float(el.get("font-size", 12))
+        family = "serif" if "Serif" in (el.get("font-family") or "") else "sans"
+        text = el.text or ""
+        w = text_width(text, size, family=family, bold=el.get("font-weight") == "bold")
+        tx, ty = float(el.get("x", 0)) + x, float(el.get("y", 0)) + y
+        left = tx - w / 2 if el.get("text-anchor") == "middle" else tx
+        # the legend's words have descenders (g, p, y): a quarter of the size below
+        return [(left, ty - size * ASCENT, left + w, ty + size * 0.25)]
+    return [_turned(_corners(pts), x, y, angle) for pts in _shape_points(el)]
+
+
+def _legend_overlaps(root: ET.Element) -> list[tuple[str, str]]:
+    """Legend entries (symbol and text) that meet another entry, or the map's frame."""
+    items: list[tuple[str, Box]] = []
+    for g in root.iter(NS + "g"):
+        if g.get("class") == "legend-item":
+            symbol = [
+                b for child in g if child.tag != NS + "text" for b in _element_boxes(child, 0, 0, 0)
+            ]
+            texts = [
+                b for child in g if child.tag == NS + "text" for b in _element_boxes(child, 0, 0, 0)
+            ]
+            key = g.get("data-key") or "?"
+            items += [(f"{key} symbol", _union(symbol))] if symbol else []
+            items += [(f"{key} text", t) for t in texts]
+    found = [
+        (a, b)
+        for i, (a, box) in enumerate(items)
+        for b, other in items[i + 1 :]
+        if a.split()[0] != b.split()[0] and _meet(box, other)
+    ]
+    # the map: the frame around it (a rect with no fill, drawn after the map group)
+    frame = next(
+        (r for r in root.iter(NS + "rect") if r.get("fill") == "none" and r.get("stroke")),
+        None,
+    )
+    if frame is not None:
+        fx, fy = float(frame.get("x", 0)), float(frame.get("y", 0))
+        box = (fx, fy, fx + float(frame.get("width", 0)), fy + float(frame.get("height", 0)))
+        found += [(a, "map") for a, b in items if _meet(b, box)]
+    return found
+
+
+def _union(boxes: list[Box]) -> Box:
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
 
 
 def _meet(a: Box, b: Box) -> bool:
