@@ -4,7 +4,8 @@ symbols' boxes from their drawn rectangles and paths, the walls from the walls p
 
 Reports every pair of a label (area number, stair/shaft mark, "?", secret "S", entrance
 star, trap mark) with another label or a door/stair/exit symbol, and every label on a wall
-line (the secret "S" stands on its wall by design)."""
+line (the secret "S" stands on its wall by design); and walls drawn where no wall belongs
+(:func:`loose_walls`)."""
 
 from __future__ import annotations
 
@@ -105,7 +106,8 @@ def _corners(pts: list[tuple[float, float]]) -> list[tuple[float, float]]:
 
 
 def measure(svg: str) -> dict[str, list[tuple[str, str]]]:
-    """Every collision on a map: ``{"labels": [(a, b), ...], "walls": [(a, ""), ...]}``."""
+    """Every collision on a map: ``{"labels": [(a, b), ...], "walls": [(a, ""), ...],
+    "legend": [(a, b), ...]}`` (legend: :func:`_legend_overlaps`)."""
     root = ET.fromstring(svg)
     group = next(g for g in root.iter(NS + "g") if g.get("class") == "map")
     labels: list[tuple[str, Box]] = []
@@ -123,7 +125,7 @@ def measure(svg: str) -> dict[str, list[tuple[str, str]]]:
             labels.append(
                 (f"{cls} {text!r}", (x - w / 2, y - size * ASCENT, x + w / 2, y + size * DESCENT))
             )
-        elif tag == "g" and (cls.startswith("conn ") or cls == "unexplored"):
+        elif tag == "g" and (cls.startswith("conn ") or cls in ("unexplored", "blocked")):
             if cls in ("conn secret_door", "conn elevator"):
                 continue  # the S is drawn on it; the platform is the room's floor
             x, y, angle = _transform(el.get("transform", ""))
@@ -141,7 +143,8 @@ def measure(svg: str) -> dict[str, list[tuple[str, str]]]:
             for sub in path_points(el.get("d", "")):
                 for (x1, y1), (x2, y2) in pairwise(sub):
                     walls.append((x1, y1, x2, y2))
-    found: dict[str, list[tuple[str, str]]] = {"labels": [], "walls": []}
+    found: dict[str, list[tuple[str, str]]] = {"labels": [], "walls": [], "legend": []}
+    found["legend"] = _legend_overlaps(root)
     for i, (name, box) in enumerate(labels):
         for other, obox in labels[i + 1 :] + symbols:
             if _meet(box, obox):
@@ -153,6 +156,68 @@ def measure(svg: str) -> dict[str, list[tuple[str, str]]]:
                 found["walls"].append((name, ""))
                 break
     return found
+
+
+def _element_boxes(el: ET.Element, x: float, y: float, angle: float) -> list[Box]:
+    """The boxes an element of the legend draws (groups followed through their transform,
+    text from the font's advance widths)."""
+    tag = el.tag.replace(NS, "")
+    if tag == "g":
+        gx, gy, turn = _transform(el.get("transform", ""))
+        c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+        ox, oy = x + gx * c - gy * s, y + gx * s + gy * c
+        return [b for child in el for b in _element_boxes(child, ox, oy, angle + turn)]
+    if tag == "text":
+        size = float(el.get("font-size", 12))
+        family = "serif" if "Serif" in (el.get("font-family") or "") else "sans"
+        text = el.text or ""
+        w = text_width(text, size, family=family, bold=el.get("font-weight") == "bold")
+        tx, ty = float(el.get("x", 0)) + x, float(el.get("y", 0)) + y
+        left = tx - w / 2 if el.get("text-anchor") == "middle" else tx
+        # the legend's words have descenders (g, p, y): a quarter of the size below
+        return [(left, ty - size * ASCENT, left + w, ty + size * 0.25)]
+    return [_turned(_corners(pts), x, y, angle) for pts in _shape_points(el)]
+
+
+def _legend_overlaps(root: ET.Element) -> list[tuple[str, str]]:
+    """Legend entries (symbol and text) that meet another entry, or the map's frame."""
+    items: list[tuple[str, Box]] = []
+    for g in root.iter(NS + "g"):
+        if g.get("class") == "legend-item":
+            symbol = [
+                b for child in g if child.tag != NS + "text" for b in _element_boxes(child, 0, 0, 0)
+            ]
+            texts = [
+                b for child in g if child.tag == NS + "text" for b in _element_boxes(child, 0, 0, 0)
+            ]
+            key = g.get("data-key") or "?"
+            items += [(f"{key} symbol", _union(symbol))] if symbol else []
+            items += [(f"{key} text", t) for t in texts]
+    found = [
+        (a, b)
+        for i, (a, box) in enumerate(items)
+        for b, other in items[i + 1 :]
+        if a.split()[0] != b.split()[0] and _meet(box, other)
+    ]
+    # the map: the frame around it (a rect with no fill, drawn after the map group)
+    frame = next(
+        (r for r in root.iter(NS + "rect") if r.get("fill") == "none" and r.get("stroke")),
+        None,
+    )
+    if frame is not None:
+        fx, fy = float(frame.get("x", 0)), float(frame.get("y", 0))
+        box = (fx, fy, fx + float(frame.get("width", 0)), fy + float(frame.get("height", 0)))
+        found += [(a, "map") for a, b in items if _meet(b, box)]
+    return found
+
+
+def _union(boxes: list[Box]) -> Box:
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
 
 
 def _meet(a: Box, b: Box) -> bool:
@@ -181,3 +246,71 @@ def _cuts(box: Box, seg: tuple[float, float, float, float], pad: float) -> bool:
         if t0 >= t1:
             return False
     return True
+
+
+Cell = tuple[int, int]
+Edge = tuple[tuple[float, float], tuple[float, float]]
+
+
+def wall_units(svg: str, cell: float) -> list[Edge]:
+    """The walls path's segments (map pixels), the ones on grid lines split at every
+    cell edge."""
+    out: list[Edge] = []
+    for el in ET.fromstring(svg).iter(NS + "path"):
+        if el.get("class") != "walls":
+            continue
+        for sub in path_points(el.get("d", "")):
+            for (x1, y1), (x2, y2) in pairwise(sub):
+                grid = all(v % cell == 0 for v in (x1, y1, x2, y2))
+                if grid and (x1 == x2) != (y1 == y2):
+                    lo, hi = sorted((x1, x2) if y1 == y2 else (y1, y2))
+                    for k in range(int(lo // cell), int(hi // cell)):
+                        if y1 == y2:
+                            out.append(((k * cell, y1), ((k + 1) * cell, y1)))
+                        else:
+                            out.append(((x1, k * cell), (x1, (k + 1) * cell)))
+                elif (x1, y1) != (x2, y2):
+                    out.append(((x1, y1), (x2, y2)))
+    return out
+
+
+def _sides(edge: Edge, cell: float) -> tuple[Cell, Cell] | None:
+    """The two cells a grid-line unit edge lies between (None for any other segment)."""
+    (x1, y1), (x2, y2) = edge
+    if not all(v % cell == 0 for v in (x1, y1, x2, y2)):
+        return None
+    if y1 == y2 and abs(x2 - x1) == cell:
+        x, y = int(min(x1, x2) // cell), int(y1 // cell)
+        return (x, y - 1), (x, y)
+    if x1 == x2 and abs(y2 - y1) == cell:
+        x, y = int(x1 // cell), int(min(y1, y2) // cell)
+        return (x - 1, y), (x, y)
+    return None
+
+
+def loose_walls(svg: str, floor: set[Cell], leaves: list[Edge], cell: float) -> dict[str, list]:
+    """Walls that do not belong where they are drawn (issue 15, "no floating wall
+    segments"): ``rock`` — a wall unit on a grid line with rock on both sides (a wall in
+    rock alone); ``free`` — a run of walls between two areas joined to no wall with rock
+    behind it, directly or through a door leaf (``leaves``: the edges of the doors drawn), so
+    that it stands free in the floor. Smoothed (slanted) sides have rock behind them."""
+    units = wall_units(svg, cell)
+    parent: dict[tuple[float, float], tuple[float, float]] = {}
+
+    def root(p: tuple[float, float]) -> tuple[float, float]:
+        while parent.setdefault(p, p) != p:
+            p = parent[p]
+        return p
+
+    for a, b in units + leaves:
+        parent[root(a)] = root(b)
+    found: dict[str, list] = {"rock": [], "free": []}
+    held = set()
+    for edge in units:
+        sides = _sides(edge, cell)
+        if sides is None or not (sides[0] in floor and sides[1] in floor):
+            held.add(root(edge[0]))
+        if sides is not None and sides[0] not in floor and sides[1] not in floor:
+            found["rock"].append(edge)
+    found["free"] = [edge for edge in units if root(edge[0]) not in held]
+    return found

@@ -31,7 +31,7 @@ def test_issue_examples_have_no_overlap(registry: Any, rules: str, seed: int, la
     for level in doc["levels"]:
         for view, svg in render_views(doc, depth=level["depth"]).items():
             found = measure(svg)
-            assert found == {"labels": [], "walls": []}, (level["depth"], view, found)
+            assert found == {"labels": [], "walls": [], "legend": []}, (level["depth"], view, found)
 
 
 def test_the_measurement_sees_collisions() -> None:
@@ -50,3 +50,26 @@ def test_the_measurement_sees_collisions() -> None:
     assert ("number '12'", "conn door") in found["labels"]
     assert ("level-mark '↓ 2'", "") in found["walls"]
     assert not any("'7'" in a or "'7'" in b for a, b in found["labels"])
+
+
+def test_the_measurement_sees_legend_collisions() -> None:
+    """Legend entries are measured too: a text running into the next entry's symbol, and
+    an entry on the map's frame."""
+    item = (
+        '<g class="legend-item" data-key="{key}"><g transform="translate({x} 211)">'
+        '<rect x="-8" y="-3.5" width="16" height="7"/></g>'
+        '<text x="{tx}" y="216" font-family="Source Sans Pro" font-size="14">{text}</text></g>'
+    )
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg"><g class="map" transform="translate(0 0)"/>'
+        '<rect x="10" y="10" width="300" height="180" fill="none" stroke="#000"/>'
+        '<g class="legend">'
+        + item.format(key="door", x=40, tx=65, text="a rather long door label")
+        + item.format(key="archway", x=120, tx=145, text="archway")
+        + item.format(key="water", x=40, tx=65, text="x").replace("211", "185")
+        + "</g></svg>"
+    )
+    found = measure(svg)["legend"]
+    assert ("door text", "archway symbol") in found
+    assert ("water symbol", "map") in found
+    assert ("archway text", "map") not in found and ("archway symbol", "map") not in found

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from kerker.render.png import (
@@ -229,3 +231,44 @@ def test_too_large_a_map_is_drawn_smaller_not_refused() -> None:
     wide = SVG.replace('width="120" height="40"', 'width="40000" height="10"')
     png = svg_to_png(wide, scale=1.5, fit=True)  # 0.9 MP asked: drawn as asked
     assert int.from_bytes(png[16:20], "big") == 60000
+
+
+def _big_level_doc() -> dict[str, object]:
+    """A 200 x 200-square level with 1 000 rooms (one square each, on a 32 x 32 grid of
+    12-cell steps over the whole sheet), the entrance the first."""
+    areas = []
+    for k in range(1000):
+        x, y = 4 + 12 * (k % 32), 4 + 12 * (k // 32)
+        cells = [[x, y], [x + 1, y], [x, y + 1], [x + 1, y + 1]]
+        areas.append(
+            {
+                "id": f"a{k}",
+                "number": k + 1,
+                "kind": "room",
+                "shape": "rect",
+                "cells": cells,
+                "label_at": [x, y],
+            }
+        )
+    level = {"depth": 1, "width": 400, "height": 400, "entrance": "a0"}
+    level |= {"areas": areas, "connections": []}
+    return {"rules": "test", "seed": 1, "lang": "en", "levels": [level]}
+
+
+def test_a_200_by_200_level_with_1000_areas_writes_its_pngs(tmp_path: Path) -> None:
+    """Issue 15: such a level's map (GM and players') is written at the largest scale within
+    the 40-megapixel cap instead of failing, with a note saying so."""
+    from kerker.dungeon.files import write_files
+
+    notes: list[str] = []
+    written = write_files(_big_level_doc(), tmp_path, 1, "en", ["png"], png_scale=1.5, notes=notes)
+    sizes = {}
+    for path in written:
+        data = path.read_bytes()
+        sizes[path.name] = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert sorted(sizes) == ["test-1-level1-player.png", "test-1-level1.png"]
+    width, height = sizes["test-1-level1.png"]
+    # the GM's map: the whole sheet (5 656 SVG units a side), about one pixel per unit
+    assert width >= 5400 and width * height <= MAX_PIXELS
+    assert len(notes) == 1 and "test-1-level1.png: drawn at scale 1." in notes[0], notes
+    # (the players know only the entrance room: their map is small, drawn as asked)

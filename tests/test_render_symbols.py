@@ -138,3 +138,76 @@ def test_cli_style_print(tmp_path: Any) -> None:
     assert PAPER not in (tmp_path / "zufallslabyrinth-3-level1.svg").read_text(encoding="utf-8")
     r = runner.invoke(app, ["dungeon", "--seed", "3", "--out", str(tmp_path), "--style", "neon"])
     assert r.exit_code == 2 and "neon" in r.output and "Traceback" not in r.output
+
+
+def test_blocked_exits_have_their_own_symbol(registry: Any) -> None:
+    """A rolled exit with no room behind it (keyed "versperrt") is crossed out on the game
+    master's map, with its own legend entry in de/it/en; the players' map shows the door
+    (they find out when they try it)."""
+    from kerker.dungeon.render_svg import render_views
+
+    seen = 0
+    for rules, seed in (("zufallslabyrinth", 0), ("scatola-bianca", 0)):
+        doc = _doc(registry, rules, seed, "de")
+        level = doc["levels"][0]
+        blocked = [
+            c
+            for c in level["connections"]
+            if c.get("blocked") and c["kind"] in ("door", "one_way_door", "archway", "opening")
+        ]
+        views = render_views(doc, depth=1)
+        crosses = re.findall(
+            r'<g class="blocked" transform="translate\(([\d.]+) ([\d.]+)\)', views["gm"]
+        )
+        assert len(crosses) == len(blocked) > 0, rules
+        for conn, (x, y) in zip(blocked, crosses, strict=True):
+            ax, ay = (conn["at"][0] + 0.5) * CELL, (conn["at"][1] + 0.5) * CELL
+            assert abs(float(x) - ax) <= CELL and abs(float(y) - ay) <= CELL
+        assert 'data-key="blocked"' in views["gm"]
+        assert 'class="blocked"' not in views["player"]
+        assert 'data-key="blocked"' not in views["player"]
+        seen += len(blocked)
+        for lang, text in (
+            ("de", "versperrter Ausgang"),
+            ("it", "uscita bloccata"),
+            ("en", "blocked exit"),
+        ):
+            assert text in render_svg(doc, lang=lang)
+    assert seen >= 2
+
+
+def test_boats_are_drawn_where_the_key_says(registry: Any) -> None:
+    """Seed 000's Gangbreite river with "Ein Boot ist vorhanden" (issue 15): the map draws a
+    boat on the bank the roll names, beside the river, and the legend names it."""
+    boats = near = far = 0
+    for seed in range(0, 30):
+        doc = _doc(registry, "zufallslabyrinth", seed, "de", levels=2)
+        for level in doc["levels"]:
+            svg = render_svg(doc, depth=level["depth"])
+            drawn = re.findall(r'<g class="boat" transform="translate\(([\d.]+) ([\d.]+)\)', svg)
+            wanted = [
+                (area, f)
+                for area in level["areas"]
+                for f in area.get("features") or ()
+                if f["kind"] == "boat"
+            ]
+            assert len(drawn) == len(wanted), (seed, level["depth"])
+            if wanted:
+                assert 'data-key="boat"' in svg and ">Boot</text>" in svg
+            for (area, boat), (x, y) in zip(wanted, drawn, strict=True):
+                assert "Boot" in boat["text"]
+                river = next(f for f in area["features"] if f["kind"] == "river")
+                xs = [c[0] for c in river["cells"]]
+                ys = [c[1] for c in river["cells"]]
+                bx, by = float(x) / CELL, float(y) / CELL
+                ew = river["dir"] in ("e", "w")
+                across, lo, hi = (by, min(ys), max(ys) + 1) if ew else (bx, min(xs), max(xs) + 1)
+                along, a0, a1 = (bx, min(xs), max(xs) + 1) if ew else (by, min(ys), max(ys) + 1)
+                assert a0 <= along <= a1  # beside the river, not elsewhere in the corridor
+                assert lo - 1 <= across <= hi + 1 and not lo < across < hi  # on a bank
+                boats += 1
+                if boat["bank"] == "far":
+                    far += 1
+                else:
+                    near += 1
+    assert boats >= 4 and near and far

@@ -132,12 +132,18 @@ def feature_json(feature: Feature, lang: str) -> dict[str, Any]:
         text = " ".join(line.strip().lstrip("· ") for line in lines(feature.result, lang))
     else:
         text = ""
-    return {
+    out: dict[str, Any] = {
         "kind": feature.kind,
         "cells": [list(c) for c in feature.cells],
         "dir": feature.dir,
         "text": text,
     }
+    if feature.kind == "boat" and feature.result is not None:
+        # which bank the boat lies on (the rolled effect), for the map to draw it there
+        near = feature.result.values.get("boat_on_players_bank")
+        if isinstance(near, bool):
+            out["bank"] = "near" if near else "far"
+    return out
 
 
 _NUMBERED = re.compile(r"^(?:Tabella|Tabelle|Table)\s+([A-Z0-9][A-Za-z0-9.]*?)\.?(?::|\s|$)")

@@ -545,6 +545,21 @@ def _shaft(size: float) -> str:
     )
 
 
+_BLOCKABLE = frozenset({"door", "one_way_door", "archway", "opening"})
+"""Connections a blocked exit is drawn on with :func:`_blocked` (a secret door is wall; a
+way to another level is never blocked)."""
+
+
+def _blocked() -> str:
+    """A blocked exit: a red cross over the door or the gap (nothing lies behind it)."""
+    return (
+        f'<path d="M-5.5 -5.5L5.5 5.5M5.5 -5.5L-5.5 5.5" stroke="{FLOOR}" stroke-width="4" '
+        'stroke-linecap="round" fill="none"/>'
+        f'<path d="M-5.5 -5.5L5.5 5.5M5.5 -5.5L-5.5 5.5" stroke="{RED}" stroke-width="2" '
+        'stroke-linecap="round" fill="none"/>'
+    )
+
+
 def _unexplored() -> str:
     """An arrow out of the wall into the rock, ending in a question mark."""
     return (
@@ -1178,6 +1193,14 @@ class _Map:
             specs.extend(marked)
             used |= keys
             placer.block(boxes)
+            conn = self.all_conns[i]
+            if gm and conn.get("blocked") and conn.get("kind") in _BLOCKABLE:
+                # A rolled exit with no room behind it (keyed "blocked"): a cross over its
+                # symbol, for the game master (the players find out when they try it).
+                cx, cy, angle, _length = _frame(conn)
+                out.append(_g(cx, cy, angle, _blocked(), "blocked"))
+                placer.block([_turned(cx, cy, angle, (-6.5, -6.5, 6.5, 6.5))])
+                used.add("blocked")
         # Marks first (they belong to their symbol), each clear of the others; then the
         # area numbers (with the entrance star and the trap mark beside them), each clear
         # of every symbol, mark, wall and other number, or offset with a leader line. A map
@@ -1225,6 +1248,9 @@ class _Map:
         for area in self.areas:
             for feature in area.get("features") or ():
                 cells = _cells(feature.get("cells") or ())
+                if feature.get("kind") == "boat" and not cells:
+                    cells, flow = self._moored(area, feature)
+                    feature = {**feature, "dir": flow}
                 drawn = self.feature(feature, self._shared_used, cells)
                 if drawn and cells <= self._taken and _at_outline(cells, self._taken):
                     clip_floor = True
@@ -1246,16 +1272,72 @@ class _Map:
         out.extend(features)
         return out
 
-    def _walls_for(self, opening: tuple[int, ...]) -> str:
-        """The walls path with the cuts of the connections ``opening`` (indices)."""
-        if opening in self._walls:
-            return self._walls[opening]
+    def _cuts_of(self, opening: Collection[int]) -> tuple[set[Cell], set[Cell]]:
+        """The unit edges the connections ``opening`` (indices) cut, and, added to them,
+        every free-standing partition those cuts leave (:meth:`_partitions`)."""
         hor: set[Cell] = set()
         ver: set[Cell] = set()
         for i in opening:
             h, v = self.cut(i)
             hor |= h
             ver |= v
+        free_h, free_v = self._partitions(hor, ver, opening)
+        return hor | free_h, ver | free_v
+
+    def _partitions(
+        self, hor: set[Cell], ver: set[Cell], opening: Collection[int]
+    ) -> tuple[set[Cell], set[Cell]]:
+        """The walls between two areas that would stand free in the floor once ``hor``/
+        ``ver`` are cut: a run of edges between two areas joined to no wall with rock
+        behind it, directly or through a door leaf (openings and archways join nothing), as
+        when a procedure lays a corridor along another with no rock between them (Scatola
+        Bianca seed 11 before: a wall hanging between two openings). Such a partition is
+        not drawn: the two areas read as the one open space they are."""
+        inner_h, inner_v = self.inner
+        rest_h, rest_v = inner_h - hor, inner_v - ver
+        if not rest_h and not rest_v:
+            return set(), set()
+        # Lattice points of the walls with rock behind them: the floor polygons' sides that
+        # stay drawn (half cells; a wall's end between two areas is pinned, so a vertex).
+        gaps = {((2 * x, 2 * y), (2 * x + 2, 2 * y)) for x, y in hor}
+        gaps |= {((2 * x, 2 * y), (2 * x, 2 * y + 2)) for x, y in ver}
+        anchors: set[Point] = set()
+        for poly in self.floor:
+            for a, b in zip(poly, [*poly[1:], poly[0]], strict=True):
+                if (a, b) not in gaps and (b, a) not in gaps:
+                    anchors.add(a)
+                    anchors.add(b)
+        # Components of the remaining inner edges and of the door leaves (a door stands in
+        # its wall: a partition joined to a door joined to the rock is a wall with a door),
+        # by union-find over their end points.
+        leaves: list[tuple[Point, Point]] = []
+        for i in opening:
+            if self.all_conns[i].get("kind") not in ("opening", "archway"):
+                h, v = self.cut(i)
+                leaves += [((2 * x, 2 * y), (2 * x + 2, 2 * y)) for x, y in h]
+                leaves += [((2 * x, 2 * y), (2 * x, 2 * y + 2)) for x, y in v]
+        parent: dict[Point, Point] = {}
+
+        def root(p: Point) -> Point:
+            while parent.setdefault(p, p) != p:
+                parent[p] = parent[parent[p]]
+                p = parent[p]
+            return p
+
+        ends = [((2 * x, 2 * y), (2 * x + 2, 2 * y)) for x, y in rest_h]
+        ends += [((2 * x, 2 * y), (2 * x, 2 * y + 2)) for x, y in rest_v]
+        for a, b in ends + leaves:
+            parent[root(a)] = root(b)
+        held = {root(p) for p in anchors if p in parent}
+        free_h = {(x, y) for x, y in rest_h if root((2 * x, 2 * y)) not in held}
+        free_v = {(x, y) for x, y in rest_v if root((2 * x, 2 * y)) not in held}
+        return free_h, free_v
+
+    def _walls_for(self, opening: tuple[int, ...]) -> str:
+        """The walls path with the cuts of the connections ``opening`` (indices)."""
+        if opening in self._walls:
+            return self._walls[opening]
+        hor, ver = self._cuts_of(opening)
         inner_h, inner_v = self.inner
         walls = (
             f'<path class="walls" d="{_walls_d(self.floor, hor, ver, self._floor_ds)}'
@@ -1282,12 +1364,7 @@ class _Map:
         polylines in half cells: the floor polygons cut where those connections open them
         (an uncut polygon closed: its first point repeated at its end), then the straight
         runs of the edges between two areas."""
-        hor: set[Cell] = set()
-        ver: set[Cell] = set()
-        for i in opening:
-            h, v = self.cut(i)
-            hor |= h
-            ver |= v
+        hor, ver = self._cuts_of(opening)
         lines = _wall_lines(self.floor, hor, ver)
         inner_h, inner_v = self.inner
         for (y, x0), length in _merge(sorted((y, x) for x, y in inner_h - hor)):
@@ -1395,6 +1472,55 @@ class _Map:
                 'stroke-width="1.1" fill="none"/>'
             ]
         return []
+
+    def _moored(
+        self, area: Mapping[str, Any], boat: Mapping[str, Any]
+    ) -> tuple[set[Cell], str | None]:
+        """Where a boat without cells lies: on the bank of the area's river (or stream) its
+        ``bank`` names ("near": the side the corridor comes from, where its connection to
+        the earliest area of the level lies; the default), along the water, and the way the
+        water flows. No river: nowhere (nothing drawn)."""
+        band = next(
+            (
+                f
+                for f in area.get("features") or ()
+                if f.get("kind") in ("river", "stream") and f.get("cells")
+            ),
+            None,
+        )
+        if band is None:
+            return set(), None
+        cells = _cells(band["cells"])
+        flow = str(band.get("dir") or "e")
+        ew = flow in ("e", "w")  # the band runs east-west: its banks lie north and south
+        here = str(area.get("id"))
+        # The corridor's way in: its connection to the area with the lowest number.
+        best: tuple[float, float] | None = None
+        first: float | None = None
+        for conn in self.all_conns:
+            other = conn.get("to") if conn.get("from") == here else conn.get("from")
+            if here not in (conn.get("from"), conn.get("to")) or other not in self.number:
+                continue
+            number = self.number[str(other)]
+            rank = float(number) if isinstance(number, int | float) else 1e9
+            if first is None or rank < first:
+                ax, ay = conn.get("at") or (0, 0)
+                first, best = rank, (float(ax), float(ay))
+        rows = sorted({y for _, y in cells} if ew else {x for x, _ in cells})
+        mid = (rows[0] + rows[-1]) / 2
+        near_low = best is None or (best[1] if ew else best[0]) <= mid
+        low = near_low if boat.get("bank") != "far" else not near_low
+        # Pulled up on that bank: the area's floor along the water (in the band's edge row
+        # where no floor lies there).
+        line = rows[0] - 1 if low else rows[-1] + 1
+        edge = rows[0] if low else rows[-1]
+        floor = self.cells.get(here, set())
+        moored = {
+            (x, line) if ew else (line, y)
+            for x, y in cells
+            if (y if ew else x) == edge and ((x, line) if ew else (line, y)) in floor
+        }
+        return moored or {c for c in cells if (c[1] if ew else c[0]) == edge}, flow
 
     def _free_depth(self, conn: Mapping[str, Any]) -> int:
         """How many cells (0-2) beyond a connection's wall are free of every area."""
@@ -1631,6 +1757,7 @@ def _legend_items(used: Collection[str], gm: bool) -> list[tuple[str, str]]:
         ("shaft", N_("shaft (to level)")),
         ("elevator", N_("Elevator")),
         ("unexplored", N_("unexplored exit")),
+        ("blocked", N_("blocked exit (no room behind it)")),
         ("water", N_("water")),
         ("river", N_("river")),
         ("stream", N_("stream")),
@@ -1647,7 +1774,7 @@ def _legend_items(used: Collection[str], gm: bool) -> list[tuple[str, str]]:
     return [
         (key, msgid)
         for key, msgid in order
-        if key in used and (gm or key not in ("secret_door", "trap"))
+        if key in used and (gm or key not in ("secret_door", "trap", "blocked"))
     ]
 
 
@@ -1751,6 +1878,8 @@ def _legend_symbol(key: str, x: float, cy: float) -> str:
             f'M{_num(x + 18)} {_num(cy - 8)}v16M{_num(x + 24)} {_num(cy - 8)}v16" '
             f'stroke="{INK}" stroke-width="1.1"/>'
         )
+    if key == "blocked":
+        return gap_wall + _g(mid, cy, 0, _door(2 * CELL) + _blocked())
     if key == "trap":
         return _trap_mark(mid, cy)
     if key == "entrance":
