@@ -312,6 +312,12 @@ def area_keys(
         ]
         if gm:
             key.rolls = [_roll(entry, _, lang) for entry in area.get("rolls") or ()]
+            # the amounts behind the values in the body ("1d4+1 -> 4 mostri"), with the rolls
+            for item in [*(area.get("features") or ()), *(area.get("contents") or ())]:
+                key.rolls += [
+                    _("Roll {amount}").format(amount=dice_text(str(a), lang).replace(" -> ", " → "))
+                    for a in item.get("amounts") or ()
+                ]
             key.bends = [bend_line(b, _, lang) for b in area.get("bends") or ()]
         out.append(key)
     return out
