@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from kerker.cli_support import (
+    cli_language,
     dump_json,
     frac,
     friendly,
@@ -22,12 +23,12 @@ from kerker.cli_support import (
     resolve_language,
 )
 from kerker.errors import N_, OptionError
-from kerker.i18n import Translate, default_language, translator
+from kerker.i18n import Translate, translator
 
 if TYPE_CHECKING:
     from kerker.checks import ChartRow, CheckResult, CheckRules
 
-_h = translator(default_language())  # help texts follow the locale
+_h = translator(cli_language())  # help texts follow the locale
 
 CHECK_HELP = N_(
     "Roll an HPR check: a W20 at most the value (plus modifier) succeeds; a 1 or a 20 is "

@@ -6,11 +6,18 @@ from typing import Annotated, Any
 
 import typer
 
-from kerker.cli_support import dump_json, friendly, make_rng, print_json, resolve_language
+from kerker.cli_support import (
+    cli_language,
+    dump_json,
+    friendly,
+    make_rng,
+    print_json,
+    resolve_language,
+)
 from kerker.errors import N_, OptionError
-from kerker.i18n import default_language, translator
+from kerker.i18n import translator
 
-_h = translator(default_language())  # help texts follow the locale
+_h = translator(cli_language())  # help texts follow the locale
 
 MAX_TIMES = 10_000
 MAX_DICE_TOTAL = 100_000

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from kerker.cli_support import (
+    cli_language,
     friendly,
     load_tables,
     make_rng,
@@ -30,13 +31,13 @@ from kerker.cli_support import (
 from kerker.cli_support import parse_formats as _parse_formats
 from kerker.dungeon.files import FORMATS, VTT_FORMATS, write_files
 from kerker.errors import N_, OptionError
-from kerker.i18n import default_language, translator
+from kerker.i18n import translator
 
 if TYPE_CHECKING:
     from kerker.export.files import VttOptions
     from kerker.render.png import PngBatch
 
-_h = translator(default_language())
+_h = translator(cli_language())
 
 __all__ = [
     "DUNGEON_HELP",
