@@ -277,6 +277,7 @@ def tune_command(
     lang: RuleSetLangOption = None,
 ) -> None:
     from kerker.prowl.export import dumps, load_plan
+    from kerker.prowl.render_md import change_text
     from kerker.prowl.tuning import parse_operations, tune
     from kerker.tables.registry import rule_set_language
 
@@ -308,7 +309,7 @@ def tune_command(
             )
         )
         for change in entry.changes:
-            print(f"   {change}")
+            print(f"   {change_text(after, change, code)}")
     print(_("written: {file}").format(file=target))
     for path in rendered:
         print(_("written: {file}").format(file=path))
