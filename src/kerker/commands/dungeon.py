@@ -205,7 +205,7 @@ def dungeon_command(
                 N_(
                     "How level 1 begins: variant, room or hall. zufallslabyrinth: the rolled "
                     "entrance "
-                    "(step 1, W6), a room or a hall (step 5); scatola-bianca: a passage (the "
+                    "(step 1, d6), a room or a hall (step 5); scatola-bianca: a passage (the "
                     "default), a "
                     "room or a chamber (A.5)."
                 )

@@ -144,7 +144,7 @@ def prowl_command(
         typer.Option(
             "--accesses",
             help=_h(
-                N_("Accesses from outside (1-3, as the post says); rolled 1W3 when not given.")
+                N_("Accesses from outside (1-3, as the post says); rolled 1d3 when not given.")
             ),
         ),
     ] = None,

@@ -16,7 +16,7 @@ from kerker.dungeon.engine import BASIC_KINDS, declared, kind_title
 from kerker.dungeon.model import Area, Bend, Connection, Content, Dungeon, Feature, Level, RollEntry
 from kerker.errors import N_, KerkerError
 from kerker.geometry.grid import bounds
-from kerker.i18n import translator
+from kerker.i18n import dice_text, translator
 from kerker.jsonio import _dumps_json, _Unusual, _write  # noqa: F401 (tests read them)
 from kerker.tables.engine import AmountResult, RowPick, TableResult
 from kerker.tables.model import Table, pick_text
@@ -289,7 +289,7 @@ class RollLabels:
 def _check_text(r: RollEntry, lang: str, checks: Mapping[str, str]) -> str | None:
     """The sentence of a procedure's own check (``checks``: its declaration), or None."""
     text = checks.get(str(r.key)) if r.key else None
-    return translator(lang)(text).format(row=r.row, dice=r.dice) if text else None
+    return translator(lang)(text).format(row=r.row, dice=dice_text(r.dice, lang)) if text else None
 
 
 class ExportError(KerkerError):
