@@ -142,10 +142,12 @@ def main() -> None:
 
     def run() -> None:
         check_empty_paths(sys.argv[1:])
-        usage_error = typer.BadParameter.__mro__[1]  # Typer's UsageError (not exported)
+        # Typer's UsageError (not exported): the base of its BadParameter
+        usage_error: type[Exception] = typer.BadParameter.__mro__[1]
         try:
             code = app(prog_name="kerker", standalone_mode=False)
-        except usage_error as err:
+        except usage_error as exc:
+            err: Any = exc
             if type(err).__name__ == "NoArgsIsHelpError":  # a bare group: its help
                 err.show()
                 raise SystemExit(err.exit_code) from None
