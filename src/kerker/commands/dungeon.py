@@ -135,10 +135,20 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def short_key(doc: dict[str, Any]) -> str:
     """One line per area with contents, per level: number, title, what is in it."""
+    from kerker.dungeon.export import WANDERING
+
+    _ = translator(str(doc.get("lang") or "en"))
+    wandering = _(WANDERING)
     out = []
     for level in doc["levels"]:
         for area in level["areas"]:
-            things = [c["text"] for c in area["contents"]]
+            things = []
+            for content in area["contents"]:
+                text = str(content["text"])
+                if content.get("kind") == "monster" and text.startswith(wandering):
+                    # "Errante: 2 ratti giganti" read as a label of its own
+                    text = _("Wandering monster") + ": " + text[len(wandering) :]
+                things.append(text.rstrip(". "))  # "(me); 900", not "(me).; 900"
             if things:
                 out.append(
                     f"{level['depth']}.{area['number']:>3} {area['title']}: " + "; ".join(things)
