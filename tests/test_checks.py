@@ -42,6 +42,7 @@ from kerker.checks.vocabulary import Vocabulary, build_vocabulary, read_difficul
 from kerker.dice import odds as dice_odds
 from kerker.dice import roll
 from kerker.errors import CheckError, DiceError, RuleDataError
+from kerker.i18n import dice_text
 
 SEED_FILE = "003_bf40ddb2c68c476f.txt"
 SEED_PATH = Path(__file__).resolve().parents[2] / "shared" / "seeds" / SEED_FILE  # beside the repo
@@ -467,8 +468,20 @@ def test_secret_roll_shows_the_player_only_a_neutral_phrase() -> None:
             gm = result.gm_line(lang)
             assert gm.startswith(rules.texts[lang]["secret_gm"])
             assert result.outcome_name(lang) in gm
-            assert result.rolls[0].explain in gm
+            assert dice_text(result.rolls[0].explain, lang) in gm
             assert result.outcome_name(lang) not in result.player_line(lang)
+
+
+def test_check_lines_write_the_die_the_way_each_language_does() -> None:
+    # Italian and English say d20 (the Italian rule text's own "1d4"), German W20 (seed 003).
+    for seed in range(200):
+        result = check(10, 0, random.Random(seed), where="W6")
+        for lang in LANGS:
+            text = " ".join(result.gm_lines(lang))
+            if lang == "de":
+                assert "W20" in text and "d20" not in text
+            else:
+                assert "d20" in text and "W20" not in text and "W6" not in text, text
 
 
 def test_open_roll_shows_the_player_the_roll() -> None:

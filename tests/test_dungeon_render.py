@@ -589,7 +589,7 @@ def test_markdown_key_gm(small: dict[str, Any]) -> None:
         "1 300 Kupfermünzen (KM)",
         "trapped: Vergiftete Nadeln im Schloss",
         "20 squares · 40 × 50 ft · 12 × 15 m",
-        "    - schatz/menge: 2W10",
+        "    - schatz/menge: 2d10",  # an English key writes d10
     ):
         # a room's exit is a list item; a corridor's exits stand on its one line
         assert line in md or line.removeprefix("- ") in md, line

@@ -76,7 +76,7 @@ def test_commands_and_json(tmp_path: Path) -> None:
     code, out, _err = _run(db, "journal", sid, "--lang", "de")
     assert code == 0 and "# Gruft" in out and "Notiz zu Gebiet 1" in out
     code, out, _err = _run(db, "journal", sid, "--lang", "it", "--view", "player")
-    assert code == 0 and "Nota sull'area 1" in out
+    assert code == 0 and "Nota sull’area 1" in out
     export_file = tmp_path / "log.json"
     code, _out, _err = _run(db, "export", sid, "--out", str(export_file))
     assert code == 0

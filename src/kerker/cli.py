@@ -10,6 +10,7 @@ commands that need them, so ``kerker roll`` starts fast.
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from collections.abc import Iterator, MutableMapping
 from typing import Any
@@ -17,9 +18,11 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from kerker.i18n import default_language, translator
+from kerker.cli_support import cli_language
+from kerker.errors import N_
+from kerker.i18n import translator
 
-_h = translator(default_language())
+_h = translator(cli_language())
 
 COMMANDS: dict[str, tuple[str, str, str | None]] = {
     "roll": ("kerker.commands.dice", "roll_command", "ROLL_HELP"),
@@ -139,6 +142,92 @@ def main() -> None:
 
     def run() -> None:
         check_empty_paths(sys.argv[1:])
-        app(prog_name="kerker")
+        # Typer's UsageError (not exported): the base of its BadParameter
+        usage_error: type[Exception] = typer.BadParameter.__mro__[1]
+        try:
+            code = app(prog_name="kerker", standalone_mode=False)
+        except usage_error as exc:
+            err: Any = exc
+            if type(err).__name__ == "NoArgsIsHelpError":  # a bare group: its help
+                err.show()
+                raise SystemExit(err.exit_code) from None
+            _ = translator(cli_language())
+            print(usage_line(err, _), file=sys.stderr)
+            raise SystemExit(2) from None
+        except typer.Abort:
+            _ = translator(cli_language())
+            print(_("kerker: aborted"), file=sys.stderr)
+            raise SystemExit(1) from None
+        raise SystemExit(code if isinstance(code, int) else 0)
 
     run_guarded(run)
+
+
+_CLICK_MESSAGES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^No such command '(?P<name>.*)'\.$"), N_("no such command: {name}")),
+    (re.compile(r"^No such option: (?P<name>\S+)$"), N_("no such option: {name}")),
+    (
+        re.compile(r"^Got unexpected extra arguments?(?:\(s\))? \((?P<args>.*)\)$"),
+        N_("unexpected extra arguments: {args}"),
+    ),
+    (
+        re.compile(r"^Option '(?P<name>[^']*)' requires (?:an argument|\d+ arguments)\.$"),
+        N_("option {name} needs a value"),
+    ),
+    (re.compile(r"^Missing command\.$"), N_("missing command")),
+)
+"""Typer's own usage errors (its Click copy has no translations) -> kerker's texts."""
+_BAD_VALUE = re.compile(r"^'?(?P<value>.*?)'? is not a valid (?P<type>integer|float|int)\.$")
+_RANGE = re.compile(r"^(?P<value>.*) is not in the range (?P<range>.*)\.$")
+_CHOICE = re.compile(r"^'?(?P<value>.*?)'? is not one of (?P<choices>.*)\.$")
+
+
+def usage_line(err: Any, _: Any) -> str:
+    """One line for a usage error of Typer (unknown option, missing or bad value), in the
+    language of ``_``, with where to find help: ``kerker: Fehler: unbekannte Option --x
+    (Hilfe: kerker roll --help)``. A message kerker does not know stays as Typer wrote it."""
+    ctx = getattr(err, "ctx", None)
+    param = getattr(err, "param", None)
+    message = str(getattr(err, "message", "") or "")
+    text = ""
+    name = getattr(err, "param_hint", None)
+    if name is None and param is not None:
+        name = param.get_error_hint(ctx) if ctx is not None else getattr(param, "name", None)
+    if isinstance(name, list | tuple):
+        name = " / ".join(str(n) for n in name)
+    kind = type(err).__name__
+    if kind == "MissingParameter":
+        what = getattr(err, "param_type", None) or getattr(param, "param_type_name", "")
+        template = (
+            N_("missing argument {name}") if what == "argument" else N_("missing option {name}")
+        )
+        text = _(template).format(name=name or "")
+    elif kind == "BadParameter" or (kind == "UsageError" and param is not None):
+        inner = message
+        for pattern, template in (
+            (_BAD_VALUE, N_("{value} is not a whole number")),
+            (_RANGE, N_("{value} is not in the range {range}")),
+            (_CHOICE, N_("{value} is not one of {choices}")),
+        ):
+            found = pattern.match(message)
+            if found:
+                if template.startswith("{value} is not a whole") and found["type"] == "float":
+                    template = N_("{value} is not a number")
+                inner = _(template).format(**found.groupdict())
+                break
+        text = _("invalid value for {name}: {message}").format(name=name or "", message=inner)
+    else:
+        for pattern, template in _CLICK_MESSAGES:
+            found = pattern.match(message)
+            if found:
+                text = _(template).format(**found.groupdict())
+                break
+        if kind == "NoSuchOption" and getattr(err, "possibilities", None):
+            text += " " + _("(did you mean {options}?)").format(
+                options=", ".join(sorted(err.possibilities))
+            )
+    text = text or message
+    line = f"kerker: {_('error')}: {text}"
+    if ctx is not None:
+        line += " " + _("(help: {command} --help)").format(command=ctx.command_path)
+    return line

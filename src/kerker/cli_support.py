@@ -9,14 +9,14 @@ import functools
 import json
 import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 import typer
 
 from kerker.errors import N_, DiceError, KerkerError, OptionError
-from kerker.i18n import Translate, check_language, default_language, translator
+from kerker.i18n import LANGUAGES, Translate, check_language, default_language, translator
 from kerker.numfmt import decimal as decimal  # re-exported for the commands
 from kerker.numfmt import frac as frac
 from kerker.numfmt import percent as percent
@@ -32,9 +32,39 @@ MAX_SEED = 2**64 - 1
 EXIT_USER_ERROR = 2
 
 
+LANG_ENV = "KERKER_LANG"
+"""kerker's language for help, messages and outputs that follow the locale: de, it or en."""
+
+
+def cli_language(
+    argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None
+) -> str:
+    """The language of the command line itself (help, Click's usage errors): a valid
+    ``--lang X`` (or ``--lang=X``) anywhere on the command line, else ``KERKER_LANG``, else
+    the locale (:func:`kerker.i18n.default_language`). Invalid values are passed over here
+    (the command refuses a bad ``--lang`` itself)."""
+    import os
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    env = os.environ if environ is None else environ
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        value = arg[len("--lang=") :] if arg.startswith("--lang=") else None
+        if arg == "--lang" and i + 1 < len(args):
+            value = args[i + 1]
+        if value is not None and value.strip().lower() in LANGUAGES:
+            return value.strip().lower()
+    wanted = env.get(LANG_ENV, "").strip().lower()
+    if wanted in LANGUAGES:
+        return wanted
+    return default_language(dict(env))
+
+
 def resolve_language(lang: str | None) -> str:
-    """``--lang`` if given (validated), else the locale's language, else English."""
-    return check_language(lang) if lang else default_language()
+    """``--lang`` if given (validated), else ``KERKER_LANG``, else the locale's language,
+    else English."""
+    return check_language(lang) if lang else cli_language(argv=())
 
 
 def table_dirs(tables: Sequence[Path] | None) -> list[Path]:

@@ -409,9 +409,10 @@ def console(**options: Any) -> Any:
 
 
 def _error_line(err: KerkerError) -> str:
-    from kerker.i18n import default_language, translator
+    from kerker.cli_support import cli_language
+    from kerker.i18n import translator
 
-    _ = translator(default_language())
+    _ = translator(cli_language())
     return f"kerker: {_('error')}: {err.message(_)}"
 
 

@@ -37,6 +37,7 @@ from kerker.checks.vocabulary import parse_luck
 from kerker.dice import odds as dice_odds
 from kerker.dice import parse, roll
 from kerker.errors import N_, CheckError, Word
+from kerker.i18n import dice_text
 
 
 class Outcome(StrEnum):
@@ -168,12 +169,12 @@ class CheckResult:
             return texts["impossible_line"].format(outcome=name)
         if len(self.rolls) == 1:
             return texts["roll_line"].format(
-                outcome=name, roll=self.rolls[0].explain, chance=self.chance
+                outcome=name, roll=dice_text(self.rolls[0].explain, lang), chance=self.chance
             )
         return texts["confirmed_line"].format(
             outcome=name,
-            roll=self.rolls[0].explain,
-            confirmation=self.rolls[1].explain,
+            roll=dice_text(self.rolls[0].explain, lang),
+            confirmation=dice_text(self.rolls[1].explain, lang),
             chance=self.chance,
         )
 
@@ -181,7 +182,11 @@ class CheckResult:
         """The "where did it go wrong" sentence, when that die was rolled."""
         if self.where is None:
             return None
-        return load_rules().texts[_lang(lang)]["where_line"].format(roll=self.where.explain)
+        return (
+            load_rules()
+            .texts[_lang(lang)]["where_line"]
+            .format(roll=dice_text(self.where.explain, lang))
+        )
 
     def gm_lines(self, lang: str) -> tuple[str, ...]:
         """Everything the GM reads: roll line, hint, notes, where; led by a secret marker."""

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from kerker.cli_support import (
+    cli_language,
     dump_json,
     frac,
     friendly,
@@ -22,15 +23,15 @@ from kerker.cli_support import (
     resolve_language,
 )
 from kerker.errors import N_, OptionError
-from kerker.i18n import Translate, default_language, translator
+from kerker.i18n import Translate, translator
 
 if TYPE_CHECKING:
     from kerker.checks import ChartRow, CheckResult, CheckRules
 
-_h = translator(default_language())  # help texts follow the locale
+_h = translator(cli_language())  # help texts follow the locale
 
 CHECK_HELP = N_(
-    "Roll an HPR check: a W20 at most the value (plus modifier) succeeds; a 1 or a 20 is "
+    "Roll an HPR check: a d20 at most the value (plus modifier) succeeds; a 1 or a 20 is "
     "confirmed by a second roll (super, critical, success, failure, fumble).\n\n"
     "Difficulty words in German, Italian or English: schwer, sehr schwer, unmenschlich, "
     "very hard, molto difficile, sehr weit ... Luck rolls: --luck glueck, viel or sehr-viel.\n\n"
@@ -128,7 +129,7 @@ def check_command(
             help=_h(
                 N_(
                     "After a failure roll DICE to tell where it went wrong "
-                    "(W100, or W6 for a 6 m tree)."
+                    "(d100, or d6 for a 6 m tree)."
                 )
             ),
         ),
@@ -156,7 +157,7 @@ def check_command(
         ),
     ] = None,
 ) -> None:
-    """Roll an HPR check: a W20 at most the value (plus modifier) succeeds; a 1 or a 20 is
+    """Roll an HPR check: a d20 at most the value (plus modifier) succeeds; a 1 or a 20 is
     confirmed by a second roll (super, critical, success, failure, fumble).
 
     Difficulty words in German, Italian or English: schwer, sehr schwer, unmenschlich,

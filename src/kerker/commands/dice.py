@@ -6,11 +6,18 @@ from typing import Annotated, Any
 
 import typer
 
-from kerker.cli_support import dump_json, friendly, make_rng, print_json, resolve_language
+from kerker.cli_support import (
+    cli_language,
+    dump_json,
+    friendly,
+    make_rng,
+    print_json,
+    resolve_language,
+)
 from kerker.errors import N_, OptionError
-from kerker.i18n import default_language, translator
+from kerker.i18n import translator
 
-_h = translator(default_language())  # help texts follow the locale
+_h = translator(cli_language())  # help texts follow the locale
 
 MAX_TIMES = 10_000
 MAX_DICE_TOTAL = 100_000
@@ -27,7 +34,7 @@ ROLL_HELP = N_(
 )
 ODDS_HELP = N_(
     "Show the exact odds of a dice expression: every result with its probability.\n\n"
-    "Example: kerker odds 3W6 --plot"
+    "Example: kerker odds 3d6 --plot"
 )
 
 
@@ -49,7 +56,7 @@ def roll_command(
         list[str],
         typer.Argument(
             metavar="EXPR...",
-            help=_h(N_("The dice expression, e.g. 3W6+2 or 2W6 + 3 (spaces need no quotes).")),
+            help=_h(N_("The dice expression, e.g. 3d6+2 or 2d6 + 3 (spaces need no quotes).")),
         ),
     ],
     seed: Annotated[
@@ -146,7 +153,7 @@ def odds_command(
         list[str],
         typer.Argument(
             metavar="EXPR...",
-            help=_h(N_("The dice expression, e.g. 4W6kh3 or 2W6 + 3 (spaces need no quotes).")),
+            help=_h(N_("The dice expression, e.g. 4d6kh3 or 2d6 + 3 (spaces need no quotes).")),
         ),
     ],
     json_out: Annotated[

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from kerker.cli_support import (
+    cli_language,
     friendly,
     load_tables,
     make_rng,
@@ -30,13 +31,13 @@ from kerker.cli_support import (
 from kerker.cli_support import parse_formats as _parse_formats
 from kerker.dungeon.files import FORMATS, VTT_FORMATS, write_files
 from kerker.errors import N_, OptionError
-from kerker.i18n import default_language, translator
+from kerker.i18n import translator
 
 if TYPE_CHECKING:
     from kerker.export.files import VttOptions
     from kerker.render.png import PngBatch
 
-_h = translator(default_language())
+_h = translator(cli_language())
 
 __all__ = [
     "DUNGEON_HELP",
@@ -134,10 +135,20 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def short_key(doc: dict[str, Any]) -> str:
     """One line per area with contents, per level: number, title, what is in it."""
+    from kerker.dungeon.export import WANDERING
+
+    _ = translator(str(doc.get("lang") or "en"))
+    wandering = _(WANDERING)
     out = []
     for level in doc["levels"]:
         for area in level["areas"]:
-            things = [c["text"] for c in area["contents"]]
+            things = []
+            for content in area["contents"]:
+                text = str(content["text"])
+                if content.get("kind") == "monster" and text.startswith(wandering):
+                    # "Errante: 2 ratti giganti" read as a label of its own
+                    text = _("Wandering monster") + ": " + text[len(wandering) :]
+                things.append(text.rstrip(". "))  # "(me); 900", not "(me).; 900"
             if things:
                 out.append(
                     f"{level['depth']}.{area['number']:>3} {area['title']}: " + "; ".join(things)
@@ -204,7 +215,7 @@ def dungeon_command(
                 N_(
                     "How level 1 begins: variant, room or hall. zufallslabyrinth: the rolled "
                     "entrance "
-                    "(step 1, W6), a room or a hall (step 5); scatola-bianca: a passage (the "
+                    "(step 1, d6), a room or a hall (step 5); scatola-bianca: a passage (the "
                     "default), a "
                     "room or a chamber (A.5)."
                 )

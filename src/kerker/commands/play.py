@@ -19,15 +19,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from kerker.cli_support import dump_json, friendly, make_rng, resolve_language
+from kerker.cli_support import cli_language, dump_json, friendly, make_rng, resolve_language
 from kerker.errors import N_, OptionError
-from kerker.i18n import Translate, default_language, translator
+from kerker.i18n import Translate, translator
 
 if TYPE_CHECKING:
     from kerker.play.api import Play
     from kerker.play.session import PlayState
 
-_h = translator(default_language())
+_h = translator(cli_language())
 ENV_DB = "KERKER_DB"
 MAX_IMPORT_BYTES = 4_000_000
 

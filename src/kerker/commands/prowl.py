@@ -13,6 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from kerker.cli_support import (
+    cli_language,
     dump_json,
     frac,
     friendly,
@@ -23,9 +24,9 @@ from kerker.cli_support import (
     resolve_language,
 )
 from kerker.errors import N_, OptionError
-from kerker.i18n import default_language, translator
+from kerker.i18n import translator
 
-_h = translator(default_language())
+_h = translator(cli_language())
 
 PROWL_HELP = N_(
     "Generate a prowl (a heist target) from the crew's reputation: factions, attributes, "
@@ -57,10 +58,6 @@ prowl_app = typer.Typer(
     rich_markup_mode=None,
 )
 
-LangOption = Annotated[
-    str | None,
-    typer.Option("--lang", help=_h(N_("Language of the output: de, it or en (default: locale)."))),
-]
 TablesOption = Annotated[
     list[Path] | None,
     typer.Option(
@@ -147,7 +144,7 @@ def prowl_command(
         typer.Option(
             "--accesses",
             help=_h(
-                N_("Accesses from outside (1-3, as the post says); rolled 1W3 when not given.")
+                N_("Accesses from outside (1-3, as the post says); rolled 1d3 when not given.")
             ),
         ),
     ] = None,
@@ -277,12 +274,15 @@ def tune_command(
     no_png: NoPngOption = False,
     tables: TablesOption = None,
     json_out: JsonOption = False,
-    lang: LangOption = None,
+    lang: RuleSetLangOption = None,
 ) -> None:
     from kerker.prowl.export import dumps, load_plan
+    from kerker.prowl.render_md import change_text
     from kerker.prowl.tuning import parse_operations, tune
+    from kerker.tables.registry import rule_set_language
 
-    code = resolve_language(lang)
+    # As kerker prowl: the rule set's language unless --lang says otherwise.
+    code = resolve_language(lang or rule_set_language(_registry(tables), "mazeprowl"))
     _ = translator(code)
     ops = parse_operations(operations)
     before = load_plan(plan)
@@ -309,7 +309,7 @@ def tune_command(
             )
         )
         for change in entry.changes:
-            print(f"   {change}")
+            print(f"   {change_text(after, change, code)}")
     print(_("written: {file}").format(file=target))
     for path in rendered:
         print(_("written: {file}").format(file=path))
@@ -360,12 +360,14 @@ def render_command(
         Path | None, typer.Option("--out", help=_h(N_("Write map and sheet into this folder.")))
     ] = None,
     no_png: NoPngOption = False,
-    lang: LangOption = None,
+    lang: RuleSetLangOption = None,
 ) -> None:
     from kerker.prowl.export import load_plan, write_outputs
     from kerker.prowl.render_md import render_markdown
+    from kerker.tables.registry import rule_set_language
 
-    code = resolve_language(lang)
+    # As kerker prowl, which wrote the plan: the rule set's language unless --lang says so.
+    code = resolve_language(lang or rule_set_language(_registry(None), "mazeprowl"))
     prowl = load_plan(plan)
     if out is None:
         print(render_markdown(prowl, code))

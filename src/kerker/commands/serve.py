@@ -7,11 +7,11 @@ from typing import Annotated
 
 import typer
 
-from kerker.cli_support import friendly
+from kerker.cli_support import cli_language, friendly
 from kerker.errors import N_, OptionError
-from kerker.i18n import default_language, translator
+from kerker.i18n import translator
 
-_h = translator(default_language())
+_h = translator(cli_language())
 
 SERVE_HELP = N_(
     "Serve kerker in the browser: dungeons, zone maps, heists, dice and tables, in German, "
@@ -53,7 +53,7 @@ def serve_command(
     ] = None,
 ) -> None:
     """Run the web app until Ctrl-C; see ``SERVE_HELP``."""
-    _ = translator(default_language())
+    _ = translator(cli_language())
     if not 1 <= port <= 65535:
         raise OptionError(N_("--port must be between 1 and 65535"))
     import os

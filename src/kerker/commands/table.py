@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from kerker.cli_support import (
+    cli_language,
     dump_json,
     frac,
     friendly,
@@ -22,9 +23,9 @@ from kerker.cli_support import (
     table_dirs,
 )
 from kerker.errors import N_, OptionError
-from kerker.i18n import default_language, translator
+from kerker.i18n import translator
 
-_h = translator(default_language())
+_h = translator(cli_language())
 
 table_app = typer.Typer(
     name="table",

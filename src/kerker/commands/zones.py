@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from kerker.cli_support import (
+    cli_language,
     friendly,
     load_tables,
     make_rng,
@@ -23,9 +24,9 @@ from kerker.cli_support import (
 )
 from kerker.cli_support import parse_formats as _parse_formats
 from kerker.errors import N_, OptionError
-from kerker.i18n import default_language, translator
+from kerker.i18n import translator
 
-_h = translator(default_language())  # help texts follow the locale
+_h = translator(cli_language())  # help texts follow the locale
 
 FORMATS = ("svg", "png", "json", "md")
 """What ``--out`` writes without ``--format``."""

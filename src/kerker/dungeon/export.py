@@ -16,11 +16,11 @@ from kerker.dungeon.engine import BASIC_KINDS, declared, kind_title
 from kerker.dungeon.model import Area, Bend, Connection, Content, Dungeon, Feature, Level, RollEntry
 from kerker.errors import N_, KerkerError
 from kerker.geometry.grid import bounds
-from kerker.i18n import translator
+from kerker.i18n import dice_text, translator
 from kerker.jsonio import _dumps_json, _Unusual, _write  # noqa: F401 (tests read them)
 from kerker.tables.engine import AmountResult, RowPick, TableResult
 from kerker.tables.model import Table, pick_text
-from kerker.tables.render import fill_text, lines, row_text
+from kerker.tables.render import amount_rolls, fill_text, lines, row_text
 
 FORMAT_VERSION = 1
 
@@ -101,9 +101,16 @@ def content_json(content: Content, lang: str) -> dict[str, Any]:
         return out
     if content.kind == "water":
         magic = None
+        water: dict[str, Any] = {"kind": "water", "text": text}
         if content.magic is not None:
-            magic = " ".join(line.strip().lstrip("· ") for line in lines(content.magic, lang))
-        return {"kind": "water", "text": text, "magic": magic}
+            magic = " ".join(
+                line.strip().lstrip("· ") for line in lines(content.magic, lang, final=True)
+            )
+        water["magic"] = magic
+        rolled = amount_rolls(content.magic, lang) if content.magic is not None else []
+        if rolled:
+            water["amounts"] = rolled
+        return water
     if content.kind == "stairs" and content.result is not None:
         # Which way down or up it is (stairs, trapdoor, shaft), for keys and legends.
         way = content.result.values.get("kind")
@@ -129,7 +136,9 @@ def feature_json(feature: Feature, lang: str) -> dict[str, Any]:
     if feature.kind == "well":
         text = translator(lang)(WELL)
     elif feature.result is not None:
-        text = " ".join(line.strip().lstrip("· ") for line in lines(feature.result, lang))
+        text = " ".join(
+            line.strip().lstrip("· ") for line in lines(feature.result, lang, final=True)
+        )
     else:
         text = ""
     out: dict[str, Any] = {
@@ -143,6 +152,10 @@ def feature_json(feature: Feature, lang: str) -> dict[str, Any]:
         near = feature.result.values.get("boat_on_players_bank")
         if isinstance(near, bool):
             out["bank"] = "near" if near else "far"
+    rolled = amount_rolls(feature.result, lang) if feature.result is not None else []
+    if rolled:
+        # The text gives the values ("4 mostri"); the rolls behind them, for the key's log.
+        out["amounts"] = rolled
     return out
 
 
@@ -190,7 +203,7 @@ class RollLabels:
 
     Every roll entry gets a ``label`` and the ``text`` of the row rolled. A rule set that
     numbers its tables in their source headings ("Tabella A.1: Tiri periodici") labels them
-    with the number ("A.1"), or the heading itself where it prints none; the others (the
+    with the number ("A.1"), or by its title where the heading prints none; the others (the
     Zufallslabyrinth's steps) with the table's title in the document's language. Tables are
     known from the results the dungeon keeps.
     """
@@ -222,7 +235,8 @@ class RollLabels:
 
     def label(self, table_id: str, lang: str = "en") -> str | None:
         """The entry label of ``table_id``: its number where its rule set numbers its
-        tables, else its title in ``lang``; None for a table the dungeon kept no result of."""
+        tables and its heading prints one, else its title in ``lang``; None for a table the
+        dungeon kept no result of."""
         key = (table_id, lang)
         if key in self._labels:
             return self._labels[key]
@@ -230,11 +244,12 @@ class RollLabels:
         found: str | None
         if table is None:
             found = None
-        elif table.rule_set not in self.numbered:
-            title = pick_text(table.title, lang)
-            found = (title if isinstance(title, str) else title[0]) or None
         else:
-            found = heading_number(table.heading) or table.heading
+            # A heading that prints no number ("Cave e caverne per i livelli inferiori") is
+            # labelled by the table's title in ``lang``, never by the source's own words.
+            number = heading_number(table.heading) if table.rule_set in self.numbered else None
+            title = pick_text(table.title, lang)
+            found = number or (title if isinstance(title, str) else title[0]) or None
         self._labels[key] = found
         return found
 
@@ -279,7 +294,7 @@ class RollLabels:
 def _check_text(r: RollEntry, lang: str, checks: Mapping[str, str]) -> str | None:
     """The sentence of a procedure's own check (``checks``: its declaration), or None."""
     text = checks.get(str(r.key)) if r.key else None
-    return translator(lang)(text).format(row=r.row, dice=r.dice) if text else None
+    return translator(lang)(text).format(row=r.row, dice=dice_text(r.dice, lang)) if text else None
 
 
 class ExportError(KerkerError):

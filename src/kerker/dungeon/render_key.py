@@ -32,7 +32,7 @@ from kerker.dungeon.render_svg import (
     title_text,
 )
 from kerker.errors import N_
-from kerker.i18n import Translate, translator
+from kerker.i18n import Translate, dice_text, translator
 from kerker.render.kit import md_text
 
 _DIRECTION = {
@@ -232,17 +232,18 @@ def _exit(
     return text, number if isinstance(number, int) else None
 
 
-def _roll(entry: Mapping[str, Any], _: Translate) -> str:
+def _roll(entry: Mapping[str, Any], _: Translate, lang: str) -> str:
     label = entry.get("label")
+    dice = dice_text(str(entry.get("dice", "")), lang)  # "W20" of a German table: "d20" in it
     if label:  # a transcript line: "Tiro A.1 (d20): 15 → Camera (tabelle A.5)."
         line = _("Roll {label} ({dice}): {roll}").format(
-            label=label, dice=entry.get("dice", ""), roll=entry.get("roll", "")
+            label=label, dice=dice, roll=entry.get("roll", "")
         )
         text = entry.get("text")
         return f"{line} → {text}" if text else line
     table = str(entry.get("table", ""))
     table = table.split("/", 1)[1] if "/" in table else table
-    explain = str(entry.get("explain") or f"{entry.get('dice', '')} -> {entry.get('roll', '')}")
+    explain = dice_text(str(entry.get("explain") or f"{dice} -> {entry.get('roll', '')}"), lang)
     row = entry.get("row")
     tail = " " + _("(row {row})").format(row=row) if row not in (None, "") else ""
     return f"{table}: {explain}{tail}"
@@ -310,7 +311,13 @@ def area_keys(
             (text if n == 1 else f"{text} ({n}×)", number) for (text, number), n in seen.items()
         ]
         if gm:
-            key.rolls = [_roll(entry, _) for entry in area.get("rolls") or ()]
+            key.rolls = [_roll(entry, _, lang) for entry in area.get("rolls") or ()]
+            # the amounts behind the values in the body ("1d4+1 -> 4 mostri"), with the rolls
+            for item in [*(area.get("features") or ()), *(area.get("contents") or ())]:
+                key.rolls += [
+                    _("Roll {amount}").format(amount=dice_text(str(a), lang).replace(" -> ", " → "))
+                    for a in item.get("amounts") or ()
+                ]
             key.bends = [bend_line(b, _, lang) for b in area.get("bends") or ()]
         out.append(key)
     return out

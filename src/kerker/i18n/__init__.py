@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gettext
 import os
+import re
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -72,3 +73,19 @@ def translator(lang: str) -> Translate:
 
 def _identity(text: str) -> str:
     return text
+
+
+_DICE_W = re.compile(r"(?<![A-Za-zÄÖÜäöüß])(\d*)W(?=\d|%)")
+_DICE_D = re.compile(r"(?<![A-Za-zÄÖÜäöüß])(\d*)d(?=\d|%)")
+
+
+def dice_text(notation: str, lang: str) -> str:
+    """Dice notation the way ``lang`` writes it: ``W20``, ``3W6``, ``W%`` in German,
+    ``d20``, ``3d6``, ``d%`` in Italian and English (the rule texts' own spellings).
+
+    Only the die letter changes; modifiers, keep/drop suffixes and the rest stay as given.
+    Meant for dice fields and roll explanations, not for prose.
+    """
+    if lang == "de":
+        return _DICE_D.sub(r"\1W", notation)
+    return _DICE_W.sub(r"\1d", notation)

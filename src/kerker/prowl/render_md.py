@@ -7,14 +7,17 @@ reader's language; the rest are UI strings. Pure function of the prowl and the l
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
+from kerker.errors import N_
 from kerker.i18n import Translate, translator
 from kerker.prowl.model import (
     FRIENDLY,
     OUTSIDE,
     PATROL,
+    SECURITY_KEYS,
     SECURITY_SHORT,
     Challenge,
     Connection,
@@ -48,6 +51,67 @@ def _raw_text(p: Prowl, key: str, lang: str) -> str:
 
 def _attribute_name(p: Prowl, key: str, lang: str) -> str:
     return _text(p, f"mazeprowl/prowl-attributes:{key}", lang)
+
+
+_CHANGE_PHRASES = (
+    ("has no door left", N_("has no door left")),
+    ("budget closed", N_("budget closed")),
+    ("loot removed", N_("loot removed")),
+    ("added to", N_("added to")),
+    ("door RW", N_("door RW")),
+)
+_CHANGE_WORDS = {
+    "patrol": N_("on patrol"),
+    "stationed": N_("stationed"),
+    "removed": N_("removed"),
+    "added": N_("added"),
+    "dropped": N_("dropped"),
+    "forfeited": N_("forfeited"),
+    "trap": N_("trap"),
+    "none": N_("none"),
+    "open": N_("open passage"),
+    "friendly": N_("friendly"),
+    "hostile": N_("hostile"),
+}
+_SECURITY_WORDS = dict(zip(SECURITY_KEYS, SECURITY_SHORT, strict=True))
+
+
+def change_text(p: Prowl, change: str, lang: str) -> str:
+    """A fine-tuning change of the plan's log (kept in stable English keys: ``R3 lo -> mid``,
+    ``C2: stationed -> patrol R1-R2``, ``added C18 maglock_lockdown 6``) in ``lang``: its
+    words translated, security levels as LoSec/MidSec/HiSec, attributes and challenges by
+    their rule texts (a challenge's or faction's up to its first comma); ids, numbers stay."""
+    _ = translator(lang)
+    names: dict[str, str] = {}
+    for key in p.texts:
+        table, _sep, sub = key.rpartition(":")
+        if table.startswith(
+            ("mazeprowl/challenge-", "mazeprowl/door-trap", "mazeprowl/prowl-attr", "lotto")
+        ):
+            text = _raw_text(p, key, lang).split(",")[0].split(" (")[0].rstrip(".")
+            names.setdefault(sub, text)
+    text = change
+    marks: dict[str, str] = {}
+    for i, (phrase, msgid) in enumerate(_CHANGE_PHRASES):
+        if phrase in text:
+            mark = f"\x00{i}\x00"
+            text = text.replace(phrase, mark)
+            marks[mark] = _(msgid)
+
+    def word(match: re.Match[str]) -> str:
+        token = match.group(0)
+        if token in _SECURITY_WORDS:
+            return _SECURITY_WORDS[token]
+        if token in _CHANGE_WORDS:
+            return _(_CHANGE_WORDS[token])
+        return names.get(token, token)
+
+    # a challenge's level ("Stufe" in German, not a dungeon's "Ebene")
+    text = re.sub(r"\blevel (\d+)", lambda m: _("challenge level {n}").format(n=m.group(1)), text)
+    text = re.sub(r"(?<![\w-])[a-z][a-z_]*(?![\w-])", word, text)
+    for mark, shown in marks.items():
+        text = text.replace(mark, shown)
+    return text.replace(" -> ", " → ").replace(" <-> ", " ↔ ")
 
 
 def _step_label(p: Prowl, step: str, lang: str) -> str:
@@ -375,7 +439,7 @@ def render_markdown(p: Prowl, lang: str) -> str:
         for e in t.log:
             out.append(
                 f"| {e.n} | {md_code(e.op, table=True)} | {e.cost} | {e.left} | "
-                f"{_cell('; '.join(e.changes))} |"
+                f"{_cell('; '.join(change_text(p, c, lang) for c in e.changes))} |"
             )
     else:
         out.append(_("No operation yet. Example: `kerker prowl tune PLAN.json raise-room R3`."))

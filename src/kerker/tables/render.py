@@ -1,4 +1,5 @@
-"""Text and JSON views of rolled tables, in the reader's language."""
+"""Text and JSON views of rolled tables, in the reader's language (dice too: ``W20`` in
+German, ``d20`` in Italian and English; the JSON keeps the tables' own notation)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from kerker.i18n import dice_text
 from kerker.tables.engine import AmountResult, ChanceResult, NoteResult, RowPick, TableResult
 from kerker.tables.model import Row, TextMap, pick_text
 
@@ -75,49 +77,86 @@ def _pick_line(pick: RowPick) -> str:
     return line
 
 
-def lines(result: TableResult, lang: str, *, explain: bool = False, indent: int = 0) -> list[str]:
-    """The result as indented lines: title: text, then amounts, checks, notes, follow-ups."""
+def lines(
+    result: TableResult, lang: str, *, explain: bool = False, indent: int = 0, final: bool = False
+) -> list[str]:
+    """The result as indented lines: title: text, then amounts, checks, notes, follow-ups.
+
+    ``final``: amounts as their values only ("4 monsters", not "1d4+1 -> 4 monsters"), for
+    texts a game master reads at the table; :func:`amount_rolls` lists the rolls.
+    """
     pad = "  " * indent
     title = pick_text(result.table.title, lang)
     head = f"{pad}{title}: {row_text(result, lang)}"
     if explain:
-        head += f"   [{_pick_line(result.pick)}"
+        shown = _pick_line(result.pick)
         if result.sub is not None:
-            head += f"; {_pick_line(result.sub)}"
-        head += "]"
+            shown += f"; {_pick_line(result.sub)}"
+        head += f"   [{dice_text(shown, lang)}]"
     out = [head]
-    out += _effect_lines(result.effects, lang, explain=explain, indent=indent + 1)
+    out += _effect_lines(result.effects, lang, explain=explain, indent=indent + 1, final=final)
     if result.again is not None:
-        out += lines(result.again, lang, explain=explain, indent=indent + 1)
+        out += lines(result.again, lang, explain=explain, indent=indent + 1, final=final)
     return out
 
 
-def _effect_lines(effects: tuple[Any, ...], lang: str, *, explain: bool, indent: int) -> list[str]:
+def amount_rolls(result: TableResult, lang: str) -> list[str]:
+    """Every rolled amount of the result and its follow-ups as ``"1d4+1 -> 4 monsters"``
+    (fixed numbers left out: the texts say them), in the order :func:`lines` shows them."""
+    out: list[str] = []
+
+    def walk(effects: tuple[Any, ...]) -> None:
+        for effect in effects:
+            if isinstance(effect, AmountResult) and not effect.expression.strip().isdigit():
+                out.append(_amount_text(effect, lang, final=False))
+            elif isinstance(effect, ChanceResult):
+                walk(effect.effects)
+            elif isinstance(effect, TableResult):
+                walk_result(effect)
+
+    def walk_result(node: TableResult) -> None:
+        walk(node.effects)
+        if node.again is not None:
+            walk_result(node.again)
+
+    walk_result(result)
+    return out
+
+
+def _amount_text(effect: AmountResult, lang: str, *, final: bool) -> str:
+    unit = fill_text(effect.unit, lang, {}, effect.value) if effect.unit else ""
+    value = number(effect.value, lang)
+    shown = value if final else f"{dice_text(effect.expression, lang)} -> {value}"
+    return f"{shown} {unit}" if unit else shown
+
+
+def _effect_lines(
+    effects: tuple[Any, ...], lang: str, *, explain: bool, indent: int, final: bool = False
+) -> list[str]:
     pad = "  " * indent
     out: list[str] = []
     for effect in effects:
         if isinstance(effect, AmountResult):
             if effect.expression.strip().isdigit():
                 continue  # a fixed number: the row text already says it
-            unit = fill_text(effect.unit, lang, {}, effect.value) if effect.unit else ""
-            shown = f"{effect.expression} -> {number(effect.value, lang)}"
-            if unit:
-                shown += f" {unit}"
+            shown = _amount_text(effect, lang, final=final)
             if explain:
-                shown += f"   [{effect.roll.explain()}]"
+                shown += f"   [{dice_text(effect.roll.explain(), lang)}]"
             out.append(f"{pad}· {shown}")
         elif isinstance(effect, ChanceResult):
             text = fill_text(effect.text, lang, {}) if effect.text else ""
             verdict = f"{effect.chance} %: {'✓' if effect.passed else '✗'}"
             line = f"{pad}· {text} ({verdict})" if text else f"{pad}· {verdict}"
             if explain:
-                line += f"   [{effect.roll.explain()}]"
+                line += f"   [{dice_text(effect.roll.explain(), lang)}]"
             out.append(line)
-            out += _effect_lines(effect.effects, lang, explain=explain, indent=indent + 1)
+            out += _effect_lines(
+                effect.effects, lang, explain=explain, indent=indent + 1, final=final
+            )
         elif isinstance(effect, NoteResult):
             out.append(f"{pad}· {fill_text(effect.note, lang, {})}")
         elif isinstance(effect, TableResult):
-            out += lines(effect, lang, explain=explain, indent=indent)
+            out += lines(effect, lang, explain=explain, indent=indent, final=final)
     return out
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from kerker.errors import N_
+from kerker.i18n import dice_text
 from kerker.tables.model import Row, Table, pick_text
 
 
@@ -61,14 +64,56 @@ def _row_json(row: Row, raw: Any, lang: str) -> dict[str, Any]:
     return out
 
 
-def _effects_summary(raw: Any) -> str:
+_PLACE = re.compile(r"\{([^{}]*)\}")
+_NAMES = {"level": N_("level"), "area": N_("area"), "result": N_("result")}
+"""Parameters that amount expressions use, as a reader of the table says them."""
+
+
+def expression_text(expression: str, lang: str) -> str:
+    """An amount expression for a reader: ``{2 * level}W10 × 100`` -> ``(2 × livello)d10 ×
+    100`` in Italian (parameters named in ``lang``, dice the language's way); a text
+    without placeholders only gets its dice letter."""
+    from kerker.i18n import translator
+
+    _ = translator(lang)
+
+    def one(match: re.Match[str]) -> str:
+        inner = match.group(1).strip().replace("*", "×")
+        inner = re.sub(
+            r"[A-Za-z_]+",
+            lambda m: _(_NAMES[m.group(0)]) if m.group(0) in _NAMES else m.group(0),
+            inner,
+        )
+        return f"({inner})"
+
+    return dice_text(_PLACE.sub(one, str(expression)), lang)
+
+
+def row_display(text: str, raw: Any, lang: str) -> str:
+    """A row's stored text with its amount placeholders shown as the expressions that fill
+    them (``{amount} monete`` -> ``(2 × livello)d10 × 100 monete``); other placeholders
+    (filled from values at roll time) as ``…``. Never a bare ``{name}``."""
+    amounts = {
+        str(e.get("name") or "amount"): str(e["amount"])
+        for e in (raw.get("effects") or [] if isinstance(raw, dict) else [])
+        if isinstance(e, dict) and "amount" in e
+    }
+
+    def one(match: re.Match[str]) -> str:
+        found = amounts.get(match.group(1))
+        return expression_text(found, lang) if found is not None else "…"
+
+    return re.sub(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", one, text)
+
+
+def _effects_summary(raw: Any, lang: str) -> str:
     parts = []
     for effect in raw or []:
         if "roll" in effect:
             times = effect.get("times", 1)
             parts.append(f"→ {effect['roll']}" + (f" ×{times}" if str(times) != "1" else ""))
         elif "amount" in effect:
-            parts.append(f"{effect['amount']}")
+            parts.append(expression_text(str(effect["amount"]), lang))
         elif "chance" in effect:
             parts.append(f"{effect['chance']} %")
         elif "again" in effect:
@@ -86,7 +131,8 @@ def show_rich(table: Table, lang: str) -> None:
     from kerker.termio import rich_text as esc
 
     _ = translator(lang)
-    head = table.dice or (_("weighted") if table.kind == "weighted" else _("lookup"))
+    head = dice_text(table.dice, lang) if table.dice else None
+    head = head or (_("weighted") if table.kind == "weighted" else _("lookup"))
     view = RichTable(
         title=esc(f"{_text(table.title, lang)} ({head})"),
         title_justify="left",
@@ -98,20 +144,32 @@ def show_rich(table: Table, lang: str) -> None:
     view.add_column(_("effects"))
     for row, raw in zip(table.rows, table.raw.get("rows", []), strict=False):
         view.add_row(
-            esc(row.label()), esc(_text(row.text, lang)), esc(_effects_summary(raw.get("effects")))
+            esc(row.label()),
+            esc(row_display(_text(row.text, lang), raw, lang)),
+            esc(_effects_summary(raw.get("effects"), lang)),
         )
         if row.then is not None:
             for sub, sub_raw in zip(
                 row.then.rows, raw.get("then", {}).get("rows", []), strict=False
             ):
                 view.add_row(
-                    esc(f"{row.then.dice} {sub.label()}"),
-                    "  " + esc(_text(sub.text, lang)),
-                    esc(_effects_summary(sub_raw.get("effects"))),
+                    esc(f"{dice_text(row.then.dice, lang)} {sub.label()}"),
+                    "  " + esc(row_display(_text(sub.text, lang), sub_raw, lang)),
+                    esc(_effects_summary(sub_raw.get("effects"), lang)),
                 )
     console = make_console()
     console.print(view)
     for note in table.notes:
         console.print("· " + esc(_text(note, lang)))
-    if table.decision:
+    if table.decision and lang == "en":
         console.print(esc(_("Decision: {text}").format(text=table.decision)))
+    elif table.decision:
+        # kerker's decisions are notes in English (docs/rules-notes-*.md): not mixed into
+        # a German or Italian view, but pointed to in its language.
+        console.print(
+            esc(
+                _("kerker's decision on this table is written in English: {command}").format(
+                    command=f"kerker table show {table.id} --lang en"
+                )
+            )
+        )
