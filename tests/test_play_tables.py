@@ -85,7 +85,8 @@ def test_changed_own_tables_open_read_only(play: Play) -> None:
     ]
     info = replace(live.info, options=changed)
     state = verify(fold(info, live.events, play.tables(info)))
-    assert state.read_only is not None and "own tables" in state.read_only
+    assert state.read_only is not None and "own tables" in str(state.read_only)
+    assert state.read_only.code == "tables_changed"
     with pytest.raises(KerkerError, match="read-only"):
         from kerker.play.session import propose
 
