@@ -284,9 +284,9 @@ def own_table_files(
 ) -> tuple[list[tuple[str, str]], list[str]]:
     """Uploaded own table files (``(file name, bytes)``, YAML or CSV) as the ``(name, text)``
     pairs a table set or a session keeps (CSV turned into one table, as the upload page
-    does), and every linter problem of them as ``file:line:col: message`` lines in
-    ``lang`` ([] when all are clean). Refuses unreadable or oversized files, more than a
-    session's files, in one line."""
+    does), and every linter error of them as ``file:line:col: message`` lines in ``lang``
+    ([] when all are usable: warnings alone do not count). Refuses unreadable or
+    oversized files, more than a session's files, in one line."""
     from kerker.tables.owntexts import check_sizes, lint_text
 
     texts: list[tuple[str, str]] = []
@@ -294,7 +294,9 @@ def own_table_files(
         texts += [(t["name"], t["text"]) for t in own_table_upload(name, raw, lang)]
     check_sizes(texts)
     translate = _translate(lang)
-    problems = [line for name, text in texts for line in lint_text(name, text, translate)]
+    problems = [
+        line for name, text in texts for line in lint_text(name, text, translate, warnings=False)
+    ]
     return texts, problems
 
 
