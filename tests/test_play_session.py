@@ -239,7 +239,8 @@ def test_read_only_when_replay_differs(play: Play) -> None:
     s = play.act(s.info.id, "open", exit="next")
     older = replace(s.info, kerker_version="0.0.1", rules_digest="0" * 32, fingerprint="f" * 32)
     state = verify(fold(older, s.events, REGISTRY))
-    assert state.read_only and "0.0.1" in state.read_only
+    assert state.read_only and "0.0.1" in str(state.read_only)
+    assert state.read_only.code == "version_and_rule_data"
     with pytest.raises(ReadOnlyError):
         from kerker.play.session import propose
 

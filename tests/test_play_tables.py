@@ -85,7 +85,8 @@ def test_changed_own_tables_open_read_only(play: Play) -> None:
     ]
     info = replace(live.info, options=changed)
     state = verify(fold(info, live.events, play.tables(info)))
-    assert state.read_only is not None and "own tables" in state.read_only
+    assert state.read_only is not None and "own tables" in str(state.read_only)
+    assert state.read_only.code == "tables_changed"
     with pytest.raises(KerkerError, match="read-only"):
         from kerker.play.session import propose
 
@@ -164,3 +165,18 @@ def test_the_web_form_starts_a_session_with_an_uploaded_table(tmp_path: Path) ->
     assert bad.status_code == 400 and "kaputt.yaml:3:1:" in bad.text
     api = client.post("/api/sessions", json={"seed": 7, "tables": "nope"})
     assert api.status_code == 400
+
+
+def test_warnings_alone_do_not_refuse_own_tables(play: Play) -> None:
+    """A text missing in a language is a lint warning (``kerker table lint`` exits 0): such
+    a file is usable, as a CSV table made in one language always is."""
+    german_only = WIDE.replace(", it: Larghezza (propria), en: Width (own)", "").replace(
+        ", it: Corridoi larghi., en: Wide corridors.", ""
+    )
+    from kerker.tables.owntexts import lint_text
+
+    assert lint_text("breit.yaml", german_only) and not lint_text(
+        "breit.yaml", german_only, warnings=False
+    )
+    s = play.new("zufallslabyrinth", 7, _own(german_only))
+    assert _width(play.act(s.info.id, "open", exit="1")) == "20"

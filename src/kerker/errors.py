@@ -9,8 +9,8 @@ the expression and the 1-based column where the trouble starts, so a caret can p
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 
 def N_(template: str) -> str:
@@ -29,6 +29,42 @@ class Word(str):
     __slots__ = ()
 
 
+class Said(Protocol):
+    """Anything that says itself in a language: a :class:`KerkerError`, a read-only reason
+    of a play session. As a message parameter it is said in the message's language."""
+
+    def message(self, translate: Callable[[str], str] | None = None) -> str:
+        """The text, translated by ``translate`` when given."""
+        ...
+
+
+def format_message(
+    template: str, params: Mapping[str, Any], translate: Callable[[str], str] | None = None
+) -> str:
+    """``template`` filled with ``params``, both translated by ``translate`` when given: a
+    :class:`Word` parameter is translated, a parameter that says itself (:class:`Said`,
+    e.g. an error inside the message) is said in the same language. A broken translation
+    falls back to the English text, never to an exception."""
+    text = translate(template) if translate is not None else template
+    said = {
+        key: value.message(translate)
+        for key, value in params.items()
+        if not isinstance(value, str) and callable(getattr(value, "message", None))
+    }
+    english = {**params, **{key: params[key].message() for key in said}}
+    if translate is None:
+        return template.format(**english)
+    shown = {
+        key: said[key] if key in said else translate(value) if isinstance(value, Word) else value
+        for key, value in params.items()
+    }
+    try:
+        return text.format(**shown)
+    except (KeyError, IndexError, ValueError):
+        # A broken translation must never hide the error itself.
+        return template.format(**english)
+
+
 class KerkerError(Exception):
     """Root of every error kerker raises on purpose.
 
@@ -44,18 +80,7 @@ class KerkerError(Exception):
 
     def message(self, translate: Callable[[str], str] | None = None) -> str:
         """The message, translated by ``translate`` (a gettext function) when given."""
-        text = translate(self.template) if translate is not None else self.template
-        params = self.params
-        if translate is not None:
-            params = {
-                key: translate(value) if isinstance(value, Word) else value
-                for key, value in params.items()
-            }
-        try:
-            return text.format(**params)
-        except (KeyError, IndexError, ValueError):
-            # A broken translation must never hide the error itself.
-            return self.template.format(**self.params)
+        return format_message(self.template, self.params, translate)
 
     def to_json(self) -> dict[str, Any]:
         """A stable machine-readable form: ``{"error": code, "message": ...}`` plus fields."""

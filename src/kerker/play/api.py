@@ -22,6 +22,7 @@ from kerker.play.session import (
     fold,
     new_info,
     propose,
+    reason,
     verify,
     with_fingerprint,
 )
@@ -64,7 +65,9 @@ class Play:
             tables = self.tables(info)
         except KerkerError as err:
             state = fold(info, events, self.registry)
-            state.read_only = f"its own tables do not load here: {err.message()}"
+            state.read_only = reason(
+                "tables_unloadable", N_("its own tables do not load here: {error}"), error=err
+            )
             return state
         return verify(fold(info, events, tables))
 

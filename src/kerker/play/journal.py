@@ -240,7 +240,7 @@ def journal_md(state: PlayState, registry: Registry, lang: str = "en", view: str
         "",
     ]
     if state.read_only:
-        lines += [_("Read-only: {reason}").format(reason=state.read_only), ""]
+        lines += [_("Read-only: {reason}").format(reason=md_escape(state.read_only.message(_))), ""]
     lines += journal_lines(state, registry, lang, view, state.events, areas, exits)
     if not state.events:
         lines.append(_("Nothing explored yet."))

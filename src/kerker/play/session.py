@@ -25,7 +25,7 @@ from kerker.dice.ast import BinOp, Dice, Group, Neg, Node, Num
 from kerker.dice.entered import EnteredDiceError
 from kerker.dice.parser import parse
 from kerker.dice.roller import roll
-from kerker.errors import N_, KerkerError
+from kerker.errors import N_, KerkerError, format_message
 from kerker.play import engine_port as port
 from kerker.play.events import MAX_DOOR_DICE, MAX_EVENTS, UNDOABLE, Event, EventError
 from kerker.seeding import sub_seed
@@ -38,6 +38,34 @@ OWN_TABLES = "tables"
 """The options' key of the session's own table files: ``[{"name", "text"}, ...]``."""
 OWN_DIGEST = "tables_digest"
 """The options' key of the digest of those files (:func:`kerker.tables.owntexts.texts_digest`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why a session opens read-only, said in the viewer's language (:meth:`message`).
+
+    ``code`` tells the cases apart for programs: ``version`` (another kerker, the same rule
+    data), ``rule_data`` (other rule data, the same kerker), ``version_and_rule_data``,
+    ``tables_changed`` (its own table files are not those it was played with),
+    ``tables_unloadable`` (its own table files do not load here). ``template`` is the
+    English text marked for the catalogs, ``params`` fill it in (an error among them is
+    said in the same language)."""
+
+    code: str
+    template: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def message(self, translate: Any = None) -> str:
+        """The reason, translated by ``translate`` (a gettext function) when given."""
+        return format_message(self.template, dict(self.params), translate)
+
+    def __str__(self) -> str:
+        return self.message()
+
+
+def reason(code: str, template: str, /, **params: Any) -> Reason:
+    """A :class:`Reason` (``template`` marked with ``N_``)."""
+    return Reason(code, template, tuple(params.items()))
 
 
 class ReadOnlyError(KerkerError):
@@ -254,8 +282,8 @@ class PlayState:
     """Seq of an open or enter -> (kind of the exit, number of the area it left)."""
     depth: int = 1
     """The level last entered (what a view shows first)."""
-    read_only: str | None = None
-    """Why the session cannot be played on, or None."""
+    read_only: Reason | None = None
+    """Why the session cannot be played on (in any language), or None."""
     registry: Registry | None = None
     """The tables the session was folded with (the shipped ones plus its own)."""
     door_dice: dict[str, Event] = field(default_factory=dict)
@@ -552,18 +580,49 @@ def verify(state: PlayState) -> PlayState:
     if same_data:
         return state
     if fingerprint(state) != info.fingerprint:
-        if tables and texts_digest(tables) != info.tables_digest:
-            state.read_only = (
-                "its own tables are not those it was played with (digest "
-                f"{info.tables_digest[:12]}, now {texts_digest(tables)[:12]}); replayed here "
-                "it gives another dungeon"
-            )
-        else:
-            state.read_only = (
-                f"made with kerker {info.kerker_version} and other rule data; replayed here "
-                "it gives another dungeon"
-            )
+        state.read_only = _why(info, texts_digest(tables) if tables else "")
     return state
+
+
+def _why(info: SessionInfo, tables_now: str) -> Reason:
+    """Why a session that replays to another dungeon here does: its own tables changed,
+    another kerker, other rule data, or both."""
+    if tables_now and tables_now != info.tables_digest:
+        return reason(
+            "tables_changed",
+            N_(
+                "its own tables are not those it was played with (digest {was}, now "
+                "{now}); replayed here it gives another dungeon"
+            ),
+            was=info.tables_digest[:12],
+            now=tables_now[:12],
+        )
+    other_version = info.kerker_version != kerker.__version__
+    other_data = info.rules_digest != session_digest(info.rules, info.own_tables)
+    if other_version and not other_data:
+        return reason(
+            "version",
+            N_("made with kerker {version}; replayed with kerker {now} it gives another dungeon"),
+            version=info.kerker_version,
+            now=kerker.__version__,
+        )
+    if other_data and not other_version:
+        return reason(
+            "rule_data",
+            N_(
+                "made with other rule data (digest {was}, now {now}); replayed here it "
+                "gives another dungeon"
+            ),
+            was=info.rules_digest[:12],
+            now=session_digest(info.rules, info.own_tables)[:12],
+        )
+    return reason(
+        "version_and_rule_data",
+        N_(
+            "made with kerker {version} and other rule data; replayed here it gives another dungeon"
+        ),
+        version=info.kerker_version,
+    )
 
 
 # -- proposing the next event -------------------------------------------------------------

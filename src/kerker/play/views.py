@@ -168,9 +168,12 @@ def document(state: PlayState, view: str, lang: str) -> dict[str, Any]:
 
 def show(state: PlayState, view: str = "gm", lang: str = "en") -> dict[str, Any]:
     """``kerker play show --json``: the document for ``view`` plus ``session``,
-    ``player_token``, ``seq``, ``read_only``, ``depth``, ``rules_digest``,
+    ``player_token``, ``seq``, ``read_only`` (why it cannot be played on, in ``lang``;
+    None when it can), ``read_only_reason`` (the reason's code), ``depth``, ``rules_digest``,
     ``tables_digest`` (of the own table files, None without), ``own_tables`` (their
     names) and ``open_exits``."""
+    from kerker.i18n import translator
+
     doc = document(state, view, lang)
     head: dict[str, Any] = {
         "session": state.info.id,
@@ -178,7 +181,8 @@ def show(state: PlayState, view: str = "gm", lang: str = "en") -> dict[str, Any]
         "player_token": state.info.player_token if view == "gm" else None,
         "view": view,
         "seq": state.seq,
-        "read_only": state.read_only,
+        "read_only": state.read_only.message(translator(lang)) if state.read_only else None,
+        "read_only_reason": state.read_only.code if state.read_only else None,
         "depth": state.depth,
         "rules_digest": state.info.rules_digest,
         "tables_digest": state.info.tables_digest or None,
@@ -278,7 +282,7 @@ def summary(state: PlayState, lang: str, view: str = "gm") -> str:
         )
         lines.append(_marked(level, render_level(level, view), exits))
     if state.read_only:
-        lines.append(_("Read-only: {reason}").format(reason=state.read_only))
+        lines.append(_("Read-only: {reason}").format(reason=state.read_only.message(_)))
     listed = exit_lines(state, view, _)
     lines.append(_("Open exits:") if listed else _("No exit is open."))
     lines += listed

@@ -95,9 +95,17 @@ def texts_digest(texts: Sequence[OwnText]) -> str:
     return h.hexdigest()
 
 
-def lint_text(name: str, text: str, translate: Callable[[str], str] | None = None) -> list[str]:
+def lint_text(
+    name: str,
+    text: str,
+    translate: Callable[[str], str] | None = None,
+    *,
+    warnings: bool = True,
+) -> list[str]:
     """The linter's problems of one table file's ``text`` as ``name:line:col: message``
-    lines (in the language of ``translate``); [] for a clean file."""
+    lines (in the language of ``translate``); [] for a clean file. ``warnings=False``:
+    only the errors (a file with warnings alone is usable, as ``kerker table lint``
+    says with exit 0)."""
     from kerker.tables.lint import lint_paths
 
     label = _label(name)
@@ -113,15 +121,17 @@ def lint_text(name: str, text: str, translate: Callable[[str], str] | None = Non
                 p.text(translate).replace(f"{path}:", "").replace(str(path), label),
             )
             for p in problems
+            if warnings or not p.warning
         ]
 
 
 def refuse_bad(texts: Sequence[OwnText], translate: Callable[[str], str] | None = None) -> None:
-    """Check sizes and lint every text; the first problem is refused as the linter's
-    ``file:line:col: message`` line (:class:`~kerker.errors.RuleDataError`)."""
+    """Check sizes and lint every text; the first error is refused as the linter's
+    ``file:line:col: message`` line (:class:`OwnTablesError`); warnings alone (a text
+    missing in a language) are no reason to refuse."""
     check_sizes(texts)
     for name, text in texts:
-        problems = lint_text(name, text, translate)
+        problems = lint_text(name, text, translate, warnings=False)
         if problems:
             more = f" (+{len(problems) - 1})" if len(problems) > 1 else ""
             raise OwnTablesError(N_("{problem}{more}"), problem=problems[0], more=more)

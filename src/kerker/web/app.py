@@ -13,12 +13,12 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import urlencode, urlsplit
 
-from fastapi import FastAPI, Query, Request
+from fastapi import Body, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -192,7 +192,13 @@ def create_app(db: str | Path | None = None) -> FastAPI:
             response = _error(request, pages, 503, exc.code, exc.message(weblang.gettext()))
             response.headers["Retry-After"] = "1"
             return response
-        status = 413 if isinstance(exc, BodyTooLarge) else 400
+        status = (
+            413
+            if isinstance(exc, BodyTooLarge)
+            else 404
+            if isinstance(exc, services.UnknownTableSet)
+            else 400
+        )
         return _error(request, pages, status, exc.code, exc.message(weblang.gettext()))
 
     @app.exception_handler(RequestValidationError)
@@ -585,6 +591,7 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         min_areas: int = 10,
         entrance: str = "variant",
         caves: str = "depth",
+        tables: str = "",
         depth: int = 1,
         view: str = "gm",
         go: bool = False,
@@ -600,13 +607,18 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
             "min_areas": min_areas,
             "entrance": entrance,
             "caves": caves,
+            **({"tables": tables} if tables else {}),
         }
+        own = _table_set(request, tables)
+        names = [name for name, _text in own]
         if not go and seed is None:
-            return pages.render(request, "dungeon.html", form=form, doc=None, seed="")
+            return pages.render(
+                request, "dungeon.html", form=form, doc=None, seed="", own=names, **_without(form)
+            )
         options = dungeon_options(rules, seed, levels, size, max_areas, min_areas, entrance, caves)
         view = _choice(view, ("gm", "player"), Word(N_("view")))
         code = weblang.current.get()
-        doc = services.dungeon_document(options, code)
+        doc = services.dungeon_document(options, code, own)
         depths = [lv["depth"] for lv in doc["levels"]]
         if depth not in depths:
             depth = depths[0]
@@ -625,7 +637,70 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
             svg=svg,
             key=_html_body(key),
             query=urlencode(query),
+            own=names,
+            **_without(query),
         )
+
+    @app.post("/dungeon", include_in_schema=False)
+    async def dungeon_form(request: Request) -> Response:
+        """The dungeon form (multipart, so it can carry own table files): the options are
+        checked, new own table files linted and kept as a table set, and the answer is a
+        redirect to the page of the dungeon (``tables=<digest>`` when there are own
+        tables); lint problems are shown in the form (422), nothing kept."""
+        from kerker.tables.owntexts import MAX_FILES
+        from kerker.web.sessions import _form_int
+
+        data = await request.form(max_files=MAX_FILES, max_fields=24)
+
+        def text(key: str, default: str = "") -> str:
+            value = data.get(key)
+            return value[:200] if isinstance(value, str) else default
+
+        def number(key: str, what: str, low: int, high: int, default: int) -> int:
+            found = _form_int(text(key), what, low, high)
+            return default if found is None else found
+
+        seed = _form_int(text("seed"), N_("seed"), 0, services.MAX_SEED)
+        form: dict[str, Any] = {
+            "rules": text("rules", "zufallslabyrinth"),
+            "levels": number("levels", N_("levels"), 1, 20, 1),
+            "size": text("size").strip() or "30x40",
+            "max_areas": number("max_areas", N_("areas at most"), 1, 1000, 60),
+            "min_areas": number("min_areas", N_("areas at least"), 0, 1000, 10),
+            "entrance": text("entrance", "variant"),
+            "caves": text("caves", "depth"),
+        }
+        dungeon_options(**form, seed=seed)  # refuses bad options before anything is kept
+        uploads = [f for f in data.getlist("files") if not isinstance(f, str) and f.filename]
+        digest = text("tables").strip()
+        if uploads:
+            files = [(f.filename or "", await f.read(services.MAX_UPLOAD * 4 + 1)) for f in uploads]
+            texts, problems = await asyncio.to_thread(
+                services.own_table_files, files, weblang.current.get()
+            )
+            if problems:
+                return pages.render(
+                    request,
+                    "dungeon.html",
+                    status=422,
+                    form=form,
+                    doc=None,
+                    seed="" if seed is None else seed,
+                    own=[],
+                    problems=problems[:50],
+                    more=max(len(problems) - 50, 0),
+                    **_without(form),
+                )
+            digest = await asyncio.to_thread(request.app.state.sessions.save_tables, texts)
+        elif digest:
+            await asyncio.to_thread(request.app.state.sessions.table_set, digest)
+        query = {
+            **form,
+            **({"seed": seed} if seed is not None else {}),
+            **({"tables": digest} if digest else {}),
+            "go": 1,
+        }
+        return RedirectResponse("/dungeon?" + urlencode(query), status_code=303)
 
     @app.get("/download/{kind}", include_in_schema=False)
     def download(
@@ -647,6 +722,7 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         min_areas: int = 10,
         entrance: str = "variant",
         caves: str = "depth",
+        tables: str = "",
         depth: int = 1,
     ) -> Response:
         code = weblang.current.get()
@@ -661,8 +737,24 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
             plan = services.heist(seed, reputation, players, accesses, nosec, ops)
             return _prowl_file(plan, seed, format, code)
         options = dungeon_options(rules, seed, levels, size, max_areas, min_areas, entrance, caves)
-        doc = services.dungeon_document(options, code)
+        doc = services.dungeon_document(options, code, _table_set(request, tables))
         return _dungeon_file(doc, options, format, view, depth, code)
+
+
+def _table_set(request: Request, digest: str) -> list[tuple[str, str]]:
+    """The own table files of the table set ``digest`` ([] for none); refuses an unknown
+    digest (a 404 with a message)."""
+    if not digest:
+        return []
+    found: list[tuple[str, str]] = request.app.state.sessions.table_set(digest)
+    return found
+
+
+def _without(query: dict[str, Any]) -> dict[str, Any]:
+    """The page's link without its own tables (``without``; None when it has none)."""
+    if "tables" not in query:
+        return {"without": None}
+    return {"without": urlencode({k: v for k, v in query.items() if k != "tables"})}
 
 
 def _html_body(document: str) -> str:
@@ -787,7 +879,10 @@ def _foundry_zip(doc: dict[str, Any], depth: int, view: str, lang: str, stem: st
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"description": 'The input is not usable: `{"error": code, "message": line}`'},
-    404: {"description": 'No such route: `{"error": "http", "message"}`'},
+    404: {
+        "description": 'No such route: `{"error": "http", "message"}`; or no own table set '
+        'of that digest: `{"error": "unknown_tables", "message"}`'
+    },
     422: {"description": 'A parameter has the wrong type: `{"error", "message"}`'},
 }
 
@@ -855,6 +950,33 @@ def _api_routes(app: FastAPI) -> None:
         """A table as stored: dice, rows, effects, source."""
         return services.table_show(table_id, weblang.current.get())
 
+    @app.post("/api/table-sets", responses=ERRORS, tags=["tables"])
+    def api_table_set(
+        request: Request, body: Annotated[dict[str, Any] | None, Body()] = None
+    ) -> dict[str, Any]:
+        """Keep own table files as a table set: the body `{"tables": [{"name", "text"}]}`
+        (YAML; up to 20 files; linted, the first problem refused as a 400
+        `file:line:col: message`). Answers `{"digest", "names"}`; the same files give the
+        same digest. `GET /api/dungeon?tables=<digest>` rolls on them."""
+        from kerker.tables.owntexts import refuse_bad
+
+        raw = (body or {}).get("tables")
+        if (
+            not isinstance(raw, list)
+            or not raw
+            or not all(
+                isinstance(t, dict)
+                and isinstance(t.get("name"), str)
+                and isinstance(t.get("text"), str)
+                for t in raw
+            )
+        ):
+            raise OptionError(N_('tables takes a list of {{"name", "text"}} objects'))
+        texts = [(str(t["name"]), str(t["text"])) for t in raw]
+        refuse_bad(texts, weblang.gettext())
+        digest = request.app.state.sessions.save_tables(texts)
+        return {"digest": digest, "names": [name for name, _text in texts]}
+
     @app.get("/api/zones", responses=ERRORS, tags=["generators"])
     def api_zones(
         seed: int | None = None, size: str | None = None, theme: str = "scifi"
@@ -883,6 +1005,7 @@ def _api_routes(app: FastAPI) -> None:
 
     @app.get("/api/dungeon", responses=ERRORS, tags=["generators"])
     def api_dungeon(
+        request: Request,
         rules: str = "zufallslabyrinth",
         seed: int | None = None,
         levels: int = 1,
@@ -891,10 +1014,14 @@ def _api_routes(app: FastAPI) -> None:
         min_areas: int = 10,
         entrance: str = "variant",
         caves: str = "depth",
+        tables: str = "",
     ) -> Response:
-        """A whole dungeon as the document of `kerker dungeon --json` (docs/dungeon-json.md)."""
+        """A whole dungeon as the document of `kerker dungeon --json` (docs/dungeon-json.md);
+        `tables`: the digest of an own table set (`POST /api/table-sets`), rolled on as
+        `kerker dungeon --tables` rolls on those files (an unknown digest is a 404)."""
         from kerker.dungeon.export import dumps_document
 
         options = dungeon_options(rules, seed, levels, size, max_areas, min_areas, entrance, caves)
-        doc = services.dungeon_document(options, weblang.current.get())
+        own = _table_set(request, tables)
+        doc = services.dungeon_document(options, weblang.current.get(), own)
         return Response(dumps_document(doc), media_type="application/json")

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from kerker.errors import N_, OptionError
+from kerker.errors import N_, KerkerError, OptionError
 
 MAX_SEED = 2**63 - 1
 MAX_EXPRESSION = 200
@@ -227,12 +228,18 @@ class DungeonOptions:
     caves: str = "depth"
 
 
-def dungeon_document(options: DungeonOptions, lang: str) -> dict[str, Any]:
-    """The dungeon document (docs/dungeon-json.md) for ``options``, in ``lang``."""
+def dungeon_document(
+    options: DungeonOptions, lang: str, tables: Sequence[tuple[str, str]] = ()
+) -> dict[str, Any]:
+    """The dungeon document (docs/dungeon-json.md) for ``options``, in ``lang``, rolled on
+    the shipped tables plus own table files ``tables`` (``(name, text)`` pairs, later ids
+    replacing earlier ones: the same dungeon as ``kerker dungeon --tables`` with those
+    files). Refuses own files that do not load in one line."""
     from dataclasses import replace
 
     from kerker.dungeon.engine import Params, generate
     from kerker.dungeon.export import to_document
+    from kerker.tables.owntexts import load_texts
 
     # Only Scatola Bianca knows caves (a procedure's own option); the engine refuses it
     # for the Zufallslabyrinth.
@@ -248,8 +255,49 @@ def dungeon_document(options: DungeonOptions, lang: str) -> dict[str, Any]:
         caves=caves,
     ).checked()
     params = replace(params, seed=check_seed(options.seed))
-    dungeon = generate(params, registry())
+    dungeon = generate(params, load_texts(registry(), tables))
     return to_document(dungeon, lang)
+
+
+TABLE_SET = re.compile(r"^[0-9a-f]{32}$")
+"""A table set's digest as links carry it (:func:`kerker.tables.owntexts.texts_digest`)."""
+
+
+class UnknownTableSet(KerkerError):
+    """A ``tables=`` digest this server keeps no table set for (a 404)."""
+
+    code = "unknown_tables"
+
+
+def check_table_set(digest: str) -> str:
+    """``digest`` if it has the form of a table set's digest; else :class:`UnknownTableSet`."""
+    if not TABLE_SET.match(digest):
+        raise UnknownTableSet(
+            N_("no own table set {digest!r} here; upload the table files again"),
+            digest=digest[:40],
+        )
+    return digest
+
+
+def own_table_files(
+    files: Sequence[tuple[str, bytes]], lang: str
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """Uploaded own table files (``(file name, bytes)``, YAML or CSV) as the ``(name, text)``
+    pairs a table set or a session keeps (CSV turned into one table, as the upload page
+    does), and every linter error of them as ``file:line:col: message`` lines in ``lang``
+    ([] when all are usable: warnings alone do not count). Refuses unreadable or
+    oversized files, more than a session's files, in one line."""
+    from kerker.tables.owntexts import check_sizes, lint_text
+
+    texts: list[tuple[str, str]] = []
+    for name, raw in files:
+        texts += [(t["name"], t["text"]) for t in own_table_upload(name, raw, lang)]
+    check_sizes(texts)
+    translate = _translate(lang)
+    problems = [
+        line for name, text in texts for line in lint_text(name, text, translate, warnings=False)
+    ]
+    return texts, problems
 
 
 def rule_set_language(rule_set: str) -> str | None:

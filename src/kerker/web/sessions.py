@@ -151,6 +151,29 @@ class Sessions:
             found: list[Any] = play.sessions()
             return found
 
+    def save_tables(self, texts: list[tuple[str, str]]) -> str:
+        """Keep linted own table files as a table set; its digest (the same files: the same
+        set, kept once)."""
+        from datetime import UTC, datetime
+
+        now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        with self.play() as play:
+            digest: str = play.store.save_tables(texts, now)
+        return digest
+
+    def table_set(self, digest: str) -> list[tuple[str, str]]:
+        """The own table files of the table set ``digest``; refuses an unknown one
+        (:class:`~kerker.web.services.UnknownTableSet`, a 404)."""
+        services.check_table_set(digest)
+        with self.play() as play:
+            texts: list[tuple[str, str]] | None = play.store.load_tables(digest)
+        if texts is None:
+            raise services.UnknownTableSet(
+                N_("no own table set {digest!r} here; upload the table files again"),
+                digest=digest,
+            )
+        return texts
+
 
 # -- the map with clickable exits -------------------------------------------------------------
 
@@ -384,6 +407,7 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
         caves: str = Form("depth"),
         name: str = Form(""),
         tables: UploadFile | None = NO_FILE,
+        table_set: str = Form(""),
     ) -> Response:
         from kerker.web.app import dungeon_options
 
@@ -406,6 +430,9 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
             if tables is not None and tables.filename
             else None
         )
+        if own is None and table_set.strip():
+            # started from the dungeon page: the own tables it rolled the dungeon on
+            own = [{"name": n, "text": t} for n, t in sessions.table_set(table_set.strip())]
         state = sessions.new(options, name.strip(), own)
         return RedirectResponse(f"/play/{state.info.id}", status_code=303)
 

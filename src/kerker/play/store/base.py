@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -334,3 +335,45 @@ class Store(ABC):
         with self.transaction() as cur:
             cur.execute(self._sql("DELETE FROM events WHERE session = ?"), (session,))
             cur.execute(self._sql("DELETE FROM sessions WHERE id = ?"), (session,))
+
+    # -- own table sets (content-addressed) -----------------------------------------------
+    def save_tables(self, texts: Sequence[tuple[str, str]], created: str) -> str:
+        """Keep own table files (``(name, text)`` pairs, in order) under their digest
+        (:func:`~kerker.tables.owntexts.texts_digest`) and return it; the same files again
+        are kept once. Refuses none, or more than a session's caps
+        (:func:`~kerker.tables.owntexts.check_sizes`), in one line; does not lint (callers
+        lint before they keep)."""
+        from kerker.tables.owntexts import check_sizes, texts_digest
+
+        if not texts:
+            raise StoreError(N_("a table set needs at least one table file"))
+        check_sizes(texts)
+        digest = texts_digest(texts)
+        data = json.dumps([{"name": n, "text": t} for n, t in texts], ensure_ascii=False)
+        with self.transaction() as cur:
+            cur.execute(
+                self._sql(
+                    "INSERT INTO table_sets (digest, texts, created) VALUES (?, ?, ?) "
+                    "ON CONFLICT (digest) DO NOTHING"
+                ),
+                (digest, data, created),
+            )
+        return digest
+
+    def load_tables(self, digest: str) -> list[tuple[str, str]] | None:
+        """The own table files kept under ``digest`` (None when there are none); refuses a
+        stored set that no longer matches its digest (a damaged database) in one line."""
+        from kerker.tables.owntexts import texts_digest
+
+        with self.transaction() as cur:
+            cur.execute(self._sql("SELECT texts FROM table_sets WHERE digest = ?"), (digest,))
+            row = cur.fetchone()
+        if row is None:
+            return None
+        try:
+            texts = [(str(item["name"]), str(item["text"])) for item in json.loads(row[0])]
+        except (ValueError, TypeError, KeyError):
+            texts = []
+        if texts_digest(texts) != digest:
+            raise StoreError(N_("table set {digest} is damaged"), digest=digest[:12])
+        return texts

@@ -2,6 +2,12 @@
 ``kerker_meta`` (key ``schema``). Statements are plain SQL both SQLite and PostgreSQL read.
 
 Seeds are stored as text (a seed goes up to 2**64 - 1, beyond a signed 64-bit integer).
+
+1. sessions and their events.
+2. ``table_sets``: own table files by their digest (content-addressed; the web's dungeon
+   page links a set as ``tables=<digest>``); ``texts`` is the JSON list
+   ``[{"name", "text"}]``, capped as a session's own tables are
+   (:func:`kerker.tables.owntexts.check_sizes`).
 """
 
 from __future__ import annotations
@@ -23,6 +29,13 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
             " session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
             " seq INTEGER NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,"
             " created TEXT NOT NULL, PRIMARY KEY (session, seq))",
+        ),
+    ),
+    (
+        2,
+        (
+            "CREATE TABLE table_sets ("
+            " digest TEXT PRIMARY KEY, texts TEXT NOT NULL, created TEXT NOT NULL)",
         ),
     ),
 )
