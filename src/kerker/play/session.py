@@ -56,6 +56,11 @@ class SessionInfo:
     """Digest of the GM document after the last event (what replay must give again)."""
     created: str = ""
     updated: str = ""
+    referee: bool = True
+    """False: played without a game master (issue 14): every view is the players' and
+    every step is checked against what the players can see."""
+    gm_token: str = ""
+    """The game master's secret (web GM pages and API); never exported."""
 
     def params(self) -> port.Params:
         """The engine parameters (checked)."""
@@ -78,6 +83,7 @@ class SessionInfo:
             "fingerprint": self.fingerprint,
             "created": self.created,
             "updated": self.updated,
+            "referee": self.referee,
         }
 
 
@@ -352,6 +358,8 @@ def new_info(
     name: str = "",
     player_token: str = "",
     now: str = "",
+    referee: bool = True,
+    gm_token: str = "",
 ) -> SessionInfo:
     """The header of a new session (options checked by the engine's parameters)."""
     unknown = sorted(set(options) - set(OPTION_NAMES))
@@ -368,6 +376,8 @@ def new_info(
         player_token=player_token,
         created=now,
         updated=now,
+        referee=referee,
+        gm_token=gm_token,
     )
     info.params()
     return info

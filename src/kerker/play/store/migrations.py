@@ -25,5 +25,17 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
             " created TEXT NOT NULL, PRIMARY KEY (session, seq))",
         ),
     ),
+    (
+        2,
+        (
+            # issue 14: play without a referee, and a game master's secret for the web
+            # GM pages (existing sessions get one each in Store.migrate, which SQL alone
+            # cannot roll portably).
+            "ALTER TABLE sessions ADD COLUMN referee INTEGER NOT NULL DEFAULT 1",
+            "ALTER TABLE sessions ADD COLUMN gm_token TEXT NOT NULL DEFAULT ''",
+        ),
+    ),
 )
+GM_TOKEN_BYTES = 24
+"""Random bytes of a game master's token (192 bits; URL-safe base64, 32 characters)."""
 LATEST = MIGRATIONS[-1][0]
