@@ -47,8 +47,20 @@ class Play:
         """Session id -> the state after its last step made here: reused by
         :meth:`state` while the stored log is still the one it was folded from."""
 
-    def new(self, rules: str, seed: int, options: dict[str, Any], name: str = "") -> PlayState:
-        """A new session (stored, no events yet)."""
+    def new(
+        self,
+        rules: str,
+        seed: int,
+        options: dict[str, Any],
+        name: str = "",
+        *,
+        referee: bool = True,
+    ) -> PlayState:
+        """A new session (stored, no events yet); ``referee=False``: played without a game
+        master (every view the players', issue 14). It gets a player token and a game
+        master token (:data:`~kerker.play.store.migrations.GM_TOKEN_BYTES` random bytes)."""
+        from kerker.play.store.migrations import GM_TOKEN_BYTES
+
         info = new_info(
             secrets.token_hex(5),
             rules,
@@ -57,6 +69,8 @@ class Play:
             name=name,
             player_token=secrets.token_urlsafe(16),
             now=_now(),
+            referee=referee,
+            gm_token=secrets.token_urlsafe(GM_TOKEN_BYTES),
         )
         state = fold(info, [], self.registry)
         info = with_fingerprint(info, state)
@@ -138,7 +152,10 @@ class Play:
             raise EventError(N_("the log's session header needs rules, seed and options"))
         events = [event_from_json(item, seq=n) for n, item in enumerate(data["events"], 1)]
         title = name if name is not None else str(head.get("name") or "")
-        state = self.new(rules, seed, options, name=title)
+        referee = head.get("referee", True)
+        if not isinstance(referee, bool):
+            raise EventError(N_('the log\'s "referee" must be true or false'))
+        state = self.new(rules, seed, options, name=title, referee=referee)
         for event in events:
             self._check_replays(state, event)
             state = self._append(state, event)
@@ -154,6 +171,25 @@ class Play:
                 if event.kind != "enter"
                 else {"level": event.data["level"]}
             )
+        elif event.kind == "search":
+            fields = {
+                k: event.data[k] for k in ("depth", "area", "side", "entered", "value", "modifier")
+            }
+        elif event.kind == "take":
+            from kerker.play.session import takeable
+
+            items = takeable(state, event.data["depth"], event.data["area"])
+            if event.data["item"] not in items:
+                raise EventError(
+                    N_("event {seq} ({kind}) of the log does not replay here as it was recorded"),
+                    seq=event.seq,
+                    kind=event.kind,
+                )
+            fields = {
+                "depth": event.data["depth"],
+                "area": event.data["area"],
+                "item": items.index(event.data["item"]) + 1,
+            }
         redo = propose(state, event.kind, self.registry, **fields)
         if redo.data != event.data:
             raise EventError(

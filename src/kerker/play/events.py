@@ -31,6 +31,8 @@ KINDS = (
     "reveal",
     "hide",
     "enter",
+    "search",
+    "take",
 )
 UNDOABLE = frozenset({"open", "reroll", "enter", "note", "reveal", "hide"})
 """Kinds that undo takes back. Dice rolls, table rolls and checks are never undone: a roll
@@ -54,7 +56,25 @@ FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "reveal": {"depth": (int,), "area": (int, type(None)), "exit": (str, type(None))},
     "hide": {"depth": (int,), "area": (int, type(None)), "exit": (str, type(None))},
     "enter": {"level": (int,), "exit": (str,)},
+    "search": {
+        "depth": (int,),
+        "area": (int,),
+        "side": (str, type(None)),
+        "entered": (list, type(None)),
+        "value": (int, type(None)),
+        "modifier": (int,),
+        "rolls": (list,),
+        "check": (str, type(None)),
+        "found": (list,),
+        "sprung": (list,),
+        "monster": (int, type(None)),
+    },
+    "take": {"depth": (int,), "area": (int,), "item": (int,), "sprung": (list,)},
 }
+MARKS = frozenset({"found", "sprung"})
+"""List fields that hold stable marks (text), not dice."""
+FOUND_KINDS = frozenset({"search", "take"})
+"""Kinds that find or spring what only the GM knew: never undone (their dice stay rolled)."""
 
 
 class EventError(KerkerError):
@@ -111,7 +131,17 @@ def event_from_json(item: Any, seq: int | None = None) -> Event:
                 name=name,
                 max=MAX_TEXT,
             )
-        if isinstance(value, list) and (
+        if isinstance(value, list) and name in MARKS:
+            if len(value) > MAX_FACES or not all(
+                isinstance(v, str) and len(v) <= 80 for v in value
+            ):
+                raise EventError(
+                    N_("event {seq}: {name!r} must be a list of at most {max} keys"),
+                    seq=number,
+                    name=name,
+                    max=MAX_FACES,
+                )
+        elif isinstance(value, list) and (
             len(value) > MAX_FACES
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
         ):

@@ -40,7 +40,9 @@ def _areas(state: PlayState, lang: str) -> dict[tuple[int, str], dict[str, Any]]
     return {(lv["depth"], a["id"]): a for lv in doc["levels"] for a in lv["areas"]}
 
 
-def _area_lines(area: dict[str, Any], depth: int, lang: str, view: str) -> list[str]:
+def _area_lines(
+    area: dict[str, Any], depth: int, lang: str, view: str, state: PlayState | None = None
+) -> list[str]:
     _ = translator(lang)
     # feet, as both rule texts measure (Fuß, piedi); the document writes "W × H ft"
     size = str(area["size"]["feet"]).replace(" ft", " " + _(N_("ft")))
@@ -48,6 +50,12 @@ def _area_lines(area: dict[str, Any], depth: int, lang: str, view: str) -> list[
         title=area["title"], number=area["number"], depth=depth, size=size
     )
     lines = [f"   - {head}"]
+    if view == "player" and state is not None and not state.info.referee:
+        from kerker.play.views import player_contents
+
+        for content in player_contents(state, depth, area, lang):
+            if content.get("text"):
+                lines.append(f"     - {content['text']}")
     if view == "gm":
         for content in area["contents"]:
             text = content.get("text")
@@ -128,7 +136,7 @@ def _step(
         for depth, area_id in made:
             area = areas.get((depth, area_id))
             if area is not None:
-                lines += _area_lines(area, depth, lang, view)
+                lines += _area_lines(area, depth, lang, view, state)
         return lines
     if e.kind == "reroll":
         opened = [s for s in state.ways if state.by_seq[s].data.get("exit") == d["exit"]]
@@ -189,6 +197,21 @@ def _step(
         if view == "player":
             return [f"{head} {result.player_line(lang)}"]
         return [f"{head} {result.gm_line(lang)}"]
+    if e.kind == "search":
+        return _search_lines(state, e, registry, lang, view, areas)
+    if e.kind == "take":
+        area = _by_number(areas, d["depth"], d["area"])
+        content = area["contents"][d["item"]] if area and d["item"] < len(area["contents"]) else {}
+        lines = [
+            _("Took the treasure of area {area}: {what}").format(
+                area=d["area"], what=content.get("text") or "?"
+            )
+        ]
+        if d["sprung"]:
+            lines.append(
+                "   - " + _("Its trap went off: {what}").format(what=content.get("trapped") or "?")
+            )
+        return lines
     if e.kind in ("reveal", "hide"):
         what = (
             _("area {area} (level {depth})").format(area=d["area"], depth=d["depth"])
@@ -204,10 +227,106 @@ def _step(
     return [e.kind]  # pragma: no cover - every kind is handled above
 
 
+def _by_number(
+    areas: dict[tuple[int, str], dict[str, Any]], depth: int, number: int
+) -> dict[str, Any] | None:
+    for (d, _id), area in areas.items():
+        if d == depth and area["number"] == number:
+            return area
+    return None
+
+
+def _search_lines(
+    state: PlayState,
+    e: Event,
+    registry: Registry,
+    lang: str,
+    view: str,
+    areas: dict[tuple[int, str], dict[str, Any]],
+) -> list[str]:
+    """A search told: where, what it found or set off, the dice folded (the players of a
+    refereed session read no dice: the GM rolled them)."""
+    from kerker.play.search import mark, monster_rng, rules_for
+
+    _ = translator(lang)
+    d = e.data
+    sides = {"n": _("north"), "e": _("east"), "s": _("south"), "w": _("west")}
+    if d["side"] is None:
+        head = _("Searched area {area} (level {depth}).").format(area=d["area"], depth=d["depth"])
+    else:
+        head = _("Searched the {wall} wall of area {area} (level {depth}).").format(
+            wall=sides.get(d["side"], d["side"]), area=d["area"], depth=d["depth"]
+        )
+    area = _by_number(areas, d["depth"], d["area"]) or {"contents": [], "number": d["area"]}
+    lines = [head]
+    doors = [k for k in d["found"] if "," in k]
+    for key in doors:
+        wall = key.rsplit(":", 1)[-1].split("#")[0]
+        lines.append(
+            "   - "
+            + _("Found a secret door in the {wall} wall.").format(wall=sides.get(wall, wall))
+        )
+    contents = area["contents"]
+    for i, content in enumerate(contents):
+        m = mark(d["depth"], d["area"], i)
+        if m in d["found"]:
+            found = _("Found hidden treasure: {what}").format(what=content.get("text") or "?")
+            if view == "gm" or not state.info.referee:
+                found += " (" + str(content.get("hidden") or "") + ")"
+            lines.append("   - " + found)
+        if m in d["sprung"]:
+            what = " → ".join([str(content.get("text") or ""), *content.get("details", ())])
+            lines.append("   - " + _("A trap went off: {what}").format(what=what))
+    if not d["found"]:
+        lines.append("   - " + _("Nothing found."))
+    if d["monster"] is not None:
+        from kerker.tables.engine import roll_table
+        from kerker.tables.render import lines as table_lines
+
+        table = rules_for(state.info.rules).monster_table
+        text = "?"
+        if table is not None:
+            result, _log = roll_table(
+                registry, table, monster_rng(state.info, e.seq), context={"level": d["depth"]}
+            )
+            text = " ".join(line.strip() for line in table_lines(result, lang) if line.strip())
+        lines.append("   - " + _("A wandering monster comes: {what}").format(what=text))
+    if view == "gm" or not state.info.referee:
+        rules = rules_for(state.info.rules)
+        lines.append("     <details><summary>" + _("Rolls") + "</summary>\n")
+        if d["check"] is not None:
+            result = roll_check(
+                state.info,
+                e.seq,
+                rules.value if d["value"] is None else d["value"],
+                d["modifier"],
+                state.info.referee,
+                d["entered"],
+            )
+            lines.append("     - " + result.gm_line(lang))
+        else:
+            how = _("entered") if d["entered"] is not None else _("rolled")
+            lines.append(
+                "     - "
+                + _("{die} per {feet} ft of wall ({how}): {rolls}").format(
+                    die=_code(rules.die),
+                    feet=rules.segment_feet,
+                    how=how,
+                    rolls=", ".join(str(r) for r in d["rolls"]),
+                )
+            )
+        lines.append("\n     </details>")
+    return lines
+
+
 def journal_md(state: PlayState, registry: Registry, lang: str = "en", view: str = "gm") -> str:
     """The journal as Markdown in ``lang`` (de, it, en). The player ``view`` leaves out
     secret checks' dice and what lies in the rooms, and every step that only the GM saw
-    (a secret door's reveal counts as seen once it is revealed)."""
+    (a secret door's reveal counts as seen once it is revealed). A session without a
+    referee is always told as the players see it."""
+    from kerker.play.views import effective
+
+    view = effective(state, view)
     _ = translator(lang)
     info = state.info
     areas = _areas(state, lang)
@@ -241,6 +360,9 @@ def journal_lines(
     exits: dict[str, tuple[str, int]] | None = None,
 ) -> list[str]:
     """The journal's numbered lines for ``events`` (some or all of the session's)."""
+    from kerker.play.views import effective
+
+    view = effective(state, view)
     _ = translator(lang)
     areas = _areas(state, lang) if areas is None else areas
     exits = _exits(state) if exits is None else exits

@@ -26,7 +26,7 @@ from kerker.dice.parser import parse
 from kerker.dice.roller import roll
 from kerker.errors import N_, KerkerError
 from kerker.play import engine_port as port
-from kerker.play.events import MAX_EVENTS, UNDOABLE, Event, EventError
+from kerker.play.events import FOUND_KINDS, MAX_EVENTS, UNDOABLE, Event, EventError
 from kerker.seeding import sub_seed
 from kerker.tables.registry import RULES_DIR, Registry
 
@@ -205,6 +205,12 @@ class PlayState:
     """Seq of an open that made nothing -> the number of the known area it leads into."""
     ways: dict[int, tuple[str, int]] = field(default_factory=dict)
     """Seq of an open or enter -> (kind of the exit, number of the area it left)."""
+    found: set[str] = field(default_factory=set)
+    """Content marks (:func:`kerker.play.search.mark`) of hidden treasure found."""
+    sprung: set[str] = field(default_factory=set)
+    """Content marks of traps, tricks and trapped treasure that went off."""
+    taken: set[str] = field(default_factory=set)
+    """Content marks of treasure the players took."""
     depth: int = 1
     """The level last entered (what a view shows first)."""
     read_only: str | None = None
@@ -286,7 +292,9 @@ def fold(info: SessionInfo, events: list[Event], registry: Registry) -> PlayStat
             raise EventError(N_("the log jumps from event {a} to {b}"), a=n - 1, b=e.seq)
     done, undone = _effective(events)
     by_seq = {e.seq: e for e in events}
-    effect = [by_seq[s] for s in sorted(done)]
+    effect = [
+        by_seq[s] for s in sorted([*done, *(e.seq for e in events if e.kind in FOUND_KINDS)])
+    ]
     rerolls: dict[str, int] = {}
     for e in effect:
         if e.kind == "reroll":
@@ -324,6 +332,19 @@ def _apply(state: PlayState, e: Event) -> None:
             state.depth = e.data["level"]
     elif e.kind == "note":
         state.notes.append(e)
+    elif e.kind == "search":
+        for key in e.data["found"]:
+            if "," in key:  # a secret door's connection key: found, shown like a reveal
+                state.revealed.add((e.data["depth"], None, key))
+                state.hidden.discard((e.data["depth"], None, key))
+            else:
+                state.found.add(key)
+        state.sprung.update(e.data["sprung"])
+    elif e.kind == "take":
+        from kerker.play.search import mark as content_mark
+
+        state.taken.add(content_mark(e.data["depth"], e.data["area"], e.data["item"]))
+        state.sprung.update(e.data["sprung"])
     elif e.kind in ("reveal", "hide"):
         mark = (e.data["depth"], e.data["area"], e.data["exit"])
         (state.revealed if e.kind == "reveal" else state.hidden).add(mark)
@@ -416,6 +437,10 @@ def _exit_key(state: PlayState, exit_: str, *, opened: bool = False) -> str:
     exits = open_exit_list(state, "gm")
     if exit_ == "next":
         key = port.next_exit(state.dungeon)
+        if key is not None and not state.info.referee and all(e["key"] != key for e in exits):
+            # without a referee the walk's next exit may be a secret door nobody found:
+            # take the players' exit made last instead (depth first as they see it)
+            key = str(exits[-1]["key"]) if exits else None
         if key is None:
             raise EventError(N_("no exit is open"))
         return key
@@ -437,6 +462,48 @@ def _area_exists(state: PlayState, depth: int, number: int) -> None:
     raise EventError(N_("no area {number} on level {depth}"), number=number, depth=depth)
 
 
+def _level_area(state: PlayState, depth: int, number: int) -> tuple[dict[str, Any], Any]:
+    """The GM document's level ``depth`` and its area ``number``; refuses one that does not
+    exist or, without a referee, that the players cannot see (the same words either way)."""
+    if not state.info.referee:
+        from kerker.play.views import _visible
+
+        if (depth, number) not in _visible(state):
+            raise EventError(N_("no area {number} on level {depth}"), number=number, depth=depth)
+    for level in state.document()["levels"]:
+        if level["depth"] == depth:
+            for area in level["areas"]:
+                if area["number"] == number:
+                    return level, area
+    raise EventError(N_("no area {number} on level {depth}"), number=number, depth=depth)
+
+
+def known_marks(state: PlayState) -> set[str]:
+    """Everything already found or sprung: secret doors shown, content marks."""
+    return {key for _d, _a, key in state.revealed if key} | state.found | state.sprung
+
+
+def takeable(state: PlayState, depth: int, number: int) -> list[int]:
+    """Content indexes of the treasures in area ``number`` the players can take now: not
+    taken, and not hidden unless found."""
+    from kerker.play.search import mark
+
+    _level, area = _level_area(state, depth, number)
+    out = []
+    for i, content in enumerate(area["contents"]):
+        m = mark(depth, number, i)
+        if content["kind"] != "treasure" or m in state.taken:
+            continue
+        if content.get("hidden") and m not in state.found:
+            continue
+        out.append(i)
+    return out
+
+
+NO_REFEREE_REFUSED = frozenset({"reveal", "hide"})
+"""Kinds only a game master may do (a session without one refuses them)."""
+
+
 def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> Event:
     """The event ``kind`` with ``fields`` as it would be appended next, rolled and checked
     against the session as it stands. Refuses with :class:`EventError` (one line) what
@@ -453,6 +520,10 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
         raise EventError(N_("a session holds at most {max} events"), max=MAX_EVENTS)
     seq = state.seq + 1
     data: dict[str, Any]
+    if not state.info.referee and kind in NO_REFEREE_REFUSED:
+        raise EventError(
+            N_("without a game master nobody can {kind}: find things by searching"), kind=kind
+        )
     if kind == "open":
         data = {"exit": _exit_key(state, str(fields["exit"]))}
     elif kind == "reroll":
@@ -510,7 +581,65 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
             "entered": None if entered is None else [int(f) for f in entered],
             "total": result.pick.total,
         }
+    elif kind == "search":
+        from kerker.play.search import search
+
+        depth = int(fields.get("depth") or state.depth)
+        number = int(fields["area"])
+        level, area = _level_area(state, depth, number)
+        side = fields.get("side")
+        entered = fields.get("entered")
+        entered = None if entered is None else [int(f) for f in entered]
+        value = fields.get("value")
+        value = None if value is None else int(value)
+        modifier = int(fields.get("modifier") or 0)
+        found = search(
+            state.info,
+            seq,
+            level,
+            area,
+            None if side is None else str(side),
+            known=known_marks(state),
+            entered=entered,
+            value=value,
+            modifier=modifier,
+            registry=registry,
+        )
+        data = {
+            "depth": depth,
+            "area": number,
+            "side": side,
+            "entered": entered,
+            "value": value,
+            "modifier": modifier,
+            "rolls": found.rolls,
+            "check": found.check,
+            "found": found.found,
+            "sprung": found.sprung,
+            "monster": found.monster,
+        }
+    elif kind == "take":
+        from kerker.play.search import mark
+
+        depth = int(fields.get("depth") or state.depth)
+        number = int(fields["area"])
+        _level, area = _level_area(state, depth, number)
+        items = takeable(state, depth, number)
+        wanted = int(fields.get("item") or 1)
+        if not 1 <= wanted <= len(items):
+            raise EventError(
+                N_("no treasure {item} to take in area {area} ({n} there)"),
+                item=wanted,
+                area=number,
+                n=len(items),
+            )
+        index = items[wanted - 1]
+        m = mark(depth, number, index)
+        trapped = area["contents"][index].get("trapped") and m not in state.sprung
+        data = {"depth": depth, "area": number, "item": index, "sprung": [m] if trapped else []}
     elif kind == "check":
+        if fields.get("secret") and not state.info.referee:
+            raise EventError(N_("without a game master a check is open: nobody rolls it secretly"))
         result = roll_check(
             state.info,
             seq,
@@ -539,11 +668,13 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
             depth = int(exit_.split(":", 1)[0])
         data = {"depth": depth, "area": area, "exit": exit_}
     elif kind == "enter":
+        from kerker.play.views import open_exit_list
+
         level = int(fields["level"])
-        ways = [e for e in port.open_exits(state.dungeon) if e.to_level == level]
+        ways = [e["key"] for e in open_exit_list(state, "gm") if e["to_level"] == level]
         if not ways:
             raise EventError(N_("no open way leads to level {level}"), level=level)
-        data = {"level": level, "exit": ways[0].key}
+        data = {"level": level, "exit": ways[0]}
     else:
         raise EventError(N_("unknown event kind {kind!r}"), kind=kind)
     return Event(seq, kind, data)

@@ -44,6 +44,13 @@ def check_view(view: str) -> str:
     return view
 
 
+def effective(state: PlayState, view: str) -> str:
+    """The view a session shows for ``view``: without a referee always the players' (no
+    GM-only information anywhere until the rules find it)."""
+    check_view(view)
+    return view if state.info.referee else "player"
+
+
 def _found(state: PlayState, depth: int, key: str | None) -> bool:
     return key is not None and (depth, None, key) in state.revealed
 
@@ -51,7 +58,8 @@ def _found(state: PlayState, depth: int, key: str | None) -> bool:
 def open_exit_list(state: PlayState, view: str) -> list[dict[str, Any]]:
     """The open exits numbered 1.. as shown: ``{"number", "key", "depth", "area", "kind",
     "to_level"}``; the player view leaves out secret doors not found and exits of areas
-    the players cannot see."""
+    the players cannot see (a session without a referee: always the player view)."""
+    view = effective(state, view)
     visible = _visible(state) if view == "player" else None
     out: list[dict[str, Any]] = []
     for item in port.open_exits(state.dungeon):
@@ -124,8 +132,10 @@ def _visible(state: PlayState) -> set[tuple[int, int]]:
 
 def document(state: PlayState, view: str, lang: str) -> dict[str, Any]:
     """The dungeon document in ``lang`` for ``view`` (the player's: only visible areas,
-    their shapes and features, ways between them that are not unfound secret doors)."""
-    check_view(view)
+    their shapes and features, ways between them that are not unfound secret doors; without
+    a referee also their contents as far as the players can know them:
+    :func:`player_contents`)."""
+    view = effective(state, view)
     doc = state.document(lang)
     if view == "gm":
         return doc
@@ -136,7 +146,15 @@ def document(state: PlayState, view: str, lang: str) -> dict[str, Any]:
         ids = {a["id"] for a in level["areas"] if (depth, a["number"]) in visible}
         if not ids:
             continue
-        areas = [{**a, "contents": [], "rolls": []} for a in level["areas"] if a["id"] in ids]
+        areas = [
+            {
+                **a,
+                "contents": [] if state.info.referee else player_contents(state, depth, a, lang),
+                "rolls": [],
+            }
+            for a in level["areas"]
+            if a["id"] in ids
+        ]
         conns = []
         for conn in level["connections"]:
             if conn["from"] not in ids or (conn["to"] is not None and conn["to"] not in ids):
@@ -166,18 +184,64 @@ def document(state: PlayState, view: str, lang: str) -> dict[str, Any]:
     }
 
 
+def player_contents(
+    state: PlayState, depth: int, area: dict[str, Any], lang: str
+) -> list[dict[str, Any]]:
+    """What the players of a session without a referee know of ``area``'s contents:
+    monsters, treasure (hidden treasure once a search found it; where it was hidden and
+    what guarded it left out), a trap, a trick or a treasure's trap only once it went off
+    (as a line of its own), taken treasure marked; no other GM-only content."""
+    from kerker.i18n import translator
+    from kerker.play.search import TRAP_KINDS, mark
+
+    _ = translator(lang)
+    out: list[dict[str, Any]] = []
+    for i, content in enumerate(area["contents"]):
+        m = mark(depth, area["number"], i)
+        kind = content["kind"]
+        if kind in TRAP_KINDS:
+            if m in state.sprung:
+                what = " → ".join([str(content.get("text") or ""), *content.get("details", ())])
+                out.append(note(_("Trap sprung: {what}").format(what=what)))
+            continue
+        if kind == "treasure":
+            if content.get("hidden") and m not in state.found:
+                continue
+            text = str(content.get("text") or "")
+            if m in state.taken:
+                text = _("{what} (taken)").format(what=text)
+            out.append({**content, "text": text, "trapped": None, "hidden": None, "gm_only": False})
+            if content.get("trapped") and m in state.sprung:
+                out.append(note(_("Trap sprung: {what}").format(what=content["trapped"])))
+            continue
+        if content.get("gm_only"):
+            continue
+        out.append({**content, "magic": None} if "magic" in content else dict(content))
+    return out
+
+
+def note(text: str) -> dict[str, Any]:
+    """A content line of kind ``note`` (what the players learnt)."""
+    return {"kind": "note", "text": text, "gm_only": False}
+
+
 def show(state: PlayState, view: str = "gm", lang: str = "en") -> dict[str, Any]:
     """``kerker play show --json``: the document for ``view`` plus ``session``,
-    ``player_token``, ``seq``, ``read_only``, ``depth`` and ``open_exits``."""
+    ``player_token``, ``seq``, ``read_only``, ``depth``, ``referee`` and ``open_exits``
+    (without a referee always the player view: ``view`` says which was given; the player
+    token is there when the GM view was asked for)."""
+    asked = check_view(view)
+    view = effective(state, view)
     doc = document(state, view, lang)
     head: dict[str, Any] = {
         "session": state.info.id,
         "name": state.info.name,
-        "player_token": state.info.player_token if view == "gm" else None,
+        "player_token": state.info.player_token if asked == "gm" else None,
         "view": view,
         "seq": state.seq,
         "read_only": state.read_only,
         "depth": state.depth,
+        "referee": state.info.referee,
     }
     return {**head, **doc, "open_exits": open_exit_list(state, view)}
 
@@ -258,6 +322,7 @@ def summary(state: PlayState, lang: str, view: str = "gm") -> str:
     from kerker.i18n import translator
 
     _ = translator(lang)
+    view = effective(state, view)
     doc = document(state, view, lang)
     exits = open_exit_list(state, view)
     lines = []
