@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from kerker.dice.explain import explain
@@ -293,7 +294,7 @@ def _search_lines(
         lines.append("   - " + _("A wandering monster comes: {what}").format(what=text))
     if view == "gm" or not state.info.referee:
         rules = rules_for(state.info.rules)
-        lines.append("     <details><summary>" + _("Rolls") + "</summary>\n")
+        lines.append("   <details><summary>" + _("Rolls") + "</summary>\n")
         if d["check"] is not None:
             result = roll_check(
                 state.info,
@@ -303,11 +304,11 @@ def _search_lines(
                 state.info.referee,
                 d["entered"],
             )
-            lines.append("     - " + result.gm_line(lang))
+            lines.append("   - " + result.gm_line(lang))
         else:
             how = _("entered") if d["entered"] is not None else _("rolled")
             lines.append(
-                "     - "
+                "   - "
                 + _("{die} per {feet} ft of wall ({how}): {rolls}").format(
                     die=_code(rules.die),
                     feet=rules.segment_feet,
@@ -315,7 +316,7 @@ def _search_lines(
                     rolls=", ".join(str(r) for r in d["rolls"]),
                 )
             )
-        lines.append("\n     </details>")
+        lines.append("\n   </details>")
     return lines
 
 
@@ -380,3 +381,144 @@ def journal_lines(
         lines.append(f"{e.seq}. {first}")
         lines += body[1:]
     return lines
+
+
+def _inline_html(text: str) -> str:
+    """One journal line's Markdown (code spans, ``~~struck~~``, backslash escapes and the
+    ``&amp;`` of :func:`md_escape`) as escaped HTML: user text can never become markup."""
+    from html import escape
+
+    out: list[str] = []
+    code = struck = False
+    i = 0
+    buf: list[str] = []
+
+    def flush() -> None:
+        out.append(escape("".join(buf)))
+        buf.clear()
+
+    while i < len(text):
+        ch = text[i]
+        if code:
+            if ch == "`":
+                flush()
+                out.append("</code>")
+                code = False
+            else:
+                buf.append(ch)
+            i += 1
+            continue
+        if ch == "\\" and i + 1 < len(text):
+            buf.append(text[i + 1])
+            i += 2
+        elif ch == "`":
+            flush()
+            out.append("<code>")
+            code = True
+            i += 1
+        elif text.startswith("~~", i):
+            flush()
+            out.append("</del>" if struck else "<del>")
+            struck = not struck
+            i += 2
+        elif text.startswith("&amp;", i):
+            buf.append("&")
+            i += 5
+        else:
+            buf.append(ch)
+            i += 1
+    flush()
+    if code:
+        out.append("</code>")
+    if struck:
+        out.append("</del>")
+    return "".join(out)
+
+
+_STEP_LINE = re.compile(r"^(\d+)\. (.*)$")
+_ITEM_LINE = re.compile(r"^(\s*)- (.*)$")
+
+
+@dataclass
+class _Node:
+    text: str
+    children: list[_Node] = field(default_factory=list)
+    rolls: list[str] = field(default_factory=list)
+    folded: bool = False
+
+    def html(self, tag: str, rolls_label: str, value: str = "") -> str:
+        head = f'<{tag} value="{value}">' if value else f"<{tag}>"
+        parts = [head + _inline_html(self.text)]
+        if self.children:
+            parts.append(
+                "<ul>" + "".join(c.html("li", rolls_label) for c in self.children) + "</ul>"
+            )
+        if self.folded:
+            parts.append(
+                "<details><summary>"
+                + escape_text(rolls_label)
+                + "</summary><ul>"
+                + "".join(f"<li>{_inline_html(r)}</li>" for r in self.rolls)
+                + "</ul></details>"
+            )
+        return "".join(parts) + f"</{tag}>"
+
+
+def journal_html(
+    state: PlayState,
+    registry: Registry,
+    lang: str = "en",
+    view: str = "gm",
+    events: list[Event] | None = None,
+) -> str:
+    """The journal's steps as HTML in ``lang``: an ordered list numbered by event, what
+    each step found as a nested list, the rolls folded in ``<details>``; every text
+    escaped (the same lines as :func:`journal_lines`, so the same view rules)."""
+    _ = translator(lang)
+    lines = journal_lines(state, registry, lang, view, state.events if events is None else events)
+    if not lines:
+        return f'<p class="journal">{escape_text(_("Nothing explored yet."))}</p>'
+    steps: list[tuple[str, _Node]] = []
+    folding: _Node | None = None
+    for raw in lines:
+        line = raw.rstrip()
+        if not line.strip():
+            continue
+        step = _STEP_LINE.match(line)
+        if step:
+            steps.append((step.group(1), _Node(step.group(2))))
+            folding = None
+            continue
+        if not steps:
+            continue
+        root = steps[-1][1]
+        indent = len(line) - len(line.lstrip())
+        text = line.strip()
+        if text.startswith("<details>"):
+            folding = root.children[-1] if indent > 3 and root.children else root
+            folding.folded = True
+            continue
+        if text == "</details>":
+            folding = None
+            continue
+        item = _ITEM_LINE.match(line)
+        body = item.group(2) if item else text
+        if folding is not None:
+            folding.rolls.append(body)
+        elif indent <= 3 or not root.children:
+            root.children.append(_Node(body))
+        else:
+            root.children[-1].children.append(_Node(body))
+    label = _("Rolls")
+    return (
+        '<ol class="journal">'
+        + "".join(node.html("li", label, value) for value, node in steps)
+        + "</ol>"
+    )
+
+
+def escape_text(text: str) -> str:
+    """Plain text escaped for HTML."""
+    from html import escape
+
+    return escape(text)

@@ -278,6 +278,20 @@ class Store(ABC):
             )
         return _info(tuple(row))
 
+    def by_gm_token(self, token: str) -> SessionInfo:
+        """The session whose game master token is ``token`` (exactly); refuses others in
+        one line without saying whether any session exists."""
+        if token:
+            with self.transaction() as cur:
+                cur.execute(
+                    self._sql(f"SELECT {', '.join(_COLUMNS)} FROM sessions WHERE gm_token = ?"),
+                    (token,),
+                )
+                row = cur.fetchone()
+            if row is not None:
+                return _info(tuple(row))
+        raise StoreError(N_("this game master link is not valid"))
+
     def events(self, session: str) -> list[Event]:
         """The log of ``session`` in order. Refuses a stored event that does not read as
         one (a damaged database) in one line."""
