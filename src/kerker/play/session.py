@@ -522,7 +522,7 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
     data: dict[str, Any]
     if not state.info.referee and kind in NO_REFEREE_REFUSED:
         raise EventError(
-            N_("without a game master nobody can {kind}: find things by searching"), kind=kind
+            N_("without a game master nobody reveals or hides: find things by searching")
         )
     if kind == "open":
         data = {"exit": _exit_key(state, str(fields["exit"]))}
