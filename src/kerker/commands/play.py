@@ -619,10 +619,7 @@ def search_command(
 @play_app.command(
     "take",
     help=_h(
-        N_(
-            "Take (open) treasure ITEM (default 1) of area AREA; a trapped one springs "
-            "its trap."
-        )
+        N_("Take (open) treasure ITEM (default 1) of area AREA; a trapped one springs its trap.")
     ),
 )
 @friendly

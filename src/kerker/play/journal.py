@@ -21,7 +21,7 @@ from kerker.errors import N_
 from kerker.i18n import translator
 from kerker.play.events import Event
 from kerker.play.session import EnteredDice, PlayState, event_seed, roll_check, table_rng
-from kerker.play.views import exit_name, open_exit_list
+from kerker.play.views import _visible, exit_name, open_exit_list
 from kerker.tables.registry import Registry
 
 _MD = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
@@ -134,10 +134,12 @@ def _step(
                 if joined
                 else _("Nothing new lies behind it.")
             )
+        seen = _visible(state) if view == "player" else None
         for depth, area_id in made:
             area = areas.get((depth, area_id))
-            if area is not None:
-                lines += _area_lines(area, depth, lang, view, state)
+            if area is None or (seen is not None and (depth, area["number"]) not in seen):
+                continue  # the players read only of areas they can see
+            lines += _area_lines(area, depth, lang, view, state)
         return lines
     if e.kind == "reroll":
         opened = [s for s in state.ways if state.by_seq[s].data.get("exit") == d["exit"]]

@@ -217,6 +217,8 @@ class PlayState:
     """Why the session cannot be played on, or None."""
     _frozen: Any = None
     _docs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _seen: Any = None
+    """What the players can see (:func:`kerker.play.views._visible`), made once per step."""
 
     @property
     def seq(self) -> int:
@@ -292,9 +294,7 @@ def fold(info: SessionInfo, events: list[Event], registry: Registry) -> PlayStat
             raise EventError(N_("the log jumps from event {a} to {b}"), a=n - 1, b=e.seq)
     done, undone = _effective(events)
     by_seq = {e.seq: e for e in events}
-    effect = [
-        by_seq[s] for s in sorted([*done, *(e.seq for e in events if e.kind in FOUND_KINDS)])
-    ]
+    effect = [by_seq[s] for s in sorted([*done, *(e.seq for e in events if e.kind in FOUND_KINDS)])]
     rerolls: dict[str, int] = {}
     for e in effect:
         if e.kind == "reroll":
@@ -366,6 +366,7 @@ def advance(state: PlayState, event: Event, registry: Registry) -> PlayState:
         state.undone.clear()
     state._frozen = None
     state._docs = {}
+    state._seen = None
     _apply(state, event)
     return state
 
@@ -556,7 +557,10 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
         depth, area = fields.get("depth"), fields.get("area")
         if area is not None:
             depth = depth or state.depth
-            _area_exists(state, int(depth), int(area))
+            if state.info.referee:
+                _area_exists(state, int(depth), int(area))
+            else:  # only an area the players can see (the same refusal as for none)
+                _level_area(state, int(depth), int(area))
         data = {"text": text, "depth": depth, "area": area}
     elif kind == "roll":
         expr = str(fields["expr"])
@@ -623,19 +627,19 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
 
         depth = int(fields.get("depth") or state.depth)
         number = int(fields["area"])
-        _level, area = _level_area(state, depth, number)
+        _level, spot = _level_area(state, depth, number)
         items = takeable(state, depth, number)
-        wanted = int(fields.get("item") or 1)
-        if not 1 <= wanted <= len(items):
+        pick = int(fields.get("item") or 1)
+        if not 1 <= pick <= len(items):
             raise EventError(
                 N_("no treasure {item} to take in area {area} ({n} there)"),
-                item=wanted,
+                item=pick,
                 area=number,
                 n=len(items),
             )
-        index = items[wanted - 1]
+        index = items[pick - 1]
         m = mark(depth, number, index)
-        trapped = area["contents"][index].get("trapped") and m not in state.sprung
+        trapped = spot["contents"][index].get("trapped") and m not in state.sprung
         data = {"depth": depth, "area": number, "item": index, "sprung": [m] if trapped else []}
     elif kind == "check":
         if fields.get("secret") and not state.info.referee:
@@ -670,11 +674,11 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
     elif kind == "enter":
         from kerker.play.views import open_exit_list
 
-        level = int(fields["level"])
-        ways = [e["key"] for e in open_exit_list(state, "gm") if e["to_level"] == level]
+        goal = int(fields["level"])
+        ways = [e["key"] for e in open_exit_list(state, "gm") if e["to_level"] == goal]
         if not ways:
-            raise EventError(N_("no open way leads to level {level}"), level=level)
-        data = {"level": level, "exit": ways[0]}
+            raise EventError(N_("no open way leads to level {level}"), level=goal)
+        data = {"level": goal, "exit": ways[0]}
     else:
         raise EventError(N_("unknown event kind {kind!r}"), kind=kind)
     return Event(seq, kind, data)

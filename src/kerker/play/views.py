@@ -95,7 +95,15 @@ def _conn_key(depth: int, conn: dict[str, Any]) -> str:
 
 def _visible(state: PlayState) -> set[tuple[int, int]]:
     """(depth, area number) the players can see: reached from the entrance or an arrival
-    through ways that are not unfound secret doors, plus revealed areas, minus hidden."""
+    through ways that are not unfound secret doors, plus revealed areas, minus hidden
+    (made once per step of the state)."""
+    if state._seen is None:
+        state._seen = frozenset(_reach(state))
+    seen: set[tuple[int, int]] = set(state._seen)
+    return seen
+
+
+def _reach(state: PlayState) -> set[tuple[int, int]]:
     doc = state.document()
     seen: set[tuple[int, int]] = set()
     for level in doc["levels"]:

@@ -452,7 +452,8 @@ def _journal(state: Any, lang: str, view: str) -> Any:
 
     from kerker.play.journal import journal_html
 
-    return Markup(journal_html(state, services.registry(), lang, view))  # noqa: S704 - escaped there
+    # journal_html escapes every text itself
+    return Markup(journal_html(state, services.registry(), lang, view))
 
 
 def _area_number(anchor: str) -> int | None:
@@ -907,8 +908,7 @@ SESSION_ERRORS: dict[int | str, dict[str, Any]] = {
         "cookie the creation set)"
     },
     404: {
-        "description": 'No such route, or a wrong game master token: `{"error": "http", '
-        '"message"}`'
+        "description": 'No such route, or a wrong game master token: `{"error": "http", "message"}`'
     },
     413: {"description": "The body is larger than 256 KiB"},
     422: {"description": 'A field has the wrong type: `{"error", "message"}`'},
