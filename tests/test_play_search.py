@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from play_support import gm_only_texts
 from typer.testing import CliRunner
 
 from kerker.cli import app
@@ -273,37 +274,6 @@ def test_next_without_a_referee_never_goes_through_an_unfound_secret_door(play: 
                 assert s.events[-1].data["exit"] in before
 
 
-def _secrets(s: PlayState) -> set[str]:
-    """Texts only the GM may know now: unfound secret doors' keys, unfound hidden
-    treasure's texts and hiding places, traps not sprung and treasure traps."""
-    out: set[str] = set()
-    shown: set[str] = set()
-    seen = _visible(s)
-    for level in s.document()["levels"]:
-        depth = level["depth"]
-        for conn in level["connections"]:
-            if conn["kind"] == "secret_door" and (depth, None, conn["key"]) not in s.revealed:
-                out.add(f'"{conn["key"]}"')
-        for area in level["areas"]:
-            visible = (depth, area["number"]) in seen
-            for i, c in enumerate(area["contents"]):
-                m = f"{depth}:{area['number']}:{i}"
-                if c["kind"] in ("trap", "trick"):
-                    (shown if m in s.sprung and visible else out).update(
-                        [c["text"], *c.get("details", ())]
-                    )
-                elif c["kind"] == "treasure":
-                    hidden = bool(c.get("hidden")) and m not in s.found
-                    (out if hidden or not visible else shown).update(
-                        t for t in (c["text"], c.get("hidden")) if t
-                    )
-                    if c.get("trapped"):
-                        (shown if m in s.sprung and visible else out).add(c["trapped"])
-                elif visible and c.get("text"):
-                    shown.add(c["text"])
-    return {t for t in out if t not in shown and len(t) > 6}
-
-
 @pytest.mark.parametrize("rules", ["scatola-bianca", "zufallslabyrinth"])
 def test_no_gm_only_information_reaches_a_session_without_a_referee(play: Play, rules: str) -> None:
     """Over 25 seeds each: after every step of an exploration with searches and takes,
@@ -327,7 +297,7 @@ def test_no_gm_only_information_reaches_a_session_without_a_referee(play: Play, 
                     s = play.act(sid, "take", area=numbers[-1])
             elif exits:
                 s = play.act(sid, "open", exit="next")
-            hidden = _secrets(s)
+            hidden = gm_only_texts(s)
             texts = [
                 json.dumps(show(s, "gm", lang), ensure_ascii=False)
                 + journal_md(s, REGISTRY, lang, "gm")
