@@ -428,3 +428,21 @@ def test_terminal_journal_lines_of_a_search(play: Play) -> None:
     lines = journal_lines(s, REGISTRY, "de", "player", [s.events[-1]])
     assert lines[0].startswith(f"{s.seq}. Die Wand im Norden von Gebiet 1")
     assert any("1W12" in line or "1d12" in line for line in lines)  # no referee: dice shown
+
+
+def test_the_terminal_loop_searches_and_has_no_gm_view_without_a_referee(play: Play) -> None:
+    import io
+
+    from kerker.play.terminal import run_loop
+
+    s = _explore(play, "scatola-bianca", 2, 2)
+    out = io.StringIO()
+    run_loop(play, s.info.id, "en", io.StringIO("vs1 n\rg1\rq"), out)
+    text = out.getvalue()
+    assert "Without a game master there is only the players' view." in text
+    after = play.state(s.info.id)
+    assert [e.kind for e in after.events[s.seq :]] == ["search"]
+    assert after.events[-1].data["side"] == "n"
+    assert "Searched the north wall of area 1" in text
+    assert "error: no treasure 1 to take in area 1 (0 there)" in text  # one line, loop goes on
+    assert text.rstrip().endswith("goes on from here.")
