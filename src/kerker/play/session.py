@@ -89,10 +89,10 @@ class SessionInfo:
 
 @lru_cache(maxsize=8)
 def rules_digest(rules: str) -> str:
-    """A digest of the shipped rule data a session of ``rules`` reads: its tables and the
-    HPR check rules (compiled JSON twins, sorted by path)."""
+    """A digest of the shipped rule data a session of ``rules`` reads: its tables, the
+    HPR check rules and the search rules (compiled JSON twins, sorted by path)."""
     h = hashlib.blake2b(digest_size=16)
-    for folder in (RULES_DIR / rules, RULES_DIR / "hpr"):
+    for folder in (RULES_DIR / rules, RULES_DIR / "hpr", RULES_DIR / "play"):
         if not folder.is_dir():
             continue
         for path in sorted(folder.rglob("*.compiled.json")):
