@@ -97,27 +97,33 @@ def _pct(values: list[float], p: float) -> float:
     return ordered[k]
 
 
-async def _sessions(url: str, count: int, first_seed: int) -> list[str]:
+async def _sessions(url: str, count: int, first_seed: int) -> list[tuple[str, str]]:
+    """New sessions: (id, game master token) each."""
     async with httpx.AsyncClient(base_url=url, timeout=60) as client:
         out = []
         for n in range(count):
             got = await client.post("/api/sessions", json={**SESSION, "seed": first_seed + n})
             got.raise_for_status()
-            out.append(got.json()["session"])
+            out.append((got.json()["session"], got.json()["gm_token"]))
         return out
 
 
-async def _load(url: str, sessions: list[str], requests: int) -> tuple[list[float], int, float]:
+async def _load(
+    url: str, sessions: list[tuple[str, str]], requests: int
+) -> tuple[list[float], int, float]:
     """Every client opens `requests` exits on its own session; latencies in ms, the
     number of answers other than 200, and the wall time of the whole level."""
     times: list[float] = []
     bad = 0
     reasons: dict[str, int] = {}
 
-    async def client(session: str) -> None:
+    async def client(made: tuple[str, str]) -> None:
         nonlocal bad
+        session, gm = made
         limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
-        async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as c:
+        async with httpx.AsyncClient(
+            base_url=url, timeout=120, limits=limits, headers={"X-Kerker-GM": gm}
+        ) as c:
             await c.get(f"/api/sessions/{session}")  # connect before the clock starts
             for _ in range(requests):
                 t0 = time.perf_counter()
@@ -195,7 +201,8 @@ def _stream_delay(writer: Server, reader: Server, repeats: int) -> list[float]:
     if not ready.wait(30):
         raise SystemExit("the player stream did not say hello")
     sent: dict[int, float] = {}
-    with httpx.Client(base_url=writer.url, timeout=60) as c:
+    gm = {"X-Kerker-GM": made["gm_token"]}
+    with httpx.Client(base_url=writer.url, timeout=60, headers=gm) as c:
         for _ in range(repeats):
             got = c.post(f"/api/sessions/{sid}/open", json={"exit": "next"})
             got.raise_for_status()

@@ -10,6 +10,7 @@ import os
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -107,3 +108,36 @@ def write_golden(folder: Path) -> list[Path]:
     for extra in folder.glob(".golden.sqlite3*"):
         extra.unlink()
     return written
+
+
+def gm_only_texts(s: Any) -> set[str]:
+    """Texts only the GM may know now: unfound secret doors' keys, unfound hidden
+    treasure's texts and hiding places, traps not sprung and treasure traps."""
+    from kerker.play.views import _visible
+
+    out: set[str] = set()
+    shown: set[str] = set()
+    seen = _visible(s)
+    for level in s.document()["levels"]:
+        depth = level["depth"]
+        for conn in level["connections"]:
+            if conn["kind"] == "secret_door" and (depth, None, conn["key"]) not in s.revealed:
+                out.add(f'"{conn["key"]}"')
+        for area in level["areas"]:
+            visible = (depth, area["number"]) in seen
+            for i, c in enumerate(area["contents"]):
+                m = f"{depth}:{area['number']}:{i}"
+                if c["kind"] in ("trap", "trick"):
+                    (shown if m in s.sprung and visible else out).update(
+                        [c["text"], *c.get("details", ())]
+                    )
+                elif c["kind"] == "treasure":
+                    hidden = bool(c.get("hidden")) and m not in s.found
+                    (out if hidden or not visible else shown).update(
+                        t for t in (c["text"], c.get("hidden")) if t
+                    )
+                    if c.get("trapped"):
+                        (shown if m in s.sprung and visible else out).add(c["trapped"])
+                elif visible and c.get("text"):
+                    shown.add(c["text"])
+    return {t for t in out if t not in shown and len(t) > 6}

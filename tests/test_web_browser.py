@@ -219,3 +219,39 @@ def test_play_by_clicking_the_map_with_a_live_player_screen(
     assert problems == [] and player_problems == []
     gm.context.close()
     player.context.close()
+
+
+def test_without_a_referee_the_player_screen_opens_a_door_and_searches(
+    browser: Any, server: str, artefacts: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    gm, problems = _page(browser, width=1400, height=1000)
+    gm.goto(f"{server}/play?lang=it")
+    gm.fill("input[name=seed]", "2")
+    gm.locator("select[name=rules]").select_option("scatola-bianca")
+    gm.locator("input[name=no_referee]").check()
+    gm.locator("form[action='/play'] button").click()
+    gm.wait_for_url(re.compile(r".*/play/[0-9a-f]+$"))
+    assert "Partita senza arbitro" in gm.content()
+    watch_url = gm.locator("a[target=_blank]").get_attribute("href")
+    gm.context.close()
+    player, player_problems = _page(browser, width=900, height=1000)
+    player.goto(f"{watch_url}?lang=it")
+    play = player.locator("#play")
+    expect(play).to_have_attribute("data-seq", "0")
+    player.locator("a.exit").first.click()  # the numbered marker on the map opens the door
+    expect(play).to_have_attribute("data-seq", "1")
+    player.fill("#search input[name=area]", "1")
+    player.locator("#search select[name=side]").select_option("n")
+    player.locator("#search button").click()
+    expect(play).to_have_attribute("data-seq", "2")
+    journal = player.locator(".journal").first
+    expect(journal).to_contain_text("Cercato nel muro a nord dell'area 1")
+    journal.locator("details summary").last.click()
+    expect(journal.locator("details").last).to_contain_text("1d12")
+    html = player.content()
+    assert "secret_door" not in html and "/reveal" not in html
+    player.screenshot(path=str(artefacts / "play-no-referee-it.png"), full_page=True)
+    assert player_problems == [] and problems == []
+    player.context.close()

@@ -175,6 +175,8 @@ def test_two_instances_serve_one_session_and_its_player_stream(
     _backend, (one, two) = pair
     made = one.client.post("/api/sessions", json={"seed": 7, "max_areas": 60}).json()
     sid, token = made["session"], made["player_token"]
+    two.client.headers["X-Kerker-GM"] = made["gm_token"]  # the GM's token, on the other instance
+    assert two.client.get(f"/play/{sid}", headers={"X-Kerker-GM": "x" * 32}).status_code == 404
     before = two.client.get(f"/api/sessions/{sid}")
     assert before.status_code == 200, before.text
     assert before.json() == one.client.get(f"/api/sessions/{sid}").json()
@@ -216,13 +218,15 @@ def test_concurrent_opens_from_two_instances_lose_and_double_nothing(
         .json()
     )
     sid = made["session"]
+    gm = {"X-Kerker-GM": made["gm_token"]}
+    both[1].client.headers.update(gm)
     results: list[tuple[int, int | None, int, dict[str, Any]]] = []
     lock = threading.Lock()
     start = threading.Barrier(THREADS)
 
     def worker(n: int) -> None:
         inst = both[n % 2]
-        with httpx.Client(base_url=inst.url, timeout=60.0) as client:
+        with httpx.Client(base_url=inst.url, timeout=60.0, headers=gm) as client:
             start.wait(timeout=60)
             for _ in range(ROUNDS):
                 # half the writers say which event they saw, half let the server

@@ -146,10 +146,11 @@ def test_the_player_page_reads_one_session_and_no_gm_secrets(client: TestClient)
 
 
 def test_bad_session_requests_are_4xx(client: TestClient) -> None:
-    assert client.get("/api/sessions/nope").status_code == 400
-    assert client.get("/play/0123456789").status_code == 400
+    # game master routes without the GM cookie or header: 403 whatever the id
+    assert client.get("/api/sessions/nope").status_code == 403
+    assert client.get("/play/0123456789").status_code == 403
     sid = _new(client)["session"]
-    assert client.get(f"/play/{sid[:4]}").status_code == 400  # no prefix guessing
+    assert client.get(f"/play/{sid[:4]}").status_code == 403  # no prefix guessing
     bad = [
         ({"exit": None}, "open"),
         ({"exit": "1", "expected": "x"}, "open"),

@@ -253,6 +253,18 @@ def new_command(
             ),
         ),
     ] = None,
+    no_referee: Annotated[
+        bool,
+        typer.Option(
+            "--no-referee",
+            help=_h(
+                N_(
+                    "Play without a game master: everyone sees the players' view, and secret "
+                    "doors, hidden treasure and traps show only when the rules find them."
+                )
+            ),
+        ),
+    ] = False,
     db: DbOption = None,
     json_out: JsonOption = False,
     lang: LangOption = None,
@@ -282,7 +294,7 @@ def new_command(
     play = _play(db)
     try:
         with flags():  # the engine's option errors name the command line's flags
-            state = play.new(rules, used_seed, options, name=name)
+            state = play.new(rules, used_seed, options, name=name, referee=not no_referee)
     finally:
         play.store.close()
     if json_out:
@@ -291,6 +303,8 @@ def new_command(
                 {
                     "session": state.info.id,
                     "player_token": state.info.player_token,
+                    "gm_token": state.info.gm_token,
+                    "referee": state.info.referee,
                     "rules": rules,
                     "seed": used_seed,
                     "tables_digest": state.info.tables_digest or None,
@@ -366,7 +380,11 @@ def show_command(
     if json_out:
         from kerker.dungeon.export import dumps_document
 
-        print(dumps_document(show(state, view, code)), end="")
+        shown = show(state, view, code)
+        if view == "gm":  # the owner of the database asks: the GM's secret for the web app
+            shown["gm_token"] = state.info.gm_token
+            shown["gm_path"] = f"/gm/{state.info.gm_token}"
+        print(dumps_document(shown), end="")
         return
     print(_summary(state, code, view))
 
@@ -604,6 +622,93 @@ def check_command(
         secret=secret,
         entered=_faces(entered),
     )
+
+
+@play_app.command(
+    "search",
+    help=_h(
+        N_(
+            "Search area AREA (or one wall of it) by the rules: Scatola Bianca rolls 1d12 "
+            "per 10 ft of wall, the Zufallslabyrinth an HPR check; what it finds joins the "
+            "players' map."
+        )
+    ),
+)
+@friendly
+def search_command(
+    s: SessionArg,
+    area: Annotated[int, typer.Argument(metavar="AREA")],
+    side: Annotated[
+        str | None,
+        typer.Option(
+            "--side", metavar="n|e|s|w", help=_h(N_("Search only this wall (default: all)."))
+        ),
+    ] = None,
+    level: Annotated[
+        int | None, typer.Option("--level", help=_h(N_("The area's level (default: the current).")))
+    ] = None,
+    value: Annotated[
+        int | None,
+        typer.Option(
+            "--value",
+            help=_h(N_("Zufallslabyrinth: the searcher's value for the HPR check (default 10).")),
+        ),
+    ] = None,
+    difficulty: Annotated[
+        int,
+        typer.Option(
+            "--difficulty", metavar="W", help=_h(N_("The modifier of the difficulty (e.g. -2)."))
+        ),
+    ] = 0,
+    entered: Annotated[
+        str | None,
+        typer.Option(
+            "--dice",
+            "--entered",
+            metavar="FACES",
+            help=_h(N_("The faces real dice showed, in order (e.g. 7,1,12).")),
+        ),
+    ] = None,
+    db: DbOption = None,
+    json_out: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
+    """Search."""
+    _act(
+        s,
+        "search",
+        db,
+        lang,
+        json_out,
+        area=area,
+        depth=level,
+        side=side,
+        value=value,
+        modifier=difficulty,
+        entered=_faces(entered),
+    )
+
+
+@play_app.command(
+    "take",
+    help=_h(
+        N_("Take (open) treasure ITEM (default 1) of area AREA; a trapped one springs its trap.")
+    ),
+)
+@friendly
+def take_command(
+    s: SessionArg,
+    area: Annotated[int, typer.Argument(metavar="AREA")],
+    item: Annotated[int, typer.Argument(metavar="ITEM")] = 1,
+    level: Annotated[
+        int | None, typer.Option("--level", help=_h(N_("The area's level (default: the current).")))
+    ] = None,
+    db: DbOption = None,
+    json_out: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
+    """Take treasure."""
+    _act(s, "take", db, lang, json_out, area=area, item=item, depth=level)
 
 
 def _mark(

@@ -71,10 +71,22 @@ class Play:
             return state
         return verify(fold(info, events, tables))
 
-    def new(self, rules: str, seed: int, options: dict[str, Any], name: str = "") -> PlayState:
+    def new(
+        self,
+        rules: str,
+        seed: int,
+        options: dict[str, Any],
+        name: str = "",
+        *,
+        referee: bool = True,
+    ) -> PlayState:
         """A new session (stored, no events yet). ``options``: those of ``kerker dungeon``,
         and ``"tables"``, own table files as ``[{"name", "text"}]`` (linted; the session
-        keeps them, so it replays and exports with them)."""
+        keeps them, so it replays and exports with them). ``referee=False``: played without
+        a game master (every view the players', issue 14). It gets a player token and a game
+        master token (:data:`~kerker.play.store.migrations.GM_TOKEN_BYTES` random bytes)."""
+        from kerker.play.store.migrations import GM_TOKEN_BYTES
+
         info = new_info(
             secrets.token_hex(5),
             rules,
@@ -83,6 +95,8 @@ class Play:
             name=name,
             player_token=secrets.token_urlsafe(16),
             now=_now(),
+            referee=referee,
+            gm_token=secrets.token_urlsafe(GM_TOKEN_BYTES),
         )
         state = fold(info, [], self.tables(info))
         info = with_fingerprint(info, state)
@@ -164,6 +178,9 @@ class Play:
             raise EventError(N_("the log's session header needs rules, seed and options"))
         events = [event_from_json(item, seq=n) for n, item in enumerate(data["events"], 1)]
         title = name if name is not None else str(head.get("name") or "")
+        referee = head.get("referee", True)
+        if not isinstance(referee, bool):
+            raise EventError(N_('the log\'s "referee" must be true or false'))
         probe = new_info("probe", rules, seed, options)
         recorded = head.get("fingerprint")
         if isinstance(recorded, str) and recorded:
@@ -178,7 +195,7 @@ class Play:
                         "own tables or kerker version): it gives another dungeon"
                     )
                 )
-        state = self.new(rules, seed, options, name=title)
+        state = self.new(rules, seed, options, name=title, referee=referee)
         for event in events:
             self._check_replays(state, event)
             state = self._append(state, event)
@@ -191,8 +208,29 @@ class Play:
         recorded = dict(event.data)
         if event.kind == "enter":
             fields = {"level": event.data["level"]}
-        elif event.kind in ("open", "reroll") and "dice" in event.data:
-            recorded.setdefault("rest", False)
+        elif event.kind in ("open", "reroll"):
+            fields = {k: event.data[k] for k in ("exit", "dice", "rest") if k in event.data}
+            if "dice" in event.data:
+                recorded.setdefault("rest", False)
+        elif event.kind == "search":
+            fields = {
+                k: event.data[k] for k in ("depth", "area", "side", "entered", "value", "modifier")
+            }
+        elif event.kind == "take":
+            from kerker.play.session import takeable
+
+            items = takeable(state, event.data["depth"], event.data["area"])
+            if event.data["item"] not in items:
+                raise EventError(
+                    N_("event {seq} ({kind}) of the log does not replay here as it was recorded"),
+                    seq=event.seq,
+                    kind=event.kind,
+                )
+            fields = {
+                "depth": event.data["depth"],
+                "area": event.data["area"],
+                "item": items.index(event.data["item"]) + 1,
+            }
         redo = propose(state, event.kind, state.registry or self.registry, **fields)
         if redo.data != recorded:
             raise EventError(

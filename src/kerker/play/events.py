@@ -33,6 +33,8 @@ KINDS = (
     "reveal",
     "hide",
     "enter",
+    "search",
+    "take",
 )
 UNDOABLE = frozenset({"open", "reroll", "enter", "note", "reveal", "hide"})
 """Kinds that undo takes back. Dice rolls, table rolls and checks are never undone: a roll
@@ -56,6 +58,20 @@ FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "reveal": {"depth": (int,), "area": (int, type(None)), "exit": (str, type(None))},
     "hide": {"depth": (int,), "area": (int, type(None)), "exit": (str, type(None))},
     "enter": {"level": (int,), "exit": (str,)},
+    "search": {
+        "depth": (int,),
+        "area": (int,),
+        "side": (str, type(None)),
+        "entered": (list, type(None)),
+        "value": (int, type(None)),
+        "modifier": (int,),
+        "rolls": (list,),
+        "check": (str, type(None)),
+        "found": (list,),
+        "sprung": (list,),
+        "monster": (int, type(None)),
+    },
+    "take": {"depth": (int,), "area": (int,), "item": (int,), "sprung": (list,)},
 }
 OPTIONAL: dict[str, frozenset[str]] = {
     "open": frozenset({"dice", "rest"}),
@@ -65,6 +81,10 @@ OPTIONAL: dict[str, frozenset[str]] = {
 ``dice``, the faces entered for the table rolls behind the door, and ``rest``, true when
 kerker rolled what the entered ones did not cover."""
 OPTIONAL_TYPES: dict[str, tuple[type, ...]] = {"dice": (list,), "rest": (bool,)}
+MARKS = frozenset({"found", "sprung"})
+"""List fields that hold stable marks (text), not dice."""
+FOUND_KINDS = frozenset({"search", "take"})
+"""Kinds that find or spring what only the GM knew: never undone (their dice stay rolled)."""
 
 
 class EventError(KerkerError):
@@ -125,7 +145,17 @@ def event_from_json(item: Any, seq: int | None = None) -> Event:
                 name=name,
                 max=MAX_TEXT,
             )
-        if isinstance(value, list) and (
+        if isinstance(value, list) and name in MARKS:
+            if len(value) > MAX_FACES or not all(
+                isinstance(v, str) and len(v) <= 80 for v in value
+            ):
+                raise EventError(
+                    N_("event {seq}: {name!r} must be a list of at most {max} keys"),
+                    seq=number,
+                    name=name,
+                    max=MAX_FACES,
+                )
+        elif isinstance(value, list) and (
             len(value) > (MAX_DOOR_DICE if name == "dice" else MAX_FACES)
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
         ):

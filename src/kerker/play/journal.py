@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from kerker.dice.explain import explain
@@ -20,7 +21,7 @@ from kerker.errors import N_
 from kerker.i18n import translator
 from kerker.play.events import Event
 from kerker.play.session import EnteredDice, PlayState, event_seed, roll_check, table_rng
-from kerker.play.views import exit_name, open_exit_list
+from kerker.play.views import _visible, exit_name, open_exit_list
 from kerker.tables.registry import Registry
 
 _MD = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
@@ -40,7 +41,9 @@ def _areas(state: PlayState, lang: str) -> dict[tuple[int, str], dict[str, Any]]
     return {(lv["depth"], a["id"]): a for lv in doc["levels"] for a in lv["areas"]}
 
 
-def _area_lines(area: dict[str, Any], depth: int, lang: str, view: str) -> list[str]:
+def _area_lines(
+    area: dict[str, Any], depth: int, lang: str, view: str, state: PlayState | None = None
+) -> list[str]:
     _ = translator(lang)
     # feet, as both rule texts measure (Fuß, piedi); the document writes "W × H ft"
     size = str(area["size"]["feet"]).replace(" ft", " " + _(N_("ft")))
@@ -48,6 +51,12 @@ def _area_lines(area: dict[str, Any], depth: int, lang: str, view: str) -> list[
         title=area["title"], number=area["number"], depth=depth, size=size
     )
     lines = [f"   - {head}"]
+    if view == "player" and state is not None and not state.info.referee:
+        from kerker.play.views import player_contents
+
+        for content in player_contents(state, depth, area, lang):
+            if content.get("text"):
+                lines.append(f"     - {content['text']}")
     if view == "gm":
         for content in area["contents"]:
             text = content.get("text")
@@ -140,10 +149,12 @@ def _step(
                 if joined
                 else _("Nothing new lies behind it.")
             )
+        seen = _visible(state) if view == "player" else None
         for depth, area_id in made:
             area = areas.get((depth, area_id))
-            if area is not None:
-                lines += _area_lines(area, depth, lang, view)
+            if area is None or (seen is not None and (depth, area["number"]) not in seen):
+                continue  # the players read only of areas they can see
+            lines += _area_lines(area, depth, lang, view, state)
         return lines
     if e.kind == "reroll":
         opened = [s for s in state.ways if state.by_seq[s].data.get("exit") == d["exit"]]
@@ -205,6 +216,21 @@ def _step(
         if view == "player":
             return [f"{head} {result.player_line(lang)}"]
         return [f"{head} {result.gm_line(lang)}"]
+    if e.kind == "search":
+        return _search_lines(state, e, registry, lang, view, areas)
+    if e.kind == "take":
+        area = _by_number(areas, d["depth"], d["area"])
+        content = area["contents"][d["item"]] if area and d["item"] < len(area["contents"]) else {}
+        lines = [
+            _("Took the treasure of area {area}: {what}").format(
+                area=d["area"], what=content.get("text") or "?"
+            )
+        ]
+        if d["sprung"]:
+            lines.append(
+                "   - " + _("Its trap went off: {what}").format(what=content.get("trapped") or "?")
+            )
+        return lines
     if e.kind in ("reveal", "hide"):
         what = (
             _("area {area} (level {depth})").format(area=d["area"], depth=d["depth"])
@@ -220,10 +246,106 @@ def _step(
     return [e.kind]  # pragma: no cover - every kind is handled above
 
 
+def _by_number(
+    areas: dict[tuple[int, str], dict[str, Any]], depth: int, number: int
+) -> dict[str, Any] | None:
+    for (d, _id), area in areas.items():
+        if d == depth and area["number"] == number:
+            return area
+    return None
+
+
+def _search_lines(
+    state: PlayState,
+    e: Event,
+    registry: Registry,
+    lang: str,
+    view: str,
+    areas: dict[tuple[int, str], dict[str, Any]],
+) -> list[str]:
+    """A search told: where, what it found or set off, the dice folded (the players of a
+    refereed session read no dice: the GM rolled them)."""
+    from kerker.play.search import mark, monster_rng, rules_for
+
+    _ = translator(lang)
+    d = e.data
+    sides = {"n": _("north"), "e": _("east"), "s": _("south"), "w": _("west")}
+    if d["side"] is None:
+        head = _("Searched area {area} (level {depth}).").format(area=d["area"], depth=d["depth"])
+    else:
+        head = _("Searched the {wall} wall of area {area} (level {depth}).").format(
+            wall=sides.get(d["side"], d["side"]), area=d["area"], depth=d["depth"]
+        )
+    area = _by_number(areas, d["depth"], d["area"]) or {"contents": [], "number": d["area"]}
+    lines = [head]
+    doors = [k for k in d["found"] if "," in k]
+    for key in doors:
+        wall = key.rsplit(":", 1)[-1].split("#")[0]
+        lines.append(
+            "   - "
+            + _("Found a secret door in the {wall} wall.").format(wall=sides.get(wall, wall))
+        )
+    contents = area["contents"]
+    for i, content in enumerate(contents):
+        m = mark(d["depth"], d["area"], i)
+        if m in d["found"]:
+            found = _("Found hidden treasure: {what}").format(what=content.get("text") or "?")
+            if view == "gm" or not state.info.referee:
+                found += " (" + str(content.get("hidden") or "") + ")"
+            lines.append("   - " + found)
+        if m in d["sprung"]:
+            what = " → ".join([str(content.get("text") or ""), *content.get("details", ())])
+            lines.append("   - " + _("A trap went off: {what}").format(what=what))
+    if not d["found"]:
+        lines.append("   - " + _("Nothing found."))
+    if d["monster"] is not None:
+        from kerker.tables.engine import roll_table
+        from kerker.tables.render import lines as table_lines
+
+        table = rules_for(state.info.rules).monster_table
+        text = "?"
+        if table is not None:
+            result, _log = roll_table(
+                registry, table, monster_rng(state.info, e.seq), context={"level": d["depth"]}
+            )
+            text = " ".join(line.strip() for line in table_lines(result, lang) if line.strip())
+        lines.append("   - " + _("A wandering monster comes: {what}").format(what=text))
+    if view == "gm" or not state.info.referee:
+        rules = rules_for(state.info.rules)
+        lines.append("   <details><summary>" + _("Rolls") + "</summary>\n")
+        if d["check"] is not None:
+            result = roll_check(
+                state.info,
+                e.seq,
+                rules.value if d["value"] is None else d["value"],
+                d["modifier"],
+                state.info.referee,
+                d["entered"],
+            )
+            lines.append("   - " + result.gm_line(lang))
+        else:
+            how = _("entered") if d["entered"] is not None else _("rolled")
+            lines.append(
+                "   - "
+                + _("{die} per {feet} ft of wall ({how}): {rolls}").format(
+                    die=_code(rules.die),
+                    feet=rules.segment_feet,
+                    how=how,
+                    rolls=", ".join(str(r) for r in d["rolls"]),
+                )
+            )
+        lines.append("\n   </details>")
+    return lines
+
+
 def journal_md(state: PlayState, registry: Registry, lang: str = "en", view: str = "gm") -> str:
     """The journal as Markdown in ``lang`` (de, it, en). The player ``view`` leaves out
     secret checks' dice and what lies in the rooms, and every step that only the GM saw
-    (a secret door's reveal counts as seen once it is revealed)."""
+    (a secret door's reveal counts as seen once it is revealed). A session without a
+    referee is always told as the players see it."""
+    from kerker.play.views import effective
+
+    view = effective(state, view)
     _ = translator(lang)
     info = state.info
     areas = _areas(state, lang)
@@ -257,6 +379,9 @@ def journal_lines(
     exits: dict[str, tuple[str, int]] | None = None,
 ) -> list[str]:
     """The journal's numbered lines for ``events`` (some or all of the session's)."""
+    from kerker.play.views import effective
+
+    view = effective(state, view)
     _ = translator(lang)
     areas = _areas(state, lang) if areas is None else areas
     exits = _exits(state) if exits is None else exits
@@ -274,3 +399,144 @@ def journal_lines(
         lines.append(f"{e.seq}. {first}")
         lines += body[1:]
     return lines
+
+
+def _inline_html(text: str) -> str:
+    """One journal line's Markdown (code spans, ``~~struck~~``, backslash escapes and the
+    ``&amp;`` of :func:`md_escape`) as escaped HTML: user text can never become markup."""
+    from html import escape
+
+    out: list[str] = []
+    code = struck = False
+    i = 0
+    buf: list[str] = []
+
+    def flush() -> None:
+        out.append(escape("".join(buf)))
+        buf.clear()
+
+    while i < len(text):
+        ch = text[i]
+        if code:
+            if ch == "`":
+                flush()
+                out.append("</code>")
+                code = False
+            else:
+                buf.append(ch)
+            i += 1
+            continue
+        if ch == "\\" and i + 1 < len(text):
+            buf.append(text[i + 1])
+            i += 2
+        elif ch == "`":
+            flush()
+            out.append("<code>")
+            code = True
+            i += 1
+        elif text.startswith("~~", i):
+            flush()
+            out.append("</del>" if struck else "<del>")
+            struck = not struck
+            i += 2
+        elif text.startswith("&amp;", i):
+            buf.append("&")
+            i += 5
+        else:
+            buf.append(ch)
+            i += 1
+    flush()
+    if code:
+        out.append("</code>")
+    if struck:
+        out.append("</del>")
+    return "".join(out)
+
+
+_STEP_LINE = re.compile(r"^(\d+)\. (.*)$")
+_ITEM_LINE = re.compile(r"^(\s*)- (.*)$")
+
+
+@dataclass
+class _Node:
+    text: str
+    children: list[_Node] = field(default_factory=list)
+    rolls: list[str] = field(default_factory=list)
+    folded: bool = False
+
+    def html(self, tag: str, rolls_label: str, value: str = "") -> str:
+        head = f'<{tag} value="{value}">' if value else f"<{tag}>"
+        parts = [head + _inline_html(self.text)]
+        if self.children:
+            parts.append(
+                "<ul>" + "".join(c.html("li", rolls_label) for c in self.children) + "</ul>"
+            )
+        if self.folded:
+            parts.append(
+                "<details><summary>"
+                + escape_text(rolls_label)
+                + "</summary><ul>"
+                + "".join(f"<li>{_inline_html(r)}</li>" for r in self.rolls)
+                + "</ul></details>"
+            )
+        return "".join(parts) + f"</{tag}>"
+
+
+def journal_html(
+    state: PlayState,
+    registry: Registry,
+    lang: str = "en",
+    view: str = "gm",
+    events: list[Event] | None = None,
+) -> str:
+    """The journal's steps as HTML in ``lang``: an ordered list numbered by event, what
+    each step found as a nested list, the rolls folded in ``<details>``; every text
+    escaped (the same lines as :func:`journal_lines`, so the same view rules)."""
+    _ = translator(lang)
+    lines = journal_lines(state, registry, lang, view, state.events if events is None else events)
+    if not lines:
+        return f'<p class="journal">{escape_text(_("Nothing explored yet."))}</p>'
+    steps: list[tuple[str, _Node]] = []
+    folding: _Node | None = None
+    for raw in lines:
+        line = raw.rstrip()
+        if not line.strip():
+            continue
+        step = _STEP_LINE.match(line)
+        if step:
+            steps.append((step.group(1), _Node(step.group(2))))
+            folding = None
+            continue
+        if not steps:
+            continue
+        root = steps[-1][1]
+        indent = len(line) - len(line.lstrip())
+        text = line.strip()
+        if text.startswith("<details>"):
+            folding = root.children[-1] if indent > 3 and root.children else root
+            folding.folded = True
+            continue
+        if text == "</details>":
+            folding = None
+            continue
+        item = _ITEM_LINE.match(line)
+        body = item.group(2) if item else text
+        if folding is not None:
+            folding.rolls.append(body)
+        elif indent <= 3 or not root.children:
+            root.children.append(_Node(body))
+        else:
+            root.children[-1].children.append(_Node(body))
+    label = _("Rolls")
+    return (
+        '<ol class="journal">'
+        + "".join(node.html("li", label, value) for value, node in steps)
+        + "</ol>"
+    )
+
+
+def escape_text(text: str) -> str:
+    """Plain text escaped for HTML."""
+    from html import escape
+
+    return escape(text)

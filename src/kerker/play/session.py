@@ -27,7 +27,7 @@ from kerker.dice.parser import parse
 from kerker.dice.roller import roll
 from kerker.errors import N_, KerkerError, format_message
 from kerker.play import engine_port as port
-from kerker.play.events import MAX_DOOR_DICE, MAX_EVENTS, UNDOABLE, Event, EventError
+from kerker.play.events import FOUND_KINDS, MAX_DOOR_DICE, MAX_EVENTS, UNDOABLE, Event, EventError
 from kerker.seeding import sub_seed
 from kerker.tables.engine import Ask, EnteredPick, EnteredRolls, MoreDiceNeeded, entering
 from kerker.tables.registry import RULES_DIR, Registry
@@ -90,6 +90,11 @@ class SessionInfo:
     """Digest of the GM document after the last event (what replay must give again)."""
     created: str = ""
     updated: str = ""
+    referee: bool = True
+    """False: played without a game master (issue 14): every view is the players' and
+    every step is checked against what the players can see."""
+    gm_token: str = ""
+    """The game master's secret (web GM pages and API); never exported."""
 
     @property
     def own_tables(self) -> list[tuple[str, str]]:
@@ -133,15 +138,16 @@ class SessionInfo:
             "fingerprint": self.fingerprint,
             "created": self.created,
             "updated": self.updated,
+            "referee": self.referee,
         }
 
 
 @lru_cache(maxsize=8)
 def rules_digest(rules: str) -> str:
-    """A digest of the shipped rule data a session of ``rules`` reads: its tables and the
-    HPR check rules (compiled JSON twins, sorted by path)."""
+    """A digest of the shipped rule data a session of ``rules`` reads: its tables, the
+    HPR check rules and the search rules (compiled JSON twins, sorted by path)."""
     h = hashlib.blake2b(digest_size=16)
-    for folder in (RULES_DIR / rules, RULES_DIR / "hpr"):
+    for folder in (RULES_DIR / rules, RULES_DIR / "hpr", RULES_DIR / "play"):
         if not folder.is_dir():
             continue
         for path in sorted(folder.rglob("*.compiled.json")):
@@ -280,6 +286,12 @@ class PlayState:
     """Seq of an open that made nothing -> the number of the known area it leads into."""
     ways: dict[int, tuple[str, int]] = field(default_factory=dict)
     """Seq of an open or enter -> (kind of the exit, number of the area it left)."""
+    found: set[str] = field(default_factory=set)
+    """Content marks (:func:`kerker.play.search.mark`) of hidden treasure found."""
+    sprung: set[str] = field(default_factory=set)
+    """Content marks of traps, tricks and trapped treasure that went off."""
+    taken: set[str] = field(default_factory=set)
+    """Content marks of treasure the players took."""
     depth: int = 1
     """The level last entered (what a view shows first)."""
     read_only: Reason | None = None
@@ -295,6 +307,8 @@ class PlayState:
     trial_rolls: EnteredRolls | None = None
     _frozen: Any = None
     _docs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _seen: Any = None
+    """What the players can see (:func:`kerker.play.views._visible`), made once per step."""
 
     @property
     def seq(self) -> int:
@@ -415,7 +429,7 @@ def fold(
             raise EventError(N_("the log jumps from event {a} to {b}"), a=n - 1, b=e.seq)
     done, undone = _effective(events)
     by_seq = {e.seq: e for e in events}
-    effect = [by_seq[s] for s in sorted(done)]
+    effect = [by_seq[s] for s in sorted([*done, *(e.seq for e in events if e.kind in FOUND_KINDS)])]
     rerolls: dict[str, int] = {}
     for e in effect:
         if e.kind == "reroll":
@@ -497,6 +511,19 @@ def _apply(state: PlayState, e: Event) -> None:
             state.depth = e.data["level"]
     elif e.kind == "note":
         state.notes.append(e)
+    elif e.kind == "search":
+        for key in e.data["found"]:
+            if "," in key:  # a secret door's connection key: found, shown like a reveal
+                state.revealed.add((e.data["depth"], None, key))
+                state.hidden.discard((e.data["depth"], None, key))
+            else:
+                state.found.add(key)
+        state.sprung.update(e.data["sprung"])
+    elif e.kind == "take":
+        from kerker.play.search import mark as content_mark
+
+        state.taken.add(content_mark(e.data["depth"], e.data["area"], e.data["item"]))
+        state.sprung.update(e.data["sprung"])
     elif e.kind in ("reveal", "hide"):
         mark = (e.data["depth"], e.data["area"], e.data["exit"])
         (state.revealed if e.kind == "reveal" else state.hidden).add(mark)
@@ -520,6 +547,7 @@ def advance(state: PlayState, event: Event, registry: Registry) -> PlayState:
         state.undone.clear()
     state._frozen = None
     state._docs = {}
+    state._seen = None
     _apply(state, event)
     return state
 
@@ -533,6 +561,8 @@ def new_info(
     name: str = "",
     player_token: str = "",
     now: str = "",
+    referee: bool = True,
+    gm_token: str = "",
 ) -> SessionInfo:
     """The header of a new session (options checked by the engine's parameters). Own
     table files come as ``options["tables"]`` (``[{"name", "text"}]``): capped in size,
@@ -560,6 +590,8 @@ def new_info(
         player_token=player_token,
         created=now,
         updated=now,
+        referee=referee,
+        gm_token=gm_token,
     )
     info.params()
     return info
@@ -639,6 +671,10 @@ def _exit_key(state: PlayState, exit_: str, *, opened: bool = False) -> str:
     exits = open_exit_list(state, "gm")
     if exit_ == "next":
         key = port.next_exit(state.dungeon)
+        if key is not None and not state.info.referee and all(e["key"] != key for e in exits):
+            # without a referee the walk's next exit may be a secret door nobody found:
+            # take the players' exit made last instead (depth first as they see it)
+            key = str(exits[-1]["key"]) if exits else None
         if key is None:
             raise EventError(N_("no exit is open"))
         return key
@@ -660,6 +696,48 @@ def _area_exists(state: PlayState, depth: int, number: int) -> None:
     raise EventError(N_("no area {number} on level {depth}"), number=number, depth=depth)
 
 
+def _level_area(state: PlayState, depth: int, number: int) -> tuple[dict[str, Any], Any]:
+    """The GM document's level ``depth`` and its area ``number``; refuses one that does not
+    exist or, without a referee, that the players cannot see (the same words either way)."""
+    if not state.info.referee:
+        from kerker.play.views import _visible
+
+        if (depth, number) not in _visible(state):
+            raise EventError(N_("no area {number} on level {depth}"), number=number, depth=depth)
+    for level in state.document()["levels"]:
+        if level["depth"] == depth:
+            for area in level["areas"]:
+                if area["number"] == number:
+                    return level, area
+    raise EventError(N_("no area {number} on level {depth}"), number=number, depth=depth)
+
+
+def known_marks(state: PlayState) -> set[str]:
+    """Everything already found or sprung: secret doors shown, content marks."""
+    return {key for _d, _a, key in state.revealed if key} | state.found | state.sprung
+
+
+def takeable(state: PlayState, depth: int, number: int) -> list[int]:
+    """Content indexes of the treasures in area ``number`` the players can take now: not
+    taken, and not hidden unless found."""
+    from kerker.play.search import mark
+
+    _level, area = _level_area(state, depth, number)
+    out = []
+    for i, content in enumerate(area["contents"]):
+        m = mark(depth, number, i)
+        if content["kind"] != "treasure" or m in state.taken:
+            continue
+        if content.get("hidden") and m not in state.found:
+            continue
+        out.append(i)
+    return out
+
+
+NO_REFEREE_REFUSED = frozenset({"reveal", "hide"})
+"""Kinds only a game master may do (a session without one refuses them)."""
+
+
 def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> Event:
     """The event ``kind`` with ``fields`` as it would be appended next, rolled and checked
     against the session as it stands. Refuses with :class:`EventError` (one line) what
@@ -676,6 +754,10 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
         raise EventError(N_("a session holds at most {max} events"), max=MAX_EVENTS)
     seq = state.seq + 1
     data: dict[str, Any]
+    if not state.info.referee and kind in NO_REFEREE_REFUSED:
+        raise EventError(
+            N_("without a game master nobody reveals or hides: find things by searching")
+        )
     if kind == "open":
         data = {"exit": _exit_key(state, str(fields["exit"]))}
         data.update(_door_dice_fields(state, Event(seq, kind, data), registry, fields))
@@ -710,7 +792,10 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
         depth, area = fields.get("depth"), fields.get("area")
         if area is not None:
             depth = depth or state.depth
-            _area_exists(state, int(depth), int(area))
+            if state.info.referee:
+                _area_exists(state, int(depth), int(area))
+            else:  # only an area the players can see (the same refusal as for none)
+                _level_area(state, int(depth), int(area))
         data = {"text": text, "depth": depth, "area": area}
     elif kind == "roll":
         expr = str(fields["expr"])
@@ -735,7 +820,65 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
             "entered": None if entered is None else [int(f) for f in entered],
             "total": result.pick.total,
         }
+    elif kind == "search":
+        from kerker.play.search import search
+
+        depth = int(fields.get("depth") or state.depth)
+        number = int(fields["area"])
+        level, area = _level_area(state, depth, number)
+        side = fields.get("side")
+        entered = fields.get("entered")
+        entered = None if entered is None else [int(f) for f in entered]
+        value = fields.get("value")
+        value = None if value is None else int(value)
+        modifier = int(fields.get("modifier") or 0)
+        found = search(
+            state.info,
+            seq,
+            level,
+            area,
+            None if side is None else str(side),
+            known=known_marks(state),
+            entered=entered,
+            value=value,
+            modifier=modifier,
+            registry=registry,
+        )
+        data = {
+            "depth": depth,
+            "area": number,
+            "side": side,
+            "entered": entered,
+            "value": value,
+            "modifier": modifier,
+            "rolls": found.rolls,
+            "check": found.check,
+            "found": found.found,
+            "sprung": found.sprung,
+            "monster": found.monster,
+        }
+    elif kind == "take":
+        from kerker.play.search import mark
+
+        depth = int(fields.get("depth") or state.depth)
+        number = int(fields["area"])
+        _level, spot = _level_area(state, depth, number)
+        items = takeable(state, depth, number)
+        pick = int(fields.get("item") or 1)
+        if not 1 <= pick <= len(items):
+            raise EventError(
+                N_("no treasure {item} to take in area {area} ({n} there)"),
+                item=pick,
+                area=number,
+                n=len(items),
+            )
+        index = items[pick - 1]
+        m = mark(depth, number, index)
+        trapped = spot["contents"][index].get("trapped") and m not in state.sprung
+        data = {"depth": depth, "area": number, "item": index, "sprung": [m] if trapped else []}
     elif kind == "check":
+        if fields.get("secret") and not state.info.referee:
+            raise EventError(N_("without a game master a check is open: nobody rolls it secretly"))
         result = roll_check(
             state.info,
             seq,
@@ -764,11 +907,13 @@ def propose(state: PlayState, kind: str, registry: Registry, **fields: Any) -> E
             depth = int(exit_.split(":", 1)[0])
         data = {"depth": depth, "area": area, "exit": exit_}
     elif kind == "enter":
-        level = int(fields["level"])
-        ways = [e for e in port.open_exits(state.dungeon) if e.to_level == level]
+        from kerker.play.views import open_exit_list
+
+        goal = int(fields["level"])
+        ways = [e["key"] for e in open_exit_list(state, "gm") if e["to_level"] == goal]
         if not ways:
-            raise EventError(N_("no open way leads to level {level}"), level=level)
-        data = {"level": level, "exit": ways[0].key}
+            raise EventError(N_("no open way leads to level {level}"), level=goal)
+        data = {"level": goal, "exit": ways[0]}
     else:
         raise EventError(N_("unknown event kind {kind!r}"), kind=kind)
     return Event(seq, kind, data)

@@ -5,8 +5,9 @@ with ``q`` or closing the terminal loses nothing and ``kerker play S`` resumes t
 Keys: ``n`` open the next exit (the procedure's walk), ``o`` open exit number ...,
 ``u`` undo, ``y`` redo, ``r`` reroll the exit opened last, ``t`` a note, ``c`` an HPR
 check, ``d`` dice, ``p`` real dice for the doors on / off (each table roll behind a door is
-then asked for, "W20 – Gangbreite: "), ``j`` the journal, ``v`` GM / player view, ``q``
-quit, ``?`` help.
+then asked for, "W20 – Gangbreite: "), ``s`` search an area (or one wall), ``g`` take a
+treasure, ``j`` the journal, ``v`` GM / player view (a session without a referee has only the
+players'), ``q`` quit, ``?`` help.
 On a terminal the keys act at once (cbreak mode); from a pipe they are read one by one.
 """
 
@@ -26,7 +27,8 @@ from kerker.play.store import ConflictError
 MAX_LINE = 500
 HELP = N_(
     "n next exit · o open number · u undo · y redo · r reroll last · t note · "
-    "c check · d dice · p real dice on/off · j journal · v GM/player view · q quit"
+    "c check · d dice · p real dice on/off · s search · g take treasure · j journal · "
+    "v GM/player view · q quit"
 )
 
 
@@ -265,11 +267,39 @@ def run_loop(
                     markup=False,
                 )
                 continue
+            elif key == "s":
+                answer = keys.line(_("Search area number, and a wall n/e/s/w (e.g. 4 or 4 n): "))
+                parts = (answer or "").split()
+                if not parts:
+                    continue
+                if not parts[0].isdigit() or len(parts) > 2:
+                    console.print(_("A search takes an area number and a wall."), markup=False)
+                    continue
+                kind, fields = "search", {"area": int(parts[0])}
+                if len(parts) > 1:
+                    fields["side"] = parts[1].lower()
+            elif key == "g":
+                answer = keys.line(_("Take treasure: area number, and which (e.g. 4 or 4 2): "))
+                parts = (answer or "").split()
+                if not parts:
+                    continue
+                if not all(p.isdigit() for p in parts) or len(parts) > 2:
+                    console.print(_("Taking treasure takes whole numbers."), markup=False)
+                    continue
+                kind, fields = "take", {"area": int(parts[0])}
+                if len(parts) > 1:
+                    fields["item"] = int(parts[1])
             elif key == "j":
                 tables = state.registry or play.registry
                 console.print(journal_md(state, tables, code, view), markup=False)
                 continue
             elif key == "v":
+                if not state.info.referee:
+                    console.print(
+                        _("Without a game master there is only the players' view."),
+                        markup=False,
+                    )
+                    continue
                 view = "gm" if view == "player" else "player"
                 draw(state)
                 continue

@@ -44,6 +44,13 @@ def check_view(view: str) -> str:
     return view
 
 
+def effective(state: PlayState, view: str) -> str:
+    """The view a session shows for ``view``: without a referee always the players' (no
+    GM-only information anywhere until the rules find it)."""
+    check_view(view)
+    return view if state.info.referee else "player"
+
+
 def _found(state: PlayState, depth: int, key: str | None) -> bool:
     return key is not None and (depth, None, key) in state.revealed
 
@@ -51,7 +58,8 @@ def _found(state: PlayState, depth: int, key: str | None) -> bool:
 def open_exit_list(state: PlayState, view: str) -> list[dict[str, Any]]:
     """The open exits numbered 1.. as shown: ``{"number", "key", "depth", "area", "kind",
     "to_level"}``; the player view leaves out secret doors not found and exits of areas
-    the players cannot see."""
+    the players cannot see (a session without a referee: always the player view)."""
+    view = effective(state, view)
     visible = _visible(state) if view == "player" else None
     out: list[dict[str, Any]] = []
     for item in port.open_exits(state.dungeon):
@@ -87,7 +95,15 @@ def _conn_key(depth: int, conn: dict[str, Any]) -> str:
 
 def _visible(state: PlayState) -> set[tuple[int, int]]:
     """(depth, area number) the players can see: reached from the entrance or an arrival
-    through ways that are not unfound secret doors, plus revealed areas, minus hidden."""
+    through ways that are not unfound secret doors, plus revealed areas, minus hidden
+    (made once per step of the state)."""
+    if state._seen is None:
+        state._seen = frozenset(_reach(state))
+    seen: set[tuple[int, int]] = set(state._seen)
+    return seen
+
+
+def _reach(state: PlayState) -> set[tuple[int, int]]:
     doc = state.document()
     seen: set[tuple[int, int]] = set()
     for level in doc["levels"]:
@@ -124,8 +140,10 @@ def _visible(state: PlayState) -> set[tuple[int, int]]:
 
 def document(state: PlayState, view: str, lang: str) -> dict[str, Any]:
     """The dungeon document in ``lang`` for ``view`` (the player's: only visible areas,
-    their shapes and features, ways between them that are not unfound secret doors)."""
-    check_view(view)
+    their shapes and features, ways between them that are not unfound secret doors; without
+    a referee also their contents as far as the players can know them:
+    :func:`player_contents`)."""
+    view = effective(state, view)
     doc = state.document(lang)
     if view == "gm":
         return doc
@@ -136,7 +154,15 @@ def document(state: PlayState, view: str, lang: str) -> dict[str, Any]:
         ids = {a["id"] for a in level["areas"] if (depth, a["number"]) in visible}
         if not ids:
             continue
-        areas = [{**a, "contents": [], "rolls": []} for a in level["areas"] if a["id"] in ids]
+        areas = [
+            {
+                **a,
+                "contents": [] if state.info.referee else player_contents(state, depth, a, lang),
+                "rolls": [],
+            }
+            for a in level["areas"]
+            if a["id"] in ids
+        ]
         conns = []
         for conn in level["connections"]:
             if conn["from"] not in ids or (conn["to"] is not None and conn["to"] not in ids):
@@ -166,24 +192,70 @@ def document(state: PlayState, view: str, lang: str) -> dict[str, Any]:
     }
 
 
+def player_contents(
+    state: PlayState, depth: int, area: dict[str, Any], lang: str
+) -> list[dict[str, Any]]:
+    """What the players of a session without a referee know of ``area``'s contents:
+    monsters, treasure (hidden treasure once a search found it; where it was hidden and
+    what guarded it left out), a trap, a trick or a treasure's trap only once it went off
+    (as a line of its own), taken treasure marked; no other GM-only content."""
+    from kerker.i18n import translator
+    from kerker.play.search import TRAP_KINDS, mark
+
+    _ = translator(lang)
+    out: list[dict[str, Any]] = []
+    for i, content in enumerate(area["contents"]):
+        m = mark(depth, area["number"], i)
+        kind = content["kind"]
+        if kind in TRAP_KINDS:
+            if m in state.sprung:
+                what = " → ".join([str(content.get("text") or ""), *content.get("details", ())])
+                out.append(note(_("Trap sprung: {what}").format(what=what)))
+            continue
+        if kind == "treasure":
+            if content.get("hidden") and m not in state.found:
+                continue
+            text = str(content.get("text") or "")
+            if m in state.taken:
+                text = _("{what} (taken)").format(what=text)
+            out.append({**content, "text": text, "trapped": None, "hidden": None, "gm_only": False})
+            if content.get("trapped") and m in state.sprung:
+                out.append(note(_("Trap sprung: {what}").format(what=content["trapped"])))
+            continue
+        if content.get("gm_only"):
+            continue
+        out.append({**content, "magic": None} if "magic" in content else dict(content))
+    return out
+
+
+def note(text: str) -> dict[str, Any]:
+    """A content line of kind ``note`` (what the players learnt)."""
+    return {"kind": "note", "text": text, "gm_only": False}
+
+
 def show(state: PlayState, view: str = "gm", lang: str = "en") -> dict[str, Any]:
     """``kerker play show --json``: the document for ``view`` plus ``session``,
     ``player_token``, ``seq``, ``read_only`` (why it cannot be played on, in ``lang``;
-    None when it can), ``read_only_reason`` (the reason's code), ``depth``, ``rules_digest``,
-    ``tables_digest`` (of the own table files, None without), ``own_tables`` (their
-    names) and ``open_exits``."""
+    None when it can), ``read_only_reason`` (the reason's code), ``depth``, ``referee``,
+    ``rules_digest``, ``tables_digest`` (of the own table files, None without),
+    ``own_tables`` (their names) and ``open_exits`` (without a referee always the player
+    view: ``view`` says which was given; the player token is there when the GM view was
+    asked for)."""
     from kerker.i18n import translator
 
+    asked = check_view(view)
+    view = effective(state, view)
     doc = document(state, view, lang)
     head: dict[str, Any] = {
         "session": state.info.id,
         "name": state.info.name,
-        "player_token": state.info.player_token if view == "gm" else None,
+        "player_token": state.info.player_token if asked == "gm" else None,
         "view": view,
         "seq": state.seq,
         "read_only": state.read_only.message(translator(lang)) if state.read_only else None,
         "read_only_reason": state.read_only.code if state.read_only else None,
         "depth": state.depth,
+        "referee": state.info.referee,
         "rules_digest": state.info.rules_digest,
         "tables_digest": state.info.tables_digest or None,
         "own_tables": [name for name, _text in state.info.own_tables],
@@ -267,6 +339,7 @@ def summary(state: PlayState, lang: str, view: str = "gm") -> str:
     from kerker.i18n import translator
 
     _ = translator(lang)
+    view = effective(state, view)
     doc = document(state, view, lang)
     exits = open_exit_list(state, view)
     lines = []

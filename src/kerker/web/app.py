@@ -256,18 +256,19 @@ def ago(stamp: str, now: datetime | None = None) -> str:
     return _("{n} days ago").format(n=round(seconds / 86400))
 
 
-def _recent_sessions(sessions: Any, lang: str) -> list[dict[str, Any]]:
-    """The most recently played sessions: name or seed, rule set, rooms, when."""
+def _recent_sessions(sessions: Any, lang: str, request: Request) -> list[dict[str, Any]]:
+    """The most recently played sessions this browser holds the GM link of: name or seed,
+    rule set, rooms, when."""
     from kerker.errors import KerkerError as _Err
 
     out: list[dict[str, Any]] = []
     try:
-        infos = sessions.listing()[:RECENT]
+        infos = sessions.listing(request)[:RECENT]
     except _Err:
         return out
     for info in infos:
         try:
-            state = sessions.state(info.id)
+            state = sessions.replay(info.id)
             rooms = sum(
                 1
                 for lv in state.document(lang)["levels"]
@@ -384,7 +385,7 @@ def dungeon_options(
 def _page_routes(app: FastAPI, pages: _Pages) -> None:
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def index(request: Request) -> HTMLResponse:
-        recent = _recent_sessions(request.app.state.sessions, weblang.current.get())
+        recent = _recent_sessions(request.app.state.sessions, weblang.current.get(), request)
         return pages.render(request, "index.html", recent=recent)
 
     @app.get("/dice", response_class=HTMLResponse, include_in_schema=False)

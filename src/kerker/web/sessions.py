@@ -45,7 +45,53 @@ STREAM_KEEPALIVE = 15.0
 sends a comment line through proxies) this often."""
 STREAM_LIFETIME = 600.0
 """A stream ends after this long; the browser's EventSource reconnects by itself."""
-ACTIONS = ("open", "undo", "redo", "reroll", "note", "check", "reveal", "hide", "enter")
+ACTIONS = (
+    "open",
+    "undo",
+    "redo",
+    "reroll",
+    "note",
+    "check",
+    "reveal",
+    "hide",
+    "enter",
+    "search",
+    "take",
+)
+PLAYER_ACTIONS = ("open", "undo", "redo", "reroll", "note", "check", "enter", "search", "take")
+"""What the player link may do in a session without a referee (never reveal or hide, never
+a secret check: docs/web.md)."""
+GM_HEADER = "x-kerker-gm"
+"""The header an API client sends the game master token in (browsers carry a cookie)."""
+GM_COOKIE_AGE = 365 * 24 * 3600
+
+
+def gm_cookie(session: str) -> str:
+    """The name of the cookie that holds the game master token of ``session``."""
+    return f"kerker_gm_{session}"
+
+
+def remember_gm(response: Response, info: Any) -> None:
+    """Let this browser in as the game master of ``info``'s session from now on."""
+    response.set_cookie(
+        gm_cookie(info.id),
+        info.gm_token,
+        max_age=GM_COOKIE_AGE,
+        httponly=True,
+        samesite="lax",
+        path="/",
+    )
+
+
+def gm_credential(request: Request, session: str) -> str | None:
+    """The game master token a request carries for ``session`` (header, else cookie)."""
+    return request.headers.get(GM_HEADER) or request.cookies.get(gm_cookie(session)) or None
+
+
+def _refused(status: int, message: str) -> Exception:
+    from starlette.exceptions import HTTPException
+
+    return HTTPException(status_code=status, detail=weblang.gettext()(message))
 
 
 class Sessions:
@@ -84,8 +130,9 @@ class Sessions:
             if self._keeper is None:
                 self._keeper = open_store(self.db)
 
-    def state(self, session: str) -> Any:
-        """The session with exactly this id, replayed."""
+    def replay(self, session: str) -> Any:
+        """The session with exactly this id, replayed (no access check: for the app's own
+        look-ups of sessions it already let in)."""
         if not SESSION_ID.match(session):
             raise OptionError(N_("no session {session!r}"), session=session[:40])
         with self.play() as play:
@@ -93,6 +140,51 @@ class Sessions:
         if state.info.id != session:
             raise OptionError(N_("no session {session!r}"), session=session[:40])
         return state
+
+    def check_gm(self, play: Any, session: str, token: str | None) -> Any:
+        """The stored header of ``session`` if ``token`` is its game master token. No
+        token: 403; a wrong one, or no such session: 404 (the same for both, so a guess
+        learns nothing)."""
+        import secrets as _secrets
+
+        if not token:
+            raise _refused(
+                403,
+                N_(
+                    "this page is the game master's: open the game master link "
+                    "(kerker play show S --json prints it as gm_path)"
+                ),
+            )
+        from kerker.play.store import StoreError
+
+        try:
+            info = play.store.find(session) if SESSION_ID.match(session) else None
+        except StoreError:
+            info = None
+        if (
+            info is None
+            or info.id != session
+            or not info.gm_token
+            or not _secrets.compare_digest(info.gm_token.encode(), token.encode()[:200])
+        ):
+            raise _refused(404, N_("no such page"))
+        return info
+
+    def state(self, session: str, gm: str | None) -> Any:
+        """The session with exactly this id, replayed, for its game master (``gm``: the
+        token the request carries; see :meth:`check_gm`)."""
+        with self.play() as play:
+            self.check_gm(play, session, gm)
+            return play.state(session)
+
+    def by_gm_token(self, token: str) -> Any:
+        """The stored header of the session whose game master token is ``token``."""
+        from kerker.play.store import StoreError
+
+        if not TOKEN.match(token):
+            raise StoreError(N_("this game master link is not valid"))
+        with self.play() as play:
+            return play.store.by_gm_token(token)
 
     def by_token(self, token: str) -> Any:
         """The session a player token reads (and nothing else)."""
@@ -106,8 +198,11 @@ class Sessions:
             info = play.store.by_token(token)
             return play.state(info.id)
 
-    def act(self, session: str, kind: str, expected: int | None, **fields: Any) -> Any:
-        """Do ``kind`` on the session (see :func:`kerker.play.session.propose`)."""
+    def act(
+        self, session: str, kind: str, expected: int | None, gm: str | None, **fields: Any
+    ) -> Any:
+        """Do ``kind`` on the session as its game master (see
+        :func:`kerker.play.session.propose` and :meth:`check_gm`)."""
         if kind not in ACTIONS:
             raise OptionError(
                 N_("unknown {what} {value!r}; choose one of {choices}"),
@@ -118,17 +213,40 @@ class Sessions:
         if not SESSION_ID.match(session):
             raise OptionError(N_("no session {session!r}"), session=session[:40])
         with self.play() as play:
-            # exact id only (no prefix or name): a cheap look-up in the same store, not a
-            # replay of its own (measured: a third of an open request's time went there)
-            if play.store.find(session).id != session:
-                raise OptionError(N_("no session {session!r}"), session=session[:40])
+            # exact id and its GM token: a cheap look-up in the same store, not a replay
+            # of its own (measured: a third of an open request's time went there)
+            self.check_gm(play, session, gm)
             return play.act(session, kind, expected=expected, **fields)
 
+    def act_as_player(self, token: str, kind: str, expected: int | None, **fields: Any) -> Any:
+        """Do ``kind`` through the player link ``token``: only in a session without a
+        referee, only :data:`PLAYER_ACTIONS` (403 otherwise)."""
+        from kerker.play.store import StoreError
+
+        if not TOKEN.match(token):
+            raise StoreError(
+                N_("this player link is not valid (ask the game master for a new one)")
+            )
+        with self.play() as play:
+            info = play.store.by_token(token)
+            if info.referee:
+                raise _refused(
+                    403, N_("the game master plays this session: the player link only watches")
+                )
+            if kind not in PLAYER_ACTIONS:
+                raise _refused(403, N_("players cannot do this"))
+            return play.act(info.id, kind, expected=expected, **fields)
+
     def new(
-        self, options: services.DungeonOptions, name: str, tables: list[Any] | None = None
+        self,
+        options: services.DungeonOptions,
+        name: str,
+        tables: list[Any] | None = None,
+        referee: bool = True,
     ) -> Any:
         """A new session of a dungeon with ``options`` and own table files ``tables``
-        (``[{"name", "text"}]``, linted; refused in one line ``file:line:col: message``)."""
+        (``[{"name", "text"}]``, linted; refused in one line ``file:line:col: message``);
+        ``referee=False``: without a game master."""
         if len(name) > 100 or any(not ch.isprintable() for ch in name):
             raise OptionError(N_("a session name takes up to 100 printable characters"))
         opts: dict[str, Any] = {
@@ -143,13 +261,25 @@ class Sessions:
         if tables:
             opts["tables"] = tables
         with self.play() as play:
-            return play.new(options.rules, options.seed, opts, name=name)
+            return play.new(options.rules, options.seed, opts, name=name, referee=referee)
 
-    def listing(self) -> list[Any]:
-        """Every session, the most recently played first."""
+    def listing(self, request: Request | None = None) -> list[Any]:
+        """The sessions, the most recently played first: those ``request`` holds the game
+        master token of (every one when None)."""
+        import secrets as _secrets
+
         with self.play() as play:
             found: list[Any] = play.sessions()
+        if request is None:
             return found
+        return [
+            info
+            for info in found
+            if info.gm_token
+            and _secrets.compare_digest(
+                info.gm_token.encode(), str(gm_credential(request, info.id) or "").encode()
+            )
+        ]
 
     def save_tables(self, texts: list[tuple[str, str]]) -> str:
         """Keep linted own table files as a table set; its digest (the same files: the same
@@ -284,6 +414,9 @@ def _fields(
     secret: bool,
     level: str | None,
     depth: str | None,
+    side: str | None = None,
+    item: str | None = None,
+    dice: str | None = None,
 ) -> dict[str, Any]:
     fields: dict[str, Any] = {}
     if kind in ("open", "reroll"):
@@ -314,14 +447,45 @@ def _fields(
         if got is None:
             raise OptionError(N_("which level?"))
         fields["level"] = got
+    elif kind in ("search", "take"):
+        got = _form_int(area, N_("area"), 1, 10_000)
+        if got is None:
+            raise OptionError(N_("which area? give its number"))
+        fields["area"] = got
+        fields["depth"] = _form_int(depth, N_("level"), 1, 20)
+        if kind == "take":
+            fields["item"] = _form_int(item, N_("treasure"), 1, 1_000) or 1
+        else:
+            wall = (side or "").strip().lower() or None
+            if wall is not None and wall not in ("n", "e", "s", "w"):
+                raise OptionError(N_("a wall is n, e, s or w, not {side!r}"), side=wall[:10])
+            fields["side"] = wall
+            fields["value"] = _form_int(value, N_("value"), -100, 100)
+            fields["modifier"] = _form_int(modifier, N_("modifier"), -100, 100) or 0
+            fields["entered"] = _dice(dice)
     return fields
 
 
-def _journal(state: Any, lang: str, view: str) -> list[str]:
-    from kerker.play.journal import journal_lines
+def _dice(text: str | None) -> list[int] | None:
+    """Faces of real dice typed as "7, 1, 12" (None when empty)."""
+    if text is None or not text.strip():
+        return None
+    parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
+    if len(parts) > 100 or not all(re.fullmatch(r"\d{1,4}", p) for p in parts):
+        raise OptionError(
+            N_("dice entered are whole numbers separated by commas, not {text!r}"), text=text[:40]
+        )
+    return [int(p) for p in parts]
 
-    lines: list[str] = journal_lines(state, services.registry(), lang, view, state.events)
-    return lines
+
+def _journal(state: Any, lang: str, view: str) -> Any:
+    """The journal as HTML (escaped by :func:`kerker.play.journal.journal_html`)."""
+    from markupsafe import Markup
+
+    from kerker.play.journal import journal_html
+
+    # journal_html escapes every text itself
+    return Markup(journal_html(state, services.registry(), lang, view))
 
 
 def _area_number(anchor: str) -> int | None:
@@ -333,8 +497,9 @@ def _page_data(
     state: Any, view: str, lang: str, depth: int | None, area: int | None = None
 ) -> dict[str, Any]:
     from kerker.dungeon.render_svg import render_svg
-    from kerker.play.views import document, open_exit_list
+    from kerker.play.views import document, effective, open_exit_list
 
+    view = effective(state, view)
     doc = document(state, view, lang)
     depths = [lv["depth"] for lv in doc["levels"]]
     shown = (
@@ -350,7 +515,7 @@ def _page_data(
     svg = ""
     if shown is not None:
         svg = render_svg(doc, depth=shown, view=view, lang=lang)
-        if view == "gm" and not state.read_only:
+        if (view == "gm" or not state.info.referee) and not state.read_only:
             level = next((lv for lv in doc["levels"] if lv["depth"] == shown), None)
             svg = with_exits(svg, exits, shown, level)
     keys: list[Any] = []
@@ -368,9 +533,30 @@ def _page_data(
         for e in state.events
         if e.kind in ("open", "reroll") and e.seq not in gone and "exit" in e.data
     ]
+    treasures: list[dict[str, Any]] = []
+    if shown is not None and chosen is not None and not state.read_only:
+        from kerker.play.session import takeable
+
+        number = _area_number(chosen.anchor)
+        if number is not None:
+            gm_area = next(
+                (
+                    a
+                    for lv in state.document(lang)["levels"]
+                    if lv["depth"] == shown
+                    for a in lv["areas"]
+                    if a["number"] == number
+                ),
+                None,
+            )
+            if gm_area is not None:
+                for n, index in enumerate(takeable(state, shown, number), 1):
+                    treasures.append({"item": n, "text": gm_area["contents"][index]["text"]})
     return {
         "state": state,
         "info": state.info,
+        "view": view,
+        "treasures": treasures,
         "doc": doc,
         "depths": depths,
         "depth": shown,
@@ -392,7 +578,16 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
 
     @app.get("/play", response_class=HTMLResponse, include_in_schema=False)
     def play_list(request: Request) -> HTMLResponse:
-        return pages.render(request, "play_list.html", sessions=sessions.listing())
+        return pages.render(request, "play_list.html", sessions=sessions.listing(request))
+
+    @app.get("/gm/{token}", include_in_schema=False, name="gm_link")
+    def gm_link(token: str) -> Response:
+        """The game master link: lets this browser in (a cookie) and opens the GM page."""
+        info = sessions.by_gm_token(token)
+        response = RedirectResponse(f"/play/{info.id}", status_code=303)
+        remember_gm(response, info)
+        response.headers["Cache-Control"] = "no-store"
+        return response
 
     @app.post("/play", include_in_schema=False)
     def play_new(
@@ -408,6 +603,7 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
         name: str = Form(""),
         tables: UploadFile | None = NO_FILE,
         table_set: str = Form(""),
+        no_referee: bool = Form(False),
     ) -> Response:
         from kerker.web.app import dungeon_options
 
@@ -433,18 +629,29 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
         if own is None and table_set.strip():
             # started from the dungeon page: the own tables it rolled the dungeon on
             own = [{"name": n, "text": t} for n, t in sessions.table_set(table_set.strip())]
-        state = sessions.new(options, name.strip(), own)
-        return RedirectResponse(f"/play/{state.info.id}", status_code=303)
+        state = sessions.new(options, name.strip(), own, referee=not no_referee)
+        response = RedirectResponse(f"/play/{state.info.id}", status_code=303)
+        remember_gm(response, state.info)
+        return response
 
     @app.get("/play/{session}", response_class=HTMLResponse, include_in_schema=False)
     def play_page(
         request: Request, session: str, depth: int | None = None, area: int | None = None
     ) -> HTMLResponse:
         code = weblang.current.get()
-        state = sessions.state(session)
+        state = sessions.state(session, gm_credential(request, session))
         data = _page_data(state, "gm", code, depth, area)
         watch = str(request.url_for("watch_page", token=state.info.player_token))
-        return pages.render(request, "play.html", watch_url=watch, **data)
+        gm_url = str(request.url_for("gm_link", token=state.info.gm_token))
+        return pages.render(
+            request,
+            "play.html",
+            watch_url=watch,
+            gm_url=gm_url,
+            act_base=f"/play/{session}",
+            page_base=f"/play/{session}",
+            **data,
+        )
 
     @app.post("/play/{session}/{kind}", include_in_schema=False)
     def play_action(
@@ -460,34 +667,46 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
         secret: bool = Form(False),
         level: str | None = Form(None),
         depth: str | None = Form(None),
+        side: str | None = Form(None),
+        item: str | None = Form(None),
+        dice: str | None = Form(None),
     ) -> Response:
         from kerker.play.store import ConflictError
 
-        fields = _fields(kind, exit, text, area, value, modifier, secret, level, depth)
+        gm = gm_credential(request, session)
+        fields = _fields(
+            kind, exit, text, area, value, modifier, secret, level, depth, side, item, dice
+        )
         seen = _form_int(expected, N_("expected"), 0, 10**9)
         try:
-            state = sessions.act(session, kind, seen, **fields)
+            state = sessions.act(session, kind, seen, gm, **fields)
         except ConflictError as err:
             code = weblang.current.get()
             data = _page_data(err.state, "gm", code, None)
             watch = str(request.url_for("watch_page", token=err.state.info.player_token))
+            gm_url = str(request.url_for("gm_link", token=err.state.info.gm_token))
             page: Response = pages.render(
                 request,
                 "play.html",
                 status=409,
                 watch_url=watch,
+                gm_url=gm_url,
+                act_base=f"/play/{session}",
+                page_base=f"/play/{session}",
                 conflict=err.message(weblang.gettext()),
                 **data,
             )
             return page
         at = f"?depth={state.depth}" if state.depth else ""
+        if kind in ("search", "take") and fields.get("area"):
+            at += ("&" if at else "?") + f"area={fields['area']}"
         return RedirectResponse(f"/play/{session}{at}", status_code=303)
 
     @app.get("/play/{session}/journal.md", include_in_schema=False)
-    def play_journal_md(session: str, view: str = "gm") -> Response:
+    def play_journal_md(request: Request, session: str, view: str = "gm") -> Response:
         from kerker.play.journal import journal_md
 
-        state = sessions.state(session)
+        state = sessions.state(session, gm_credential(request, session))
         text = journal_md(state, services.registry(), weblang.current.get(), view=_view(view))
         return Response(
             text,
@@ -496,10 +715,11 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
         )
 
     @app.get("/play/{session}/log.json", include_in_schema=False)
-    def play_log(session: str) -> Response:
+    def play_log(request: Request, session: str) -> Response:
         from kerker.play.api import export
 
-        data = json.dumps(export(sessions.state(session)), ensure_ascii=False, indent=1)
+        state = sessions.state(session, gm_credential(request, session))
+        data = json.dumps(export(state), ensure_ascii=False, indent=1)
         return Response(
             data,
             media_type="application/json",
@@ -509,11 +729,66 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
     @app.get(
         "/watch/{token}", response_class=HTMLResponse, include_in_schema=False, name="watch_page"
     )
-    def watch_page(request: Request, token: str, depth: int | None = None) -> HTMLResponse:
+    def watch_page(
+        request: Request, token: str, depth: int | None = None, area: int | None = None
+    ) -> HTMLResponse:
         code = weblang.current.get()
         state = sessions.by_token(token)
-        data = _page_data(state, "player", code, depth)
-        return pages.render(request, "watch.html", token=token, **data)
+        data = _page_data(state, "player", code, depth, area)
+        return pages.render(
+            request,
+            "watch.html",
+            token=token,
+            act_base=f"/watch/{token}",
+            page_base=f"/watch/{token}",
+            **data,
+        )
+
+    @app.post("/watch/{token}/{kind}", include_in_schema=False)
+    def watch_action(
+        request: Request,
+        token: str,
+        kind: str,
+        expected: str | None = Form(None),
+        exit: str | None = Form(None),
+        text: str | None = Form(None),
+        area: str | None = Form(None),
+        value: str | None = Form(None),
+        modifier: str | None = Form(None),
+        level: str | None = Form(None),
+        depth: str | None = Form(None),
+        side: str | None = Form(None),
+        item: str | None = Form(None),
+        dice: str | None = Form(None),
+    ) -> Response:
+        """A step of the players of a session without a referee (their own page)."""
+        from kerker.play.store import ConflictError
+
+        if kind not in PLAYER_ACTIONS:
+            raise _refused(403, N_("players cannot do this"))
+        fields = _fields(
+            kind, exit, text, area, value, modifier, False, level, depth, side, item, dice
+        )
+        seen = _form_int(expected, N_("expected"), 0, 10**9)
+        try:
+            state = sessions.act_as_player(token, kind, seen, **fields)
+        except ConflictError as err:
+            data = _page_data(err.state, "player", weblang.current.get(), None)
+            page: Response = pages.render(
+                request,
+                "watch.html",
+                status=409,
+                token=token,
+                act_base=f"/watch/{token}",
+                page_base=f"/watch/{token}",
+                conflict=err.message(weblang.gettext()),
+                **data,
+            )
+            return page
+        at = f"?depth={state.depth}" if state.depth else ""
+        if kind in ("search", "take") and fields.get("area"):
+            at += ("&" if at else "?") + f"area={fields['area']}"
+        return RedirectResponse(f"/watch/{token}{at}", status_code=303)
 
     @app.get("/watch/{token}/events", include_in_schema=False)
     async def watch_events(request: Request, token: str) -> Response:
@@ -673,8 +948,14 @@ SESSION_ERRORS: dict[int | str, dict[str, Any]] = {
         "description": 'Another writer came first: `{"error": "conflict", "message",'
         ' "state"}` with the current state'
     },
-    403: {"description": "A request from another site (its Origin is not this host)"},
-    404: {"description": 'No such route: `{"error": "http", "message"}`'},
+    403: {
+        "description": "A request from another site (its Origin is not this host), or a "
+        "game master route without the game master token (header `X-Kerker-GM` or the "
+        "cookie the creation set)"
+    },
+    404: {
+        "description": 'No such route, or a wrong game master token: `{"error": "http", "message"}`'
+    },
     413: {"description": "The body is larger than 256 KiB"},
     422: {
         "description": 'A field has the wrong type: `{"error", "message"}`; or real dice '
@@ -695,7 +976,13 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
 
         return show(state, view, weblang.current.get())
 
-    def acting(session: str, kind: str, body: dict[str, Any]) -> Response:
+    def acting(
+        session: str,
+        kind: str,
+        body: dict[str, Any],
+        request: Request | None,
+        player: bool = False,
+    ) -> Response:
         from kerker.play.store import ConflictError
         from kerker.tables.engine import MoreDiceNeeded
 
@@ -713,13 +1000,20 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
                 _str(fields.get("area")),
                 _str(fields.get("value")),
                 _str(fields.get("modifier")),
-                fields.get("secret") is True,
+                fields.get("secret") is True and not player,
                 _str(fields.get("level")),
                 _str(fields.get("depth")),
+                _str(fields.get("side")),
+                _str(fields.get("item")),
+                _entered(fields.get("entered")),
             )
             if kind in ("open", "reroll"):
                 typed.update(_door_dice(fields.get("dice"), fields.get("rest")))
-            state = sessions.act(session, kind, expected, **typed)
+            if player:
+                state = sessions.act_as_player(session, kind, expected, **typed)
+            else:
+                gm = gm_credential(request, session) if request is not None else None
+                state = sessions.act(session, kind, expected, gm, **typed)
         except MoreDiceNeeded as err:
             # the next table roll behind the door needs a value: say which (nothing written)
             named = err.in_language(weblang.current.get())
@@ -732,19 +1026,24 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
                 {
                     "error": "conflict",
                     "message": err.message(weblang.gettext()),
-                    "state": shown(err.state),
+                    "state": shown(err.state, "player" if player else "gm"),
                 },
                 status_code=409,
             )
-        return JSONResponse(shown(state))
+        return JSONResponse(shown(state, "player" if player else "gm"))
 
     @app.post("/api/sessions", responses=SESSION_ERRORS, tags=["sessions"])
-    def api_new(body: BodyDict = None) -> dict[str, Any]:
+    def api_new(response: Response, body: BodyDict = None) -> dict[str, Any]:
         """A new session; the body takes the options of `kerker play new` (rules, seed,
-        levels, size "WxH", max_areas, min_areas, entrance, caves, name) and `tables`, own
-        table files as `[{"name", "text"}]` (YAML; linted, the first problem refused as a 400
-        `file:line:col: message`)."""
+        levels, size "WxH", max_areas, min_areas, entrance, caves, name, `referee`: false
+        to play without a game master) and `tables`, own table files as `[{"name", "text"}]`
+        (YAML; linted, the first problem refused as a 400 `file:line:col: message`). The
+        answer carries the `gm_token` (send it as the `X-Kerker-GM` header; a browser also
+        gets it as a cookie)."""
         body = body or {}
+        referee = body.get("referee", True)
+        if not isinstance(referee, bool):
+            raise OptionError(N_("referee takes true or false"))
         size = body.get("size")
         options = dungeon_options(
             str(body.get("rules", "zufallslabyrinth")),
@@ -761,30 +1060,34 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
         own = body.get("tables")
         if own is not None and not isinstance(own, list):
             raise OptionError(N_('tables takes a list of {{"name", "text"}} objects'))
-        state = sessions.new(options, str(body.get("name", "")).strip(), own)
+        state = sessions.new(options, str(body.get("name", "")).strip(), own, referee=referee)
+        remember_gm(response, state.info)
         return {
             "session": state.info.id,
             "player_token": state.info.player_token,
+            "gm_token": state.info.gm_token,
+            "referee": state.info.referee,
             "rules": state.info.rules,
             "seed": state.info.seed,
         }
 
     @app.get("/api/sessions", tags=["sessions"])
-    def api_list() -> list[dict[str, Any]]:
-        """Every session, the most recently played first."""
+    def api_list(request: Request) -> list[dict[str, Any]]:
+        """The sessions this client holds the game master cookie of, the most recently
+        played first."""
         return [
-            {k: v for k, v in info.listing_json().items() if k != "player_token"}
-            for info in sessions.listing()
+            {k: v for k, v in info.listing_json().items() if k not in ("player_token", "gm_token")}
+            for info in sessions.listing(request)
         ]
 
     @app.get("/api/sessions/{session}", responses=SESSION_ERRORS, tags=["sessions"])
-    def api_state(session: str, view: str = "gm") -> dict[str, Any]:
-        """The session as `kerker play show --json` gives it."""
-        return shown(sessions.state(session), _view(view))
+    def api_state(request: Request, session: str, view: str = "gm") -> dict[str, Any]:
+        """The session as `kerker play show --json` gives it (game master token needed)."""
+        return shown(sessions.state(session, gm_credential(request, session)), _view(view))
 
     def step(kind: str) -> Any:
-        def route(session: str, body: BodyDict = None) -> Response:
-            return acting(session, kind, body or {})
+        def route(request: Request, session: str, body: BodyDict = None) -> Response:
+            return acting(session, kind, body or {}, request)
 
         route.__doc__ = (
             f"The `{kind}` step of `kerker play` (body: its fields, and "
@@ -809,13 +1112,38 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
             name=f"api_{kind}",
         )(step(kind))
 
+    def player_step(kind: str) -> Any:
+        def route(token: str, body: BodyDict = None) -> Response:
+            return acting(token, kind, body or {}, None, player=True)
+
+        route.__doc__ = (
+            f"The `{kind}` step through the player link of a session without a referee "
+            "(403 in a session with one); answers the players' view."
+        )
+        return route
+
+    for kind in PLAYER_ACTIONS:
+        app.post(
+            f"/api/watch/{{token}}/{kind}",
+            responses=SESSION_ERRORS,
+            tags=["players"],
+            name=f"api_player_{kind}",
+        )(player_step(kind))
+
+    @app.get("/api/watch/{token}", responses=SESSION_ERRORS, tags=["players"])
+    def api_watch(token: str) -> dict[str, Any]:
+        """The players' view of the session the player link reads."""
+        return shown(sessions.by_token(token), "player")
+
     @app.get("/api/sessions/{session}/journal", responses=SESSION_ERRORS, tags=["sessions"])
-    def api_journal(session: str, format: str = "md", view: str = "gm") -> Response:
+    def api_journal(
+        request: Request, session: str, format: str = "md", view: str = "gm"
+    ) -> Response:
         """The journal as Markdown, or the whole log as JSON (`format=json`)."""
         from kerker.play.api import export
         from kerker.play.journal import journal_md
 
-        state = sessions.state(session)
+        state = sessions.state(session, gm_credential(request, session))
         if format == "json":
             return JSONResponse(export(state))
         if format != "md":
@@ -863,6 +1191,17 @@ def _str(value: Any) -> str | None:
     if isinstance(value, str | int):
         return str(value)
     raise OptionError(N_("a field takes a number or text, not {kind}"), kind=type(value).__name__)
+
+
+def _entered(value: Any) -> str | None:
+    """An API's ``entered`` faces (a list of whole numbers) as the form's text."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        raise OptionError(N_("entered takes a list of whole numbers"))
+    return ",".join(str(v) for v in value)
 
 
 def _int(value: Any, what: str) -> int | None:

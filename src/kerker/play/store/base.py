@@ -11,7 +11,7 @@ from typing import Any
 from kerker.errors import N_, KerkerError
 from kerker.play.events import Event, event_from_json
 from kerker.play.session import SessionInfo
-from kerker.play.store.migrations import APP, LATEST, MIGRATIONS
+from kerker.play.store.migrations import APP, GM_TOKEN_BYTES, LATEST, MIGRATIONS
 
 MAX_SESSIONS_LISTED = 1_000
 
@@ -65,6 +65,8 @@ _COLUMNS = (
     "fingerprint",
     "created",
     "updated",
+    "referee",
+    "gm_token",
 )
 
 
@@ -82,6 +84,8 @@ def _info(row: tuple[Any, ...]) -> SessionInfo:
         fingerprint=d["fingerprint"],
         created=d["created"],
         updated=d["updated"],
+        referee=bool(d.get("referee", 1)),
+        gm_token=str(d.get("gm_token") or ""),
     )
 
 
@@ -168,8 +172,21 @@ class Store(ABC):
                         self._sql("UPDATE kerker_meta SET value = ? WHERE key = ?"),
                         (str(number), "schema"),
                     )
+                if number == 2:
+                    self._give_gm_tokens(cur)
                 version = number
         return version
+
+    def _give_gm_tokens(self, cur: Any) -> None:
+        """Migration 2: every session stored before it gets its own game master token."""
+        import secrets
+
+        cur.execute("SELECT id FROM sessions WHERE gm_token = ''")
+        for (session,) in list(cur.fetchall()):
+            cur.execute(
+                self._sql("UPDATE sessions SET gm_token = ? WHERE id = ?"),
+                (secrets.token_urlsafe(GM_TOKEN_BYTES), session),
+            )
 
     def _lock(self, cur: Any) -> None:  # noqa: B027 - a hook; SQLite's BEGIN IMMEDIATE locks
         """Serialise migrations of several processes (PostgreSQL: an advisory lock)."""
@@ -189,6 +206,8 @@ class Store(ABC):
             info.fingerprint,
             info.created,
             info.updated,
+            1 if info.referee else 0,
+            info.gm_token,
         )
         try:
             with self.transaction() as cur:
@@ -259,6 +278,20 @@ class Store(ABC):
                 N_("this player link is not valid (ask the game master for a new one)")
             )
         return _info(tuple(row))
+
+    def by_gm_token(self, token: str) -> SessionInfo:
+        """The session whose game master token is ``token`` (exactly); refuses others in
+        one line without saying whether any session exists."""
+        if token:
+            with self.transaction() as cur:
+                cur.execute(
+                    self._sql(f"SELECT {', '.join(_COLUMNS)} FROM sessions WHERE gm_token = ?"),
+                    (token,),
+                )
+                row = cur.fetchone()
+            if row is not None:
+                return _info(tuple(row))
+        raise StoreError(N_("this game master link is not valid"))
 
     def events(self, session: str) -> list[Event]:
         """The log of ``session`` in order. Refuses a stored event that does not read as

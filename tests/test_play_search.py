@@ -1,0 +1,448 @@
+"""Finding what only the GM knows by the rules (issues 13 and 14): the search roll of each
+procedure, taking treasure and springing traps, sessions without a referee, the rule data,
+the CLI, the store migration that gives every session a GM token, the journal as HTML."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from play_support import gm_only_texts
+from typer.testing import CliRunner
+
+from kerker.cli import app
+from kerker.play.api import Play, export
+from kerker.play.events import EventError
+from kerker.play.journal import journal_html, journal_lines, journal_md
+from kerker.play.search import load_search_rules, walls
+from kerker.play.session import PlayState, fold
+from kerker.play.store import open_store
+from kerker.play.store.migrations import MIGRATIONS
+from kerker.play.views import _visible, open_exit_list, show, summary
+from kerker.tables.registry import load_registry
+
+REGISTRY = load_registry()
+runner = CliRunner()
+
+
+@pytest.fixture
+def play(tmp_path: Path) -> Play:
+    return Play(open_store(tmp_path / "s.sqlite3"), REGISTRY)
+
+
+def _explore(play: Play, rules: str, seed: int, steps: int, referee: bool = False) -> PlayState:
+    s = play.new(rules, seed, {}, referee=referee)
+    for _ in range(steps):
+        if not open_exit_list(s, "player"):
+            break
+        s = play.act(s.info.id, "open", exit="next")
+    return s
+
+
+def _area(state: PlayState, number: int, depth: int = 1) -> tuple[dict[str, Any], Any]:
+    level = next(lv for lv in state.document()["levels"] if lv["depth"] == depth)
+    return level, next(a for a in level["areas"] if a["number"] == number)
+
+
+def _secret_door_by(state: PlayState) -> Iterator[tuple[int, str, str, dict[str, Any]]]:
+    """(area number, wall, key, area) of unfound secret doors in a wall of a visible area,
+    leaving it (the door's own cell lies in that area)."""
+    seen = _visible(state)
+    for level in state.document()["levels"]:
+        number = {a["id"]: a for a in level["areas"]}
+        for conn in level["connections"]:
+            area = number.get(conn["from"])
+            if (
+                conn["kind"] == "secret_door"
+                and conn["side"] in ("n", "e", "s", "w")
+                and area is not None
+                and (level["depth"], area["number"]) in seen
+            ):
+                yield area["number"], conn["side"], conn["key"], area
+
+
+def _find(play: Play, rules: str, want: Any, steps: int = 10) -> tuple[PlayState, Any]:
+    for seed in range(60):
+        s = _explore(play, rules, seed, steps)
+        found = want(s)
+        if found:
+            return s, found
+    raise AssertionError(f"no seed of {rules} has what the test needs")
+
+
+def _stretches(area: dict[str, Any], wall: str) -> int:
+    return (len(walls(area)[wall]) + 1) // 2  # 10 ft of wall = two 5-ft cells
+
+
+# -- La Scatola Bianca: 1d12 per 10 ft of wall ----------------------------------------------
+
+
+def test_rule_data_holds_the_numbers_of_the_texts() -> None:
+    rules = load_search_rules()
+    sb = rules["scatola-bianca"]
+    # 001 A.5.4 footnote: "per ogni 10' di muro controllato, tirare un 1d12: con 1 trovare
+    # una porta segreta, ma con 12 compare un mostro errante"
+    assert (sb.method, sb.segment_feet, sb.die) == ("walls", 10, "1d12")
+    assert sb.find == {1} and sb.monster == {12}
+    assert sb.monster_table is not None and REGISTRY.get(sb.monster_table)
+    zl = rules["zufallslabyrinth"]
+    assert zl.method == "check" and zl.value == 10
+
+
+def test_scatola_bianca_rolls_one_d12_per_ten_feet_and_a_one_finds_the_door(play: Play) -> None:
+    s, (number, wall, key, area) = _find(
+        play, "scatola-bianca", lambda s: next(_secret_door_by(s), None)
+    )
+    sid = s.info.id
+    n = _stretches(area, wall)
+    assert key not in {e["key"] for e in open_exit_list(s, "player")}
+    with pytest.raises(EventError, match="no open exit"):
+        play.act(sid, "open", exit=key)  # nobody found it: the players cannot open it
+    finders = []
+    for hit in range(n):
+        faces = [5] * n
+        faces[hit] = 1
+        s = play.act(sid, "search", area=number, side=wall, entered=faces)
+        e = s.events[-1]
+        assert e.data["rolls"] == faces and e.data["monster"] is None
+        if e.data["found"]:
+            assert e.data["found"] == [key]
+            finders.append(hit)
+            break
+    assert len(finders) == 1, "exactly one stretch of wall holds the door"
+    door_cell = next(
+        tuple(c["at"])
+        for lv in s.document()["levels"]
+        for c in lv["connections"]
+        if c.get("key") == key
+    )
+    along = walls(area)[wall]
+    assert door_cell in along[2 * finders[0] : 2 * finders[0] + 2]
+    # found: on the players' map as a door, and openable
+    exits = open_exit_list(s, "player")
+    assert key in {e["key"] for e in exits}
+    doc = show(s, "player")
+    assert any(c.get("found_secret") for lv in doc["levels"] for c in lv["connections"])
+    s = play.act(sid, "open", exit=key)
+    assert s.events[-1].data == {"exit": key}
+
+
+def test_a_twelve_brings_a_wandering_monster_and_ends_the_search(play: Play) -> None:
+    s, (number, _wall, _key, area) = _find(
+        play, "scatola-bianca", lambda s: next(_secret_door_by(s), None)
+    )
+    sid = s.info.id
+    total = sum(_stretches(area, w) for w in "nesw")
+    assert total >= 3
+    s = play.act(sid, "search", area=number, entered=[4, 12])
+    e = s.events[-1]
+    assert e.data["rolls"] == [4, 12] and isinstance(e.data["monster"], int)
+    assert not e.data["found"]
+    text = journal_md(s, REGISTRY, "it")
+    assert "Compare un mostro errante" in text and "Mostro errante" in text
+    with pytest.raises(EventError, match="used 2 of the 3 dice"):
+        play.act(sid, "search", area=number, entered=[4, 12, 3])
+    with pytest.raises(EventError, match="a d12 cannot show 13"):
+        play.act(sid, "search", area=number, entered=[13])
+    with pytest.raises(EventError, match="more dice than the 1 entered"):
+        play.act(sid, "search", area=number, entered=[5])
+    with pytest.raises(EventError, match="a wall is n, e, s or w"):
+        play.act(sid, "search", area=number, side="up")
+
+
+def test_a_search_without_a_find_springs_the_areas_trap(play: Play) -> None:
+    def trap(s: PlayState) -> Any:
+        for depth, number in sorted(_visible(s)):
+            _lv, area = _area(s, number, depth)
+            for i, c in enumerate(area["contents"]):
+                if c["kind"] == "trap":
+                    return depth, number, i, c, area
+        return None
+
+    s, (depth, number, index, content, area) = _find(play, "scatola-bianca", trap)
+    sid = s.info.id
+    player = json.dumps(show(s, "player"), ensure_ascii=False)
+    assert content["text"] not in player
+    n = sum(_stretches(area, w) for w in "nesw")
+    s = play.act(sid, "search", area=number, entered=[5] * n)
+    assert s.events[-1].data["sprung"] == [f"{depth}:{number}:{index}"]
+    player = json.dumps(show(s, "player"), ensure_ascii=False)
+    assert content["text"] in player  # sprung: the players know it now
+    assert "È scattata una trappola" in journal_md(s, REGISTRY, "it", "player")
+
+
+# -- Zufallslabyrinth: an HPR check (seed 003) ----------------------------------------------
+
+
+def _hidden(s: PlayState) -> Any:
+    for depth, number in sorted(_visible(s)):
+        _lv, area = _area(s, number, depth)
+        hidden = [i for i, c in enumerate(area["contents"]) if c.get("hidden")]
+        if hidden:
+            return depth, number, hidden, area
+    return None
+
+
+def test_zufallslabyrinth_search_is_an_hpr_check_finding_hidden_treasure(play: Play) -> None:
+    s, (depth, number, hidden, area) = _find(play, "zufallslabyrinth", _hidden)
+    sid = s.info.id
+    german = next(
+        a for lv in s.document("de")["levels"] for a in lv["areas"] if a["number"] == number
+    )
+    texts = [german["contents"][i]["hidden"] for i in hidden]
+    with pytest.raises(EventError, match="no treasure"):
+        for _ in range(len(area["contents"]) + 1):  # the hidden ones cannot be taken unseen
+            s = play.act(sid, "take", area=number)
+    assert not {e.data["item"] for e in s.events if e.kind == "take"} & set(hidden)
+    s = play.act(sid, "search", area=number, entered=[15])  # 15 > 10: the check fails
+    e = s.events[-1]
+    assert e.data["check"] == "failure" and e.data["found"] == []
+    s = play.act(sid, "search", area=number, entered=[5], value=12, modifier=-2)
+    e = s.events[-1]
+    assert e.data["check"] == "success" and e.data["value"] == 12
+    assert {f"{depth}:{number}:{i}" for i in hidden} <= set(e.data["found"])
+    player = json.dumps(show(s, "player"), ensure_ascii=False)
+    assert all(area["contents"][i]["text"] in player for i in hidden)
+    md = journal_md(s, REGISTRY, "de", "player")
+    assert "Versteckten Schatz gefunden" in md and texts[0] in md
+    s = play.act(sid, "take", area=number)
+    assert s.events[-1].kind == "take"
+
+
+def test_taking_a_trapped_treasure_springs_its_trap(play: Play) -> None:
+    def trapped(s: PlayState) -> Any:
+        for depth, number in sorted(_visible(s)):
+            _lv, area = _area(s, number, depth)
+            for i, c in enumerate(area["contents"]):
+                if c.get("trapped") and not c.get("hidden"):
+                    return depth, number, i, c
+        return None
+
+    s, (depth, number, index, content) = _find(play, "zufallslabyrinth", trapped)
+    sid = s.info.id
+    assert content["trapped"] not in json.dumps(show(s, "player"), ensure_ascii=False)
+    items = [
+        i
+        for i, c in enumerate(_area(s, number, depth)[1]["contents"])
+        if c["kind"] == "treasure" and not c.get("hidden")
+    ]
+    s = play.act(sid, "take", area=number, depth=depth, item=items.index(index) + 1)
+    e = s.events[-1]
+    assert e.data == {
+        "depth": depth,
+        "area": number,
+        "item": index,
+        "sprung": [f"{depth}:{number}:{index}"],
+    }
+    player = json.dumps(show(s, "player"), ensure_ascii=False)
+    assert content["trapped"] in player and "(taken)" in player
+    assert "Seine Falle ist ausgelöst worden" in journal_md(s, REGISTRY, "de")
+    with pytest.raises(EventError, match="no treasure"):
+        for _ in range(len(items) + 1):
+            play.act(sid, "take", area=number, depth=depth, item=len(items))
+
+
+# -- sessions without a referee --------------------------------------------------------------
+
+
+def test_without_a_referee_nobody_reveals_and_checks_are_open(play: Play) -> None:
+    s = _explore(play, "zufallslabyrinth", 3, 3)
+    sid = s.info.id
+    with pytest.raises(EventError, match="nobody reveals or hides"):
+        play.act(sid, "reveal", area=1)
+    with pytest.raises(EventError, match="nobody rolls it secretly"):
+        play.act(sid, "check", value=10, secret=True)
+    assert play.act(sid, "check", value=10).events[-1].data["secret"] is False
+    assert show(s, "gm")["view"] == "player"  # the GM view asked for: the players' one
+    assert summary(s, "en", "gm") == summary(s, "en", "player")
+
+
+def test_next_without_a_referee_never_goes_through_an_unfound_secret_door(play: Play) -> None:
+    for rules in ("scatola-bianca", "zufallslabyrinth"):
+        for seed in range(12):
+            s = play.new(rules, seed, {"max_areas": 25}, referee=False)
+            for _ in range(30):
+                if not open_exit_list(s, "player"):
+                    break
+                before = {e["key"] for e in open_exit_list(s, "player")}
+                s = play.act(s.info.id, "open", exit="next")
+                assert s.events[-1].data["exit"] in before
+
+
+@pytest.mark.parametrize("rules", ["scatola-bianca", "zufallslabyrinth"])
+def test_no_gm_only_information_reaches_a_session_without_a_referee(play: Play, rules: str) -> None:
+    """Over 25 seeds each: after every step of an exploration with searches and takes,
+    nothing the GM alone knows is in the state, journal (Markdown and HTML) or summary."""
+    checked = 0
+    for seed in range(25):
+        s = play.new(rules, seed, {"max_areas": 30}, referee=False)
+        sid = s.info.id
+        for step in range(14):
+            exits = open_exit_list(s, "player")
+            if step % 3 == 2 and s.events:
+                number = max(n for _d, n in _visible(s))
+                try:
+                    s = play.act(sid, "search", area=number)
+                except EventError as err:  # a long corridor: one wall at a time
+                    assert "search one wall" in str(err.message(lambda t: t))
+                    s = play.act(sid, "search", area=number, side="s")
+            elif step % 5 == 4:
+                numbers = sorted(n for _d, n in _visible(s))
+                with contextlib.suppress(EventError):  # nothing to take there
+                    s = play.act(sid, "take", area=numbers[-1])
+            elif exits:
+                s = play.act(sid, "open", exit="next")
+            hidden = gm_only_texts(s)
+            texts = [
+                json.dumps(show(s, "gm", lang), ensure_ascii=False)
+                + journal_md(s, REGISTRY, lang, "gm")
+                + journal_html(s, REGISTRY, lang, "gm")
+                + summary(s, lang, "gm")
+                for lang in ("en",)
+            ]
+            for text in texts:
+                leaked = [t for t in hidden if t in text]
+                assert not leaked, (rules, seed, step, leaked[:3])
+            checked += len(hidden)
+    assert checked > 50  # the sessions did hold secrets to keep
+
+
+# -- replay, export, import -------------------------------------------------------------------
+
+
+def test_search_and_take_replay_and_round_trip(play: Play) -> None:
+    s, found = _find(play, "zufallslabyrinth", _hidden)
+    number = found[1]
+    sid = s.info.id
+    s = play.act(sid, "search", area=number, entered=[3])
+    s = play.act(sid, "take", area=number)
+    s = play.act(sid, "undo")  # takes back the last open: finds and takes stay
+    again = fold(s.info, s.events, REGISTRY)
+    assert (again.found, again.sprung, again.taken, again.revealed) == (
+        s.found,
+        s.sprung,
+        s.taken,
+        s.revealed,
+    )
+    data = export(s)
+    assert data["referee"] is False and "gm_token" not in json.dumps(data)
+    copy = play.import_log(data)
+    assert copy.info.referee is False and copy.found == s.found and copy.taken == s.taken
+    assert copy.info.gm_token and copy.info.gm_token != s.info.gm_token
+    tampered = json.loads(json.dumps(data))
+    next(e for e in tampered["events"] if e["kind"] == "search")["found"] = ["1:0,0:n"]
+    with pytest.raises(EventError, match="does not replay"):
+        play.import_log(tampered)
+
+
+# -- the journal as HTML ----------------------------------------------------------------------
+
+
+def test_journal_html_escapes_and_folds_the_rolls(play: Play) -> None:
+    s = play.new("zufallslabyrinth", 3, {}, referee=True)
+    sid = s.info.id
+    s = play.act(sid, "open", exit="next")
+    s = play.act(sid, "note", text="<script>alert('x')</script> *a* ~~b~~ & `c`")
+    s = play.act(sid, "search", area=1)
+    html = journal_html(s, REGISTRY, "it", "gm")
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "<del>" not in html.split('value="2"')[1].split("</li>")[0]  # the note's ~~ is text
+    assert html.count("<details>") >= 2 and "<summary>Tiri</summary>" in html
+    assert html.startswith('<ol class="journal">') and '<li value="3">' in html
+    player = journal_html(s, REGISTRY, "it", "player")
+    assert "W20" not in player.split('value="3"')[1]  # the GM rolled the search secretly
+
+
+# -- CLI --------------------------------------------------------------------------------------
+
+
+def _cli(db: Path, *args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["play", *args, "--db", str(db)], env={"KERKER_DB": ""})
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_cli_search_take_and_no_referee(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite3"
+    code, out, _err = _cli(
+        db, "new", "--seed", "0", "--rules", "scatola-bianca", "--no-referee", "--json"
+    )
+    assert code == 0
+    made = json.loads(out)
+    sid = made["session"]
+    assert made["referee"] is False and len(made["gm_token"]) >= 22  # >= 128 bits
+    for _ in range(3):
+        assert _cli(db, "open", sid, "next")[0] == 0
+    code, out, err = _cli(db, "search", sid, "1", "--side", "n", "--dice", "13")
+    assert code == 2 and "a d12 cannot show 13" in err and err.count("\n") == 1
+    code, out, err = _cli(db, "search", sid, "1", "--json")
+    assert code == 0, err
+    assert json.loads(out)["event"]["kind"] == "search"
+    code, out, err = _cli(db, "search", sid, "1", "--side", "x")
+    assert code == 2 and "a wall is n, e, s or w" in err and err.count("\n") == 1
+    code, out, err = _cli(db, "reveal", sid, "1")
+    assert code == 2 and "nobody reveals" in err
+    code, out, _err = _cli(db, "show", sid, "--json")
+    shown = json.loads(out)
+    assert shown["view"] == "player" and shown["gm_path"] == "/gm/" + made["gm_token"]
+    code, out, _err = _cli(db, "show", sid, "--lang", "en")
+    assert code == 0 and ("Open exits" in out or "No exit" in out)
+    code, out, err = _cli(db, "take", sid, "1", "9")
+    assert code == 2 and "no treasure 9" in err
+
+
+# -- the store ---------------------------------------------------------------------------------
+
+
+def test_migration_two_gives_every_stored_session_a_gm_token(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    conn = sqlite3.connect(path)
+    for statement in MIGRATIONS[0][1]:
+        conn.execute(statement)
+    conn.execute("INSERT INTO kerker_meta VALUES ('app', 'kerker-play'), ('schema', '1')")
+    for n in range(3):
+        conn.execute(
+            "INSERT INTO sessions VALUES (?, '', 'zufallslabyrinth', '7', '{}', '0.1.0', 'x', ?,"
+            " '', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', 0)",
+            (f"abcdef{n}", f"player-token-{n}"),
+        )
+    conn.commit()
+    conn.close()
+    with open_store(path) as store:
+        infos = store.sessions()
+        tokens = {i.gm_token for i in infos}
+        assert len(tokens) == 3 and all(len(t) >= 22 for t in tokens)
+        assert all(i.referee for i in infos)
+        assert store.by_gm_token(infos[0].gm_token).id == infos[0].id
+    with open_store(path) as store:  # opened again: the same tokens (migrated once)
+        assert {i.gm_token for i in store.sessions()} == tokens
+
+
+def test_terminal_journal_lines_of_a_search(play: Play) -> None:
+    s = _explore(play, "scatola-bianca", 2, 4)
+    s = play.act(s.info.id, "search", area=1, side="n")
+    lines = journal_lines(s, REGISTRY, "de", "player", [s.events[-1]])
+    assert lines[0].startswith(f"{s.seq}. Die Wand im Norden von Gebiet 1")
+    assert any("1W12" in line or "1d12" in line for line in lines)  # no referee: dice shown
+
+
+def test_the_terminal_loop_searches_and_has_no_gm_view_without_a_referee(play: Play) -> None:
+    import io
+
+    from kerker.play.terminal import run_loop
+
+    s = _explore(play, "scatola-bianca", 2, 2)
+    out = io.StringIO()
+    run_loop(play, s.info.id, "en", io.StringIO("vs1 n\rg1\rq"), out)
+    text = out.getvalue()
+    assert "Without a game master there is only the players' view." in text
+    after = play.state(s.info.id)
+    assert [e.kind for e in after.events[s.seq :]] == ["search"]
+    assert after.events[-1].data["side"] == "n"
+    assert "Searched the north wall of area 1" in text
+    assert "error: no treasure 1 to take in area 1 (0 there)" in text  # one line, loop goes on
+    assert text.rstrip().endswith("goes on from here.")
