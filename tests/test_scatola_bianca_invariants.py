@@ -17,6 +17,7 @@ from kerker.dungeon.export import dumps, heading_number, to_document
 from kerker.dungeon.render_key import render_html, render_md
 from kerker.dungeon.scatola_bianca import CAVE_DEPTH, along
 from kerker.geometry.grid import VECTORS
+from kerker.i18n import dice_text
 from kerker.tables.registry import load_registry
 from kerker.tables.tree import table_tree
 
@@ -99,14 +100,16 @@ def test_rolls_read_as_a_transcript(docs: list[dict[str, Any]]) -> None:
     assert any(r["table"] == "scatola-bianca/tiri-periodici" for r in first)
     for r in first:
         assert {"table", "dice", "roll", "row", "key", "explain", "label", "text"} <= set(r)
-    # every entry: the table's number as printed, and the text of the row rolled
+    # every entry: the table's number as printed (else its title in the document's
+    # language, rules-notes-001 [37]), and the text of the row rolled
     headings = {t.id: t.heading for t in REGISTRY if t.rule_set == RULES}
+    titles = {t.id: t.title["it"] for t in REGISTRY if t.rule_set == RULES}
     for doc in docs[:200]:
         for level in doc["levels"]:
             for area in level["areas"]:
                 for r in area["rolls"]:
                     heading = headings[r["table"]]
-                    assert r["label"] == (heading_number(heading) or heading), r
+                    assert r["label"] == (heading_number(heading) or titles[r["table"]]), r
                     assert r["text"], r
     entry = next(r for r in first if r["table"] == "scatola-bianca/tiri-periodici")
     row = next(row for row in REGISTRY.get(entry["table"]).rows if row.label() == entry["row"])
@@ -119,11 +122,13 @@ def test_transcript_in_the_key() -> None:
     """The key prints the roll log as "Tiro A.1 (d20): 15 → …" in it, de and en."""
     doc = to_document(generate(_params(3), REGISTRY), "it")
     first = doc["levels"][0]["areas"][0]["rolls"][0]
-    line = f"{first['label']} ({first['dice']}): {first['roll']} → {first['text']}"
     for lang, word in (("it", "Tiro"), ("en", "Roll"), ("de", "Wurf")):
+        # the die the reader's way: d12 in it and en, W12 in de (docs/i18n.md)
+        dice = dice_text(first["dice"], lang)
+        line = f"{first['label']} ({dice}): {first['roll']} → {first['text']}"
         text = render_md(doc, lang=lang)
         assert f"{word} {line}" in text, lang
-        assert f"{word} A.1 (d20): " in text
+        assert f"{word} A.1 ({dice_text('d20', lang)}): " in text
         assert f"{word} {line}" in render_html(doc, lang=lang).replace("&#x27;", "'")
     assert "Tiro " not in render_md(doc, lang="it", view="player")
 
@@ -144,7 +149,7 @@ def test_zufallslabyrinth_rolls_read_as_a_transcript_too() -> None:
     text = render_md(doc, lang="de")
     assert "Wurf Innenausstattung (W20): " in text and "innenausstattung: W" not in text
     english = to_document(generate(params, REGISTRY), "en")
-    assert "Roll Contents (W20): " in render_md(english, lang="en")
+    assert "Roll Contents (d20): " in render_md(english, lang="en")  # d20 in English
 
 
 def test_every_kind_occurs(docs: list[dict[str, Any]]) -> None:
