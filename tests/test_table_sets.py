@@ -267,8 +267,21 @@ def test_csv_and_several_files(client: TestClient) -> None:
     assert texts is not None and [n for n, _t in texts] == ["breit.yaml", "brunnen.yaml"]
     assert "Ein Brunnen" in texts[1][1]
     assert "breit.yaml, brunnen.yaml" in client.get(where).text
-    too_many = _upload(client, "en", *[(f"{n}.yaml", WIDE) for n in range(MAX_FILES + 1)])
+    too_many = _upload(client, "it", *[(f"{n}.yaml", "#") for n in range(MAX_FILES + 1)])
     assert too_many.status_code == 400  # type: ignore[attr-defined]
+    assert f"al massimo {MAX_FILES}" in too_many.text  # type: ignore[attr-defined]
+
+
+def test_a_big_seed_plays_door_by_door_too(client: TestClient) -> None:
+    """The dungeon page takes seeds up to 2**63 - 1; its "Play it door by door" keeps it."""
+    big = str(2**63 - 1)
+    where = _upload(client, "en", ("breit.yaml", WIDE), seed=big).headers["location"]  # type: ignore[attr-defined]
+    assert f"seed={big}" in where
+    started = client.post("/play", data={"seed": big, "table_set": DIGEST}, follow_redirects=False)
+    assert started.status_code == 303
+    sid = started.headers["location"].rsplit("/", 1)[1]
+    assert client.get(f"/api/sessions/{sid}").json()["seed"] == 2**63 - 1
+    assert client.post("/play", data={"seed": str(2**63)}).status_code == 400
 
 
 def test_the_api_keeps_a_table_set(client: TestClient) -> None:

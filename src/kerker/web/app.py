@@ -649,9 +649,10 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         redirect to the page of the dungeon (``tables=<digest>`` when there are own
         tables); lint problems are shown in the form (422), nothing kept."""
         from kerker.tables.owntexts import MAX_FILES
-        from kerker.web.sessions import _form_int
+        from kerker.web.sessions import _form_int, _form_seed
 
-        data = await request.form(max_files=MAX_FILES, max_fields=24)
+        # one file more than a set takes: the set's own cap refuses it in the reader's words
+        data = await request.form(max_files=MAX_FILES + 1, max_fields=24)
 
         def text(key: str, default: str = "") -> str:
             value = data.get(key)
@@ -661,7 +662,7 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
             found = _form_int(text(key), what, low, high)
             return default if found is None else found
 
-        seed = _form_int(text("seed"), N_("seed"), 0, services.MAX_SEED)
+        seed = _form_seed(text("seed"))
         form: dict[str, Any] = {
             "rules": text("rules", "zufallslabyrinth"),
             "levels": number("levels", N_("levels"), 1, 20, 1),

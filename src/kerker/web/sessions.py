@@ -404,6 +404,22 @@ def _form_int(value: str | None, what: str, low: int, high: int) -> int | None:
     return int(text)
 
 
+def _form_seed(value: str | None) -> int | None:
+    """A seed typed into a form (None when empty): a whole number from 0 to
+    :data:`~kerker.web.services.MAX_SEED`, as the dungeon page takes it."""
+    if value is None or not value.strip():
+        return None
+    text = value.strip()
+    if not re.fullmatch(r"\d{1,19}", text) or int(text) > services.MAX_SEED:
+        raise OptionError(
+            N_("{what} takes a whole number from {low} to {high}"),
+            what=Word(N_("seed")),
+            low=0,
+            high=services.MAX_SEED,
+        )
+    return int(text)
+
+
 def _fields(
     kind: str,
     exit: str | None,
@@ -609,7 +625,7 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
 
         options = dungeon_options(
             rules,
-            _form_int(seed, N_("seed"), 0, 2**31 - 1),
+            _form_seed(seed),
             _form_int(levels, N_("levels"), 1, 20) or 1,
             size,
             _form_int(max_areas, N_("areas at most"), 1, 1000) or 60,
