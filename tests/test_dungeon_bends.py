@@ -121,6 +121,44 @@ def test_no_rolled_exit_vanishes(docs: list[Doc]) -> None:
                 assert made[a["id"]] + missing >= rolled, (d["seed"], lv["depth"], a["number"])
 
 
+def test_an_exit_beside_another_into_the_same_area_is_kept() -> None:
+    """Zufallslabyrinth seed 551, level 1, hall 14 rolls four exits; two on its entrance
+    wall both open into hall 15, the second beside the first. The first one's span is
+    shifted back along the wall onto a cell of the second when the level is frozen; the
+    second then kept only the cell it has to itself (before: it was dropped as a double, the
+    one rolled exit of 1 000 dungeons that was neither built, bent nor blocked)."""
+    d = _doc(ZL, 551)
+    lv = d["levels"][0]
+    hall = next(a for a in lv["areas"] if a["number"] == 14)
+    rolled = sum(r["table"] == "zufallslabyrinth/position_ausgaenge" for r in hall["rolls"])
+    exits = [c for c in lv["connections"] if c["from"] == hall["id"] and c["to_level"] is None]
+    assert rolled == 4 and len(exits) == 4 and not hall["bends"]
+    into = [c for c in exits if c["side"] == "s"]
+    assert len(into) == 2 and len({c["to"] for c in into}) == 1
+    # side by side on the wall, no wall edge opened twice
+    cells = [(c["at"][0] + i, c["at"][1]) for c in into for i in range(c["width"])]
+    assert len(cells) == len(set(cells)) == 3
+
+
+def test_no_wall_edge_is_opened_by_two_links(docs: list[Doc]) -> None:
+    """Every way through a wall is drawn and keyed once (a link sharing some edges of an
+    earlier one keeps only its own)."""
+    for d in docs:
+        for lv in d["levels"]:
+            seen: set[tuple[int, int, int, int]] = set()
+            for c in lv["connections"]:
+                if c["to"] is None or c["to_level"] is not None or c["side"] not in "nesw":
+                    continue
+                ax, ay = (0, 1) if c["side"] in ("e", "w") else (1, 0)
+                dx, dy = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}[c["side"]]
+                for i in range(max(1, c["width"])):
+                    x, y = c["at"][0] + ax * i, c["at"][1] + ay * i
+                    edge = (x, y, x + dx, y + dy)
+                    back = (x + dx, y + dy, x, y)
+                    assert edge not in seen and back not in seen, (d["seed"], c["id"])
+                    seen |= {edge, back}
+
+
 def test_blocked_exits_are_keyed_and_never_open(docs: list[Doc]) -> None:
     blocked = [
         (lv, c) for d in docs for lv in d["levels"] for c in lv["connections"] if c["blocked"]

@@ -969,7 +969,10 @@ def _drop_doubles(level: LevelState, fitted: dict[str, tuple[Cell, int]]) -> set
     opens (two exits that both joined the same area through the same wall, a secret door
     where a door is): one way through a wall is drawn and keyed once. Open ways are kept
     before secret ones, earlier before later. (An edge has two cells, so links sharing one
-    always join the same two areas.) ``fitted``: each link's span (:func:`_fit_span`)."""
+    always join the same two areas.) ``fitted``: each link's span (:func:`_fit_span`); a
+    link that shares only some of its edges keeps the rest (its span in ``fitted`` is
+    narrowed to them), so a rolled exit beside another one into the same area is still a
+    way of its own (issue 12: Zufallslabyrinth seed 551, level 1, area 14)."""
     seen: set[tuple[Cell, Cell]] = set()
     doubles: set[str] = set()
     order = sorted(level.conns.values(), key=lambda c: c.kind == "secret_door")
@@ -978,10 +981,39 @@ def _drop_doubles(level: LevelState, fitted: dict[str, tuple[Cell, int]]) -> set
         if not edges:
             continue
         if edges & seen:
-            doubles.add(conn.id)
-            continue
+            own = _own_span(conn, *fitted[conn.id], seen)
+            if own is None:
+                doubles.add(conn.id)
+                continue
+            fitted[conn.id] = own
+            edges = _edges(conn, *own)
         seen |= edges | {(b, a) for a, b in edges}
     return doubles
+
+
+def _own_span(
+    conn: ConnBuilder, at: Cell, width: int, seen: set[tuple[Cell, Cell]]
+) -> tuple[Cell, int] | None:
+    """The longest run (the first of equal ones) of the cells of a link spanning ``width``
+    cells from ``at`` whose wall edges no link before it opens, as ``(at, width)``; None
+    when every edge is taken."""
+    along = _along_wall(conn)
+    if along is None:  # pragma: no cover - only links along a wall have edges
+        return None
+    best: tuple[Cell, int] | None = None
+    start: Cell | None = None
+    run = 0
+    for i in range(max(1, width)):
+        cell = (at[0] + along[0] * i, at[1] + along[1] * i)
+        if (cell, step(cell, conn.side)) in seen:
+            start, run = None, 0
+            continue
+        if start is None:
+            start = cell
+        run += 1
+        if best is None or run > best[1]:
+            best = (start, run)
+    return best
 
 
 def _freeze_area(a: AreaBuilder, ways: set[Cell] | frozenset[Cell] = frozenset()) -> Area:
