@@ -341,6 +341,48 @@ def test_sb_rerolled_rooms_keep_only_the_kept_roll() -> None:
     assert rerolled
 
 
+A51 = {
+    "scatola-bianca/forma-stanza",
+    "scatola-bianca/forma-camera",
+    "scatola-bianca/forme-inusuali",
+    "scatola-bianca/dimensioni-stanza",
+}
+"""The tables of A.5.1 (with A.5.2 and A.5.3 for unusual shapes): a room's size and shape."""
+
+
+def _row_value(table: str, roll: int) -> dict[str, Any]:
+    rows = REGISTRY.get(table).rows
+    return dict(next(r for r in rows if r.covers(roll)).value)
+
+
+def test_sb_a51_rolls_sit_on_the_area_they_sized() -> None:
+    """Each area's roll log holds exactly the rolls that made it: a room's or chamber's
+    A.5.1 roll (made with the door's A.2.2, or with the passage's A.1 "Camera") is in the
+    log of that room, first, once, and says its rolled size; no passage keeps one (before:
+    a room behind a door had none in its log, and the passage or room with the door kept it)."""
+    sized = 0
+    for seed in range(150):
+        for lv in _doc(SB, seed, min_areas=0, levels=2)["levels"]:
+            for a in lv["areas"]:
+                tables = [r["table"] for r in a["rolls"]]
+                own = [r for r in a["rolls"] if r["table"] in A51]
+                where = (seed, lv["depth"], a["number"])
+                if a["kind"] == "corridor":
+                    assert not own, where
+                    continue
+                if not own:
+                    continue
+                shape = [r for r in own if r["table"].rsplit("-", 1)[0].endswith("forma")]
+                assert len(shape) == 1, where
+                assert tables[: len(own)] == [r["table"] for r in own], where  # first
+                value = _row_value(shape[0]["table"], shape[0]["roll"])
+                if value.get("shape") in ("square", "rectangular"):
+                    squares = (value["w_ft"] // 10) * (value["h_ft"] // 10)
+                    assert squares == a["rolled_squares"], (where, value)
+                    sized += 1
+    assert sized > 200
+
+
 def test_bends_are_keyed_in_the_gms_language() -> None:
     d_de = _doc(ZL, 3, lang="de")
     md = render_md(d_de, lang="de")

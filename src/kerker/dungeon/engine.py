@@ -967,32 +967,37 @@ def _edges(conn: ConnBuilder, at: Cell, width: int) -> set[tuple[Cell, Cell]]:
 def _drop_doubles(level: LevelState, fitted: dict[str, tuple[Cell, int]]) -> set[str]:
     """Ids of links through a wall edge another link between the same two areas already
     opens (two exits that both joined the same area through the same wall, a secret door
-    where a door is): one way through a wall is drawn and keyed once. Open ways are kept
-    before secret ones, earlier before later. (An edge has two cells, so links sharing one
-    always join the same two areas.) ``fitted``: each link's span (:func:`_fit_span`); a
-    link that shares only some of its edges keeps the rest (its span in ``fitted`` is
-    narrowed to them), so a rolled exit beside another one into the same area is still a
-    way of its own (issue 12: Zufallslabyrinth seed 551, level 1, area 14)."""
-    seen: set[tuple[Cell, Cell]] = set()
+    where a door is, a corridor's way back through the door it came by): one way through a
+    wall is drawn and keyed once. Open ways are kept before secret ones, earlier before
+    later. (An edge has two cells, so links sharing one always join the same two areas.)
+    ``fitted``: each link's span (:func:`_fit_span`). A link that shares only some of its
+    edges, and only with links from its own area, keeps the rest (its span in ``fitted`` is
+    narrowed to them): two rolled exits of one area side by side into the same area are
+    two ways (issue 12: Zufallslabyrinth seed 551, level 1, area 14)."""
+    seen: dict[tuple[Cell, Cell], str] = {}
     doubles: set[str] = set()
     order = sorted(level.conns.values(), key=lambda c: c.kind == "secret_door")
     for conn in order:
         edges = _edges(conn, *fitted[conn.id])
         if not edges:
             continue
-        if edges & seen:
-            own = _own_span(conn, *fitted[conn.id], seen)
+        shared = [seen[e] for e in edges if e in seen]
+        if shared:
+            own = None
+            if all(frm == conn.from_ for frm in shared):
+                own = _own_span(conn, *fitted[conn.id], seen)
             if own is None:
                 doubles.add(conn.id)
                 continue
             fitted[conn.id] = own
             edges = _edges(conn, *own)
-        seen |= edges | {(b, a) for a, b in edges}
+        for a, b in edges:
+            seen[(a, b)] = seen[(b, a)] = conn.from_
     return doubles
 
 
 def _own_span(
-    conn: ConnBuilder, at: Cell, width: int, seen: set[tuple[Cell, Cell]]
+    conn: ConnBuilder, at: Cell, width: int, seen: dict[tuple[Cell, Cell], str]
 ) -> tuple[Cell, int] | None:
     """The longest run (the first of equal ones) of the cells of a link spanning ``width``
     cells from ``at`` whose wall edges no link before it opens, as ``(at, width)``; None

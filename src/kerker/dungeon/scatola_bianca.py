@@ -29,12 +29,11 @@ from kerker.dungeon.engine import (
     Sink,
 )
 from kerker.dungeon.model import Content, Feature, RollEntry
-from kerker.dungeon.toolkit import block, record, size_bends
+from kerker.dungeon.toolkit import block, record, size_bends, take_rolls
 from kerker.dungeon.zufallslabyrinth import (
     Walker,
     Zufallslabyrinth,
     _shifts,
-    _split_rolls,
     effective,
     find,
     walk,
@@ -418,12 +417,17 @@ class ScatolaBianca(Zufallslabyrinth):
             if v.get("kind") == "room":
                 spec = room_spec(beyond)
                 table: str | None = "forma-stanza"
+                # the A.5.1 roll made with the door (its log entries were taken off the
+                # area the door is in when it was made: :meth:`_room_rolls`)
+                shape = find(beyond, "forma-stanza")
+                rolls = conn.info.get("rolls") or None
+                res = shape if shape is not None and rolls else beyond
             else:
                 spec = SizeSpec(
                     "rect", _squares(int(v["room_w_ft"])), _squares(int(v["room_h_ft"])), 1
                 )
-                table = None
-            self._room(state, level, conn, beyond, spec, "room", table)
+                table, res, rolls = None, beyond, None
+            self._room(state, level, conn, res, spec, "room", table, rolls)
             return
         side = conn.side
         along = str(conn.info.get("along", turn(side, 2)))
@@ -438,6 +442,16 @@ class ScatolaBianca(Zufallslabyrinth):
             heading = side
         width = feet_to_cells(10)
         self._passage(state, level, conn, heading, width, int(v.get("advance_ft", 30)))
+
+    @staticmethod
+    def _room_rolls(area: AreaBuilder, beyond: TableResult | None) -> list[RollEntry]:
+        """The log entries of the A.5.1 roll a door's A.2.2 made ("Una stanza"), taken off
+        ``area``'s log (the door was rolled there): they are the room's, logged on it when
+        it is built; a room that is never built behind the door (it opens into an area
+        already there, or finds no wall) leaves no A.5.1 entry, as a room that does not fit
+        leaves none. [] when A.2.2 rolled no room."""
+        shape = find(beyond, "forma-stanza") if beyond is not None else None
+        return take_rolls(area.rolls, shape) if shape is not None else []
 
     @staticmethod
     def _toward(side: str, toward: str, eighths: int) -> str:
@@ -620,6 +634,8 @@ class ScatolaBianca(Zufallslabyrinth):
     ) -> ConnBuilder | None:
         wall = str(where.values["wall"])
         wall = {"same": "entrance"}.get(wall, wall)
+        beyond = find(where, "dietro-la-porta")
+        rolls = self._room_rolls(area, beyond)  # the room's, if one is built behind the door
         found = self._exit_cell(state, level, area, wall)
         if found is None:
             return None
@@ -672,7 +688,6 @@ class ScatolaBianca(Zufallslabyrinth):
                 mode="exit",
             )
         if area.closed:
-            beyond = find(where, "dietro-la-porta")
             return state.connect(
                 level,
                 area.id,
@@ -682,7 +697,7 @@ class ScatolaBianca(Zufallslabyrinth):
                 side,
                 width=1,
                 mode="exit",
-                info={"beyond": beyond, "along": turn(side, 2)},
+                info={"beyond": beyond, "along": turn(side, 2), "rolls": rolls},
             )
         direction = find(where, "direzione-uscita")
         dv = direction.values if direction is not None else {}
@@ -920,6 +935,7 @@ class ScatolaBianca(Zufallslabyrinth):
         the passage (False); the others are exits and the passage goes on."""
         where = str(door.values["side"])
         beyond = find(door, "dietro-la-porta")
+        rolls = self._room_rolls(walker.area, beyond)
         side = self._ahead(walker) if where == "ahead" else self._lateral(walker, where)
         cell = self._edge(walker, side)
         owner = level.occ.owner(step(cell, side))
@@ -935,7 +951,7 @@ class ScatolaBianca(Zufallslabyrinth):
                 side,
                 width=1,
                 mode="exit",
-                info={"beyond": beyond, "along": walker.heading},
+                info={"beyond": beyond, "along": walker.heading, "rolls": rolls},
             )
             state.push_in_order(level, [conn])
         return where != "ahead"
@@ -1029,6 +1045,9 @@ class ScatolaBianca(Zufallslabyrinth):
             mode="exit",
         )
         level.frontier.remove(conn.id)
+        shape = find(row, "forma-camera")
+        # the chamber's A.5.1 roll, not the passage's (none is logged if no chamber is made)
+        moved = take_rolls(walker.area.rolls, shape) if shape is not None else []
         if not state.budget_left(level):
             conn.mode = "corridor"
             conn.heading = side
@@ -1042,11 +1061,9 @@ class ScatolaBianca(Zufallslabyrinth):
                 state, level, conn, cave, cave_spec(cave), "cave", "cave-e-caverne", sink.rolls
             )
             return
-        shape = find(row, "forma-camera")
         if shape is None:  # pragma: no cover - A.1 "Camera" always rolls A.5.1
             block(state, level, conn, "chamber")
             return
-        moved = _split_rolls(walker.area, T + "forma-camera")  # the chamber's, not the passage's
         self._room(state, level, conn, shape, room_spec(shape), "chamber", "forma-camera", moved)
 
     def _stairs(
@@ -1187,6 +1204,8 @@ class ScatolaBianca(Zufallslabyrinth):
         door = find(row, "porte") if v.get("kind") == "hidden_door" else None
         if door is None:
             return
+        beyond = find(door, "dietro-la-porta")
+        rolls = self._room_rolls(area, beyond)
         wall = {"left": "left", "right": "right"}.get(str(door.values["side"]), "opposite")
         found = self._exit_cell(state, level, area, wall)
         if found is None:
@@ -1201,7 +1220,7 @@ class ScatolaBianca(Zufallslabyrinth):
             side,
             width=1,
             mode="exit",
-            info={"beyond": find(door, "dietro-la-porta"), "along": turn(side, 2)},
+            info={"beyond": beyond, "along": turn(side, 2), "rolls": rolls},
         )
         state.push_in_order(level, [conn])
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from kerker.dungeon.bend import Placement
 from kerker.dungeon.engine import AreaBuilder, ConnBuilder, DungeonState, LevelState
-from kerker.dungeon.model import Bend
+from kerker.dungeon.model import Bend, RollEntry
 from kerker.geometry.grid import step
+from kerker.tables.engine import TableResult
 
 BEND_WHATS = ("width", "size", "shape", "exit", "turn", "position", "columns", "obstacle", "stairs")
 """What a bend may change (the ``what`` of a document's ``bends`` entry)."""
@@ -107,3 +108,30 @@ def size_bends(area: AreaBuilder, placed: Placement) -> None:
         area.bends.append(Bend("size", rolled.area, built_sq, "no_room"))
     elif abs(built_sq - rolled.area) > 0.15 * rolled.area:
         area.bends.append(Bend("size", rolled.area, built_sq, "grid"))
+
+
+def picks(result: TableResult) -> int:
+    """How many dice ``result`` and its follow-ups threw (its entries in a roll log: the
+    row, the sub-die, each follow-up and each repetition, in the order they were thrown)."""
+    n = 1 if result.sub is None else 2
+    for child in result.children():
+        n += picks(child)
+    if result.again is not None:
+        n += picks(result.again)
+    return n
+
+
+def take_rolls(rolls: list[RollEntry], result: TableResult) -> list[RollEntry]:
+    """Take the log entries of ``result`` and its follow-ups (rolled as a follow-up of a
+    roll logged on another area: a room's size roll made with the door before it) off
+    ``rolls``, the latest such run, and return them; [] (nothing taken) when ``rolls`` does
+    not end with them somewhere."""
+    n = picks(result)
+    table, total, key = result.table.id, result.pick.total, result.pick.row.key
+    for i in range(len(rolls) - n, -1, -1):
+        entry = rolls[i]
+        if entry.table == table and entry.roll == total and entry.key == key:
+            taken = rolls[i : i + n]
+            del rolls[i : i + n]
+            return taken
+    return []
