@@ -402,14 +402,19 @@ def test_default_sheet_holds_a_big_cave() -> None:
     from kerker.dungeon.sheet import PLANE
     from kerker.geometry.grid import CELLS_PER_SQUARE
     from kerker.geometry.occupancy import Occupancy
+    from kerker.limits import DEFAULT_DUNGEON_LIMITS as LIMITS
 
     spec = SizeSpec("cave", 30, 40, 1200)
     rng = random.Random(1)
     plane = Occupancy(PLANE[0] * CELLS_PER_SQUARE, PLANE[1] * CELLS_PER_SQUARE)
     origin = (plane.width // 2, plane.height - 3)
-    placed = place_rolled(plane, spec, origin, "n", set(), rng, lambda: None, lambda k: None)
+    placed = place_rolled(
+        plane, spec, origin, "n", set(), rng, lambda: None, lambda k: None, LIMITS
+    )
     assert placed is not None and placed.built == spec
     assert _within(len(placed.cells) / 4, 1200)
     sheet = Occupancy(60, 80)
-    small = place_rolled(sheet, spec, (30, 77), "n", set(), rng, lambda: None, lambda k: None)
+    small = place_rolled(
+        sheet, spec, (30, 77), "n", set(), rng, lambda: None, lambda k: None, LIMITS
+    )
     assert small is not None and small.built != spec

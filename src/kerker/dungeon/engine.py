@@ -50,14 +50,10 @@ from kerker.tables.registry import Registry
 
 DEFAULT_SIZE = (30, 40)
 """Squares (10 ft) across and down: a sheet of quarter-inch graph paper (A4 or Letter)."""
-MIN_SIZE, MAX_SIZE = DEFAULT_DUNGEON_LIMITS.min_size, DEFAULT_DUNGEON_LIMITS.max_size
 DEFAULT_MAX_AREAS = 60
-MAX_AREAS = DEFAULT_DUNGEON_LIMITS.max_areas
 DEFAULT_MIN_AREAS = 10
-MAX_LEVEL_TRIES = DEFAULT_DUNGEON_LIMITS.max_level_tries
-"""A dungeon whose first level stays below ``min_areas`` is rolled again at most this often
-(then the largest first level rolled is kept)."""
-MAX_LEVELS = DEFAULT_DUNGEON_LIMITS.max_levels
+"""The defaults of ``Params.max_areas`` and ``Params.min_areas``; their caps, and every
+other cap of the generator, are the injected :class:`~kerker.limits.DungeonLimits`."""
 OPEN_MODES = ("exit", "corridor")
 """Modes of a connection the engine expands on its level while ``to`` is None."""
 

@@ -53,11 +53,6 @@ from kerker.geometry.shapes import cross_section
 from kerker.tables.engine import TableResult
 
 T = "scatola-bianca/"
-MAX_CHECKS = 30
-"""A.1 checks per corridor; a longer corridor goes on as an open exit (the default of
-``DungeonLimits.max_corridor_rolls``: the injected ``state.limits`` decides)."""
-MAX_BLOCK_TURNS = 3
-"""A.4 rolls for one stretch that keeps meeting rock; then the corridor ends."""
 CAVE_DEPTH = 3
 """With ``--caves depth`` (the default), from this depth on A.1 "Camera" is a cave or cavern
 of A.8 ("per i livelli inferiori"); ``always`` and ``never`` override it."""
@@ -547,8 +542,7 @@ class ScatolaBianca(Zufallslabyrinth):
             level.rng,
             reroll,
             state.bend,
-            state.limits.max_size_rerolls,
-            state.limits.max_door_offsets,
+            state.limits,
         )
         if placed is None:
             return None
@@ -880,7 +874,7 @@ class ScatolaBianca(Zufallslabyrinth):
             if status == "joined":
                 return False
             turns += 1
-            if turns > MAX_BLOCK_TURNS:
+            if turns > state.limits.max_turn_rolls:
                 state.bend("dead_end")
                 return False
             res = state.roll(T + "svolte", level, walker.area)
@@ -1253,7 +1247,7 @@ class ScatolaBianca(Zufallslabyrinth):
                     side,
                     {area.id},
                     level.rng,
-                    state.limits.max_door_offsets,
+                    state.limits,
                 )
                 if placed is None:
                     continue
@@ -1305,7 +1299,7 @@ class ScatolaBianca(Zufallslabyrinth):
                 side,
                 {walker.area.id},
                 level.rng,
-                state.limits.max_door_offsets,
+                state.limits,
             )
             if cells is not None:
                 break
@@ -1390,7 +1384,7 @@ class ScatolaBianca(Zufallslabyrinth):
             heading,
             set(),
             level.rng,
-            state.limits.max_door_offsets,
+            state.limits,
         )
         if cells is None:
             return False

@@ -73,19 +73,6 @@ def block(state: DungeonState, level: LevelState, conn: ConnBuilder, rolled: str
     state.bend("blocked")
 
 
-class Tally:
-    """A ``count`` callback for :func:`kerker.dungeon.bend.fit` that also remembers which
-    bends one placement made (so the area can record them)."""
-
-    def __init__(self, state: DungeonState) -> None:
-        self.state = state
-        self.kinds: list[str] = []
-
-    def __call__(self, kind: str) -> None:
-        self.kinds.append(kind)
-        self.state.bend(kind)
-
-
 def squares(cells: int) -> int | float:
     """Cells (5 ft) as squares (10 ft): an int when whole."""
     value = cells / 4

@@ -44,9 +44,6 @@ from kerker.geometry.shapes import advance_cells, cross_section, joint
 from kerker.tables.engine import TableResult
 
 T = "zufallslabyrinth/"
-MAX_CORRIDOR_ROLLS = 30
-"""Step 4 rolls per corridor; a longer corridor goes on as an open exit (the default of
-``DungeonLimits.max_corridor_rolls``: the injected ``state.limits`` decides)."""
 PARENT_GRACE = 3
 """Cells a corridor may run along the area it leaves before that area counts as rock."""
 NEAR = 6
@@ -405,8 +402,7 @@ class Zufallslabyrinth:
             level.rng,
             reroll,
             state.bend,
-            state.limits.max_size_rerolls,
-            state.limits.max_door_offsets,
+            state.limits,
         )
         if placed is None:
             return None
