@@ -259,9 +259,9 @@ def test_sb_passages_turn_instead_of_opening_into_areas() -> None:
 def test_a_45_degree_start_at_a_door_turns() -> None:
     """The elbow of a corridor's first turn may not claim the cells of the room it leaves;
     before issue 12 it had to, so a 45-deg start beside a room never turned."""
+    from kerker.dungeon.corridors import Walker
     from kerker.dungeon.engine import AreaBuilder
     from kerker.dungeon.zufallslabyrinth import PROCEDURE as zl
-    from kerker.dungeon.zufallslabyrinth import Walker
     from kerker.geometry.occupancy import Occupancy
 
     occ = Occupancy(40, 40)

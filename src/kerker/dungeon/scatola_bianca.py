@@ -9,8 +9,9 @@ on deeper levels (``Params.caves``) chambers are caves and caverns (A.8); an ele
 ``src/kerker/rules/scatola-bianca`` (value keys: docs/rules-notes-001.md); what is done when
 a roll cannot be drawn is the shared bending policy (:mod:`.bend`, docs/scatola-bianca.md).
 
-The geometry helpers (corridor steps, turns, joins, walls) are the Zufallslabyrinth's: this
-plug-in subclasses it and replaces the steps, so no engine or geometry code is copied.
+The geometry (corridor steps, turns, joins, walls) is the shared corridor toolkit
+(:mod:`.corridors`), which the Zufallslabyrinth builds with too; no procedure subclasses
+another, and no engine or geometry code is copied.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import math
 
 from kerker.dungeon import levels as lv
 from kerker.dungeon.bend import SizeSpec, place_rolled, try_place
+from kerker.dungeon.corridors import CorridorKit, Walker, shifts
 from kerker.dungeon.engine import (
     AreaBuilder,
     Arrival,
@@ -29,15 +31,7 @@ from kerker.dungeon.engine import (
     Sink,
 )
 from kerker.dungeon.model import Content, Feature, RollEntry
-from kerker.dungeon.toolkit import block, record, size_bends, take_rolls
-from kerker.dungeon.zufallslabyrinth import (
-    Walker,
-    Zufallslabyrinth,
-    _shifts,
-    effective,
-    find,
-    walk,
-)
+from kerker.dungeon.toolkit import block, effective, find, record, size_bends, take_rolls, walk
 from kerker.errors import N_
 from kerker.geometry.grid import (
     VECTORS,
@@ -128,12 +122,18 @@ def area_sqft(result: TableResult) -> int:
     return int(v.get("w_ft", 10)) * int(v.get("h_ft", 10))
 
 
-class ScatolaBianca(Zufallslabyrinth):
-    """The procedure plug-in (``PROCEDURE``)."""
+class ScatolaBianca(CorridorKit):
+    """The procedure plug-in (``PROCEDURE``), built with the shared corridor toolkit."""
 
     name = "scatola-bianca"
     joins = False
     """A passage that meets a room or passage turns by A.4 ("altre stanze o corridoi")."""
+    parent_grace = 3
+    """Cells a passage may run along the room or passage it leaves (kerker's geometry, as
+    the Zufallslabyrinth's: the text says nothing of it)."""
+    lead_cells = squares_to_cells(3)
+    """A.5.6's note "un corridoio su un'area già mappata": an area within 30' (the first
+    stretch a passage walks) beyond the exit's wall."""
     reads_caves = True
     """The engine's ``Params.caves`` applies (``--caves``)."""
     options = (
@@ -331,7 +331,7 @@ class ScatolaBianca(Zufallslabyrinth):
         door = walker.center
         while width >= 1:
             base = 0 if opening < 2 else width // 2 - max(0, width - opening) // 2
-            for extra in _shifts(width):  # the opening anywhere across a wide passage
+            for extra in shifts(width):  # the opening anywhere across a wide passage
                 shift = base + extra
                 center = (door[0] + ax * shift, door[1] + ay * shift)
                 cells = cross_section(center, walker.heading, width)

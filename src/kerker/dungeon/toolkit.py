@@ -1,5 +1,9 @@
 """What both dungeon procedures share when a roll meets the map: recording a bend on the
-area it bent, and keeping a rolled exit visible when nothing can be built behind it.
+area it bent, keeping a rolled exit visible when nothing can be built behind it, reading a
+result tree (:func:`walk`, :func:`find`, :func:`effective`) and giving each area the roll
+log entries that made it (:func:`split_rolls`, :func:`take_rolls`). The corridor and room
+geometry they share is :mod:`kerker.dungeon.corridors`. Nothing here names a table or
+holds a number of one rule text.
 
 The rule texts allow bending only where a rolled area or way collides with what is already
 there (or with an explicit ``--size``): seed 000 "muss entweder die Größe des Raums geändert
@@ -10,6 +14,8 @@ still counts them by kind for the statistics.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 from kerker.dungeon.bend import Placement
 from kerker.dungeon.engine import AreaBuilder, ConnBuilder, DungeonState, LevelState
@@ -97,6 +103,60 @@ def size_bends(area: AreaBuilder, placed: Placement) -> None:
         area.bends.append(Bend("size", rolled.area, built_sq, "grid"))
 
 
+_NAMES: dict[str, str] = {}
+"""Table id -> the name after its last slash."""
+
+
+def table_name(result: TableResult) -> str:
+    """The name of ``result``'s table after its rule set's folder (``halle``)."""
+    table_id = result.table.id
+    name = _NAMES.get(table_id)
+    if name is None:
+        name = _NAMES[table_id] = table_id.rsplit("/", 1)[-1]
+    return name
+
+
+def walk(result: TableResult) -> Iterator[TableResult]:
+    """The result and its follow-ups, pre-order; repetitions (``again``) are not yielded
+    (their values are merged into the result) but their follow-ups are."""
+    found: list[TableResult] = []
+    _walk_into(result, found)
+    return iter(found)
+
+
+def _walk_into(result: TableResult, found: list[TableResult]) -> None:
+    found.append(result)
+    node: TableResult | None = result
+    while node is not None:
+        for child in node.children():
+            _walk_into(child, found)
+        node = node.again
+
+
+def effective(result: TableResult) -> TableResult:
+    """The innermost repetition: the row that counts after "erneut würfeln"."""
+    while result.again is not None:
+        result = result.again
+    return result
+
+
+def find(result: TableResult, name: str) -> TableResult | None:
+    """The first follow-up (or the result) of table ``name``."""
+    return next((r for r in walk(result) if table_name(r) == name), None)
+
+
+def split_rolls(area: AreaBuilder, table: str) -> list[RollEntry]:
+    """Take the log entries from the last roll on ``table`` on (e.g. a hall's size roll,
+    made as a follow-up of a corridor's roll) off ``area``'s log and return them: they
+    belong to the area that roll makes. [] when ``table`` was not rolled there."""
+    for i in range(len(area.rolls) - 1, -1, -1):
+        if area.rolls[i].table == table:
+            moved = area.rolls[i:]
+            del area.rolls[i:]
+            return moved
+    return []
+
+
 def picks(result: TableResult) -> int:
     """How many dice ``result`` and its follow-ups threw (its entries in a roll log: the
     row, the sub-die, each follow-up and each repetition, in the order they were thrown)."""
@@ -122,3 +182,6 @@ def take_rolls(rolls: list[RollEntry], result: TableResult) -> list[RollEntry]:
             del rolls[i : i + n]
             return taken
     return []
+
+
+# -- result trees and roll logs ------------------------------------------------------
