@@ -4,7 +4,9 @@ Step 1 places the entrance; step 5 makes rooms and halls, their exits and their 
 step 2 stocks every room and hall; step 3 rolls what lies behind an exit when the engine
 expands it; step 4 walks a corridor roll by roll. Every number comes from the tables
 (``src/kerker/rules/zufallslabyrinth``); this module only reads their value keys
-(docs/rules-notes-000.md, "Value keys"). How impossible rolls are bent: :mod:`.bend`.
+(docs/rules-notes-000.md, "Value keys"). How impossible rolls are bent: :mod:`.bend`; the
+corridor and room geometry is the shared toolkit (:mod:`.corridors`), which La Scatola
+Bianca builds with too.
 """
 
 from __future__ import annotations
