@@ -121,6 +121,44 @@ def test_no_rolled_exit_vanishes(docs: list[Doc]) -> None:
                 assert made[a["id"]] + missing >= rolled, (d["seed"], lv["depth"], a["number"])
 
 
+def test_an_exit_beside_another_into_the_same_area_is_kept() -> None:
+    """Zufallslabyrinth seed 551, level 1, hall 14 rolls four exits; two on its entrance
+    wall both open into hall 15, the second beside the first. The first one's span is
+    shifted back along the wall onto a cell of the second when the level is frozen; the
+    second then kept only the cell it has to itself (before: it was dropped as a double, the
+    one rolled exit of 1 000 dungeons that was neither built, bent nor blocked)."""
+    d = _doc(ZL, 551)
+    lv = d["levels"][0]
+    hall = next(a for a in lv["areas"] if a["number"] == 14)
+    rolled = sum(r["table"] == "zufallslabyrinth/position_ausgaenge" for r in hall["rolls"])
+    exits = [c for c in lv["connections"] if c["from"] == hall["id"] and c["to_level"] is None]
+    assert rolled == 4 and len(exits) == 4 and not hall["bends"]
+    into = [c for c in exits if c["side"] == "s"]
+    assert len(into) == 2 and len({c["to"] for c in into}) == 1
+    # side by side on the wall, no wall edge opened twice
+    cells = [(c["at"][0] + i, c["at"][1]) for c in into for i in range(c["width"])]
+    assert len(cells) == len(set(cells)) == 3
+
+
+def test_no_wall_edge_is_opened_by_two_links(docs: list[Doc]) -> None:
+    """Every way through a wall is drawn and keyed once (a link sharing some edges of an
+    earlier one keeps only its own)."""
+    for d in docs:
+        for lv in d["levels"]:
+            seen: set[tuple[int, int, int, int]] = set()
+            for c in lv["connections"]:
+                if c["to"] is None or c["to_level"] is not None or c["side"] not in "nesw":
+                    continue
+                ax, ay = (0, 1) if c["side"] in ("e", "w") else (1, 0)
+                dx, dy = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}[c["side"]]
+                for i in range(max(1, c["width"])):
+                    x, y = c["at"][0] + ax * i, c["at"][1] + ay * i
+                    edge = (x, y, x + dx, y + dy)
+                    back = (x + dx, y + dy, x, y)
+                    assert edge not in seen and back not in seen, (d["seed"], c["id"])
+                    seen |= {edge, back}
+
+
 def test_blocked_exits_are_keyed_and_never_open(docs: list[Doc]) -> None:
     blocked = [
         (lv, c) for d in docs for lv in d["levels"] for c in lv["connections"] if c["blocked"]
@@ -221,9 +259,9 @@ def test_sb_passages_turn_instead_of_opening_into_areas() -> None:
 def test_a_45_degree_start_at_a_door_turns() -> None:
     """The elbow of a corridor's first turn may not claim the cells of the room it leaves;
     before issue 12 it had to, so a 45-deg start beside a room never turned."""
+    from kerker.dungeon.corridors import Walker
     from kerker.dungeon.engine import AreaBuilder
     from kerker.dungeon.zufallslabyrinth import PROCEDURE as zl
-    from kerker.dungeon.zufallslabyrinth import Walker
     from kerker.geometry.occupancy import Occupancy
 
     occ = Occupancy(40, 40)
@@ -303,6 +341,48 @@ def test_sb_rerolled_rooms_keep_only_the_kept_roll() -> None:
     assert rerolled
 
 
+A51 = {
+    "scatola-bianca/forma-stanza",
+    "scatola-bianca/forma-camera",
+    "scatola-bianca/forme-inusuali",
+    "scatola-bianca/dimensioni-stanza",
+}
+"""The tables of A.5.1 (with A.5.2 and A.5.3 for unusual shapes): a room's size and shape."""
+
+
+def _row_value(table: str, roll: int) -> dict[str, Any]:
+    rows = REGISTRY.get(table).rows
+    return dict(next(r for r in rows if r.covers(roll)).value)
+
+
+def test_sb_a51_rolls_sit_on_the_area_they_sized() -> None:
+    """Each area's roll log holds exactly the rolls that made it: a room's or chamber's
+    A.5.1 roll (made with the door's A.2.2, or with the passage's A.1 "Camera") is in the
+    log of that room, first, once, and says its rolled size; no passage keeps one (before:
+    a room behind a door had none in its log, and the passage or room with the door kept it)."""
+    sized = 0
+    for seed in range(150):
+        for lv in _doc(SB, seed, min_areas=0, levels=2)["levels"]:
+            for a in lv["areas"]:
+                tables = [r["table"] for r in a["rolls"]]
+                own = [r for r in a["rolls"] if r["table"] in A51]
+                where = (seed, lv["depth"], a["number"])
+                if a["kind"] == "corridor":
+                    assert not own, where
+                    continue
+                if not own:
+                    continue
+                shape = [r for r in own if r["table"].rsplit("-", 1)[0].endswith("forma")]
+                assert len(shape) == 1, where
+                assert tables[: len(own)] == [r["table"] for r in own], where  # first
+                value = _row_value(shape[0]["table"], shape[0]["roll"])
+                if value.get("shape") in ("square", "rectangular"):
+                    squares = (value["w_ft"] // 10) * (value["h_ft"] // 10)
+                    assert squares == a["rolled_squares"], (where, value)
+                    sized += 1
+    assert sized > 200
+
+
 def test_bends_are_keyed_in_the_gms_language() -> None:
     d_de = _doc(ZL, 3, lang="de")
     md = render_md(d_de, lang="de")
@@ -322,14 +402,19 @@ def test_default_sheet_holds_a_big_cave() -> None:
     from kerker.dungeon.sheet import PLANE
     from kerker.geometry.grid import CELLS_PER_SQUARE
     from kerker.geometry.occupancy import Occupancy
+    from kerker.limits import DEFAULT_DUNGEON_LIMITS as LIMITS
 
     spec = SizeSpec("cave", 30, 40, 1200)
     rng = random.Random(1)
     plane = Occupancy(PLANE[0] * CELLS_PER_SQUARE, PLANE[1] * CELLS_PER_SQUARE)
     origin = (plane.width // 2, plane.height - 3)
-    placed = place_rolled(plane, spec, origin, "n", set(), rng, lambda: None, lambda k: None)
+    placed = place_rolled(
+        plane, spec, origin, "n", set(), rng, lambda: None, lambda k: None, LIMITS
+    )
     assert placed is not None and placed.built == spec
     assert _within(len(placed.cells) / 4, 1200)
     sheet = Occupancy(60, 80)
-    small = place_rolled(sheet, spec, (30, 77), "n", set(), rng, lambda: None, lambda k: None)
+    small = place_rolled(
+        sheet, spec, (30, 77), "n", set(), rng, lambda: None, lambda k: None, LIMITS
+    )
     assert small is not None and small.built != spec

@@ -311,3 +311,33 @@ def test_injected_limits_cap_the_corridor_walk(rules: str) -> None:
         generate(
             Params(rules=rules, seed=1, levels=3), REGISTRY, limits=DungeonLimits(max_levels=2)
         )
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_injected_limits_cap_rerolls_offsets_and_turns(rules: str) -> None:
+    """The bending caps are ``limits`` too (no module constant decides them): with no size
+    reroll allowed no area records a ``rerolled`` bend (the default of 2 makes some), with
+    one door offset more areas are bent or blocked, and Scatola Bianca's A.4 rolls for a
+    stretch that keeps meeting rock follow ``max_turn_rolls``."""
+    from collections import Counter
+
+    from kerker.limits import DungeonLimits
+
+    def bends(limits: DungeonLimits | None) -> Counter[str]:
+        found: Counter[str] = Counter()
+        for seed in range(25):
+            dungeon = generate(_params(rules, seed, levels=1), REGISTRY, limits=limits)
+            found.update(dict(dungeon.bent))
+            for level in dungeon.levels:
+                for area in level.areas:
+                    found.update(f"{b.what}/{b.reason}" for b in area.bends)
+        return found
+
+    default = bends(None)
+    assert default["size/rerolled"] > 0
+    assert bends(DungeonLimits(max_size_rerolls=0))["size/rerolled"] == 0
+    one = bends(DungeonLimits(max_door_offsets=1))
+    tight = ("rerolled", "shrunk", "blocked")
+    assert sum(one[k] for k in tight) > sum(default[k] for k in tight)
+    if rules == "scatola-bianca":
+        assert bends(DungeonLimits(max_turn_rolls=0))["dead_end"] > default["dead_end"]

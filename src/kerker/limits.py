@@ -106,6 +106,8 @@ class DungeonLimits:
     - ``max_size_rerolls``: times a room's size is rolled again when the roll does not fit
       (seed 000 "resize or reroll"; then the first roll is made smaller).
     - ``max_door_offsets``: places along its door wall an area is tried at.
+    - ``max_turn_rolls``: turns rolled for one stretch of a corridor that keeps meeting
+      rock or another area (Scatola Bianca's A.4); then the corridor ends.
     """
 
     max_levels: int = 20
@@ -118,6 +120,7 @@ class DungeonLimits:
     max_corridor_rolls: int = 30
     max_size_rerolls: int = 2
     max_door_offsets: int = 16
+    max_turn_rolls: int = 3
 
 
 DEFAULT_DUNGEON_LIMITS = DungeonLimits()

@@ -5,12 +5,16 @@ unmögliches Ergebnis erzielt wird ... muss entweder die Größe des Raums geän
 Wurf wiederholt werden." kerker bends in a fixed order and counts every bend by kind
 (``stats.bent``):
 
-- an area is first tried as rolled, at every door-side offset, also turned by 90 deg (not a
-  bend: the seed's sizes have no orientation);
-- ``shrunk``: it does not fit, so it is made smaller step by step until it fits;
-- ``rerolled``: not even the smallest fits, so the size table is rolled again (at most
-  ``DungeonLimits.max_size_rerolls`` times);
-- ``dead_end``: nothing fits; the exit leads nowhere and is removed.
+- an area is first tried as rolled, at every door-side offset (at most
+  ``DungeonLimits.max_door_offsets``), also turned by 90 deg (not a bend: the seed's sizes
+  have no orientation);
+- ``rerolled``: it does not fit, so the size table is rolled again (at most
+  ``DungeonLimits.max_size_rerolls`` times) until a roll fits as rolled;
+- ``shrunk``: no roll fits, so the first roll is made smaller step by step until it fits;
+- nothing fits, not even one square: the caller keeps the exit visible as blocked
+  (:func:`kerker.dungeon.toolkit.block`).
+
+The caps are the injected :class:`~kerker.limits.DungeonLimits` (``state.limits``).
 
 Corridors (in the procedure): ``turned_other_way`` (cannot turn left, turns right and vice
 versa, as the seed says), ``turned`` (a straight stretch hits rock or the edge and turns),
@@ -37,12 +41,7 @@ from kerker.geometry.shapes import (
     rect,
     shift,
 )
-from kerker.limits import DEFAULT_DUNGEON_LIMITS
-
-MAX_REROLLS = DEFAULT_DUNGEON_LIMITS.max_size_rerolls
-"""The default of ``DungeonLimits.max_size_rerolls``."""
-MAX_OFFSETS = DEFAULT_DUNGEON_LIMITS.max_door_offsets
-"""The default of ``DungeonLimits.max_door_offsets``."""
+from kerker.limits import DungeonLimits
 
 
 class SizeSpec(NamedTuple):
@@ -112,10 +111,11 @@ def try_place(
     heading: str,
     allowed: set[str],
     rng: random.Random,
-    max_offsets: int = MAX_OFFSETS,
+    limits: DungeonLimits,
 ) -> frozenset[Cell] | None:
     """The cells of ``spec`` behind ``origin``, as rolled or turned, if they fit (at most
-    ``max_offsets`` places along the door wall)."""
+    ``limits.max_door_offsets`` places along the door wall); None when they do not."""
+    max_offsets = limits.max_door_offsets
     for turned in (False, True) if spec.w != spec.h else (False,):
         local = (spec.turned() if turned else spec).local(rng)
         if spec.shape == "cave":  # rolled anew each time: no footprint to keep
@@ -151,18 +151,18 @@ def place_rolled(
     rng: random.Random,
     reroll: Callable[[], SizeSpec | None],
     count: Callable[[str], None],
-    max_rerolls: int = MAX_REROLLS,
-    max_offsets: int = MAX_OFFSETS,
+    limits: DungeonLimits,
 ) -> Placement | None:
     """Place ``spec`` as the seed allows: as rolled (at every door offset, also turned);
-    else the size rolled again (at most ``max_rerolls`` times) until a roll fits as
-    rolled; else the first roll made smaller step by step. None when not even one square
-    fits: the caller keeps the exit visible as blocked. ``count`` records each bend."""
+    else the size rolled again (at most ``limits.max_size_rerolls`` times) until a roll
+    fits as rolled; else the first roll made smaller step by step. None when not even one
+    square fits: the caller keeps the exit visible as blocked. ``count`` records each bend."""
+    max_rerolls = limits.max_size_rerolls
     first = spec
     current = spec
     for attempt in range(max_rerolls + 1):
         if clamp(current, occ) == current:
-            cells = try_place(occ, current, origin, heading, allowed, rng, max_offsets)
+            cells = try_place(occ, current, origin, heading, allowed, rng, limits)
             if cells is not None:
                 return Placement(first, current, current, cells)
         if attempt == max_rerolls:
@@ -176,43 +176,9 @@ def place_rolled(
     if smaller == first:
         smaller = first.smaller()
     while smaller is not None:
-        cells = try_place(occ, smaller, origin, heading, allowed, rng, max_offsets)
+        cells = try_place(occ, smaller, origin, heading, allowed, rng, limits)
         if cells is not None:
             count("shrunk")
             return Placement(first, first, smaller, cells)
         smaller = smaller.smaller()
-    return None
-
-
-def fit(
-    occ: Occupancy,
-    spec: SizeSpec,
-    origin: Cell,
-    heading: str,
-    allowed: set[str],
-    rng: random.Random,
-    reroll: Callable[[], SizeSpec | None],
-    count: Callable[[str], None],
-    max_rerolls: int = MAX_REROLLS,
-) -> tuple[SizeSpec, frozenset[Cell]] | None:
-    """Place ``spec`` (bent if it must be), or None: the caller turns the exit into a dead
-    end. ``reroll`` rolls the size table again; ``count`` records each bend."""
-    for attempt in range(max_rerolls + 1):
-        current: SizeSpec | None = clamp(spec, occ)
-        shrunk = current != spec
-        while current is not None:
-            cells = try_place(occ, current, origin, heading, allowed, rng)
-            if cells is not None:
-                if shrunk:
-                    count("shrunk")
-                return current, cells
-            current = current.smaller()
-            shrunk = True
-        if attempt == max_rerolls:
-            break
-        again = reroll()
-        if again is None:
-            break
-        count("rerolled")
-        spec = again
     return None

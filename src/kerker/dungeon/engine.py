@@ -50,14 +50,10 @@ from kerker.tables.registry import Registry
 
 DEFAULT_SIZE = (30, 40)
 """Squares (10 ft) across and down: a sheet of quarter-inch graph paper (A4 or Letter)."""
-MIN_SIZE, MAX_SIZE = DEFAULT_DUNGEON_LIMITS.min_size, DEFAULT_DUNGEON_LIMITS.max_size
 DEFAULT_MAX_AREAS = 60
-MAX_AREAS = DEFAULT_DUNGEON_LIMITS.max_areas
 DEFAULT_MIN_AREAS = 10
-MAX_LEVEL_TRIES = DEFAULT_DUNGEON_LIMITS.max_level_tries
-"""A dungeon whose first level stays below ``min_areas`` is rolled again at most this often
-(then the largest first level rolled is kept)."""
-MAX_LEVELS = DEFAULT_DUNGEON_LIMITS.max_levels
+"""The defaults of ``Params.max_areas`` and ``Params.min_areas``; their caps, and every
+other cap of the generator, are the injected :class:`~kerker.limits.DungeonLimits`."""
 OPEN_MODES = ("exit", "corridor")
 """Modes of a connection the engine expands on its level while ``to`` is None."""
 
@@ -967,21 +963,58 @@ def _edges(conn: ConnBuilder, at: Cell, width: int) -> set[tuple[Cell, Cell]]:
 def _drop_doubles(level: LevelState, fitted: dict[str, tuple[Cell, int]]) -> set[str]:
     """Ids of links through a wall edge another link between the same two areas already
     opens (two exits that both joined the same area through the same wall, a secret door
-    where a door is): one way through a wall is drawn and keyed once. Open ways are kept
-    before secret ones, earlier before later. (An edge has two cells, so links sharing one
-    always join the same two areas.) ``fitted``: each link's span (:func:`_fit_span`)."""
-    seen: set[tuple[Cell, Cell]] = set()
+    where a door is, a corridor's way back through the door it came by): one way through a
+    wall is drawn and keyed once. Open ways are kept before secret ones, earlier before
+    later. (An edge has two cells, so links sharing one always join the same two areas.)
+    ``fitted``: each link's span (:func:`_fit_span`). A link that shares only some of its
+    edges, and only with links from its own area, keeps the rest (its span in ``fitted`` is
+    narrowed to them): two rolled exits of one area side by side into the same area are
+    two ways (issue 12: Zufallslabyrinth seed 551, level 1, area 14)."""
+    seen: dict[tuple[Cell, Cell], str] = {}
     doubles: set[str] = set()
     order = sorted(level.conns.values(), key=lambda c: c.kind == "secret_door")
     for conn in order:
         edges = _edges(conn, *fitted[conn.id])
         if not edges:
             continue
-        if edges & seen:
-            doubles.add(conn.id)
-            continue
-        seen |= edges | {(b, a) for a, b in edges}
+        shared = [seen[e] for e in edges if e in seen]
+        if shared:
+            own = None
+            if all(frm == conn.from_ for frm in shared):
+                own = _own_span(conn, *fitted[conn.id], seen)
+            if own is None:
+                doubles.add(conn.id)
+                continue
+            fitted[conn.id] = own
+            edges = _edges(conn, *own)
+        for a, b in edges:
+            seen[(a, b)] = seen[(b, a)] = conn.from_
     return doubles
+
+
+def _own_span(
+    conn: ConnBuilder, at: Cell, width: int, seen: dict[tuple[Cell, Cell], str]
+) -> tuple[Cell, int] | None:
+    """The longest run (the first of equal ones) of the cells of a link spanning ``width``
+    cells from ``at`` whose wall edges no link before it opens, as ``(at, width)``; None
+    when every edge is taken."""
+    along = _along_wall(conn)
+    if along is None:  # pragma: no cover - only links along a wall have edges
+        return None
+    best: tuple[Cell, int] | None = None
+    start: Cell | None = None
+    run = 0
+    for i in range(max(1, width)):
+        cell = (at[0] + along[0] * i, at[1] + along[1] * i)
+        if (cell, step(cell, conn.side)) in seen:
+            start, run = None, 0
+            continue
+        if start is None:
+            start = cell
+        run += 1
+        if best is None or run > best[1]:
+            best = (start, run)
+    return best
 
 
 def _freeze_area(a: AreaBuilder, ways: set[Cell] | frozenset[Cell] = frozenset()) -> Area:

@@ -17,9 +17,6 @@ from kerker.dungeon.sheet import WINDOW
 from kerker.geometry.grid import CARDINALS, CELLS_PER_SQUARE, Cell, opposite, step
 from kerker.tables.engine import TableResult
 
-MAX_SPOT_TRIES = 200
-"""The default of ``DungeonLimits.max_spot_tries``: random spots tried for an arrival."""
-
 
 def target_depth(depth: int, direction: str, levels: int) -> int:
     """The depth a way leads to; 0 is the surface.
@@ -116,7 +113,7 @@ def free_spot(level: LevelState, rng: random.Random, need: int) -> tuple[Cell, s
     wx = min(occ.width, WINDOW[0] * CELLS_PER_SQUARE)
     wy = min(occ.height, WINDOW[1] * CELLS_PER_SQUARE)
     x_lo, y_lo = (occ.width - wx) // 2, (occ.height - wy) // 2
-    tries = level.limits.max_spot_tries  # MAX_SPOT_TRIES unless the caller's limits say
+    tries = level.limits.max_spot_tries  # the injected cap (kerker.limits.DungeonLimits)
     for attempt in range(tries):
         if attempt == tries // 2:
             x_lo, y_lo, wx, wy = 0, 0, occ.width, occ.height

@@ -9,8 +9,9 @@ on deeper levels (``Params.caves``) chambers are caves and caverns (A.8); an ele
 ``src/kerker/rules/scatola-bianca`` (value keys: docs/rules-notes-001.md); what is done when
 a roll cannot be drawn is the shared bending policy (:mod:`.bend`, docs/scatola-bianca.md).
 
-The geometry helpers (corridor steps, turns, joins, walls) are the Zufallslabyrinth's: this
-plug-in subclasses it and replaces the steps, so no engine or geometry code is copied.
+The geometry (corridor steps, turns, joins, walls) is the shared corridor toolkit
+(:mod:`.corridors`), which the Zufallslabyrinth builds with too; no procedure subclasses
+another, and no engine or geometry code is copied.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import math
 
 from kerker.dungeon import levels as lv
 from kerker.dungeon.bend import SizeSpec, place_rolled, try_place
+from kerker.dungeon.corridors import CorridorKit, Walker, shifts
 from kerker.dungeon.engine import (
     AreaBuilder,
     Arrival,
@@ -29,16 +31,7 @@ from kerker.dungeon.engine import (
     Sink,
 )
 from kerker.dungeon.model import Content, Feature, RollEntry
-from kerker.dungeon.toolkit import block, record, size_bends
-from kerker.dungeon.zufallslabyrinth import (
-    Walker,
-    Zufallslabyrinth,
-    _shifts,
-    _split_rolls,
-    effective,
-    find,
-    walk,
-)
+from kerker.dungeon.toolkit import block, effective, find, record, size_bends, take_rolls, walk
 from kerker.errors import N_
 from kerker.geometry.grid import (
     VECTORS,
@@ -54,11 +47,6 @@ from kerker.geometry.shapes import cross_section
 from kerker.tables.engine import TableResult
 
 T = "scatola-bianca/"
-MAX_CHECKS = 30
-"""A.1 checks per corridor; a longer corridor goes on as an open exit (the default of
-``DungeonLimits.max_corridor_rolls``: the injected ``state.limits`` decides)."""
-MAX_BLOCK_TURNS = 3
-"""A.4 rolls for one stretch that keeps meeting rock; then the corridor ends."""
 CAVE_DEPTH = 3
 """With ``--caves depth`` (the default), from this depth on A.1 "Camera" is a cave or cavern
 of A.8 ("per i livelli inferiori"); ``always`` and ``never`` override it."""
@@ -134,12 +122,18 @@ def area_sqft(result: TableResult) -> int:
     return int(v.get("w_ft", 10)) * int(v.get("h_ft", 10))
 
 
-class ScatolaBianca(Zufallslabyrinth):
-    """The procedure plug-in (``PROCEDURE``)."""
+class ScatolaBianca(CorridorKit):
+    """The procedure plug-in (``PROCEDURE``), built with the shared corridor toolkit."""
 
     name = "scatola-bianca"
     joins = False
     """A passage that meets a room or passage turns by A.4 ("altre stanze o corridoi")."""
+    parent_grace = 3
+    """Cells a passage may run along the room or passage it leaves (kerker's geometry, as
+    the Zufallslabyrinth's: the text says nothing of it)."""
+    lead_cells = squares_to_cells(3)
+    """A.5.6's note "un corridoio su un'area già mappata": an area within 30' (the first
+    stretch a passage walks) beyond the exit's wall."""
     reads_caves = True
     """The engine's ``Params.caves`` applies (``--caves``)."""
     options = (
@@ -337,7 +331,7 @@ class ScatolaBianca(Zufallslabyrinth):
         door = walker.center
         while width >= 1:
             base = 0 if opening < 2 else width // 2 - max(0, width - opening) // 2
-            for extra in _shifts(width):  # the opening anywhere across a wide passage
+            for extra in shifts(width):  # the opening anywhere across a wide passage
                 shift = base + extra
                 center = (door[0] + ax * shift, door[1] + ay * shift)
                 cells = cross_section(center, walker.heading, width)
@@ -418,12 +412,17 @@ class ScatolaBianca(Zufallslabyrinth):
             if v.get("kind") == "room":
                 spec = room_spec(beyond)
                 table: str | None = "forma-stanza"
+                # the A.5.1 roll made with the door (its log entries were taken off the
+                # area the door is in when it was made: :meth:`_room_rolls`)
+                shape = find(beyond, "forma-stanza")
+                rolls = conn.info.get("rolls") or None
+                res = shape if shape is not None and rolls else beyond
             else:
                 spec = SizeSpec(
                     "rect", _squares(int(v["room_w_ft"])), _squares(int(v["room_h_ft"])), 1
                 )
-                table = None
-            self._room(state, level, conn, beyond, spec, "room", table)
+                table, res, rolls = None, beyond, None
+            self._room(state, level, conn, res, spec, "room", table, rolls)
             return
         side = conn.side
         along = str(conn.info.get("along", turn(side, 2)))
@@ -438,6 +437,16 @@ class ScatolaBianca(Zufallslabyrinth):
             heading = side
         width = feet_to_cells(10)
         self._passage(state, level, conn, heading, width, int(v.get("advance_ft", 30)))
+
+    @staticmethod
+    def _room_rolls(area: AreaBuilder, beyond: TableResult | None) -> list[RollEntry]:
+        """The log entries of the A.5.1 roll a door's A.2.2 made ("Una stanza"), taken off
+        ``area``'s log (the door was rolled there): they are the room's, logged on it when
+        it is built; a room that is never built behind the door (it opens into an area
+        already there, or finds no wall) leaves no A.5.1 entry, as a room that does not fit
+        leaves none. [] when A.2.2 rolled no room."""
+        shape = find(beyond, "forma-stanza") if beyond is not None else None
+        return take_rolls(area.rolls, shape) if shape is not None else []
 
     @staticmethod
     def _toward(side: str, toward: str, eighths: int) -> str:
@@ -533,8 +542,7 @@ class ScatolaBianca(Zufallslabyrinth):
             level.rng,
             reroll,
             state.bend,
-            state.limits.max_size_rerolls,
-            state.limits.max_door_offsets,
+            state.limits,
         )
         if placed is None:
             return None
@@ -620,6 +628,8 @@ class ScatolaBianca(Zufallslabyrinth):
     ) -> ConnBuilder | None:
         wall = str(where.values["wall"])
         wall = {"same": "entrance"}.get(wall, wall)
+        beyond = find(where, "dietro-la-porta")
+        rolls = self._room_rolls(area, beyond)  # the room's, if one is built behind the door
         found = self._exit_cell(state, level, area, wall)
         if found is None:
             return None
@@ -672,7 +682,6 @@ class ScatolaBianca(Zufallslabyrinth):
                 mode="exit",
             )
         if area.closed:
-            beyond = find(where, "dietro-la-porta")
             return state.connect(
                 level,
                 area.id,
@@ -682,7 +691,7 @@ class ScatolaBianca(Zufallslabyrinth):
                 side,
                 width=1,
                 mode="exit",
-                info={"beyond": beyond, "along": turn(side, 2)},
+                info={"beyond": beyond, "along": turn(side, 2), "rolls": rolls},
             )
         direction = find(where, "direzione-uscita")
         dv = direction.values if direction is not None else {}
@@ -865,7 +874,7 @@ class ScatolaBianca(Zufallslabyrinth):
             if status == "joined":
                 return False
             turns += 1
-            if turns > MAX_BLOCK_TURNS:
+            if turns > state.limits.max_turn_rolls:
                 state.bend("dead_end")
                 return False
             res = state.roll(T + "svolte", level, walker.area)
@@ -920,6 +929,7 @@ class ScatolaBianca(Zufallslabyrinth):
         the passage (False); the others are exits and the passage goes on."""
         where = str(door.values["side"])
         beyond = find(door, "dietro-la-porta")
+        rolls = self._room_rolls(walker.area, beyond)
         side = self._ahead(walker) if where == "ahead" else self._lateral(walker, where)
         cell = self._edge(walker, side)
         owner = level.occ.owner(step(cell, side))
@@ -935,7 +945,7 @@ class ScatolaBianca(Zufallslabyrinth):
                 side,
                 width=1,
                 mode="exit",
-                info={"beyond": beyond, "along": walker.heading},
+                info={"beyond": beyond, "along": walker.heading, "rolls": rolls},
             )
             state.push_in_order(level, [conn])
         return where != "ahead"
@@ -1029,6 +1039,9 @@ class ScatolaBianca(Zufallslabyrinth):
             mode="exit",
         )
         level.frontier.remove(conn.id)
+        shape = find(row, "forma-camera")
+        # the chamber's A.5.1 roll, not the passage's (none is logged if no chamber is made)
+        moved = take_rolls(walker.area.rolls, shape) if shape is not None else []
         if not state.budget_left(level):
             conn.mode = "corridor"
             conn.heading = side
@@ -1042,11 +1055,9 @@ class ScatolaBianca(Zufallslabyrinth):
                 state, level, conn, cave, cave_spec(cave), "cave", "cave-e-caverne", sink.rolls
             )
             return
-        shape = find(row, "forma-camera")
         if shape is None:  # pragma: no cover - A.1 "Camera" always rolls A.5.1
             block(state, level, conn, "chamber")
             return
-        moved = _split_rolls(walker.area, T + "forma-camera")  # the chamber's, not the passage's
         self._room(state, level, conn, shape, room_spec(shape), "chamber", "forma-camera", moved)
 
     def _stairs(
@@ -1187,6 +1198,8 @@ class ScatolaBianca(Zufallslabyrinth):
         door = find(row, "porte") if v.get("kind") == "hidden_door" else None
         if door is None:
             return
+        beyond = find(door, "dietro-la-porta")
+        rolls = self._room_rolls(area, beyond)
         wall = {"left": "left", "right": "right"}.get(str(door.values["side"]), "opposite")
         found = self._exit_cell(state, level, area, wall)
         if found is None:
@@ -1201,7 +1214,7 @@ class ScatolaBianca(Zufallslabyrinth):
             side,
             width=1,
             mode="exit",
-            info={"beyond": find(door, "dietro-la-porta"), "along": turn(side, 2)},
+            info={"beyond": beyond, "along": turn(side, 2), "rolls": rolls},
         )
         state.push_in_order(level, [conn])
 
@@ -1234,7 +1247,7 @@ class ScatolaBianca(Zufallslabyrinth):
                     side,
                     {area.id},
                     level.rng,
-                    state.limits.max_door_offsets,
+                    state.limits,
                 )
                 if placed is None:
                     continue
@@ -1286,7 +1299,7 @@ class ScatolaBianca(Zufallslabyrinth):
                 side,
                 {walker.area.id},
                 level.rng,
-                state.limits.max_door_offsets,
+                state.limits,
             )
             if cells is not None:
                 break
@@ -1371,7 +1384,7 @@ class ScatolaBianca(Zufallslabyrinth):
             heading,
             set(),
             level.rng,
-            state.limits.max_door_offsets,
+            state.limits,
         )
         if cells is None:
             return False

@@ -1,5 +1,9 @@
 """What both dungeon procedures share when a roll meets the map: recording a bend on the
-area it bent, and keeping a rolled exit visible when nothing can be built behind it.
+area it bent, keeping a rolled exit visible when nothing can be built behind it, reading a
+result tree (:func:`walk`, :func:`find`, :func:`effective`) and giving each area the roll
+log entries that made it (:func:`split_rolls`, :func:`take_rolls`). The corridor and room
+geometry they share is :mod:`kerker.dungeon.corridors`. Nothing here names a table or
+holds a number of one rule text.
 
 The rule texts allow bending only where a rolled area or way collides with what is already
 there (or with an explicit ``--size``): seed 000 "muss entweder die Größe des Raums geändert
@@ -11,10 +15,13 @@ still counts them by kind for the statistics.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from kerker.dungeon.bend import Placement
 from kerker.dungeon.engine import AreaBuilder, ConnBuilder, DungeonState, LevelState
-from kerker.dungeon.model import Bend
+from kerker.dungeon.model import Bend, RollEntry
 from kerker.geometry.grid import step
+from kerker.tables.engine import TableResult
 
 BEND_WHATS = ("width", "size", "shape", "exit", "turn", "position", "columns", "obstacle", "stairs")
 """What a bend may change (the ``what`` of a document's ``bends`` entry)."""
@@ -72,19 +79,6 @@ def block(state: DungeonState, level: LevelState, conn: ConnBuilder, rolled: str
     state.bend("blocked")
 
 
-class Tally:
-    """A ``count`` callback for :func:`kerker.dungeon.bend.fit` that also remembers which
-    bends one placement made (so the area can record them)."""
-
-    def __init__(self, state: DungeonState) -> None:
-        self.state = state
-        self.kinds: list[str] = []
-
-    def __call__(self, kind: str) -> None:
-        self.kinds.append(kind)
-        self.state.bend(kind)
-
-
 def squares(cells: int) -> int | float:
     """Cells (5 ft) as squares (10 ft): an int when whole."""
     value = cells / 4
@@ -107,3 +101,87 @@ def size_bends(area: AreaBuilder, placed: Placement) -> None:
         area.bends.append(Bend("size", rolled.area, built_sq, "no_room"))
     elif abs(built_sq - rolled.area) > 0.15 * rolled.area:
         area.bends.append(Bend("size", rolled.area, built_sq, "grid"))
+
+
+_NAMES: dict[str, str] = {}
+"""Table id -> the name after its last slash."""
+
+
+def table_name(result: TableResult) -> str:
+    """The name of ``result``'s table after its rule set's folder (``halle``)."""
+    table_id = result.table.id
+    name = _NAMES.get(table_id)
+    if name is None:
+        name = _NAMES[table_id] = table_id.rsplit("/", 1)[-1]
+    return name
+
+
+def walk(result: TableResult) -> Iterator[TableResult]:
+    """The result and its follow-ups, pre-order; repetitions (``again``) are not yielded
+    (their values are merged into the result) but their follow-ups are."""
+    found: list[TableResult] = []
+    _walk_into(result, found)
+    return iter(found)
+
+
+def _walk_into(result: TableResult, found: list[TableResult]) -> None:
+    found.append(result)
+    node: TableResult | None = result
+    while node is not None:
+        for child in node.children():
+            _walk_into(child, found)
+        node = node.again
+
+
+def effective(result: TableResult) -> TableResult:
+    """The innermost repetition: the row that counts after "erneut würfeln"."""
+    while result.again is not None:
+        result = result.again
+    return result
+
+
+def find(result: TableResult, name: str) -> TableResult | None:
+    """The first follow-up (or the result) of table ``name``."""
+    return next((r for r in walk(result) if table_name(r) == name), None)
+
+
+def split_rolls(area: AreaBuilder, table: str) -> list[RollEntry]:
+    """Take the log entries from the last roll on ``table`` on (e.g. a hall's size roll,
+    made as a follow-up of a corridor's roll) off ``area``'s log and return them: they
+    belong to the area that roll makes. [] when ``table`` was not rolled there."""
+    for i in range(len(area.rolls) - 1, -1, -1):
+        if area.rolls[i].table == table:
+            moved = area.rolls[i:]
+            del area.rolls[i:]
+            return moved
+    return []
+
+
+def picks(result: TableResult) -> int:
+    """How many dice ``result`` and its follow-ups threw (its entries in a roll log: the
+    row, the sub-die, each follow-up and each repetition, in the order they were thrown)."""
+    n = 1 if result.sub is None else 2
+    for child in result.children():
+        n += picks(child)
+    if result.again is not None:
+        n += picks(result.again)
+    return n
+
+
+def take_rolls(rolls: list[RollEntry], result: TableResult) -> list[RollEntry]:
+    """Take the log entries of ``result`` and its follow-ups (rolled as a follow-up of a
+    roll logged on another area: a room's size roll made with the door before it) off
+    ``rolls``, the latest such run, and return them; [] (nothing taken) when ``rolls`` does
+    not end with them somewhere."""
+    n = picks(result)
+    table, total, key = result.table.id, result.pick.total, result.pick.row.key
+    for i in range(len(rolls) - n, -1, -1):
+        entry = rolls[i]
+        if entry.table == table and entry.roll == total and entry.key == key:
+            taken = rolls[i : i + n]
+            del rolls[i : i + n]
+            return taken
+    return []
+
+
+# -- result trees and roll logs ------------------------------------------------------

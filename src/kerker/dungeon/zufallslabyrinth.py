@@ -4,19 +4,19 @@ Step 1 places the entrance; step 5 makes rooms and halls, their exits and their 
 step 2 stocks every room and hall; step 3 rolls what lies behind an exit when the engine
 expands it; step 4 walks a corridor roll by roll. Every number comes from the tables
 (``src/kerker/rules/zufallslabyrinth``); this module only reads their value keys
-(docs/rules-notes-000.md, "Value keys"). How impossible rolls are bent: :mod:`.bend`.
+(docs/rules-notes-000.md, "Value keys"). How impossible rolls are bent: :mod:`.bend`; the
+corridor and room geometry is the shared toolkit (:mod:`.corridors`), which La Scatola
+Bianca builds with too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
-from operator import itemgetter
-from typing import Any
+from dataclasses import replace
 
 from kerker.dice import roll as roll_dice
 from kerker.dungeon import levels as lv
 from kerker.dungeon.bend import Placement, SizeSpec, place_rolled
+from kerker.dungeon.corridors import CorridorKit, Walker, area_edge, reserved_cells, shifts
 from kerker.dungeon.engine import (
     AreaBuilder,
     Arrival,
@@ -27,7 +27,16 @@ from kerker.dungeon.engine import (
     Sink,
 )
 from kerker.dungeon.model import Content, Feature, RollEntry
-from kerker.dungeon.toolkit import block, record, size_bends
+from kerker.dungeon.toolkit import (
+    block,
+    effective,
+    find,
+    record,
+    size_bends,
+    split_rolls,
+    table_name,
+    walk,
+)
 from kerker.errors import N_
 from kerker.geometry.grid import (
     CELLS_PER_SQUARE,
@@ -40,13 +49,10 @@ from kerker.geometry.grid import (
     step,
     turn,
 )
-from kerker.geometry.shapes import advance_cells, cross_section, joint
+from kerker.geometry.shapes import cross_section
 from kerker.tables.engine import TableResult
 
 T = "zufallslabyrinth/"
-MAX_CORRIDOR_ROLLS = 30
-"""Step 4 rolls per corridor; a longer corridor goes on as an open exit (the default of
-``DungeonLimits.max_corridor_rolls``: the injected ``state.limits`` decides)."""
 PARENT_GRACE = 3
 """Cells a corridor may run along the area it leaves before that area counts as rock."""
 NEAR = 6
@@ -74,105 +80,6 @@ ARRIVAL_KIND = {
 }
 
 
-_NAMES: dict[str, str] = {}
-"""Table id -> the name after its last slash."""
-
-
-def _name(result: TableResult) -> str:
-    table_id = result.table.id
-    name = _NAMES.get(table_id)
-    if name is None:
-        name = _NAMES[table_id] = table_id.rsplit("/", 1)[-1]
-    return name
-
-
-def _edge(area: AreaBuilder, side: str) -> list[Cell]:
-    """The cells of ``area`` with no cell of it beyond ``side``, by (y, x); kept on the area
-    until it grows (:attr:`AreaBuilder.edges`)."""
-    size = len(area.cells)
-    kept = area.edges.get(side)
-    if kept is None or kept[0] != size:
-        dx, dy = VECTORS[side]
-        cells = area.cells
-        edge = sorted(
-            (c for c in cells if (c[0] + dx, c[1] + dy) not in cells), key=itemgetter(1, 0)
-        )
-        kept = area.edges[side] = (size, edge)
-    return kept[1]
-
-
-def _reserved(level: LevelState, conn: ConnBuilder | None) -> set[Cell]:
-    """The cells just beyond the other open exits of ``conn``'s area (their whole width):
-    a corridor starting beside ``conn`` keeps off them."""
-    if conn is None:
-        return set()
-    out: set[Cell] = set()
-    for other in level.links.get(conn.from_, ()):  # the area's connections (an index)
-        if level.conns.get(other.id) is not other:
-            continue  # dropped
-        if (
-            other.from_ != conn.from_
-            or other.to is not None
-            or other.id == conn.id
-            or (other.mode not in ("exit", "corridor"))
-        ):
-            continue
-        ax, ay = (0, 1) if other.side in ("e", "w") else (1, 0)
-        for i in range(max(1, other.width)):
-            out.add(step((other.at[0] + ax * i, other.at[1] + ay * i), other.side))
-    return out
-
-
-def _shifts(width: int) -> list[int]:
-    """Lateral shifts of a corridor's first cross-section that keep its door inside it:
-    0, 1, -1, 2, -2 ... up to half its width."""
-    out = [0]
-    for i in range(1, width // 2 + 1):
-        out += [i, -i]
-    return out
-
-
-def _split_rolls(area: AreaBuilder, table: str) -> list[RollEntry]:
-    """Take the log entries from the last roll on ``table`` on (a hall's size roll, made
-    as a follow-up of the corridor's Schritt 4 roll) off ``area``'s log: they belong to
-    the hall."""
-    for i in range(len(area.rolls) - 1, -1, -1):
-        if area.rolls[i].table == table:
-            moved = area.rolls[i:]
-            del area.rolls[i:]
-            return moved
-    return []
-
-
-def walk(result: TableResult) -> Iterator[TableResult]:
-    """The result and its follow-ups, pre-order; repetitions (``again``) are not yielded
-    (their values are merged into the result) but their follow-ups are."""
-    found: list[TableResult] = []
-    _walk_into(result, found)
-    return iter(found)
-
-
-def _walk_into(result: TableResult, found: list[TableResult]) -> None:
-    found.append(result)
-    node: TableResult | None = result
-    while node is not None:
-        for child in node.children():
-            _walk_into(child, found)
-        node = node.again
-
-
-def effective(result: TableResult) -> TableResult:
-    """The innermost repetition: the row that counts after "erneut würfeln"."""
-    while result.again is not None:
-        result = result.again
-    return result
-
-
-def find(result: TableResult, name: str) -> TableResult | None:
-    """The first follow-up (or the result) of table ``name``."""
-    return next((r for r in walk(result) if _name(r) == name), None)
-
-
 def corridor_width(result: TableResult) -> int:
     """The width in feet the Gangbreite follow-up of an exit roll gave (after an obstacle
     row, the width of its extra roll); 10 ft when the row rolls no width."""
@@ -186,7 +93,7 @@ def size_spec(result: TableResult) -> tuple[SizeSpec, str]:
     """The size of a rolled room, hall or cave and its kind (``room`` or ``hall``)."""
     merged: dict[str, object] = {}
     for node in walk(result):
-        if _name(node) in SIZE_TABLES:
+        if table_name(node) in SIZE_TABLES:
             merged.update(node.values)
     shape = str(merged.get("shape", "rect"))
     kind = str(merged.get("kind", "room"))
@@ -202,23 +109,8 @@ def size_spec(result: TableResult) -> tuple[SizeSpec, str]:
     return SizeSpec(shape, w, h, area), kind
 
 
-@dataclass
-class Walker:
-    """A corridor being walked: its area, the centre of its last cross-section, heading and
-    width in cells."""
-
-    area: AreaBuilder
-    center: Cell
-    heading: str
-    width: int
-    parent: str | None
-    steps: int = 0
-    trail: list[tuple[Cell, str]] = field(default_factory=list)
-    """Centres and headings of the cross-sections walked, in order (obstacles go on one)."""
-
-
-class Zufallslabyrinth:
-    """The procedure plug-in (``PROCEDURE``)."""
+class Zufallslabyrinth(CorridorKit):
+    """The procedure plug-in (``PROCEDURE``), built with the shared corridor toolkit."""
 
     name = "zufallslabyrinth"
     options: tuple[ProcedureOption, ...] = (
@@ -236,6 +128,10 @@ class Zufallslabyrinth:
     joins = True
     """A corridor that meets an area opens into it (seed 000 gives no other rule); Scatola
     Bianca turns by A.4 instead."""
+    parent_grace = PARENT_GRACE
+    lead_cells = squares_to_cells(3)
+    """W4 (``ausgang_kollision``) asks whether an exit leads into an area: one within the
+    corridor of 3 squares Schritt 3 rolls first (docs/rules-notes-000.md, "W4")."""
 
     # -- step 1 --------------------------------------------------------------------------
     def start(self, state: DungeonState, level: LevelState) -> None:
@@ -405,8 +301,7 @@ class Zufallslabyrinth:
             level.rng,
             reroll,
             state.bend,
-            state.limits.max_size_rerolls,
-            state.limits.max_door_offsets,
+            state.limits,
         )
         if placed is None:
             return None
@@ -458,70 +353,6 @@ class Zufallslabyrinth:
         if len(made) < count:  # no wall of the area had room for the rest
             record(state, area, "exit", count, len(made), "no_room")
         state.push_in_order(level, made)
-
-    def _wall_dir(self, area: AreaBuilder, wall: str) -> str:
-        return {
-            "opposite": area.heading,
-            "left": turn(area.heading, -2),
-            "right": turn(area.heading, 2),
-            "entrance": opposite(area.heading),
-        }[wall]
-
-    def _wall_cells(
-        self, state: DungeonState, level: LevelState, area: AreaBuilder, side: str
-    ) -> list[Cell]:
-        """Cells of ``area`` on its ``side`` wall with free rock beyond, not beside a door."""
-        used: set[Cell] = set()
-        for c in state.conns_of(level, area.id):
-            if c.to == area.id:
-                used.add(c.at)
-                used.add(step(c.at, c.side))
-            elif c.from_ == area.id:
-                used.add(c.at)
-                if c.width > 1:  # every cell of a wide way, so no other exit shares one
-                    ax, ay = (0, 1) if c.side in ("e", "w") else (1, 0)
-                    used.update((c.at[0] + ax * i, c.at[1] + ay * i) for i in range(c.width))
-        occ = level.occ
-        owners = occ.owners
-        dx, dy = VECTORS[side]
-        hx, hy = occ.width - 1, occ.height - 1
-        out = []
-        for cell in _edge(area, side):
-            x, y = cell
-            across = (x + dx, y + dy)
-            if not (1 <= across[0] < hx and 1 <= across[1] < hy):
-                continue
-            if (
-                cell in used
-                or (x, y - 1) in used
-                or (x + 1, y) in used
-                or (x, y + 1) in used
-                or (x - 1, y) in used
-            ):
-                continue
-            if across in owners:
-                continue
-            out.append(cell)
-        return out
-
-    def _exit_cell(
-        self, state: DungeonState, level: LevelState, area: AreaBuilder, wall: str
-    ) -> tuple[str, Cell] | None:
-        """A free cell for an exit on ``wall``; another wall when that one has none (a bend
-        counted as "moved"); None, counted as a dead end, when no wall has room."""
-        side = self._wall_dir(area, wall)
-        cells = self._wall_cells(state, level, area, side)
-        if not cells:
-            for other in ("opposite", "left", "right", "entrance"):
-                side = self._wall_dir(area, other)
-                cells = self._wall_cells(state, level, area, side)
-                if cells:
-                    state.bend("moved")
-                    break
-            else:
-                state.bend("dead_end")
-                return None
-        return side, cells[level.rng.randrange(len(cells))]
 
     def _exit_on(
         self,
@@ -587,19 +418,6 @@ class Zufallslabyrinth:
             table=table,
         )
 
-    def _leads_into(
-        self, level: LevelState, area: AreaBuilder, cell: Cell, side: str
-    ) -> str | None:
-        """The area the exit at ``cell`` leads into: the first area straight beyond its wall
-        within 3 squares (the length of a rolled corridor), if any. An area merely beside
-        that way is not "led into" (docs/rules-notes-000.md, "W4")."""
-        owners = level.occ.owners
-        for i in range(1, squares_to_cells(3) + 1):
-            owner = owners.get(step(cell, side, i))
-            if owner is not None and owner != area.id:
-                return owner
-        return None
-
     def _dead_end_walls(self, walker: Walker) -> dict[str, list[Cell]]:
         """The wall sections of a Sackgasse: its end wall and the side walls of its last
         square (10 ft), not the whole corridor (docs/rules-notes-000.md, "Sackgasse")."""
@@ -645,7 +463,7 @@ class Zufallslabyrinth:
         for side in ("n", "e", "s", "w"):
             best: tuple[int, Cell, str] | None = None
             dx, dy = VECTORS[side]
-            section = _edge(area, side) if walls is None else walls.get(side, [])
+            section = area_edge(area, side) if walls is None else walls.get(side, [])
             for cell in sorted(set(section)):  # the wall's cells, by (x, y)
                 x, y = cell
                 if (x + dx, y + dy) in area.cells:
@@ -719,19 +537,11 @@ class Zufallslabyrinth:
     ) -> None:
         """Water, wells and ways down that come with a room's shape (caves, circles)."""
         for node in walk(res):
-            name = _name(node)
+            name = table_name(node)
             if name == "kreis_besonderheit" and node.values.get("feature") == "well":
                 area.features.append(Feature("well", (self._middle(area, 1)[0],), None, node))
             elif name in ("gewaesser", "treppe_falltuer_schacht"):
                 self._contents(state, level, area, node)
-
-    def _middle(self, area: AreaBuilder, n: int) -> list[Cell]:
-        cells = sorted(area.cells, key=lambda c: (c[1], c[0]))
-        mx = sum(c[0] for c in cells) / len(cells)
-        my = sum(c[1] for c in cells) / len(cells)
-        return sorted(cells, key=lambda c: ((c[0] - mx) ** 2 + (c[1] - my) ** 2, c[1], c[0]))[
-            : max(1, n)
-        ]
 
     def _contents(
         self, state: DungeonState, level: LevelState, area: AreaBuilder, res: TableResult
@@ -740,7 +550,7 @@ class Zufallslabyrinth:
         hiding place), traps and tricks, water (with magic), ways to other levels."""
         hoard: list[int] = []
         for node in walk(res):
-            name = _name(node)
+            name = table_name(node)
             if name.startswith("kerkerzufallsbegegnung"):
                 area.contents.append(Content("monster", node))
             elif name == "schatz":
@@ -829,50 +639,6 @@ class Zufallslabyrinth:
         if goes_on:
             self._step4(state, level, walker)
 
-    def _begin(
-        self,
-        state: DungeonState,
-        level: LevelState,
-        walker: Walker,
-        conn: ConnBuilder | None = None,
-    ) -> bool:
-        """The corridor's first cross-section beside its door (narrowed if it must be), off
-        the cells just beyond the other open exits of the same area (each keeps its way)."""
-        allowed = {walker.parent} if walker.parent else set()
-        reserved = _reserved(level, conn)
-        width = walker.width
-        door = walker.center
-        lateral = "e" if is_diagonal(walker.heading) else turn(walker.heading, 2)
-        while width >= 1:
-            # the door may lie anywhere across a wide corridor: middle first, then aside
-            for shift in _shifts(width):
-                center = step(door, lateral, shift) if shift else door
-                cells = cross_section(center, walker.heading, width)
-                if (
-                    door not in cells
-                    or not level.occ.fits(cells, allowed)
-                    or (reserved and not reserved.isdisjoint(cells))
-                ):
-                    continue
-                if width != walker.width:
-                    record(
-                        state,
-                        walker.area,
-                        "width",
-                        walker.width * 5,
-                        width * 5,
-                        "no_room",
-                        "narrowed",
-                    )
-                    walker.width = width
-                    walker.area.width_ft = width * 5
-                walker.center = center
-                state.grow(level, walker.area, cells)
-                walker.trail.append((walker.center, walker.heading))
-                return True
-            width -= 1
-        return False
-
     def _stub(
         self, state: DungeonState, level: LevelState, walker: Walker, conn: ConnBuilder
     ) -> bool:
@@ -885,10 +651,10 @@ class Zufallslabyrinth:
         occ = level.occ
         allowed = {walker.parent} if walker.parent else set()
         rolled = walker.width
-        reserved = _reserved(level, conn)
+        reserved = reserved_cells(level, conn)
         lateral = "e" if is_diagonal(walker.heading) else turn(walker.heading, 2)
         for width in range(rolled, 0, -1):
-            for shift in _shifts(width):
+            for shift in shifts(width):
                 center = step(door, lateral, shift) if shift else door
                 cells = cross_section(center, walker.heading, width)
                 if (
@@ -920,18 +686,6 @@ class Zufallslabyrinth:
         conn.to = walker.area.id
         self._join(state, level, walker, *join)
         return True
-
-    def _widen_start(self, state: DungeonState, level: LevelState, walker: Walker) -> None:
-        cells = [
-            c
-            for c in cross_section(walker.center, walker.heading, walker.width)
-            if c not in walker.area.cells
-        ]
-        if cells and level.occ.fits(cells, {walker.area.id}):
-            state.grow(level, walker.area, cells)
-        else:
-            walker.width = 1
-            walker.area.width_ft = 5
 
     def _corridor_features(
         self, state: DungeonState, area: AreaBuilder, res: TableResult, walker: Walker
@@ -1005,109 +759,6 @@ class Zufallslabyrinth:
         if self._advance(state, level, walker, squares_to_cells(3) - 1):
             self._step4(state, level, walker)
 
-    def _allowed(self, walker: Walker) -> set[str]:
-        allowed = {walker.area.id}
-        if walker.parent and walker.steps < PARENT_GRACE:
-            allowed.add(walker.parent)
-        return allowed
-
-    def _try_step(self, state: DungeonState, level: LevelState, walker: Walker) -> str:
-        """One cell on: ``ok``, ``joined`` (it met an area and opens into it) or ``blocked``."""
-        nxt, cells = advance_cells(walker.center, walker.heading, walker.width)
-        new = [c for c in cells if c not in walker.area.cells]
-        occ = level.occ
-        allowed = self._allowed(walker)
-        if occ.inside(new, 1) and occ.free(new):
-            blockers = occ.blockers(new, allowed)
-            if not blockers:
-                state.grow(level, walker.area, new)
-                walker.center = nxt
-                walker.steps += 1
-                walker.trail.append((nxt, walker.heading))
-                return "ok"
-            if not self.joins:
-                return "blocked"
-            join = self._join_at(level, walker, new, blockers)
-            if join is not None:
-                state.grow(level, walker.area, new)
-                walker.center = nxt
-                self._join(state, level, walker, *join)
-                return "joined"
-            return "blocked"
-        if occ.inside(new, 1) and self.joins:
-            # an area right ahead: open into it from the cells we have
-            owners = {occ.owner(c) for c in new} - {None} - allowed
-            # (after a 45-deg start the cross-section at the new heading is not all ours)
-            here = [
-                c
-                for c in cross_section(walker.center, walker.heading, walker.width)
-                if c in walker.area.cells
-            ]
-            join = self._join_at(level, walker, here, {o for o in owners if o})
-            if join is not None:
-                self._join(state, level, walker, *join)
-                return "joined"
-        return "blocked"
-
-    def _join_at(
-        self, level: LevelState, walker: Walker, cells: list[Cell], blockers: set[str]
-    ) -> tuple[Cell, str, str] | None:
-        sides = [walker.heading] if not is_diagonal(walker.heading) else []
-        sides += [turn(walker.heading, -2), turn(walker.heading, 2)]
-        sides = [s for s in sides if not is_diagonal(s)] or ["n", "e", "s", "w"]
-        for side in sides:
-            for cell in sorted(cells):
-                owner = level.occ.owner(step(cell, side))
-                if owner in blockers and owner is not None:
-                    return cell, side, owner
-        return None
-
-    def _join(
-        self,
-        state: DungeonState,
-        level: LevelState,
-        walker: Walker,
-        cell: Cell,
-        side: str,
-        owner: str,
-    ) -> None:
-        target = level.areas[owner]
-        kind = "door" if target.closed else "opening"
-        state.connect(
-            level,
-            walker.area.id,
-            owner,
-            kind,
-            cell,
-            side,
-            width=1 if kind == "door" else min(2, walker.width),
-            mode="exit",
-        )
-        state.bend("joined")
-
-    def _turn(
-        self, state: DungeonState, level: LevelState, walker: Walker, side: str, eighths: int
-    ) -> bool:
-        """Turn ``side`` by ``eighths`` x 45 deg if the elbow and the next cell fit."""
-        heading = turn(walker.heading, -eighths if side == "left" else eighths)
-        allowed = self._allowed(walker)
-        owners = level.occ.owners
-        # the elbow's cells in the area it leaves stay that area's (a 45-deg start at a door)
-        elbow = [
-            c
-            for c in joint(walker.center, walker.width)
-            if c not in walker.area.cells and owners.get(c) not in allowed
-        ]
-        if elbow and not level.occ.fits(elbow, allowed):
-            return False
-        _nxt, cells = advance_cells(walker.center, heading, walker.width)
-        new = [c for c in cells if c not in walker.area.cells and c not in elbow]
-        if new and not level.occ.fits(new, allowed):
-            return False
-        state.grow(level, walker.area, elbow)
-        walker.heading = heading
-        return True
-
     def _advance(self, state: DungeonState, level: LevelState, walker: Walker, n: int) -> bool:
         """Walk ``n`` cells; on rock or the edge turn right, else left, else stop. False when
         the corridor has ended (joined an area or a dead end)."""
@@ -1125,26 +776,6 @@ class Zufallslabyrinth:
             state.bend("dead_end")
             return False
         return True
-
-    def _edge(self, walker: Walker, side: str) -> Cell:
-        """The cell of the last cross-section farthest towards ``side``."""
-        dx, dy = VECTORS[side]
-        cells = cross_section(walker.center, walker.heading, walker.width)
-        return max(cells, key=lambda c: (c[0] * dx + c[1] * dy, -c[0], -c[1]))
-
-    def _lateral(self, walker: Walker, side: str) -> str:
-        """The cardinal wall to the ``left``/``right`` of the corridor."""
-        d = walker.heading
-        if not is_diagonal(d):
-            return turn(d, -2 if side == "left" else 2)
-        _dx, dy = VECTORS[d]
-        if side == "left":
-            return "e" if dy > 0 else "w"
-        return "w" if dy > 0 else "e"
-
-    def _ahead(self, walker: Walker) -> str:
-        d = walker.heading
-        return d if not is_diagonal(d) else ("n" if VECTORS[d][1] < 0 else "s")
 
     def _step4(self, state: DungeonState, level: LevelState, walker: Walker) -> None:
         """Schritt 4: roll, walk, roll again while the row says so."""
@@ -1275,54 +906,6 @@ class Zufallslabyrinth:
             ways = [("ahead", 0), (side, eighths)]
         return self._open_ways(state, level, walker, ways, walker.width, {"width": walker.width})
 
-    def _open_ways(
-        self,
-        state: DungeonState,
-        level: LevelState,
-        walker: Walker,
-        ways: list[tuple[str, int]],
-        width: int,
-        info: dict[str, Any],
-    ) -> bool:
-        """Open every way but the first as a side corridor of ``width`` cells; the walker
-        takes the first (turning the other way, or dead-ending, when it cannot). False when
-        the corridor cannot go on."""
-        first, rest = ways[0], ways[1:]
-        made = []
-        for where, n in rest:
-            heading = (
-                walker.heading
-                if where == "ahead"
-                else turn(walker.heading, -n if where == "left" else n)
-            )
-            wall = self._ahead(walker) if where == "ahead" else self._lateral(walker, where)
-            cell = self._edge(walker, wall)
-            if level.occ.owner(step(cell, wall)) is not None:
-                continue
-            made.append(
-                state.connect(
-                    level,
-                    walker.area.id,
-                    None,
-                    "opening",
-                    cell,
-                    wall,
-                    width=min(2, width),
-                    mode="corridor",
-                    heading=heading,
-                    info=dict(info),
-                )
-            )
-        state.push_in_order(level, made)
-        if first[0] != "ahead" and not self._turn(state, level, walker, first[0], first[1]):
-            if not self._turn(
-                state, level, walker, "right" if first[0] == "left" else "left", first[1]
-            ):
-                state.bend("dead_end")
-                return False
-            state.bend("turned_other_way")
-        return True
-
     def _hall_at_end(
         self, state: DungeonState, level: LevelState, walker: Walker, row: TableResult
     ) -> None:
@@ -1334,7 +917,7 @@ class Zufallslabyrinth:
         hall = find(row, "halle")
         if hall is None:  # pragma: no cover - the row always rolls Halle
             return
-        moved = _split_rolls(walker.area, T + "halle")
+        moved = split_rolls(walker.area, T + "halle")
         way = state.connect(
             level,
             walker.area.id,
