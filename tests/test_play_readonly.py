@@ -113,6 +113,14 @@ def _spoil(db: Path, code: str) -> str:
     return sid
 
 
+def _gm_client(db: Path, sid: str) -> TestClient:
+    """A client that holds the session's game master token (the web's GM pages need it)."""
+    con = sqlite3.connect(db)
+    (token,) = con.execute("SELECT gm_token FROM sessions WHERE id = ?", (sid,)).fetchone()
+    con.close()
+    return TestClient(create_app(db), headers={"X-Kerker-GM": token})
+
+
 @pytest.mark.parametrize("code", sorted(REASONS))
 def test_each_reason_is_told_apart_and_refuses_a_step(tmp_path: Path, code: str) -> None:
     db = tmp_path / "s.sqlite3"
@@ -171,7 +179,7 @@ def test_the_web_page_and_the_api_say_why(tmp_path: Path, lang: str) -> None:
     db = tmp_path / "s.sqlite3"
     sid = _spoil(db, "rule_data")
     i = LANGS.index(lang)
-    client = TestClient(create_app(db))
+    client = _gm_client(db, sid)
     page = client.get(f"/play/{sid}?lang={lang}")
     assert page.status_code == 200
     assert HEAD[lang] + REASONS["rule_data"][i] in page.text
@@ -198,7 +206,7 @@ def test_a_reason_with_user_text_is_escaped(tmp_path: Path) -> None:
         options["tables"][0]["name"] = "<b>*x*.yaml"
         con.execute("UPDATE sessions SET options = ?", (json.dumps(options),))
     con.close()
-    client = TestClient(create_app(db))
+    client = _gm_client(db, sid)
     page = client.get(f"/play/{sid}?lang=en").text
     assert "&lt;b&gt;*x*.yaml" in page and "<b>*x*" not in page
     journal = client.get(f"/api/sessions/{sid}/journal?lang=en").text

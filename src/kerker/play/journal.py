@@ -58,10 +58,15 @@ def _area_lines(
             if content.get("text"):
                 lines.append(f"     - {content['text']}")
     if view == "gm":
+        from kerker.dungeon.bend_text import bend_line
+
         for content in area["contents"]:
             text = content.get("text")
             if text:
-                lines.append(f"     - {text}")
+                lines.append(f"     - {_one_line(text)}")
+        # what was rolled but built otherwise, and why (issue 12: every bend is said)
+        for bend in area.get("bends") or ():
+            lines.append(f"     - {_one_line(bend_line(bend, _, lang))}")
         rolls = area["rolls"]
         if rolls:
             lines.append("     <details><summary>" + _("Rolls") + "</summary>\n")
@@ -69,9 +74,40 @@ def _area_lines(
                 label = r.get("label") or r["table"]
                 text = r.get("text") or r["row"]
                 mark = " " + _("(entered)") if r.get("entered") else ""
-                lines.append(f"     - {label}: {r['explain']}{mark} → {text}")
+                lines.append(f"     - {label}: {r['explain']}{mark} → {_one_line(text)}")
             lines.append("\n     </details>")
     return lines
+
+
+def _one_line(text: object) -> str:
+    """A table text on one line: a row's line breaks would end the Markdown list item."""
+    return " ".join(str(text).split())
+
+
+_DETAILS = re.compile(r"^(\s*)<details><summary>(.*)</summary>\s*$")
+_UNESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
+
+
+def plain_text(markdown: str) -> str:
+    """A journal's Markdown (:func:`journal_md`, :func:`journal_lines`) as a terminal shows
+    it: folded rolls as an indented "Rolls:" heading, no HTML tags, no Markdown escapes
+    or marks (``~~struck~~``, code spans); text stays text (the terminal prints it with
+    markup off)."""
+    out: list[str] = []
+    lines = markdown.split("\n")
+    for i, line in enumerate(lines):
+        folded = _DETAILS.match(line)
+        if folded:
+            out.append(f"{folded.group(1)}{folded.group(2)}:")
+            continue
+        if line.strip() == "</details>":
+            continue
+        after = lines[i + 1].strip() if i + 1 < len(lines) else ""
+        if not line.strip() and (after == "</details>" or (out and out[-1].endswith(":"))):
+            continue  # the blank lines that frame a fold
+        line = re.sub(r"(?<!\\)[`]|(?<!\\)~~", "", line)  # code spans, struck steps
+        out.append(_UNESCAPE.sub(r"\1", line).replace("&amp;", "&"))
+    return "\n".join(out)
 
 
 def _exits(state: PlayState) -> dict[str, tuple[str, int]]:

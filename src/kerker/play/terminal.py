@@ -167,7 +167,7 @@ def run_loop(
     in one line and the loop goes on; every step done is already saved."""
     from rich.console import Console
 
-    from kerker.play.journal import journal_lines, journal_md
+    from kerker.play.journal import journal_lines, journal_md, plain_text
     from kerker.play.views import exit_lines, rules_language, summary
 
     console = Console(file=stdout, highlight=False, soft_wrap=True)
@@ -291,7 +291,7 @@ def run_loop(
                     fields["item"] = int(parts[1])
             elif key == "j":
                 tables = state.registry or play.registry
-                console.print(journal_md(state, tables, code, view), markup=False)
+                console.print(plain_text(journal_md(state, tables, code, view)), markup=False)
                 continue
             elif key == "v":
                 if not state.info.referee:
@@ -313,7 +313,9 @@ def run_loop(
             try:
                 state = play.act(state.info.id, kind, expected=state.seq, **fields)
                 tables = state.registry or play.registry
-                last = journal_lines(state, tables, code, view, [state.events[-1]])
+                last = plain_text(
+                    "\n".join(journal_lines(state, tables, code, view, [state.events[-1]]))
+                ).split("\n")
             except ConflictError as err:
                 console.print(err.message(_), markup=False)
                 state = err.state or play.state(state.info.id)
