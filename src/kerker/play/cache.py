@@ -44,8 +44,11 @@ def estimate_bytes(state: PlayState) -> int:
     for level in state.dungeon.levels.values():
         areas += len(level.areas)
         cells += sum(len(a.cells) for a in level.areas.values())
-    return BYTES_BASE + BYTES_PER_AREA * areas + BYTES_PER_CELL * cells + BYTES_PER_EVENT * len(
-        state.events
+    return (
+        BYTES_BASE
+        + BYTES_PER_AREA * areas
+        + BYTES_PER_CELL * cells
+        + BYTES_PER_EVENT * len(state.events)
     )
 
 

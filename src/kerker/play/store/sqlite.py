@@ -103,7 +103,9 @@ class SqliteStore(Store):
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
             if self._closed:
-                raise StoreError(N_("database {where}: {reason}"), where=self.where, reason="closed")
+                raise StoreError(
+                    N_("database {where}: {reason}"), where=self.where, reason="closed"
+                )
             conn = self._connect()
         return conn
 
