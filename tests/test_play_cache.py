@@ -203,3 +203,22 @@ def test_the_web_app_gives_states_back_and_reads_other_writers(
     stale = client.post(f"/api/sessions/{sid}/open", json={"exit": "next", "expected": 2})
     assert stale.status_code == 409 and stale.json()["state"]["seq"] == 4
     assert len(sessions.cache) == 1
+
+
+def test_a_page_view_is_remembered_per_event_and_never_outlives_it(client: TestClient) -> None:
+    from kerker.web import sessions as web_sessions
+
+    made = client.post("/api/sessions", json={"seed": 5, "max_areas": 12}).json()
+    sid, token = made["session"], made["player_token"]
+    client.post(f"/api/sessions/{sid}/open", json={"exit": "next"})
+    first = client.get(f"/watch/{token}").text
+    assert client.get(f"/watch/{token}").text == first
+    kept = len(web_sessions._pages)
+    assert kept >= 1
+    client.post(f"/api/sessions/{sid}/note", json={"text": "a <b>note</b>"})
+    gm = client.get(f"/play/{sid}").text
+    assert "2. Note: a" in gm and "<b>note" not in gm  # the page at the new event, escaped
+    assert client.get(f"/watch/{token}?lang=it").text != first
+    client.post(f"/api/sessions/{sid}/open", json={"exit": "next"})
+    assert client.get(f"/watch/{token}").text != first
+    assert len(web_sessions._pages) <= web_sessions.PAGES_KEPT

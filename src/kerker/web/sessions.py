@@ -12,6 +12,7 @@ import asyncio
 import json
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager, suppress
 from contextvars import ContextVar
@@ -338,6 +339,41 @@ def _area_number(anchor: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
+PAGES_KEPT = 24
+"""Page views (map SVG, key, journal) a process keeps, by session, event, view, language,
+level and area: every player screen of a session shows the same page after a door."""
+_pages_lock = threading.Lock()
+_pages: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+
+
+def _remembered(make: Any) -> Any:
+    """``make`` (:func:`_page_data`) answered from the last :data:`PAGES_KEPT` views:
+    a view is made from the state alone, and a state is named exactly by its session,
+    last event and fingerprint (the store's (session, seq) key; the fingerprint tells a
+    session deleted and made again apart)."""
+
+    def page_data(
+        state: Any, view: str, lang: str, depth: int | None, area: int | None = None
+    ) -> dict[str, Any]:
+        info = state.info
+        key = (info.id, state.seq, info.fingerprint, state.read_only, view, lang, depth, area)
+        with _pages_lock:
+            kept = _pages.get(key)
+            if kept is not None:
+                _pages.move_to_end(key)
+        if kept is None:
+            kept = make(state, view, lang, depth, area)
+            with _pages_lock:
+                _pages[key] = kept
+                while len(_pages) > PAGES_KEPT:
+                    _pages.popitem(last=False)
+        return {**kept, "state": state, "info": info}
+
+    page_data.__doc__ = make.__doc__
+    return page_data
+
+
+@_remembered
 def _page_data(
     state: Any, view: str, lang: str, depth: int | None, area: int | None = None
 ) -> dict[str, Any]:
