@@ -13,6 +13,7 @@ read. Run: ``python bench/web.py [--db URL] [--requests N] [--workers N] [--quic
 that of all its processes). ``--stages`` first times the stages of an open request
 in-process (no HTTP): the step with the state cache, the view, the JSON, and a full
 replay of the same log for comparison.
+``KERKER_BENCH_SRC=/path/to/other/src`` serves another checkout's sources (before/after).
 It measures and prints; the goal line (p99 < 100 ms at 50 clients) is informational.
 """
 
@@ -54,7 +55,9 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         env = {
             **os.environ,
-            "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""),
+            "PYTHONPATH": os.environ.get("KERKER_BENCH_SRC", str(ROOT / "src"))
+            + os.pathsep
+            + os.environ.get("PYTHONPATH", ""),
         }
         with log.open("wb") as out:
             self.proc = subprocess.Popen(
@@ -67,8 +70,7 @@ class Server:
                     str(self.port),
                     "--db",
                     db,
-                    "--workers",
-                    str(workers),
+                    *(["--workers", str(workers)] if workers != 1 else []),
                 ],
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -109,6 +111,18 @@ class Server:
             for line in lines:
                 if line.startswith("VmRSS:"):
                     total += int(line.split()[1]) / 1024
+        return total
+
+    def cpu_s(self) -> float:
+        """CPU seconds (user + system) the instance's processes have used so far."""
+        tick = os.sysconf("SC_CLK_TCK")
+        total = 0.0
+        for pid in self.pids():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += (int(fields[11]) + int(fields[12])) / tick
         return total
 
     def stop(self) -> None:
@@ -352,7 +366,7 @@ def main() -> int:
     print(f"instance: kerker serve --workers {args.workers}")
     server = Server(db, folder / "serve-a.log", args.workers)
     errors = 0
-    rows: list[tuple[int, int, float, float, float, float, int, float, float]] = []
+    rows: list[tuple[int, int, float, float, float, float, int, float, float, float]] = []
     try:
         rss0 = server.rss_mib()
         seed = 1000
@@ -360,7 +374,9 @@ def main() -> int:
             sessions = asyncio.run(_sessions(server.url, count, seed))
             seed += count
             before = server.rss_mib()
+            cpu0 = server.cpu_s()
             times, bad, wall = asyncio.run(_load(server.url, sessions, requests))
+            cpu = (server.cpu_s() - cpu0) * 1000 / max(1, len(times))
             errors += bad
             rows.append(
                 (
@@ -373,18 +389,19 @@ def main() -> int:
                     bad,
                     before,
                     server.rss_mib(),
+                    cpu,
                 )
             )
         print()
         print(
             "| clients | requests | p50 ms | p99 ms | max ms | req/s | non-200 | "
-            "RSS before MiB | RSS after MiB |"
+            "server CPU ms/request | RSS before MiB | RSS after MiB |"
         )
-        print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-        for count, n, p50, p99, top, rate, bad, before, after in rows:
+        print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for count, n, p50, p99, top, rate, bad, before, after, cpu in rows:
             print(
                 f"| {count} | {n} | {p50:.1f} | {p99:.1f} | {top:.1f} | {rate:.1f} | {bad} | "
-                f"{before:.1f} | {after:.1f} |"
+                f"{cpu:.1f} | {before:.1f} | {after:.1f} |"
             )
         print(f"\nRSS at start {rss0:.1f} MiB")
         marks = _memory_run(server, memory, max(1, memory // 6))
