@@ -23,6 +23,20 @@ from kerker.play.store.migrations import APP, LATEST
 
 BUSY_MS = 10_000
 """How long a writer waits for another's lock before it gives up (one-line error)."""
+_WRITERS: dict[str, threading.RLock] = {}
+_WRITERS_LOCK = threading.Lock()
+"""One lock per database file for the write transactions of this process: its threads
+queue on it instead of in SQLite's busy handler, which sleeps in growing steps and lets
+late comers in first (measured: with 50 writers in one process p99 10 s and some
+"database is busy" answers; other processes still meet the busy handler)."""
+
+
+def _writer_lock(path: Path) -> threading.RLock:
+    key = str(path) if str(path) == ":memory:" else str(path.resolve())
+    with _WRITERS_LOCK:
+        return _WRITERS.setdefault(key, threading.RLock())
+
+
 SYNCHRONOUS = ("full", "normal")
 """What ``?synchronous=`` may say: ``full`` (the default) waits for the disk at every
 commit; ``normal`` (WAL) only at checkpoints, so a commit survives the process being
@@ -50,6 +64,7 @@ class SqliteStore(Store):
         self._conns: list[sqlite3.Connection] = []
         self._shared = str(path) == ":memory:"
         """One connection for every thread (an in-memory database is one connection's)."""
+        self._writer = threading.RLock() if self._shared else _writer_lock(path)
         self._closed = False
         try:
             if not self._shared:
@@ -124,15 +139,32 @@ class SqliteStore(Store):
 
     @contextmanager
     def transaction(self, write: bool = True) -> Iterator[Any]:
-        """A cursor in ``BEGIN IMMEDIATE`` (``write``) or ``BEGIN`` ... ``COMMIT`` (rolled
-        back on any error)."""
+        """A cursor in ``BEGIN IMMEDIATE`` (``write``: after this process's other writers
+        of the file, in turn) or ``BEGIN`` ... ``COMMIT`` (rolled back on any error)."""
+        if not write:
+            with self._transaction("BEGIN") as cur:
+                yield cur
+            return
+        if not self._writer.acquire(timeout=BUSY_MS / 1000):
+            raise BusyError(
+                N_("database {where} is busy with other writers; nothing was written, try again"),
+                where=self.where,
+            )
+        try:
+            with self._transaction("BEGIN IMMEDIATE") as cur:
+                yield cur
+        finally:
+            self._writer.release()
+
+    @contextmanager
+    def _transaction(self, begin: str) -> Iterator[Any]:
         conn = self.conn
         try:
             cur = conn.cursor()
         except sqlite3.Error as exc:  # a closed store
             raise self.fail(exc) from None
         try:
-            cur.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            cur.execute(begin)
         except sqlite3.Error as exc:
             cur.close()
             raise self.fail(exc) from None
