@@ -6,9 +6,14 @@ stream on a SECOND instance takes to hear of an opened door.
 Every client opens exits ("next") on a session of its own, made before the clock starts
 (so no client waits on another's 409), a fixed number of requests per client, one
 keep-alive connection each. Latency is measured in the client, request sent to response
-read. Run: ``python bench/web.py [--db URL] [--requests N] [--quick]``; ``--db`` defaults to
-a fresh SQLite file in a temporary folder, ``--db postgresql://...`` (e.g. from
-``scripts/pg_ci.sh start``) measures PostgreSQL and its LISTEN/NOTIFY delay.
+read. Run: ``python bench/web.py [--db URL] [--requests N] [--workers N] [--quick]``;
+``--db`` defaults to a fresh SQLite file in a temporary folder, ``--db postgresql://...``
+(e.g. from ``scripts/pg_ci.sh start``) measures PostgreSQL and its LISTEN/NOTIFY delay;
+``--workers N`` starts the instance as ``kerker serve --workers N`` (its memory is then
+that of all its processes). ``--stages`` first times the stages of an open request
+in-process (no HTTP): the step with the state cache, the view, the JSON, and a full
+replay of the same log for comparison.
+``KERKER_BENCH_SRC=/path/to/other/src`` serves another checkout's sources (before/after).
 It measures and prints; the goal line (p99 < 100 ms at 50 clients) is informational.
 """
 
@@ -26,6 +31,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -44,16 +50,28 @@ def _port() -> int:
 class Server:
     """A `kerker serve` subprocess on loopback."""
 
-    def __init__(self, db: str, log: Path) -> None:
+    def __init__(self, db: str, log: Path, workers: int = 1) -> None:
         self.port = _port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {
             **os.environ,
-            "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""),
+            "PYTHONPATH": os.environ.get("KERKER_BENCH_SRC", str(ROOT / "src"))
+            + os.pathsep
+            + os.environ.get("PYTHONPATH", ""),
         }
         with log.open("wb") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "kerker", "serve", "--port", str(self.port), "--db", db],
+                [
+                    sys.executable,
+                    "-m",
+                    "kerker",
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--db",
+                    db,
+                    *(["--workers", str(workers)] if workers != 1 else []),
+                ],
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 env=env,
@@ -73,11 +91,39 @@ class Server:
                     raise SystemExit("kerker serve did not answer within 60 s")
                 time.sleep(0.2)
 
+    def pids(self) -> list[int]:
+        """The server process and its children (the workers of ``--workers N``)."""
+        found = [self.proc.pid]
+        for pid in found:
+            for task in Path(f"/proc/{pid}/task").glob("*/children"):
+                found += [int(c) for c in task.read_text().split()]
+        return found
+
     def rss_mib(self) -> float:
-        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-        return float("nan")
+        """Resident memory of the instance: all its processes (the supervisor of several
+        workers and uvicorn's resource tracker included)."""
+        total = 0.0
+        for pid in self.pids():
+            try:
+                lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+            except OSError:
+                continue
+            for line in lines:
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) / 1024
+        return total
+
+    def cpu_s(self) -> float:
+        """CPU seconds (user + system) the instance's processes have used so far."""
+        tick = os.sysconf("SC_CLK_TCK")
+        total = 0.0
+        for pid in self.pids():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += (int(fields[11]) + int(fields[12])) / tick
+        return total
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -215,6 +261,78 @@ def _stream_delay(writer: Server, reader: Server, repeats: int) -> list[float]:
     return [(arrived[s] - sent[s]) * 1000 for s in sent if s in arrived]
 
 
+def _stages(db: str, steps: int) -> None:
+    """Time an open request's stages in-process, on 10 sessions of their own, ``steps``
+    opens each: the step through the web app's session layer (store look-up, the state
+    cache's catch-up or a fold, propose, apply, fingerprint, append), the view
+    (``show``), its JSON; and for comparison a full replay of the same log per step.
+    Medians of wall and CPU time in ms."""
+    sys.path.insert(0, str(ROOT / "src"))
+    from starlette.responses import JSONResponse
+
+    from kerker.play.session import fold
+    from kerker.play.views import show
+    from kerker.web import services
+    from kerker.web.sessions import _LENT, Sessions
+
+    sessions = Sessions(db)
+    marks: dict[str, list[tuple[float, float]]] = {}
+
+    def timed(label: str, work: Any) -> Any:
+        t0, c0 = time.perf_counter(), time.process_time()
+        out = work()
+        marks.setdefault(label, []).append(
+            ((time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000)
+        )
+        return out
+
+    def request(work: Any) -> Any:
+        lent: list[Any] = []
+        token = _LENT.set(lent)
+        try:
+            return work()
+        finally:
+            _LENT.reset(token)
+            sessions.give_back(lent)
+
+    ids = [
+        request(
+            lambda n=n: sessions.new(
+                services.DungeonOptions(
+                    seed=5000 + n, max_areas=SESSION["max_areas"], min_areas=SESSION["min_areas"]
+                ),
+                "",
+            )
+        ).info.id
+        for n in range(10)
+    ]
+
+    def step(sid: str) -> None:
+        state = timed(
+            "step (Sessions.act, cached state)",
+            lambda: sessions.act(sid, "open", None, exit="next"),
+        )
+        doc = timed("view (views.show, gm)", lambda: show(state, "gm", "en"))
+        timed("JSON (JSONResponse)", lambda: JSONResponse(doc).body)
+        timed(
+            "for comparison: full replay",
+            lambda: fold(state.info, list(state.events), services.registry()),
+        )
+
+    for _ in range(steps):
+        for sid in ids:
+            request(lambda sid=sid: step(sid))
+    sessions.close()
+    print(f"\nstages of an open request, in-process ({len(ids)} sessions x {steps} opens):")
+    print("| stage | wall ms (median) | CPU ms (median) |")
+    print("| --- | ---: | ---: |")
+    for label, got in marks.items():
+        wall = statistics.median(w for w, _c in got)
+        cpu = statistics.median(c for _w, c in got)
+        print(f"| {label} | {wall:.1f} | {cpu:.1f} |")
+    print(f"cache: {sessions.cache.stats}\n")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--db", help="database URL (default: a fresh SQLite file)")
@@ -229,6 +347,10 @@ def main() -> int:
         "--memory", type=int, default=3000, help="requests of the memory run (default 3000)"
     )
     ap.add_argument("--quick", action="store_true", help="a few requests: does it still run")
+    ap.add_argument("--workers", type=int, default=1, help="kerker serve --workers (default 1)")
+    ap.add_argument(
+        "--stages", action="store_true", help="first time an open request's stages in-process"
+    )
     args = ap.parse_args()
     requests = 3 if args.quick else max(1, min(args.requests, 35))
     memory = 200 if args.quick else max(100, min(args.memory, 20_000))
@@ -244,11 +366,14 @@ def main() -> int:
     print(
         f"each client: its own session ({SESSION['max_areas']} areas at most), "
         f'{requests} x POST /api/sessions/ID/open {{"exit": "next"}}, one keep-alive '
-        "connection; one kerker serve (uvicorn, one process)"
+        "connection; one kerker serve instance"
     )
-    server = Server(db, folder / "serve-a.log")
+    if args.stages:
+        _stages(args.db or str(folder / "stages.sqlite3"), 3 if args.quick else 20)
+    print(f"instance: kerker serve --workers {args.workers}")
+    server = Server(db, folder / "serve-a.log", args.workers)
     errors = 0
-    rows: list[tuple[int, int, float, float, float, float, int, float, float]] = []
+    rows: list[tuple[int, int, float, float, float, float, int, float, float, float]] = []
     try:
         rss0 = server.rss_mib()
         seed = 1000
@@ -256,7 +381,9 @@ def main() -> int:
             sessions = asyncio.run(_sessions(server.url, count, seed))
             seed += count
             before = server.rss_mib()
+            cpu0 = server.cpu_s()
             times, bad, wall = asyncio.run(_load(server.url, sessions, requests))
+            cpu = (server.cpu_s() - cpu0) * 1000 / max(1, len(times))
             errors += bad
             rows.append(
                 (
@@ -269,18 +396,19 @@ def main() -> int:
                     bad,
                     before,
                     server.rss_mib(),
+                    cpu,
                 )
             )
         print()
         print(
             "| clients | requests | p50 ms | p99 ms | max ms | req/s | non-200 | "
-            "RSS before MiB | RSS after MiB |"
+            "server CPU ms/request | RSS before MiB | RSS after MiB |"
         )
-        print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-        for count, n, p50, p99, top, rate, bad, before, after in rows:
+        print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for count, n, p50, p99, top, rate, bad, before, after, cpu in rows:
             print(
                 f"| {count} | {n} | {p50:.1f} | {p99:.1f} | {top:.1f} | {rate:.1f} | {bad} | "
-                f"{before:.1f} | {after:.1f} |"
+                f"{cpu:.1f} | {before:.1f} | {after:.1f} |"
             )
         print(f"\nRSS at start {rss0:.1f} MiB")
         marks = _memory_run(server, memory, max(1, memory // 6))

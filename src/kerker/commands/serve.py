@@ -21,6 +21,19 @@ SERVE_HELP = N_(
 )
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+MAX_WORKERS = 64
+WORKER_DB = "KERKER_SERVE_DB"
+"""How ``kerker serve --workers N`` hands the database URL to its worker processes."""
+
+
+def worker_app() -> object:
+    """The app of one worker process of ``kerker serve --workers N`` (uvicorn imports
+    this factory in each worker; the database URL comes from :data:`WORKER_DB`)."""
+    import os
+
+    from kerker.web import create_app
+
+    return create_app(os.environ.get(WORKER_DB) or None)
 
 
 @friendly
@@ -51,11 +64,25 @@ def serve_command(
             ),
         ),
     ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            help=_h(
+                N_(
+                    "Worker processes (default 1). Each serves any session: state lives only "
+                    "in the database. On 2 cores: 2."
+                )
+            ),
+        ),
+    ] = 1,
 ) -> None:
     """Run the web app until Ctrl-C; see ``SERVE_HELP``."""
     _ = translator(cli_language())
     if not 1 <= port <= 65535:
         raise OptionError(N_("--port must be between 1 and 65535"))
+    if not 1 <= workers <= MAX_WORKERS:
+        raise OptionError(N_("--workers must be between 1 and {max}"), max=MAX_WORKERS)
     import os
 
     import uvicorn
@@ -80,7 +107,18 @@ def serve_command(
 
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     try:
-        uvicorn.run(create_app(url_db), host=host, port=port, log_level="warning")
+        if workers == 1:
+            uvicorn.run(create_app(url_db), host=host, port=port, log_level="warning")
+        else:
+            os.environ[WORKER_DB] = str(url_db or "")
+            uvicorn.run(
+                "kerker.commands.serve:worker_app",
+                factory=True,
+                host=host,
+                port=port,
+                workers=workers,
+                log_level="warning",
+            )
     except OSError as err:
         raise OptionError(
             N_("cannot listen on {host}:{port}: {reason}"),

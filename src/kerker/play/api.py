@@ -4,6 +4,10 @@ registry in, sessions as :class:`~kerker.play.session.PlayState` out.
 Every step is: load the log, fold it, propose the event against that state, append it with
 the sequence number seen (a clash is a :class:`~kerker.play.store.ConflictError` carrying
 the current state), fold again. A front end only translates requests to these calls.
+
+With a :class:`~kerker.play.cache.StateCache` (the web app) "load and fold" reads the
+session's last event number, takes the state this process folded before and applies only
+the events appended since; the states returned are the caller's to give back.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from kerker.errors import N_
+from kerker.play.cache import StateCache
 from kerker.play.events import MAX_EVENTS, Event, EventError, event_from_json
 from kerker.play.session import (
     PlayState,
@@ -39,11 +44,14 @@ def _now() -> str:
 
 
 class Play:
-    """Sessions in ``store``, dungeons rolled from ``registry``."""
+    """Sessions in ``store``, dungeons rolled from ``registry``; folded states taken from
+    and left to the caller to give back to ``cache`` (None: every state is folded from
+    the whole log, or, after a step made here, that step's state is reused)."""
 
-    def __init__(self, store: Store, registry: Registry) -> None:
+    def __init__(self, store: Store, registry: Registry, cache: StateCache | None = None) -> None:
         self.store = store
         self.registry = registry
+        self.cache = cache
         self._last: dict[str, PlayState] = {}
         """Session id -> the state after its last step made here: reused by
         :meth:`state` while the stored log is still the one it was folded from."""
@@ -107,12 +115,38 @@ class Play:
     def state(self, ref: str) -> PlayState:
         """The session named ``ref`` (id, id prefix or name), replayed and verified (or, when
         the stored log is the one the state after this object's last step of it was folded
-        from, that state: a second instance's append shows as a longer log)."""
+        from, that state: a second instance's append shows as a longer log). With a cache:
+        the cached state of the session brought up to the store's last event (never an
+        older one), else the whole log folded; the caller owns the state returned (and may
+        give it back to the cache when done with it)."""
+        if self.cache is not None:
+            return self._cached_state(ref)
         info, events = self.store.load(ref)
         last = self._last.pop(info.id, None)
         if last is not None and last.info == info and last.events == events and not last.read_only:
             return last
         return self._fold(info, events)
+
+    def _cached_state(self, ref: str) -> PlayState:
+        assert self.cache is not None
+        info, seq = self.store.head(ref)
+        state = self.cache.take(info.id)
+        if state is not None and not _same_session(state.info, info):
+            state = None
+        if state is not None and state.seq <= seq:
+            try:
+                for event in self.store.events(info.id, after=state.seq, upto=seq):
+                    state = advance(state, event, self.registry)
+            except EventError:
+                state = None  # a log that does not go on from it: the full fold decides
+            if state is not None and state.seq != seq:
+                state = None
+        else:
+            state = None
+        if state is None:
+            state = fold(info, self.store.events(info.id, upto=seq), self.registry)
+        state.info = info
+        return verify(state)
 
     def act(self, ref: str, kind: str, expected: int | None = None, **fields: Any) -> PlayState:
         """Do ``kind`` (see :func:`~kerker.play.session.propose`) on session ``ref`` and
@@ -140,15 +174,18 @@ class Play:
             err.state = self.state(info.id)
             raise
         after.info = info
-        if len(self._last) > 64:
-            self._last.clear()
-        self._last[info.id] = after
+        if self.cache is None:
+            if len(self._last) > 64:
+                self._last.clear()
+            self._last[info.id] = after
         return after
 
     def delete(self, ref: str) -> str:
         """Remove the session named ``ref``; returns its id."""
         info = self.store.find(ref)
         self.store.delete(info.id)
+        if self.cache is not None:
+            self.cache.discard(info.id)
         return info.id
 
     def sessions(self) -> list[SessionInfo]:
@@ -238,6 +275,12 @@ class Play:
                 seq=event.seq,
                 kind=event.kind,
             )
+
+
+def _same_session(a: SessionInfo, b: SessionInfo) -> bool:
+    """Whether two headers name the same session as made (all but what an append
+    changes: the fingerprint and the time of the last step)."""
+    return replace(a, fingerprint="", updated="") == replace(b, fingerprint="", updated="")
 
 
 def export(state: PlayState) -> dict[str, Any]:

@@ -12,8 +12,10 @@ import asyncio
 import json
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import asynccontextmanager, contextmanager, suppress
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -94,41 +96,70 @@ def _refused(status: int, message: str) -> Exception:
     return HTTPException(status_code=status, detail=weblang.gettext()(message))
 
 
+POOL = 40
+"""PostgreSQL connections an instance keeps at most (uvicorn runs the routes in a pool of
+40 threads; the player streams' ``LISTEN`` has one of its own)."""
+
+_LENT: ContextVar[list[Any] | None] = ContextVar("kerker_lent_states", default=None)
+"""The folded states the current request took from the cache (given back when its
+response has been made)."""
+
+
 class Sessions:
-    """The session side of the app: a store URL (None: the user's SQLite file)."""
+    """The session side of the app: a store URL (None: the user's SQLite file).
+
+    One store serves every request (SQLite: a connection per worker thread; PostgreSQL: a
+    pool). Folded states are kept in a per-process :class:`~kerker.play.cache.StateCache`:
+    a request takes its session's state, brings it up to the store's last event, and gives
+    it back when its response is made (:class:`LendingMiddleware`), so the next request
+    folds only what was appended since. The database stays the only truth."""
 
     def __init__(self, db: str | Path | None) -> None:
+        from kerker.play.cache import StateCache
+
         self.db = db
         self.changes = Changes(db)
-        self._keeper: Any = None
-        self._keeper_lock = threading.Lock()
+        self.cache = StateCache()
+        self._store: Any = None
+        self._store_lock = threading.Lock()
+
+    def store(self) -> Any:
+        """The app's store (opened on first use, kept for the life of the app)."""
+        if self._store is None:
+            from kerker.play.store import open_store
+
+            with self._store_lock:
+                if self._store is None:
+                    self._store = open_store(self.db, pool=POOL)
+        return self._store
+
+    def close(self) -> None:
+        """Close the store and stop the listener."""
+        self.changes.close()
+        with self._store_lock:
+            if self._store is not None:
+                self._store.close()
+                self._store = None
 
     @contextmanager
     def play(self) -> Iterator[Any]:
-        """A :class:`~kerker.play.api.Play` on a store opened for this request."""
+        """A :class:`~kerker.play.api.Play` on the app's store and state cache."""
         from kerker.play.api import Play
-        from kerker.play.store import open_store
 
-        store = open_store(self.db)
-        if self._keeper is None and not self.changes.live:
-            self._keep_wal_open()
-        try:
-            yield Play(store, services.registry())
-        finally:
-            store.close()
+        yield Play(self.store(), services.registry(), cache=self.cache)
 
-    def _keep_wal_open(self) -> None:
-        """SQLite: hold one idle connection for the life of the app. The last connection
-        to close checkpoints the WAL into the file and deletes it (two more fsyncs); with
-        a connection per request that was every request (measured on this disk: an open
-        request 60 ms -> 22 ms). The idle connection holds no lock and no transaction;
-        commits stay ``synchronous = FULL``, checkpoints happen as SQLite's autocheckpoint
-        does them."""
-        from kerker.play.store import open_store
+    def _lend(self, state: Any) -> Any:
+        """``state``, given back to the cache when the current request's response is made
+        (outside a request: not given back, the caller keeps it)."""
+        lent = _LENT.get()
+        if lent is not None:
+            lent.append(state)
+        return state
 
-        with self._keeper_lock:
-            if self._keeper is None:
-                self._keeper = open_store(self.db)
+    def give_back(self, states: list[Any]) -> None:
+        """Give the states a request took back to the cache (newest last)."""
+        for state in states:
+            self.cache.give(state)
 
     def replay(self, session: str) -> Any:
         """The session with exactly this id, replayed (no access check: for the app's own
@@ -136,7 +167,7 @@ class Sessions:
         if not SESSION_ID.match(session):
             raise OptionError(N_("no session {session!r}"), session=session[:40])
         with self.play() as play:
-            state = play.state(session)
+            state = self._lend(play.state(session))
         if state.info.id != session:
             raise OptionError(N_("no session {session!r}"), session=session[:40])
         return state
@@ -196,7 +227,7 @@ class Sessions:
             )
         with self.play() as play:
             info = play.store.by_token(token)
-            return play.state(info.id)
+            return self._lend(play.state(info.id))
 
     def act(
         self, session: str, kind: str, expected: int | None, gm: str | None, **fields: Any
@@ -212,11 +243,18 @@ class Sessions:
             )
         if not SESSION_ID.match(session):
             raise OptionError(N_("no session {session!r}"), session=session[:40])
+        from kerker.play.store import ConflictError
+
         with self.play() as play:
             # exact id and its GM token: a cheap look-up in the same store, not a replay
             # of its own (measured: a third of an open request's time went there)
             self.check_gm(play, session, gm)
-            return play.act(session, kind, expected=expected, **fields)
+            try:
+                return self._lend(play.act(session, kind, expected=expected, **fields))
+            except ConflictError as err:
+                if err.state is not None:
+                    self._lend(err.state)
+                raise
 
     def act_as_player(self, token: str, kind: str, expected: int | None, **fields: Any) -> Any:
         """Do ``kind`` through the player link ``token``: only in a session without a
@@ -235,7 +273,14 @@ class Sessions:
                 )
             if kind not in PLAYER_ACTIONS:
                 raise _refused(403, N_("players cannot do this"))
-            return play.act(info.id, kind, expected=expected, **fields)
+            from kerker.play.store import ConflictError
+
+            try:
+                return self._lend(play.act(info.id, kind, expected=expected, **fields))
+            except ConflictError as err:
+                if err.state is not None:
+                    self._lend(err.state)
+                raise
 
     def new(
         self,
@@ -261,7 +306,9 @@ class Sessions:
         if tables:
             opts["tables"] = tables
         with self.play() as play:
-            return play.new(options.rules, options.seed, opts, name=name, referee=referee)
+            return self._lend(
+                play.new(options.rules, options.seed, opts, name=name, referee=referee)
+            )
 
     def listing(self, request: Request | None = None) -> list[Any]:
         """The sessions, the most recently played first: those ``request`` holds the game
@@ -509,6 +556,41 @@ def _area_number(anchor: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
+PAGES_KEPT = 24
+"""Page views (map SVG, key, journal) a process keeps, by session, event, view, language,
+level and area: every player screen of a session shows the same page after a door."""
+_pages_lock = threading.Lock()
+_pages: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+
+
+def _remembered(make: Any) -> Any:
+    """``make`` (:func:`_page_data`) answered from the last :data:`PAGES_KEPT` views:
+    a view is made from the state alone, and a state is named exactly by its session,
+    last event and fingerprint (the store's (session, seq) key; the fingerprint tells a
+    session deleted and made again apart)."""
+
+    def page_data(
+        state: Any, view: str, lang: str, depth: int | None, area: int | None = None
+    ) -> dict[str, Any]:
+        info = state.info
+        key = (info.id, state.seq, info.fingerprint, state.read_only, view, lang, depth, area)
+        with _pages_lock:
+            kept = _pages.get(key)
+            if kept is not None:
+                _pages.move_to_end(key)
+        if kept is None:
+            kept = make(state, view, lang, depth, area)
+            with _pages_lock:
+                _pages[key] = kept
+                while len(_pages) > PAGES_KEPT:
+                    _pages.popitem(last=False)
+        return {**kept, "state": state, "info": info}
+
+    page_data.__doc__ = make.__doc__
+    return page_data
+
+
+@_remembered
 def _page_data(
     state: Any, view: str, lang: str, depth: int | None, area: int | None = None
 ) -> dict[str, Any]:
@@ -588,9 +670,57 @@ def _page_data(
     }
 
 
+class LendingMiddleware:
+    """Gives the folded states a request took from the cache back when its response has
+    been made: just before its last body chunk goes out (the page or JSON is rendered by
+    then, and the client cannot ask again before), or when the request ends otherwise
+    (an error, a stream that closed). A pure ASGI middleware: the request's list of
+    states is a context variable, which the worker thread of a route shares."""
+
+    def __init__(self, app: Any, sessions: Sessions) -> None:
+        self.app = app
+        self.sessions = sessions
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        lent: list[Any] = []
+        token = _LENT.set(lent)
+
+        def give_back() -> None:
+            states = lent[:]
+            lent.clear()
+            self.sessions.give_back(states)
+
+        async def sending(message: Any) -> None:
+            if message["type"] == "http.response.body" and not message.get("more_body"):
+                give_back()
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            _LENT.reset(token)
+            give_back()
+
+
 def session_routes(app: FastAPI, sessions: Sessions) -> None:
-    """Add the session pages and API to ``app``."""
+    """Add the session pages and API to ``app`` (and the middleware that gives folded
+    states back to the cache, and closing the store when the app shuts down)."""
     pages: Pages = app.state.pages
+    app.add_middleware(LendingMiddleware, sessions=sessions)
+    previous = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(target: Any) -> AsyncIterator[Any]:
+        async with previous(target) as state:
+            try:
+                yield state
+            finally:
+                sessions.close()
+
+    app.router.lifespan_context = lifespan
 
     @app.get("/play", response_class=HTMLResponse, include_in_schema=False)
     def play_list(request: Request) -> HTMLResponse:
@@ -940,9 +1070,8 @@ def _seq_of(sessions: Sessions, token: str) -> int | None:
     from kerker.play.store import StoreError
 
     try:
-        with sessions.play() as play:
-            info = play.store.by_token(token)
-            return len(play.store.events(info.id))
+        info = sessions.store().by_token(token)
+        return int(sessions.store().head(info.id)[1])  # one row, not the whole log
     except StoreError:
         return None
 

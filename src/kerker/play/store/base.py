@@ -102,8 +102,10 @@ class Store(ABC):
     """What the store is (a path or a URL without password), for messages."""
 
     @abstractmethod
-    def transaction(self) -> AbstractContextManager[Any]:
-        """A cursor inside one transaction: committed on success, rolled back on error."""
+    def transaction(self, write: bool = True) -> AbstractContextManager[Any]:
+        """A cursor inside one transaction: committed on success, rolled back on error.
+        ``write=False`` promises that the transaction only reads (SQLite then takes no
+        write lock: readers neither wait for writers nor hold them up)."""
 
     @abstractmethod
     def is_clash(self, exc: BaseException) -> bool:
@@ -230,7 +232,7 @@ class Store(ABC):
     def sessions(self) -> list[SessionInfo]:
         """Every session, the most recently played first (at most
         :data:`MAX_SESSIONS_LISTED`)."""
-        with self.transaction() as cur:
+        with self.transaction(write=False) as cur:
             cur.execute(
                 f"SELECT {', '.join(_COLUMNS)} FROM sessions "
                 f"ORDER BY updated DESC, id LIMIT {MAX_SESSIONS_LISTED}"
@@ -240,16 +242,21 @@ class Store(ABC):
     def find(self, ref: str) -> SessionInfo:
         """The session whose id is ``ref``, starts with ``ref``, or whose name is ``ref``;
         refuses none or several in one line."""
-        with self.transaction() as cur:
+        return self.head(ref)[0]
+
+    def head(self, ref: str) -> tuple[SessionInfo, int]:
+        """The session named ``ref`` (as :meth:`find` names it) and the number of its last
+        event, read together in one query (what a cache of folded states compares with)."""
+        with self.transaction(write=False) as cur:
             cur.execute(
                 self._sql(
-                    f"SELECT {', '.join(_COLUMNS)} FROM sessions "
+                    f"SELECT {', '.join(_COLUMNS)}, seq FROM sessions "
                     "WHERE id = ? OR name = ? OR id LIKE ? ORDER BY id LIMIT 3"
                 ),
                 (ref, ref, ref.replace("%", "").replace("_", "") + "%"),
             )
-            rows = [_info(tuple(r)) for r in cur.fetchall()]
-        exact = [r for r in rows if r.id == ref]
+            rows = [(_info(tuple(r)), int(r[len(_COLUMNS)])) for r in cur.fetchall()]
+        exact = [r for r in rows if r[0].id == ref]
         if exact:
             return exact[0]
         if len(rows) == 1 and ref:
@@ -261,13 +268,13 @@ class Store(ABC):
         raise StoreError(
             N_("{session!r} names several sessions: {ids}"),
             session=ref,
-            ids=", ".join(r.id for r in rows),
+            ids=", ".join(r[0].id for r in rows),
         )
 
     def by_token(self, token: str) -> SessionInfo:
         """The session whose player token is ``token`` (exactly); refuses others in one line
         without saying whether any session exists."""
-        with self.transaction() as cur:
+        with self.transaction(write=False) as cur:
             cur.execute(
                 self._sql(f"SELECT {', '.join(_COLUMNS)} FROM sessions WHERE player_token = ?"),
                 (token,),
@@ -283,7 +290,7 @@ class Store(ABC):
         """The session whose game master token is ``token`` (exactly); refuses others in
         one line without saying whether any session exists."""
         if token:
-            with self.transaction() as cur:
+            with self.transaction(write=False) as cur:
                 cur.execute(
                     self._sql(f"SELECT {', '.join(_COLUMNS)} FROM sessions WHERE gm_token = ?"),
                     (token,),
@@ -293,14 +300,27 @@ class Store(ABC):
                 return _info(tuple(row))
         raise StoreError(N_("this game master link is not valid"))
 
-    def events(self, session: str) -> list[Event]:
-        """The log of ``session`` in order. Refuses a stored event that does not read as
-        one (a damaged database) in one line."""
-        with self.transaction() as cur:
-            cur.execute(
-                self._sql("SELECT seq, kind, data FROM events WHERE session = ? ORDER BY seq"),
-                (session,),
-            )
+    def events(self, session: str, after: int = 0, upto: int | None = None) -> list[Event]:
+        """The log of ``session`` in order: the events after number ``after`` up to number
+        ``upto`` (None: the last). Refuses a stored event that does not read as one (a
+        damaged database) in one line."""
+        with self.transaction(write=False) as cur:
+            if upto is None:
+                cur.execute(
+                    self._sql(
+                        "SELECT seq, kind, data FROM events WHERE session = ? AND seq > ? "
+                        "ORDER BY seq"
+                    ),
+                    (session, after),
+                )
+            else:
+                cur.execute(
+                    self._sql(
+                        "SELECT seq, kind, data FROM events "
+                        "WHERE session = ? AND seq > ? AND seq <= ? ORDER BY seq"
+                    ),
+                    (session, after, upto),
+                )
             rows = cur.fetchall()
         out = []
         for seq, kind, data in rows:
@@ -349,7 +369,7 @@ class Store(ABC):
             raise
         except Exception as exc:
             if self.is_clash(exc):
-                with self.transaction() as cur:
+                with self.transaction(write=False) as cur:
                     seq = self._seq(cur, info.id)
                 raise ConflictError(info.id, expected, seq) from None
             raise self.fail(exc) from None

@@ -1,7 +1,11 @@
 """Sessions in PostgreSQL through psycopg 3 (binary wheel: no system libpq), for several
 app instances on one database. Appends run in a transaction under the ``(session, seq)``
 primary key; a second writer's ``UPDATE ... WHERE seq = expected`` waits for the first and
-then finds the sequence moved on (a :class:`~kerker.play.store.base.ConflictError`)."""
+then finds the sequence moved on (a :class:`~kerker.play.store.base.ConflictError`).
+
+With ``pool`` a store keeps a :mod:`psycopg_pool` pool of connections that any thread may
+use, a transaction at a time per connection (the web app: no new PostgreSQL backend per
+request); without, one connection for one thread (the CLI)."""
 
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ from typing import Any
 from kerker.errors import N_
 from kerker.play.events import Event
 from kerker.play.session import SessionInfo
-from kerker.play.store.base import Store, StoreError
+from kerker.play.store.base import BusyError, Store, StoreError
 from kerker.play.store.migrations import APP, LATEST
 
 CONNECT_TIMEOUT = 10
@@ -24,6 +28,9 @@ CHANNEL = "kerker_events"
 """The NOTIFY channel: every committed append sends the session's id on it."""
 LISTEN_RETRY = 1.0
 """Seconds a listener waits before it reconnects after losing the server."""
+POOL_WAIT = 10.0
+"""Seconds a transaction waits for a free pooled connection before it is refused as busy
+(:class:`~kerker.play.store.base.BusyError`: nothing written, try again)."""
 
 
 def _redacted(url: str) -> str:
@@ -34,14 +41,14 @@ class PostgresStore(Store):
     """Sessions in the PostgreSQL database at ``url``."""
 
     mark = "%s"
-    _notify: str | None = None
-    """The session the open append transaction announces (see :meth:`append`)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, pool: int | None = None) -> None:
         import psycopg
 
         self.where = _redacted(url)
         self._psycopg = psycopg
+        self._local = threading.local()
+        self._pool: Any = None
         try:
             self.conn = psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT)
         except (psycopg.Error, ValueError) as exc:
@@ -56,6 +63,52 @@ class PostgresStore(Store):
         except BaseException:
             self.conn.close()
             raise
+        if pool is not None:
+            self.conn.close()
+            self._pool = self._open_pool(url, max(1, pool))
+
+    def _open_pool(self, url: str, size: int) -> Any:
+        from psycopg_pool import ConnectionPool
+
+        pool = ConnectionPool(
+            url,
+            min_size=1,
+            max_size=size,
+            kwargs={"connect_timeout": CONNECT_TIMEOUT},
+            open=False,
+            name="kerker",
+        )
+        try:
+            pool.open(wait=True, timeout=CONNECT_TIMEOUT)
+        except self._psycopg.Error as exc:
+            pool.close()
+            raise StoreError(
+                N_("cannot reach PostgreSQL at {where}: {reason}"),
+                where=self.where,
+                reason=(str(exc).strip().splitlines() or ["?"])[0],
+            ) from None
+        return pool
+
+    @contextmanager
+    def _connection(self) -> Iterator[Any]:
+        if self._pool is None:
+            yield self.conn
+            return
+        from psycopg_pool import PoolTimeout
+
+        try:
+            conn = self._pool.getconn(timeout=POOL_WAIT)
+        except PoolTimeout:
+            raise BusyError(
+                N_("database {where} is busy with other writers; nothing was written, try again"),
+                where=self.where,
+            ) from None
+        except self._psycopg.Error as exc:
+            raise self.fail(exc) from None
+        try:
+            yield conn
+        finally:
+            self._pool.putconn(conn)  # checked and reset (or replaced) by the pool
 
     def _is_current(self) -> bool:
         """Whether the database is a kerker store at exactly this kerker's schema: then
@@ -73,33 +126,34 @@ class PostgresStore(Store):
         return meta == {"app": APP, "schema": str(LATEST)}
 
     @contextmanager
-    def transaction(self) -> Iterator[Any]:
-        """A cursor in one transaction (committed on success, rolled back on error)."""
+    def transaction(self, write: bool = True) -> Iterator[Any]:
+        """A cursor in one transaction (committed on success, rolled back on error) on this
+        store's connection or a pooled one."""
         psycopg = self._psycopg
+        notify: str | None = getattr(self._local, "notify", None)
+        self._local.notify = None
         try:
-            with self.conn.transaction(), self.conn.cursor() as cur:
+            with self._connection() as conn, conn.transaction(), conn.cursor() as cur:
                 yield cur
-                if self._notify is not None:
+                if notify is not None:
                     # in the append's own transaction: delivered exactly when it commits
-                    cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, self._notify))
+                    cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, notify))
         except StoreError:
             raise
         except psycopg.errors.IntegrityError:
             raise
         except psycopg.Error as exc:
             raise self.fail(exc) from None
-        finally:
-            self._notify = None
 
     def append(self, info: SessionInfo, event: Event) -> None:
         """As :meth:`Store.append`, and the same transaction sends ``NOTIFY kerker_events``
         with the session's id, so listeners of every instance (:func:`listen`) learn of
         it when, and only when, the event is committed. A conflict notifies nothing."""
-        self._notify = info.id
+        self._local.notify = info.id  # read (and cleared) by the append's own transaction
         try:
             super().append(info, event)
         finally:
-            self._notify = None
+            self._local.notify = None
 
     def _lock(self, cur: Any) -> None:
         cur.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
@@ -120,8 +174,11 @@ class PostgresStore(Store):
         return StoreError(N_("database {where}: {reason}"), where=self.where, reason=reason)
 
     def close(self) -> None:
-        """Close the connection."""
-        self.conn.close()
+        """Close the connection (or the pool and its connections)."""
+        if self._pool is not None:
+            self._pool.close()
+        else:
+            self.conn.close()
 
 
 def listen(url: str, changed: Callable[[str | None], None], stop: threading.Event) -> None:
