@@ -217,7 +217,7 @@ def test_a_page_view_is_remembered_per_event_and_never_outlives_it(client: TestC
     assert kept >= 1
     client.post(f"/api/sessions/{sid}/note", json={"text": "a <b>note</b>"})
     gm = client.get(f"/play/{sid}").text
-    assert "2. Note: a" in gm and "<b>note" not in gm  # the page at the new event, escaped
+    assert "a &lt;b&gt;note&lt;/b&gt;" in gm and "<b>note" not in gm  # at the new event, escaped
     assert client.get(f"/watch/{token}?lang=it").text != first
     client.post(f"/api/sessions/{sid}/open", json={"exit": "next"})
     assert client.get(f"/watch/{token}").text != first

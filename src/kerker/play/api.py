@@ -135,8 +135,9 @@ class Play:
             state = None
         if state is not None and state.seq <= seq:
             try:
+                tables = state.registry or self.registry  # the session's own tables too
                 for event in self.store.events(info.id, after=state.seq, upto=seq):
-                    state = advance(state, event, self.registry)
+                    state = advance(state, event, tables)
             except EventError:
                 state = None  # a log that does not go on from it: the full fold decides
             if state is not None and state.seq != seq:
@@ -144,7 +145,9 @@ class Play:
         else:
             state = None
         if state is None:
-            state = fold(info, self.store.events(info.id, upto=seq), self.registry)
+            # the whole log, on the session's own tables (read-only, saying why, when they
+            # no longer load)
+            return self._fold(info, self.store.events(info.id, upto=seq))
         state.info = info
         return verify(state)
 
