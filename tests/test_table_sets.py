@@ -234,7 +234,7 @@ def test_lint_problems_are_shown_with_file_line_col(
     ("lang", "message"),
     [
         ("de", "hier gibt es keinen eigenen Tabellensatz"),
-        ("it", "qui non c'è nessun insieme di tabelle proprie"),
+        ("it", "qui non c’è nessun insieme di tabelle proprie"),
         ("en", "no own table set"),
     ],
 )

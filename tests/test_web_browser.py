@@ -247,7 +247,7 @@ def test_without_a_referee_the_player_screen_opens_a_door_and_searches(
     player.locator("#search button").click()
     expect(play).to_have_attribute("data-seq", "2")
     journal = player.locator(".journal").first
-    expect(journal).to_contain_text("Cercato nel muro a nord dell'area 1")
+    expect(journal).to_contain_text("Cercato nel muro a nord dell’area 1")
     journal.locator("details summary").last.click()
     expect(journal.locator("details").last).to_contain_text("1d12")
     html = player.content()

@@ -133,9 +133,11 @@ def _result(state: PlayState, lang: str | None, json_out: bool) -> None:
         return
     _ = translator(code)
     if state.events:
-        from kerker.play.journal import journal_lines
+        from kerker.play.journal import journal_lines, plain_text
 
-        print("\n".join(journal_lines(state, _play_registry(), code, "gm", [state.events[-1]])))
+        tables = state.registry or _play_registry()  # the session's own tables too
+        step = journal_lines(state, tables, code, "gm", [state.events[-1]])
+        print(plain_text("\n".join(step)))  # a terminal line: no Markdown, no HTML tags
     exits = _exit_lines(state, "gm", _)
     print(_("Open exits:") if exits else _("No exit is open."))
     print("\n".join(exits))
