@@ -105,7 +105,7 @@ def level_walls(
         raise OptionError(N_("level {depth} has nothing to draw"), depth=depth)
     ox, oy = 2 * x0, 2 * y0
 
-    def squares(point: tuple[int, int]) -> XY:
+    def squares(point: tuple[float, float]) -> XY:
         return ((point[0] - ox) / HALVES_PER_SQUARE, (point[1] - oy) / HALVES_PER_SQUARE)
 
     walls = [
