@@ -247,7 +247,7 @@ class Caves:
         smooth, fixed = _chaikin(moved, fixed, closed)
         smooth, fixed = _chaikin(smooth, fixed, closed)
         smooth = _untangled(smooth)
-        return [(round(x, 3), round(y, 3)) for x, y in smooth]
+        return _lean([(round(x, 3), round(y, 3)) for x, y in smooth])
 
     def _ramp(self, p: Point, run: Sequence[Point], closed: bool) -> float:
         """How much of the redrawing a point of a run gets: none within :data:`FADE`'s
@@ -358,6 +358,22 @@ def _untangled(points: list[Point], window: int = 24) -> list[Point]:
                 break
         else:
             i += 1
+    return out
+
+
+def _lean(points: list[Point]) -> list[Point]:
+    """The line without the points that lie on the straight line through their neighbours
+    (a run's unmoved stretches), its ends kept."""
+    if len(points) < 3:
+        return points
+    out = [points[0]]
+    for k in range(1, len(points) - 1):
+        (ax, ay), (x, y), (bx, by) = out[-1], points[k], points[k + 1]
+        cross = (x - ax) * (by - y) - (y - ay) * (bx - x)
+        ahead = (x - ax) * (bx - x) + (y - ay) * (by - y)
+        if abs(cross) > 2e-3 or ahead <= 0:  # (the points are rounded to 1/1000)
+            out.append((x, y))
+    out.append(points[-1])
     return out
 
 

@@ -1144,8 +1144,7 @@ class _Map:
         for conn in self.all_conns:
             cx, cy, _angle, _length = _frame(conn)
             points.add((cx / HALF, cy / HALF))
-            for x, y in _span(conn):
-                guarded.update((x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+            guarded.update(_span(conn))
         for area in self.areas:
             for feature in area.get("features") or ():
                 guarded |= _cells(feature.get("cells") or ())
