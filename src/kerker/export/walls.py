@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
-from math import atan2
+from math import atan2, hypot
 from typing import Any
 
 from kerker.dungeon.render_svg import TabletopMap
@@ -109,7 +109,7 @@ def level_walls(
         return ((point[0] - ox) / HALVES_PER_SQUARE, (point[1] - oy) / HALVES_PER_SQUARE)
 
     walls = [
-        [squares(p) for p in line]
+        simplified([squares(p) for p in line])
         for line in tmap.wall_lines(sorted({*opening, *secret}))
         if len(line) > 1
     ]
@@ -117,6 +117,39 @@ def level_walls(
     hidden = _spans(tmap, secret, x0, y0)
     size = ((x1 - x0) // CELLS_PER_SQUARE, (y1 - y0) // CELLS_PER_SQUARE)
     return LevelWalls(depth, view, tmap, size, walls, doors, hidden)
+
+
+WALL_TOLERANCE = 0.03
+"""Squares a tabletop wall may leave the map's line by (under 1 ft): a cave's organic wall,
+drawn in many short strokes, becomes a few long ones (fewer wall documents in a VTT)."""
+
+
+def simplified(line: list[XY], tolerance: float = WALL_TOLERANCE) -> list[XY]:
+    """``line`` with the points dropped that lie within ``tolerance`` of the straight line
+    between the points kept (Douglas-Peucker); its ends are kept, so a closed line stays
+    closed and every wall still meets the walls and doors it met."""
+    if len(line) < 3:
+        return line
+    keep = [False] * len(line)
+    keep[0] = keep[-1] = True
+    stack = [(0, len(line) - 1)]
+    while stack:
+        i, j = stack.pop()
+        (ax, ay), (bx, by) = line[i], line[j]
+        length = hypot(bx - ax, by - ay)
+        best, far = -1.0, -1
+        for k in range(i + 1, j):
+            px, py = line[k]
+            if length == 0:
+                dist = hypot(px - ax, py - ay)
+            else:
+                dist = abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / length
+            if dist > best:
+                best, far = dist, k
+        if far > 0 and best > tolerance:
+            keep[far] = True
+            stack += [(i, far), (far, j)]
+    return [p for p, kept in zip(line, keep, strict=True) if kept]
 
 
 def _spans(tmap: TabletopMap, indices: Collection[int], x0: int, y0: int) -> list[Span]:
