@@ -93,7 +93,7 @@ def test_cave_walls_are_simplified_within_a_tolerance() -> None:
                 else math.hypot(px - short[0][0], py - short[0][1])
             )
             assert near <= WALL_TOLERANCE + 1e-9
-    assert after * 2 < before, (before, after)
+    assert after * 5 < before * 4, (before, after)  # the map line is thinned already
 
 
 def _segment_distance(

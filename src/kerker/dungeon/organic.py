@@ -46,6 +46,8 @@ second, a smooth ramp between."""
 BEYOND = 0.8
 """Half cells a redrawn wall may lie outside the floor's cells at most (a slanted side of
 the smoothed outline already crosses rock corners by up to 0.71)."""
+THIN = 0.05
+"""Half cells a redrawn wall's points may be thinned out by (a third of a pixel)."""
 STEP = 1.0
 """Half cells between the points of a redrawn side (before corner cutting)."""
 _SCALES = ((5.0, 1.0), (2.0, 0.38))  # noise lattice (half cells) and weight, per octave
@@ -244,10 +246,10 @@ class Caves:
                     lo, hi = (mid, hi) if _cell_distance(q, self.floor) <= BEYOND else (lo, mid)
                 moved[k] = (ox + (x - ox) * lo, oy + (y - oy) * lo)
         fixed = [ramp == 0.0 for ramp in ramps]
+        moved, fixed = _untangled(moved, fixed)
         smooth, fixed = _chaikin(moved, fixed, closed)
         smooth, fixed = _chaikin(smooth, fixed, closed)
-        smooth = _untangled(smooth)
-        return _lean([(round(x, 3), round(y, 3)) for x, y in smooth])
+        return [(round(x, 3), round(y, 3)) for x, y in thinned(smooth, THIN)]
 
     def _ramp(self, p: Point, run: Sequence[Point], closed: bool) -> float:
         """How much of the redrawing a point of a run gets: none within :data:`FADE`'s
@@ -344,42 +346,64 @@ def _crossing(a: Point, b: Point, c: Point, d: Point) -> Point | None:
     return None
 
 
-def _untangled(points: list[Point], window: int = 24) -> list[Point]:
+def _untangled(
+    points: list[Point], fixed: list[bool], window: int = 12
+) -> tuple[list[Point], list[bool]]:
     """The line without the little loops a push can tie at a sharp corner: where two of
     its sides within ``window`` steps cross, the points between are replaced by the
-    crossing."""
-    out = list(points)
+    crossing (a fixed point among them stays: the loop is left)."""
+    out, keep = list(points), list(fixed)
     i = 0
     while i < len(out) - 3:
+        (ax, ay), (bx, by) = out[i], out[i + 1]
+        lo_x, hi_x = min(ax, bx), max(ax, bx)
+        lo_y, hi_y = min(ay, by), max(ay, by)
         for j in range(i + 2, min(i + window, len(out) - 1)):
+            (cx, cy), (dx, dy) = out[j], out[j + 1]
+            if max(cx, dx) < lo_x or min(cx, dx) > hi_x or max(cy, dy) < lo_y or min(cy, dy) > hi_y:
+                continue
             hit = _crossing(out[i], out[i + 1], out[j], out[j + 1])
-            if hit is not None:
+            if hit is not None and not any(keep[i + 1 : j + 1]):
                 out[i + 1 : j + 1] = [hit]
+                keep[i + 1 : j + 1] = [False]
                 break
         else:
             i += 1
-    return out
+    return out, keep
 
 
-def _lean(points: list[Point]) -> list[Point]:
-    """The line without the points that lie on the straight line through their neighbours
-    (a run's unmoved stretches), its ends kept."""
-    if len(points) < 3:
-        return points
-    out = [points[0]]
-    for k in range(1, len(points) - 1):
-        (ax, ay), (x, y), (bx, by) = out[-1], points[k], points[k + 1]
-        cross = (x - ax) * (by - y) - (y - ay) * (bx - x)
-        ahead = (x - ax) * (bx - x) + (y - ay) * (by - y)
-        if abs(cross) > 2e-3 or ahead <= 0:  # (the points are rounded to 1/1000)
-            out.append((x, y))
-    out.append(points[-1])
-    return out
+def thinned(line: Sequence[Point], tolerance: float) -> list[Point]:
+    """``line`` without the points that lie within ``tolerance`` of the straight line between
+    the points kept (Douglas-Peucker), its ends kept."""
+    if len(line) < 3:
+        return list(line)
+    keep = [False] * len(line)
+    keep[0] = keep[-1] = True
+    stack = [(0, len(line) - 1)]
+    while stack:
+        i, j = stack.pop()
+        (ax, ay), (bx, by) = line[i], line[j]
+        length = math.hypot(bx - ax, by - ay)
+        best, far = -1.0, -1
+        for k in range(i + 1, j):
+            px, py = line[k]
+            if length == 0:
+                dist = math.hypot(px - ax, py - ay)
+            else:
+                dist = abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / length
+            if dist > best:
+                best, far = dist, k
+        if far > 0 and best > tolerance:
+            keep[far] = True
+            stack += [(i, far), (far, j)]
+    return [p for p, kept in zip(line, keep, strict=True) if kept]
 
 
 def _cell_distance(p: Point, cells: Collection[Cell]) -> float:
     """Distance (half cells) from ``p`` to the nearest of ``cells`` (0 on one), at most 4."""
     cx, cy = _cell(*p)
+    if (cx, cy) in cells:
+        return 0.0
     best = 4.0
     for dx in (-2, -1, 0, 1, 2):
         for dy in (-2, -1, 0, 1, 2):
@@ -391,4 +415,4 @@ def _cell_distance(p: Point, cells: Collection[Cell]) -> float:
     return best
 
 
-__all__ = ["DEPTH_SHARE", "FADE", "INWARD", "OUTWARD", "Caves", "noise"]
+__all__ = ["DEPTH_SHARE", "FADE", "INWARD", "OUTWARD", "Caves", "noise", "thinned"]

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
-from math import atan2, hypot
+from math import atan2
 from typing import Any
 
+from kerker.dungeon.organic import thinned
 from kerker.dungeon.render_svg import TabletopMap
 from kerker.errors import N_, OptionError
 
@@ -126,30 +127,9 @@ drawn in many short strokes, becomes a few long ones (fewer wall documents in a 
 
 def simplified(line: list[XY], tolerance: float = WALL_TOLERANCE) -> list[XY]:
     """``line`` with the points dropped that lie within ``tolerance`` of the straight line
-    between the points kept (Douglas-Peucker); its ends are kept, so a closed line stays
-    closed and every wall still meets the walls and doors it met."""
-    if len(line) < 3:
-        return line
-    keep = [False] * len(line)
-    keep[0] = keep[-1] = True
-    stack = [(0, len(line) - 1)]
-    while stack:
-        i, j = stack.pop()
-        (ax, ay), (bx, by) = line[i], line[j]
-        length = hypot(bx - ax, by - ay)
-        best, far = -1.0, -1
-        for k in range(i + 1, j):
-            px, py = line[k]
-            if length == 0:
-                dist = hypot(px - ax, py - ay)
-            else:
-                dist = abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / length
-            if dist > best:
-                best, far = dist, k
-        if far > 0 and best > tolerance:
-            keep[far] = True
-            stack += [(i, far), (far, j)]
-    return [p for p, kept in zip(line, keep, strict=True) if kept]
+    between the points kept (:func:`kerker.dungeon.organic.thinned`); its ends are kept, so
+    a closed line stays closed and every wall still meets the walls and doors it met."""
+    return thinned(line, tolerance)
 
 
 def _spans(tmap: TabletopMap, indices: Collection[int], x0: int, y0: int) -> list[Span]:
