@@ -64,3 +64,45 @@ def test_wall_lines_are_the_drawn_walls() -> None:
                 assert ours == drawn, (rules, seed, view, ours ^ drawn)
                 checked += 1
     assert checked == 48
+
+
+def test_cave_walls_are_simplified_within_a_tolerance() -> None:
+    """A cave's organic wall (many short strokes on the map) reaches a tabletop as fewer,
+    longer walls that stay within WALL_TOLERANCE of the map's line, ends kept."""
+    import math
+
+    from kerker.dungeon.engine import Params, generate
+    from kerker.dungeon.export import to_document
+    from kerker.export.walls import WALL_TOLERANCE, simplified
+    from kerker.tables.registry import load_registry
+
+    params = Params(rules="scatola-bianca", seed=3, levels=1, caves="always")
+    doc = to_document(generate(params, load_registry([])), "en")
+    tmap = TabletopMap(doc, 1, "gm")
+    lines = [[(x / 4, y / 4) for x, y in line] for line in tmap.wall_lines([])]
+    before = after = 0
+    for line in lines:
+        short = simplified(line)
+        assert short[0] == line[0] and short[-1] == line[-1]
+        before += len(line)
+        after += len(short)
+        for px, py in line:
+            near = (
+                min(_segment_distance((px, py), a, b) for a, b in pairwise(short))
+                if len(short) > 1
+                else math.hypot(px - short[0][0], py - short[0][1])
+            )
+            assert near <= WALL_TOLERANCE + 1e-9
+    assert after * 5 < before * 4, (before, after)  # the map line is thinned already
+
+
+def _segment_distance(
+    p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]
+) -> float:
+    import math
+
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2
+    t = max(0.0, min(1.0, t))
+    return math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)

@@ -7,6 +7,7 @@ The commands are mounted on a small Typer app here, as ``kerker.cli`` mounts the
 from __future__ import annotations
 
 import json
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
@@ -98,7 +99,8 @@ def test_out_tune_in_place_with_backup_and_render(tmp_path: Path) -> None:
     )
     assert code == 0, err
     names = sorted(p.name for p in folder.iterdir())
-    assert names == ["prowl-14.en.md", "prowl-14.json", "prowl-14.png", "prowl-14.svg"]
+    sheet = ["prowl-14.en.pdf"] if find_spec("typst") is not None else []  # kerker[pdf]
+    assert names == ["prowl-14.en.md", *sheet, "prowl-14.json", "prowl-14.png", "prowl-14.svg"]
     plan = folder / "prowl-14.json"
     before = plan.read_text("utf-8")
     code, out, err = invoke("tune", str(plan), "raise-room", "R3,", "patrol", "C2", "--lang", "en")
@@ -116,6 +118,8 @@ def test_out_tune_in_place_with_backup_and_render(tmp_path: Path) -> None:
     assert (folder / "prowl-14.svg").read_text("utf-8") == render_svg(tuned, "en")
     assert "`raise-room R3`" in (folder / "prowl-14.en.md").read_text("utf-8")
     assert f"written: {folder / 'prowl-14.png'}" in out
+    if sheet:  # the PDF beside the plan is not left stale either
+        assert f"written: {folder / 'prowl-14.en.pdf'}" in out
     data = json.loads(plan.read_text("utf-8"))
     assert [e["op"] for e in data["tuning"]["log"]] == ["raise-room R3", "patrol C2"]
     # --out leaves the plan alone.
@@ -132,6 +136,7 @@ def test_out_tune_in_place_with_backup_and_render(tmp_path: Path) -> None:
     assert code == 0
     assert sorted(p.name for p in (tmp_path / "maps").iterdir()) == [
         "prowl-14.de.md",
+        *(["prowl-14.de.pdf"] if sheet else []),
         "prowl-14.svg",
     ]
 

@@ -12,6 +12,7 @@ import random
 import re
 import shutil
 import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -127,3 +128,45 @@ def test_zone_map_and_heist_sheets() -> None:
             ["pdftotext", "-", "-"], input=prowl_pdf(heist, "en"), capture_output=True, check=True
         ).stdout.decode()
         assert all(room.id in text for room in heist.rooms)
+
+
+A4 = (841.89, 595.28)  # landscape, points
+LETTER = (792.0, 612.0)
+
+
+@pytest.mark.parametrize(
+    ("args", "name"),
+    [
+        (("dungeon", "--seed", "3", "--format", "pdf"), "zufallslabyrinth-3.pdf"),
+        (("zones", "--seed", "5", "--size", "4x3", "--format", "pdf"), "zones-5.pdf"),
+        (("prowl", "-r", "4", "-p", "3", "--seed", "14", "--no-png"), "prowl-14.en.pdf"),
+    ],
+)
+@pytest.mark.parametrize("paper", [None, "a4", "letter"])
+def test_cli_writes_the_sheet_on_the_paper_asked(
+    tmp_path: Path, args: tuple[str, ...], name: str, paper: str | None
+) -> None:
+    """``--out`` writes the one-page sheet, A4 landscape unless ``--paper letter``."""
+    from typer.testing import CliRunner
+
+    from kerker.cli import app
+
+    extra = ["--paper", paper] if paper else []
+    result = CliRunner().invoke(app, [*args, "--out", str(tmp_path), "--lang", "en", *extra])
+    assert result.exit_code == 0, result.stderr
+    pages = _pages((tmp_path / name).read_bytes())
+    assert len(pages) >= 1
+    want = LETTER if paper == "letter" else A4
+    assert all(abs(w - want[0]) < 0.5 and abs(h - want[1]) < 0.5 for w, h in pages), pages
+
+
+@pytest.mark.parametrize("command", [("dungeon",), ("zones",), ("prowl", "-r", "4", "-p", "3")])
+def test_cli_refuses_an_unknown_paper_in_one_line(tmp_path: Path, command: tuple[str, ...]) -> None:
+    from typer.testing import CliRunner
+
+    from kerker.cli import app
+
+    result = CliRunner().invoke(app, [*command, "--paper", "a0", "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.stderr == "kerker: error: unknown paper 'a0' (a4 or letter)\n"
+    assert not any(tmp_path.iterdir())

@@ -336,6 +336,18 @@ def dungeon_command(
             ),
         ),
     ] = "classic",
+    paper: Annotated[
+        str,
+        typer.Option(
+            "--paper",
+            help=_h(
+                N_(
+                    "Paper of the PDF sheet written with --out: a4 (the default) or letter "
+                    "(US Letter), landscape."
+                )
+            ),
+        ),
+    ] = "a4",
     tables: Annotated[
         list[Path] | None,
         typer.Option(
@@ -389,6 +401,9 @@ def dungeon_command(
 
         if style not in STYLES:  # refused before the dungeon is rolled
             raise OptionError(N_("unknown map style {style!r} (classic or print)"), style=style)
+    from kerker.render.pdf import check_paper
+
+    check_paper(paper)
     vtt = _vtt_options(chosen, ppg, gm, webp, foundry_layout)
     notes: list[str] = []
     long_run = params.levels * params.max_areas >= LONG_RUN
@@ -425,6 +440,7 @@ def dungeon_command(
                 fit_png=png_scale is None,
                 notes=notes,
                 style=style,
+                paper=paper,
             )
     finally:
         if batch is not None:

@@ -31,7 +31,8 @@ _h = translator(cli_language())
 PROWL_HELP = N_(
     "Generate a prowl (a heist target) from the crew's reputation: factions, attributes, "
     "rooms by security, doors, challenges, loot and the fine-tuning budget. Prints the game "
-    "master's sheet; --out DIR writes plan (JSON), map (SVG, PNG) and sheet (Markdown).\n\n"
+    "master's sheet; --out DIR writes plan (JSON), map (SVG, PNG) and sheet (Markdown and a "
+    "one-page PDF).\n\n"
     "Example: kerker prowl --reputation 4 --players 3 --seed 14 --out heist/"
 )
 TUNE_HELP = N_(
@@ -205,6 +206,18 @@ def prowl_command(
         ),
     ] = False,
     no_png: NoPngOption = False,
+    paper: Annotated[
+        str,
+        typer.Option(
+            "--paper",
+            help=_h(
+                N_(
+                    "Paper of the PDF sheet written with --out: a4 (the default) or letter "
+                    "(US Letter), landscape."
+                )
+            ),
+        ),
+    ] = "a4",
     tables: TablesOption = None,
     json_out: JsonOption = False,
     lang: RuleSetLangOption = None,
@@ -220,6 +233,9 @@ def prowl_command(
     # The rule set speaks the language it was printed in unless --lang says otherwise.
     code = resolve_language(lang or rule_set_language(registry, "mazeprowl"))
     _ = translator(code)
+    from kerker.render.pdf import check_paper
+
+    check_paper(paper)
     if reputation is None:
         raise OptionError(N_("--reputation is needed (the crew's reputation, 1-20)"))
     if odds:
@@ -238,7 +254,7 @@ def prowl_command(
         seed=used_seed,
     )
     if out is not None:
-        written = write_outputs(prowl, out, code, png=not no_png)
+        written = write_outputs(prowl, out, code, png=not no_png, paper=paper)
         if not json_out:
             for path in written:
                 print(path)
@@ -344,6 +360,12 @@ def _rerender(prowl: Any, plan: Path, lang: str | None, *, png: bool) -> list[Pa
         written.append(
             write_file(folder / f"{stem}.{code}.md", render_markdown(prowl, code).encode("utf-8"))
         )
+        if (folder / f"{stem}.{code}.pdf").exists():  # the sheet's PDF is not left stale
+            from kerker.prowl.export import pdf_sheet
+
+            sheet = pdf_sheet(prowl, code)
+            if sheet is not None:
+                written.append(write_file(folder / f"{stem}.{code}.pdf", sheet))
     return written
 
 
@@ -360,9 +382,24 @@ def render_command(
         Path | None, typer.Option("--out", help=_h(N_("Write map and sheet into this folder.")))
     ] = None,
     no_png: NoPngOption = False,
+    paper: Annotated[
+        str,
+        typer.Option(
+            "--paper",
+            help=_h(
+                N_(
+                    "Paper of the PDF sheet written with --out: a4 (the default) or letter "
+                    "(US Letter), landscape."
+                )
+            ),
+        ),
+    ] = "a4",
     lang: RuleSetLangOption = None,
 ) -> None:
     from kerker.prowl.export import load_plan, write_outputs
+    from kerker.render.pdf import check_paper
+
+    check_paper(paper)
     from kerker.prowl.render_md import render_markdown
     from kerker.tables.registry import rule_set_language
 
@@ -372,5 +409,5 @@ def render_command(
     if out is None:
         print(render_markdown(prowl, code))
         return
-    for path in write_outputs(prowl, out, code, png=not no_png, plan=False):
+    for path in write_outputs(prowl, out, code, png=not no_png, plan=False, paper=paper):
         print(path)

@@ -28,8 +28,9 @@ from kerker.i18n import translator
 
 _h = translator(cli_language())  # help texts follow the locale
 
-FORMATS = ("svg", "png", "json", "md")
-"""What ``--out`` writes without ``--format``."""
+FORMATS = ("svg", "png", "json", "md", "pdf")
+"""What ``--out`` writes without ``--format`` (pdf only with the typst package, the extra
+``kerker[pdf]``, unless ``--format`` asks for it)."""
 VTT_FORMATS = ("uvtt",)
 """Universal VTT (kerker.export.zones), written when ``--format`` names it."""
 TEXT_FORMATS = ("svg", "json", "md")
@@ -38,8 +39,8 @@ ZONES_HELP = N_(
     "Roll a zone map (seed 002, Zonenkarten): nodes, lettered areas, connections and hidden "
     "connections, a suggested start and details for every area.\n\n"
     "Without --json or --out it prints the grid and the list of areas. --out DIR writes "
-    "zones-SEED.svg, .png, .json and .md, and the players' map zones-SEED-player.svg and "
-    ".png.\n\n"
+    "zones-SEED.svg, .png, .json, .md and .pdf (the game master's one-page sheet), and the "
+    "players' map zones-SEED-player.svg and .png.\n\n"
     "Example: kerker zones --seed 7 --size 8x5 --theme fantasy --out maps"
 )
 
@@ -96,8 +97,9 @@ def zones_command(
             metavar="LIST",
             help=_h(
                 N_(
-                    "Files to write with --out: svg,png,json,md (default: all) and uvtt (a .dd2vtt "
-                    "for virtual tabletops). Without --out, one of svg, json or md is printed."
+                    "Files to write with --out: svg,png,json,md,pdf (default: all) and uvtt (a "
+                    ".dd2vtt for virtual tabletops). Without --out, one of svg, json or md is "
+                    "printed."
                 )
             ),
         ),
@@ -136,6 +138,18 @@ def zones_command(
             help=_h(N_("Roll the layout again until the map has at least N areas (default: 0).")),
         ),
     ] = 0,
+    paper: Annotated[
+        str,
+        typer.Option(
+            "--paper",
+            help=_h(
+                N_(
+                    "Paper of the PDF sheet written with --out: a4 (the default) or letter "
+                    "(US Letter), landscape."
+                )
+            ),
+        ),
+    ] = "a4",
 ) -> None:
     """Roll a zone map; see ``ZONES_HELP``."""
     from kerker.tables.registry import rule_set_language
@@ -158,6 +172,9 @@ def zones_command(
             )
         if json_out and chosen != ["json"]:
             raise OptionError(N_("--json prints JSON; leave out --format or give --out DIR"))
+    from kerker.render.pdf import check_paper
+
+    check_paper(paper)
     dims = parse_size(size) if size is not None else None
     check_theme(theme, registry)
     used_seed, rng = make_rng(seed)
@@ -177,6 +194,16 @@ def zones_command(
                 ]
             elif fmt == "md":
                 files = [(stem.with_suffix(".md"), render_md(zmap, code))]
+            elif fmt == "pdf":
+                from kerker.render.pdf import TypstMissing
+                from kerker.zones.render_md import render_pdf
+
+                try:
+                    files = [(stem.with_suffix(".pdf"), render_pdf(zmap, code, paper=paper))]
+                except TypstMissing:
+                    if formats is not None:  # asked for: say how to install it
+                        raise
+                    files = []
             elif fmt == "uvtt":
                 from kerker.export.zones import zones_uvtt
 

@@ -113,6 +113,7 @@ def write_files(
     fit_png: bool = True,
     notes: list[str] | None = None,
     style: str = "classic",
+    paper: str = "a4",
 ) -> list[Path]:
     """Write the files of ``formats`` (see :data:`FORMATS`) for the dungeon document ``doc``
     to the folder ``out``; returns the paths written, PNGs last.
@@ -231,7 +232,7 @@ def write_files(
             elif fmt == "pdf":
                 from kerker.dungeon.render_key import pdf_files
 
-                files = pdf_files(doc, stem, lang, needed=formats != list(FORMATS))
+                files = pdf_files(doc, stem, lang, needed=formats != list(FORMATS), paper=paper)
             for path, data in files:
                 write_file(path, data)
                 written.append(path)

@@ -593,7 +593,7 @@ def _straighten(pts: list[Point], soft: Collection[Point], tolerance: float = 1.
 
 
 def scan(
-    polygons: Iterable[Sequence[Point]], step: int, vertical: bool = False
+    polygons: Iterable[Sequence[tuple[float, float]]], step: int, vertical: bool = False
 ) -> dict[int, list[tuple[float, float]]]:
     """Where the lines ``y = k * step`` (``x = ...`` when ``vertical``) run inside the
     polygons (even-odd), as ``{k * step: [(from, to), ...]}``; all in half cells."""
@@ -601,7 +601,7 @@ def scan(
 
 
 def scans(
-    polygons: Iterable[Sequence[Point]], step: int
+    polygons: Iterable[Sequence[tuple[float, float]]], step: int
 ) -> tuple[dict[int, list[tuple[float, float]]], dict[int, list[tuple[float, float]]]]:
     """:func:`scan` of the lines ``y = k * step`` and of the lines ``x = k * step``, in one
     pass over the polygons' sides."""
@@ -614,13 +614,13 @@ def scans(
         for bx, by in poly:  # the side from (ax, ay) to (bx, by)
             if ay != by:
                 lo, hi = (ay, by) if ay < by else (by, ay)
-                line = -(-lo // step) * step
+                line = int(-(-lo // step)) * step
                 while line < hi:
                     rows.setdefault(line, []).append(ax + (line - ay) * (bx - ax) / (by - ay))
                     line += step
             if ax != bx:
                 lo, hi = (ax, bx) if ax < bx else (bx, ax)
-                line = -(-lo // step) * step
+                line = int(-(-lo // step)) * step
                 while line < hi:
                     columns.setdefault(line, []).append(ay + (line - ax) * (by - ay) / (bx - ax))
                     line += step

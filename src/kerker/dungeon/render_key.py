@@ -623,15 +623,15 @@ def render_pdf(
 
 
 def pdf_files(
-    doc: Doc, stem: Path, lang: str | None = None, *, needed: bool = True
+    doc: Doc, stem: Path, lang: str | None = None, *, needed: bool = True, paper: str = "a4"
 ) -> list[tuple[Path, str | bytes]]:
-    """The game master's one-page-per-level sheet on A4 (``STEM.pdf``), for ``--out``.
-    Without the typst package: refused when ``needed``, else no file (the other outputs
-    do not depend on it)."""
+    """The game master's one-page-per-level sheet on ``paper`` (a4 or letter; ``STEM.pdf``),
+    for ``--out``. Without the typst package: refused when ``needed``, else no file (the
+    other outputs do not depend on it)."""
     from kerker.render.pdf import TypstMissing
 
     try:
-        return [(stem.with_suffix(".pdf"), render_pdf(doc, paper="a4", lang=lang))]
+        return [(stem.with_suffix(".pdf"), render_pdf(doc, paper=paper, lang=lang))]
     except TypstMissing:
         if needed:
             raise

@@ -37,6 +37,7 @@ from itertools import chain
 from operator import itemgetter
 from typing import Any, cast
 
+from kerker.dungeon import organic
 from kerker.dungeon.outline import Outline, Point, everywhere, scans
 from kerker.dungeon.player import player_areas, player_level
 from kerker.errors import N_, OptionError
@@ -74,6 +75,7 @@ STAR = "#2e7d32"
 STAIRS_DOWN = "#d9d1c3"
 
 Cell = tuple[int, int]
+FPoint = tuple[float, float]  # half cells; a redrawn cave wall leaves the lattice
 Doc = Mapping[str, Any]
 
 _DIRS: dict[str, Cell] = {
@@ -180,7 +182,7 @@ def _merge(keys: list[Cell]) -> list[tuple[Cell, int]]:
     return out
 
 
-def _poly_d(polys: Iterable[Sequence[Point]]) -> str:
+def _poly_d(polys: Iterable[Sequence[FPoint]]) -> str:
     """Closed polygons (half cells) as SVG path data in pixels."""
     parts: list[str] = []
     for poly in polys:
@@ -188,22 +190,22 @@ def _poly_d(polys: Iterable[Sequence[Point]]) -> str:
     return "".join(parts)
 
 
-def _line_d(points: Sequence[Point]) -> str:
+def _line_d(points: Sequence[FPoint]) -> str:
     """A polyline (half cells) as path data in pixels: H and V where it runs straight."""
     (px, py) = points[0]
-    parts = [f"M{px * HALF} {py * HALF}"]
+    parts = [f"M{_px(px)} {_px(py)}"]
     for x, y in points[1:]:
         if y == py:
-            parts.append(f"H{x * HALF}")
+            parts.append(f"H{_px(x)}")
         elif x == px:
-            parts.append(f"V{y * HALF}")
+            parts.append(f"V{_px(y)}")
         else:
-            parts.append(f"L{x * HALF} {y * HALF}")
+            parts.append(f"L{_px(x)} {_px(y)}")
         px, py = x, y
     return "".join(parts)
 
 
-def _grid(floor: Sequence[Sequence[Point]]) -> str:
+def _grid(floor: Sequence[Sequence[FPoint]]) -> str:
     """The 10-ft grid lines (every second cell edge) inside the floor polygons."""
     parts: list[str] = []
     rows, columns = scans(floor, 4)
@@ -222,18 +224,14 @@ def _px(half: float) -> str:
     return str(whole) if whole == value else _num(value)
 
 
-def _floor(
+def _pins(
     traced: Outline,
     owner: Mapping[Cell, str],
     inner: tuple[set[Cell], set[Cell]],
-    rounded: set[Cell],
     cuts: Iterable[tuple[set[Cell], set[Cell]]],
-) -> list[list[Point]]:
-    """The outline of all floors (``traced``: of the cells of ``owner``), smoothed (45°
-    staircases become diagonals, round and slanted areas follow their shape), as polygons in
-    half cells. Never moved: the walls a connection sits on (``cuts``: their edges, in every
-    view, so the player's map shows no trace of a secret door) and the ends of walls between
-    two areas."""
+) -> tuple[set[Cell], tuple[set[Cell], set[Cell]]]:
+    """The lattice points the floors' outline keeps (see :func:`_floor`) and the edges the
+    connections ``cuts`` open (horizontal, vertical)."""
     # Where cells of two areas touch at a corner, the point stays (they do not connect).
     pinned = {
         (x, y)
@@ -241,15 +239,26 @@ def _floor(
         if owner.get((x - 1, y - 1), owner.get((x, y - 1)))
         != owner.get((x, y), owner.get((x - 1, y)))
     }
-    hor, ver = inner
-    hor, ver = set(hor), set(ver)
+    cut_h: set[Cell] = set()
+    cut_v: set[Cell] = set()
     for h, v in cuts:
-        hor |= h
-        ver |= v
-    pinned |= hor
-    pinned.update([(x + 1, y) for x, y in hor])
-    pinned |= ver
-    pinned.update([(x, y + 1) for x, y in ver])
+        cut_h |= h
+        cut_v |= v
+    hor, ver = inner
+    for edges_h, edges_v in ((hor, ver), (cut_h, cut_v)):
+        pinned |= edges_h
+        pinned.update([(x + 1, y) for x, y in edges_h])
+        pinned |= edges_v
+        pinned.update([(x, y + 1) for x, y in edges_v])
+    return pinned, (cut_h, cut_v)
+
+
+def _floor(traced: Outline, pinned: set[Cell], rounded: set[Cell]) -> list[list[Point]]:
+    """The outline of all floors (``traced``: of the cells of ``owner``), smoothed (45°
+    staircases become diagonals, round and slanted areas follow their shape), as polygons in
+    half cells. Never moved (``pinned``, :func:`_pins`): the walls a connection sits on (in
+    every view, so the player's map shows no trace of a secret door) and the ends of walls
+    between two areas."""
     return traced.smooth(pinned, rounded.__contains__)
 
 
@@ -297,7 +306,7 @@ def _inner_edges(owner: Mapping[Cell, str]) -> tuple[set[Cell], set[Cell]]:
 
 
 def _walls_d(
-    polys: Sequence[Sequence[Point]],
+    polys: Sequence[Sequence[FPoint]],
     hor: set[Cell],
     ver: set[Cell],
     closed: Sequence[str] | None = None,
@@ -317,7 +326,7 @@ def _walls_d(
             parts.append(_line_d(poly) + "Z" if closed is None else closed[k])
             continue
         start = cut.index(True) + 1
-        run: list[Point] = []
+        run: list[FPoint] = []
         for k in range(n):
             i = (start + k) % n
             if cut[i]:
@@ -334,15 +343,15 @@ def _walls_d(
 
 
 def _wall_lines(
-    polys: Sequence[Sequence[Point]], hor: set[Cell], ver: set[Cell]
-) -> list[list[Point]]:
+    polys: Sequence[Sequence[FPoint]], hor: set[Cell], ver: set[Cell]
+) -> list[list[FPoint]]:
     """:func:`_walls_d` as point lists: each polygon without the unit edges in
     ``hor``/``ver``, split into the polylines that remain (an uncut polygon closed, its first
     point repeated at its end)."""
     gaps = {((2 * x, 2 * y), (2 * x + 2, 2 * y)) for x, y in hor}
     gaps |= {((2 * x, 2 * y), (2 * x, 2 * y + 2)) for x, y in ver}
     gaps |= {(b, a) for a, b in gaps}
-    out: list[list[Point]] = []
+    out: list[list[FPoint]] = []
     for poly in polys:
         n = len(poly)
         cut = list(map(gaps.__contains__, zip(poly, [*poly[1:], poly[0]], strict=True)))
@@ -350,7 +359,7 @@ def _wall_lines(
             out.append([*poly, poly[0]])
             continue
         start = cut.index(True) + 1
-        run: list[Point] = []
+        run: list[FPoint] = []
         for k in range(n):
             i = (start + k) % n
             if cut[i]:
@@ -1086,17 +1095,28 @@ class _Map:
             self.outline = Outline(self.owner)
             self.inner = _inner_edges(self.owner)
         self.pierced = [_pierced(conn) for conn in self.all_conns]
-        self.floor = _floor(
+        pinned, cut = _pins(
             self.outline,
             self.owner,
             self.inner,
-            self.rounded,
             [
                 cut
                 for conn, cut in zip(self.all_conns, self.pierced, strict=True)
                 if conn.get("kind") not in _INSIDE_WAYS
             ],
         )
+        self.floor: list[list[FPoint]] = [
+            list(poly) for poly in _floor(self.outline, pinned, self.rounded)
+        ]
+        caves = {
+            cell: f"{self.depth}:{self.number[str(area['id'])]}"
+            for area in self.areas
+            if (area.get("kind") == "cave" or area.get("shape") == "cave")
+            and len(self.cells[str(area["id"])]) > 4
+            for cell in self.cells[str(area["id"])]
+        }
+        if caves:
+            self.floor = self._organic(caves, pinned, cut)
         self._shared: list[str] | None = None
         self._shared_used: set[str] = set()
         self._conn_parts: list[_ConnParts] | None = None
@@ -1106,6 +1126,29 @@ class _Map:
         self._walls: dict[tuple[int, ...], str] = {}
         self._bounds: tuple[int, int, int, int] | None = None
         self._floor_ds: list[str] | None = None  # each floor polygon's path data, once drawn
+
+    def _organic(
+        self, caves: dict[Cell, str], pinned: set[Cell], cut: tuple[set[Cell], set[Cell]]
+    ) -> list[list[FPoint]]:
+        """The floors' outline with the caves' walls redrawn as organic lines
+        (:mod:`kerker.dungeon.organic`): never at a pinned point, a side a connection opens,
+        a connection's or a feature's cells."""
+        keep: set[tuple[FPoint, FPoint]] = set()
+        for x, y in cut[0]:
+            keep.add(((2 * x, 2 * y), (2 * x + 2, 2 * y)))
+        for x, y in cut[1]:
+            keep.add(((2 * x, 2 * y), (2 * x, 2 * y + 2)))
+        keep |= {(b, a) for a, b in keep}
+        points: set[FPoint] = {(2 * x, 2 * y) for x, y in pinned}
+        guarded: set[Cell] = set()
+        for conn in self.all_conns:
+            cx, cy, _angle, _length = _frame(conn)
+            points.add((cx / HALF, cy / HALF))
+            guarded.update(_span(conn))
+        for area in self.areas:
+            for feature in area.get("features") or ():
+                guarded |= _cells(feature.get("cells") or ())
+        return organic.Caves(caves, self.owner, points, keep, guarded).redraw(self.floor)
 
     def wall_buckets(self) -> dict[tuple[int, int], list[tuple[float, float, float, float]]]:
         """Every wall line (the floors' outline and the edges between areas, uncut) as
@@ -1301,7 +1344,7 @@ class _Map:
         # stay drawn (half cells; a wall's end between two areas is pinned, so a vertex).
         gaps = {((2 * x, 2 * y), (2 * x + 2, 2 * y)) for x, y in hor}
         gaps |= {((2 * x, 2 * y), (2 * x, 2 * y + 2)) for x, y in ver}
-        anchors: set[Point] = set()
+        anchors: set[FPoint] = set()
         for poly in self.floor:
             for a, b in zip(poly, [*poly[1:], poly[0]], strict=True):
                 if (a, b) not in gaps and (b, a) not in gaps:
@@ -1316,9 +1359,9 @@ class _Map:
                 h, v = self.cut(i)
                 leaves += [((2 * x, 2 * y), (2 * x + 2, 2 * y)) for x, y in h]
                 leaves += [((2 * x, 2 * y), (2 * x, 2 * y + 2)) for x, y in v]
-        parent: dict[Point, Point] = {}
+        parent: dict[FPoint, FPoint] = {}
 
-        def root(p: Point) -> Point:
+        def root(p: FPoint) -> FPoint:
             while parent.setdefault(p, p) != p:
                 parent[p] = parent[parent[p]]
                 p = parent[p]
@@ -1359,7 +1402,7 @@ class _Map:
             v = {(x, y) for x, y in v if (x - 1, y) in owner and (x, y) in owner}
         return h, v
 
-    def wall_lines(self, opening: Collection[int]) -> list[list[Point]]:
+    def wall_lines(self, opening: Collection[int]) -> list[list[FPoint]]:
         """The walls :meth:`_walls_for` draws for the connections ``opening`` (indices), as
         polylines in half cells: the floor polygons cut where those connections open them
         (an uncut polygon closed: its first point repeated at its end), then the straight
@@ -2193,7 +2236,7 @@ class TabletopMap:
         ``i`` opens when it is drawn open."""
         return self._map.cut(i)
 
-    def wall_lines(self, opening: Collection[int]) -> list[list[Point]]:
+    def wall_lines(self, opening: Collection[int]) -> list[list[FPoint]]:
         """The walls with the connections ``opening`` (indices) open, as polylines in half
         cells (see :meth:`_Map.wall_lines`); ``opening`` = the :data:`OPEN_WALL`
         connections a view shows gives the walls that view draws."""

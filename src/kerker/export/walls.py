@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from math import atan2
 from typing import Any
 
+from kerker.dungeon.organic import thinned
 from kerker.dungeon.render_svg import TabletopMap
 from kerker.errors import N_, OptionError
 
@@ -105,11 +106,11 @@ def level_walls(
         raise OptionError(N_("level {depth} has nothing to draw"), depth=depth)
     ox, oy = 2 * x0, 2 * y0
 
-    def squares(point: tuple[int, int]) -> XY:
+    def squares(point: tuple[float, float]) -> XY:
         return ((point[0] - ox) / HALVES_PER_SQUARE, (point[1] - oy) / HALVES_PER_SQUARE)
 
     walls = [
-        [squares(p) for p in line]
+        simplified([squares(p) for p in line])
         for line in tmap.wall_lines(sorted({*opening, *secret}))
         if len(line) > 1
     ]
@@ -117,6 +118,18 @@ def level_walls(
     hidden = _spans(tmap, secret, x0, y0)
     size = ((x1 - x0) // CELLS_PER_SQUARE, (y1 - y0) // CELLS_PER_SQUARE)
     return LevelWalls(depth, view, tmap, size, walls, doors, hidden)
+
+
+WALL_TOLERANCE = 0.03
+"""Squares a tabletop wall may leave the map's line by (under 1 ft): a cave's organic wall,
+drawn in many short strokes, becomes a few long ones (fewer wall documents in a VTT)."""
+
+
+def simplified(line: list[XY], tolerance: float = WALL_TOLERANCE) -> list[XY]:
+    """``line`` with the points dropped that lie within ``tolerance`` of the straight line
+    between the points kept (:func:`kerker.dungeon.organic.thinned`); its ends are kept, so
+    a closed line stays closed and every wall still meets the walls and doors it met."""
+    return thinned(line, tolerance)
 
 
 def _spans(tmap: TabletopMap, indices: Collection[int], x0: int, y0: int) -> list[Span]:

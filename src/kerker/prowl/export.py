@@ -549,9 +549,12 @@ def write_outputs(
     png: bool = True,
     plan: bool = True,
     stem: str | None = None,
+    paper: str = "a4",
 ) -> list[Path]:
     """Write the plan (JSON, unless ``plan`` is False), the map (SVG, PNG) and the GM sheet
-    (Markdown, ``.<lang>.md``) into ``folder`` as ``prowl-<seed>.*``; returns the paths."""
+    (Markdown, ``.<lang>.md``, and the one-page PDF on ``paper``, ``.<lang>.pdf``, when the
+    typst package of ``kerker[pdf]`` is installed) into ``folder`` as ``prowl-<seed>.*``;
+    returns the paths."""
     from kerker.prowl.render_md import render_markdown
     from kerker.prowl.render_svg import render_svg
 
@@ -574,7 +577,22 @@ def write_outputs(
 
         files.append((folder / f"{name}.png", svg_to_png(svg)))
     files.append((folder / f"{name}.{lang}.md", render_markdown(p, lang).encode("utf-8")))
+    sheet = pdf_sheet(p, lang, paper)
+    if sheet is not None:
+        files.append((folder / f"{name}.{lang}.pdf", sheet))
     return [write_file(path, data) for path, data in files]
+
+
+def pdf_sheet(p: Prowl, lang: str, paper: str = "a4") -> bytes | None:
+    """The heist's one-page sheet (:func:`kerker.prowl.render_md.render_pdf`), or None
+    without the typst package (the extra ``kerker[pdf]``; the other files do not need it)."""
+    from kerker.prowl.render_md import render_pdf
+    from kerker.render.pdf import TypstMissing
+
+    try:
+        return render_pdf(p, lang, paper=paper)
+    except TypstMissing:
+        return None
 
 
 def write_file(path: Path, data: bytes) -> Path:

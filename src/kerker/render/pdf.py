@@ -20,10 +20,10 @@ from importlib import import_module
 from pathlib import Path
 from types import ModuleType
 
-from kerker.errors import N_, KerkerError
+from kerker.errors import N_, KerkerError, OptionError
 from kerker.render.kit import visible
 
-__all__ = ["PAPERS", "PdfError", "Section", "Sheet", "TypstMissing", "sheet_pdf"]
+__all__ = ["PAPERS", "PdfError", "Section", "Sheet", "TypstMissing", "check_paper", "sheet_pdf"]
 
 PAPERS = {"a4": "a4", "letter": "us-letter"}
 """Paper names kerker takes and Typst's names for them."""
@@ -117,6 +117,13 @@ def _clean(text: str) -> str:
 
 def _pages(pdf: bytes) -> int:
     return len(re.findall(rb"/Type\s*/Page\b", pdf))
+
+
+def check_paper(paper: str) -> None:
+    """Refuses a paper other than those of :data:`PAPERS` with :class:`OptionError` (for a
+    command's ``--paper``, before anything is rolled)."""
+    if paper not in PAPERS:
+        raise OptionError(N_("unknown paper {paper!r} (a4 or letter)"), paper=paper)
 
 
 def sheet_pdf(sheets: Sequence[Sheet], *, paper: str = "a4") -> bytes:
