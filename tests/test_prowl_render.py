@@ -163,17 +163,27 @@ def test_markdown_sheet_in_three_languages() -> None:
 
 
 def test_write_outputs(tmp_path: Path) -> None:
+    from kerker.prowl.export import pdf_sheet
+
     p = _case("5")
     written = write_outputs(p, tmp_path / "out", "en")
+    sheet = ["prowl-5.en.pdf"] if pdf_sheet(p, "en") is not None else []  # kerker[pdf]
     assert [f.name for f in written] == [
         "prowl-5.json",
         "prowl-5.svg",
         "prowl-5.png",
         "prowl-5.en.md",
+        *sheet,
     ]
+    if sheet:
+        assert written[-1].read_bytes().startswith(b"%PDF")
     assert from_json(json.loads(written[0].read_text("utf-8"))) == p
     only = write_outputs(p, tmp_path / "again", "de", png=False, plan=False)
-    assert [f.name for f in only] == ["prowl-5.svg", "prowl-5.de.md"]
+    assert [f.name for f in only] == [
+        "prowl-5.svg",
+        "prowl-5.de.md",
+        *(["prowl-5.de.pdf"] if sheet else []),
+    ]
 
 
 def test_roll_log_shows_modifiers_and_speaks_the_sheets_language() -> None:
