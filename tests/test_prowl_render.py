@@ -170,10 +170,23 @@ def test_write_outputs(tmp_path: Path) -> None:
         "prowl-5.svg",
         "prowl-5.png",
         "prowl-5.en.md",
+        *sheet("en"),
     ]
     assert from_json(json.loads(written[0].read_text("utf-8"))) == p
     only = write_outputs(p, tmp_path / "again", "de", png=False, plan=False)
-    assert [f.name for f in only] == ["prowl-5.svg", "prowl-5.de.md"]
+    assert [f.name for f in only] == ["prowl-5.svg", "prowl-5.de.md", *sheet("de")]
+    if sheet("de"):  # the one-page PDF (kerker[pdf]), landscape A4 unless asked otherwise
+        pdf = (tmp_path / "again" / "prowl-5.de.pdf").read_bytes()
+        box = re.search(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)", pdf)
+        assert pdf.startswith(b"%PDF") and box is not None
+        assert (round(float(box[1])), round(float(box[2]))) == (842, 595)
+
+
+def sheet(lang: str) -> list[str]:
+    """The PDF sheet's name when the typst package is there."""
+    from importlib.util import find_spec
+
+    return [f"prowl-5.{lang}.pdf"] if find_spec("typst") is not None else []
 
 
 def test_roll_log_shows_modifiers_and_speaks_the_sheets_language() -> None:
