@@ -36,16 +36,16 @@ Point = tuple[float, float]
 
 INWARD = 1.3
 """Half cells a cave wall may move into the cave (about 4½ ft)."""
-OUTWARD = 0.45
-"""Half cells a cave wall may move into the rock (about 1 ft): within a quarter cell."""
+OUTWARD = 0.35
+"""Half cells a cave wall may move into the rock (under 1 ft)."""
 DEPTH_SHARE = 0.3
 """The share of the cave's depth along the wall's normal a wall may move inward."""
 FADE = (0.75, 3.0)
 """Half cells from a pinned point: no push within the first, the full push beyond the
 second, a smooth ramp between."""
-BEYOND = 0.8
-"""Half cells a redrawn wall may lie outside the floor's cells at most (a slanted side of
-the smoothed outline already crosses rock corners by up to 0.71)."""
+BEYOND = 0.35
+"""Half cells a redrawn wall may lie outside the floor's cells at most, or as far as the
+straight outline lay there (its slanted sides cross rock corners)."""
 THIN = 0.05
 """Half cells a redrawn wall's points may be thinned out by (a third of a pixel)."""
 STEP = 1.0
@@ -235,15 +235,20 @@ class Caves:
                 push *= 0.0 if _cell(x - 0.5 * nx, y - 0.5 * ny) in self.floor else OUTWARD
             moved.append((x + nx * push * ramp, y + ny * push * ramp))
         # Nothing further into the rock than :data:`BEYOND` (the evening out pulls a notch's
-        # tip outward): such a point goes back towards where it was on the cells' outline.
+        # tip outward), or than the straight outline was there: such a point goes back
+        # towards where it was on the cells' outline. (The rock behind a wall may be an area
+        # the players' map does not show: a wall never reaches the middle of its cells.)
         for k, (x, y) in enumerate(moved):
-            if ramps[k] and _cell_distance((x, y), self.floor) > BEYOND:
-                ox, oy = base[k]
+            if not ramps[k]:
+                continue
+            ox, oy = base[k]
+            limit = max(BEYOND, _cell_distance((ox, oy), self.floor))
+            if _cell_distance((x, y), self.floor) > limit:
                 lo, hi = 0.0, 1.0
                 for _ in range(8):
                     mid = (lo + hi) / 2
                     q = (ox + (x - ox) * mid, oy + (y - oy) * mid)
-                    lo, hi = (mid, hi) if _cell_distance(q, self.floor) <= BEYOND else (lo, mid)
+                    lo, hi = (mid, hi) if _cell_distance(q, self.floor) <= limit else (lo, mid)
                 moved[k] = (ox + (x - ox) * lo, oy + (y - oy) * lo)
         fixed = [ramp == 0.0 for ramp in ramps]
         moved, fixed = _untangled(moved, fixed)
