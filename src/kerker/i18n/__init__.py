@@ -75,7 +75,7 @@ def _identity(text: str) -> str:
     return text
 
 
-_DICE_W = re.compile(r"(?<![A-Za-zÄÖÜäöüß])(\d*)W(?=\d|%)")
+_DICE_W = re.compile(r"(?<![A-Za-zÄÖÜäöüß])(\d*)[Ww](?=\d|%)")  # 004 also prints "1w6"
 _DICE_D = re.compile(r"(?<![A-Za-zÄÖÜäöüß])(\d*)d(?=\d|%)")
 
 
