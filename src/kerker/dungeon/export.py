@@ -114,6 +114,7 @@ def content_json(content: Content, lang: str) -> dict[str, Any]:
     if content.kind == "stairs" and content.result is not None:
         # Which way down or up it is (stairs, trapdoor, shaft), for keys and legends.
         way = content.result.values.get("kind")
+        way = "shaft" if way == "chimney" else way  # Scatola Bianca's "camino naturale"
         if way in ("stairs", "trapdoor", "shaft"):
             return {"kind": content.kind, "text": text, "way": way}
     return {"kind": content.kind, "text": text}
