@@ -472,6 +472,13 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
     ) -> HTMLResponse:
         code = weblang.current.get()
         shown = services.table_show(table_id, code)
+        from kerker.tables.show import row_display
+
+        # The stored "{exits} uscite" read as the CLI's table show reads it, never "{name}".
+        row_texts = [
+            row_display(str(r.get("text", "")), {"effects": r.get("effects")}, code)
+            for r in shown["rows"]
+        ]
         rolled = services.table_roll(table_id, _seed(seed), code) if roll else None
         outcomes = None
         odds_error = None
@@ -484,6 +491,7 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
             request,
             "table.html",
             table=shown,
+            row_texts=row_texts,
             table_id=table_id,
             rolled=rolled,
             outcomes=outcomes,
