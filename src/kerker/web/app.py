@@ -25,7 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from kerker import __version__
 from kerker.errors import N_, KerkerError, OptionError, Word
-from kerker.i18n import LANGUAGES
+from kerker.i18n import LANGUAGES, dice_text
 from kerker.web import lang as weblang
 from kerker.web import services
 
@@ -72,6 +72,8 @@ def _environment() -> Environment:
     env.globals["dungeon_rules"] = RULE_SETS
     env.filters["percent"] = lambda v: _percent(v, weblang.current.get())
     env.filters["fraction"] = _fraction
+    # A table's stored die (W20 in seed 000's tables) the reader's way: d20 in it and en.
+    env.filters["dice"] = lambda v: dice_text(str(v), weblang.current.get())
     env.filters["share"] = lambda part, whole: f"{float(part / whole * 100):.1f}" if whole else "0"
     env.filters["decimal"] = lambda v: _decimal(v, weblang.current.get())
     return env
