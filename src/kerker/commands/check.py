@@ -401,7 +401,7 @@ class _Context:
             console.print(esc(title))
             table = Table()
             table.add_column(_("value"), justify="right")
-            table.add_column(_("chance"), justify="right")
+            table.add_column(_("target"), justify="right")
             for outcome in ROLLED_OUTCOMES:
                 table.add_column(esc(names[outcome.value]), justify="right")
             for row in rows:
