@@ -119,10 +119,10 @@ def test_rolls_read_as_a_transcript(docs: list[dict[str, Any]]) -> None:
 
 
 def test_transcript_in_the_key() -> None:
-    """The key prints the roll log as "Tiro A.1 (d20): 15 → …" in it, de and en."""
+    """The key prints the roll log as "Tiro su A.1 (d20): 15 → …" in it, de and en."""
     doc = to_document(generate(_params(3), REGISTRY), "it")
     first = doc["levels"][0]["areas"][0]["rolls"][0]
-    for lang, word in (("it", "Tiro"), ("en", "Roll"), ("de", "Wurf")):
+    for lang, word in (("it", "Tiro su"), ("en", "Roll"), ("de", "Wurf")):
         # the die the reader's way: d12 in it and en, W12 in de (docs/i18n.md)
         dice = dice_text(first["dice"], lang)
         line = f"{first['label']} ({dice}): {first['roll']} → {first['text']}"
