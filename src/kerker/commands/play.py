@@ -901,6 +901,6 @@ def resume_command(
         raise OptionError(N_("the interactive loop has no --json; use kerker play show S --json"))
     play = _play(db)
     try:
-        run_loop(play, s, lang, sys.stdin, sys.stdout)
+        run_loop(play, s, lang, sys.stdin, sys.stdout, list_lang=resolve_language(None))
     finally:
         play.store.close()
