@@ -502,7 +502,7 @@ def test_messages_name_the_problem() -> None:
         "W6r7": "matches no face",
         "1d6kh7": "cannot keep 7 of 1",
         "4d6dl4": "leaves none",
-        "W6666": "W{6666}",
+        "W6666": "d{6666}",
         "(3W6": "column 1",
         "3 4": "missing operator",
         "": "empty",

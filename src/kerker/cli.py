@@ -146,7 +146,7 @@ def check_empty_paths(args: list[str]) -> None:
         if name in PATH_OPTIONS and (
             (eq and not value.strip()) or (not eq and i + 1 < len(args) and not args[i + 1].strip())
         ):
-            raise OptionError(N_("{option} needs a path, not an empty text"), option=name)
+            raise OptionError(N_("{option} needs a path, not an empty value"), option=name)
 
 
 def main() -> None:

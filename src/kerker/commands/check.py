@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 _h = translator(cli_language())  # help texts follow the locale
 
 CHECK_HELP = N_(
-    "Roll an HPR check: a d20 at most the value (plus modifier) succeeds; a 1 or a 20 is "
+    "Roll an HPR check: a d20 at or under the value (plus modifier) succeeds; a 1 or a 20 is "
     "confirmed by a second roll (super, critical, success, failure, fumble).\n\n"
     "Difficulty words in German, Italian or English: schwer, sehr schwer, unmenschlich, "
     "very hard, molto difficile, sehr weit ... Luck rolls: --luck glueck, viel or sehr-viel.\n\n"
@@ -157,7 +157,7 @@ def check_command(
         ),
     ] = None,
 ) -> None:
-    """Roll an HPR check: a d20 at most the value (plus modifier) succeeds; a 1 or a 20 is
+    """Roll an HPR check: a d20 at or under the value (plus modifier) succeeds; a 1 or a 20 is
     confirmed by a second roll (super, critical, success, failure, fumble).
 
     Difficulty words in German, Italian or English: schwer, sehr schwer, unmenschlich,

@@ -462,7 +462,7 @@ def undo_command(
     _act(s, "undo", db, lang, json_out)
 
 
-@play_app.command("redo", help=_h(N_("Do again the step last undone.")))
+@play_app.command("redo", help=_h(N_("Redo the last undone step.")))
 @friendly
 def redo_command(
     s: SessionArg, db: DbOption = None, json_out: JsonOption = False, lang: LangOption = None

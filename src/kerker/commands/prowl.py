@@ -155,8 +155,8 @@ def prowl_command(
             "--loops",
             help=_h(
                 N_(
-                    "Loops in the layout (0: a tree); default: a die among 0 and "
-                    "what the junctions leave room for."
+                    "Loops in the layout (0: a tree); default: a roll from 0 up to as many "
+                    "as the junctions leave room for."
                 )
             ),
         ),

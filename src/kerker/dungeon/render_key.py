@@ -205,7 +205,7 @@ def _exit(
             text = _("{what}, {direction}").format(what=text, direction=direction)
         if conn.get("door_closes"):
             text += "; " + (
-                _("a door shuts this way up for a day")
+                _("a door bars the way up for a day")
                 if up
                 else _("once the party is down, a door shuts the way back for a day")
             )
