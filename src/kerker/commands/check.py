@@ -274,7 +274,7 @@ class _Context:
         return _signed(self.modifier) if not shown else f"{_signed(self.modifier)} ({shown})"
 
     def header(self, value: int, chance: int, penalty: int) -> str:
-        """``Value 12, modifier -10 (very hard), chance 2`` in the reader's language."""
+        """``Value 12, modifier -10 (very hard), target 2`` in the reader's language."""
 
         _ = self._
         parts: list[str] = []
@@ -294,7 +294,7 @@ class _Context:
                 )
             )
         if value != self.rules.impossible_value:
-            parts.append(_("chance {chance}").format(chance=chance))
+            parts.append(_("target {chance}").format(chance=chance))
         line = ", ".join(parts)
         return line[:1].upper() + line[1:]
 
@@ -401,7 +401,7 @@ class _Context:
             console.print(esc(title))
             table = Table()
             table.add_column(_("value"), justify="right")
-            table.add_column(_("chance"), justify="right")
+            table.add_column(_("target"), justify="right")
             for outcome in ROLLED_OUTCOMES:
                 table.add_column(esc(names[outcome.value]), justify="right")
             for row in rows:

@@ -51,7 +51,7 @@ THINGS: dict[str, str] = {
     "up": N_("a way up"),
     "dead_end": N_("a dead end"),
     "blocked": N_("blocked"),
-    "elevator": N_("the 20' × 20' elevator room"),
+    "elevator": N_("the 20 × 20 ft elevator room"),
     "left": N_("left"),
     "right": N_("right"),
     "straight": N_("straight on"),
