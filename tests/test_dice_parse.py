@@ -500,7 +500,7 @@ def test_messages_name_the_problem() -> None:
         "1d1!": "never stop",
         "1d20r<21": "never stop",
         "W6r7": "matches no face",
-        "1d6kh7": "cannot keep 7 of 1",
+        "1d6kh7": "cannot keep 7 dice out of 1",
         "4d6dl4": "leaves none",
         "W6666": "d{6666}",
         "(3W6": "column 1",

@@ -335,7 +335,7 @@ def test_heist_fine_tuning_by_links_spends_the_budget(client: TestClient) -> Non
     tuned = client.get(raise_links[0] + "&lang=en")
     assert tuned.status_code == 200
     plan = services.heist(5, 5, 4, None, 0, "raise-room R2")
-    assert f"left {plan.tuning.left}." in tuned.text
+    assert f"{plan.tuning.left} left." in tuned.text
     assert "<code>raise-room" in tuned.text
     bad = client.get("/prowl?seed=5&add=nonsense+X&lang=en")
     assert bad.status_code == 400 and "unknown operation" in bad.text

@@ -382,10 +382,13 @@ class _Parser:
             self.fail(N_("{mode} needs at least 1 die, not {n}"), at=at, mode=mode, n=n)
         if isinstance(count, Num):
             if mode in ("kh", "kl") and n > count.value:
-                self.fail(N_("cannot keep {n} of {count} dice"), at=at, n=n, count=count.value)
+                self.fail(N_("cannot keep {n} dice out of {count}"), at=at, n=n, count=count.value)
             if mode in ("dh", "dl") and n >= count.value:
                 self.fail(
-                    N_("dropping {n} of {count} dice leaves none"), at=at, n=n, count=count.value
+                    N_("dropping {n} dice out of {count} leaves none"),
+                    at=at,
+                    n=n,
+                    count=count.value,
                 )
         return Keep(mode, n)
 

@@ -18,7 +18,7 @@ from typing import Any
 from kerker.dice.explain import explain
 from kerker.dice.roller import roll
 from kerker.errors import N_
-from kerker.i18n import translator
+from kerker.i18n import dice_text, translator
 from kerker.play.events import Event
 from kerker.play.session import EnteredDice, PlayState, event_seed, roll_check, table_rng
 from kerker.play.views import _visible, exit_name, open_exit_list
@@ -74,7 +74,9 @@ def _area_lines(
                 label = r.get("label") or r["table"]
                 text = r.get("text") or r["row"]
                 mark = " " + _("(entered)") if r.get("entered") else ""
-                lines.append(f"     - {label}: {r['explain']}{mark} → {_one_line(text)}")
+                lines.append(
+                    f"     - {label}: {dice_text(r['explain'], lang)}{mark} → {_one_line(text)}"
+                )
             lines.append("\n     </details>")
     return lines
 
@@ -139,7 +141,7 @@ def _entered_line(picks: list[Any], _: Any) -> str:
     rolled = sum(1 for p in picks if not p.entered)
     text = _("Real dice entered: {faces}.").format(faces=", ".join(faces) or "–")
     if rolled:
-        text += " " + _("Rolled by kerker: {n} table rolls.").format(n=rolled)
+        text += " " + _("Table rolls made by kerker: {n}.").format(n=rolled)
     return str(text)
 
 
