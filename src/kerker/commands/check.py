@@ -62,7 +62,7 @@ def check_command(
             "-m",
             metavar="M",
             show_default=False,
-            help=_h(N_("Modifier as a number: a bonus is positive, a malus negative.")),
+            help=_h(N_("Modifier as a number: a bonus is positive, a penalty negative.")),
         ),
     ] = None,
     difficulty: Annotated[
@@ -88,7 +88,7 @@ def check_command(
             "--attempt",
             "-a",
             metavar="N",
-            help=_h(N_("Which try of the same failed action this is; each retry adds a malus.")),
+            help=_h(N_("Which try of the same failed action this is; each retry adds a penalty.")),
         ),
     ] = 1,
     luck: Annotated[
@@ -289,7 +289,7 @@ class _Context:
             parts.append(_("modifier {modifier}").format(modifier=self.modifier_text()))
         if self.attempt > 1:
             parts.append(
-                _("attempt {attempt}: malus {penalty}").format(
+                _("attempt {attempt}: penalty {penalty}").format(
                     attempt=self.attempt, penalty=penalty
                 )
             )
@@ -395,7 +395,7 @@ class _Context:
                 first=rows[0].value, last=rows[-1].value, modifier=modifier
             )
             if self.attempt > 1:
-                title += ", " + _("attempt {attempt}: malus {penalty}").format(
+                title += ", " + _("attempt {attempt}: penalty {penalty}").format(
                     attempt=self.attempt, penalty=penalty(self.attempt)
                 )
             console.print(esc(title))
