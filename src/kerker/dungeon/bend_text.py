@@ -132,6 +132,6 @@ def blocked_exit(conn: Mapping[str, Any], name: str, direction: str, _: Translat
             kind=name, direction=direction, why=bend_line(bends[0], _, "en")
         )
     rolled = _word(THINGS, bends[0].get("rolled"), _) if bends else "?"
-    return _("{kind} {direction}: blocked (rolled behind it: {rolled}; no room for it)").format(
+    return _("{kind} {direction}: blocked (rolled behind it: {rolled}; no space for it)").format(
         kind=name, direction=direction, rolled=rolled
     )
