@@ -168,13 +168,13 @@ def _step(
                 exit=name, area=way[1] if way else "?", key=key
             )
         else:
-            head = _("{exit} taken down or up to level {level} ({key}).").format(
+            head = _("{exit} taken to level {level} ({key}).").format(
                 exit=name, level=d["level"], key=key
             )
         if e.seq not in state.done:
             return [head]
         if e.seq in state.lapsed:
-            return [head + " " + _("(No longer there: a reroll before it changed the way.)")]
+            return [head + " " + _("(No longer there: an earlier reroll changed the way.)")]
         lines = [head]
         picks = state.entered.get(e.seq)
         if picks is not None and view == "gm":
@@ -210,7 +210,7 @@ def _step(
     if e.kind == "undo":
         return [_("Undid the last step.")]
     if e.kind == "redo":
-        return [_("Redid the step undone.")]
+        return [_("Redid the undone step.")]
     if e.kind == "note":
         where = (
             _("Note on area {area} (level {depth}):").format(area=d["area"], depth=d["depth"])
