@@ -86,7 +86,7 @@ def test_the_player_view_hides_what_the_gm_view_shows(client: TestClient) -> Non
     gm = client.get("/dungeon?seed=7&go=1&view=gm&lang=en").text
     player = client.get("/dungeon?seed=7&go=1&view=player&lang=en").text
     assert gm != player
-    assert 'aria-selected="true">Player map' in player
+    assert 'aria-selected="true">Players&#39; map' in player
 
 
 def test_the_language_switch_is_remembered_by_a_cookie() -> None:
