@@ -281,7 +281,9 @@ class _Context:
         level = next((lv for lv in self.rules.luck if lv.key == self.luck), None)
         if level is not None:
             parts.append(
-                _("luck roll ({name}): value {value}").format(name=level.name[self.lang], value=value)
+                _("luck roll ({name}): value {value}").format(
+                    name=level.name[self.lang], value=value
+                )
             )
         else:
             parts.append(_("value {value}").format(value=value))
