@@ -116,7 +116,7 @@ def test_empty_paths_are_refused(tmp_path: Path) -> None:
         ["table", "list", "--tables", ""],
     ):
         line = one_line_error(run(*args, cwd=tmp_path))
-        assert "needs a path, not an empty text" in line
+        assert "needs a path, not an empty value" in line
     assert list(tmp_path.iterdir()) == []
 
 

@@ -64,6 +64,7 @@ def test_roll_builds_only_its_own_command() -> None:
     assert out.strip().startswith("1d20 -> [")  # the dice shown at the table (issue 17)
     commands = {m for m in modules if m.startswith("kerker.commands.")}
     assert commands == {"kerker.commands.dice"}
+    assert "kerker.cli_help" not in modules  # the help formatter: only for a help page
     heavy = sorted(m for m in modules if m.split(".")[0] in HEAVY or m.startswith(HEAVY))
     assert heavy == []
 

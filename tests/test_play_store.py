@@ -49,7 +49,7 @@ def test_append_read_conflict(backend: str, tmp_path: Path) -> None:
     with open_store(store_url(backend, tmp_path)) as store:
         assert store.migrate() == LATEST  # idempotent
         store.create(_info())
-        with pytest.raises(StoreError, match="exists already"):
+        with pytest.raises(StoreError, match="already exists"):
             store.create(_info())
         store.append(_info(), _note(1, "one"))
         store.append(_info(), _note(2, "two"))

@@ -37,7 +37,7 @@ def test_generate_prints_the_sheet_and_is_repeatable() -> None:
     code, out, err = invoke("-r", "4", "-p", "3", "--seed", "14", "--accesses", "3", "--lang", "en")
     assert code == 0, err
     assert out.startswith("# Prowl – seed 14")
-    assert "## Fine-tuning" in out and "Budget 12 (reputation × accesses); 12 left." in out
+    assert "## Fine-tuning" in out and "Budget 12 (reputation × entrances); 12 left." in out
     assert invoke("-r", "4", "-p", "3", "--seed", "14", "--accesses", "3", "--lang", "en")[1] == out
 
 
@@ -162,7 +162,7 @@ def test_one_line_errors() -> None:
         (("-p", "3"), "--reputation is needed"),
         (("-r", "3"), "--players is needed"),
         (("-r", "30", "-p", "3"), "the reputation must be between 1 and 20, not 30"),
-        (("-r", "3", "-p", "3", "--accesses", "4"), "the accesses must be between 1 and 3"),
+        (("-r", "3", "-p", "3", "--accesses", "4"), "number of entrances must be between 1 and 3"),
         (("-r", "3", "-p", "3", "--reading", "pools"), "test is one of sum, successes"),
         (("-r", "3", "-p", "3", "--loops", "-1"), "the loops must be between 0 and 8"),
         (("-r", "3", "-p", "3", "--seed", "-1"), "the seed must be between"),

@@ -86,7 +86,7 @@ def test_the_player_view_hides_what_the_gm_view_shows(client: TestClient) -> Non
     gm = client.get("/dungeon?seed=7&go=1&view=gm&lang=en").text
     player = client.get("/dungeon?seed=7&go=1&view=player&lang=en").text
     assert gm != player
-    assert 'aria-selected="true">Player map' in player
+    assert 'aria-selected="true">Players&#39; map' in player
 
 
 def test_the_language_switch_is_remembered_by_a_cookie() -> None:
@@ -335,7 +335,7 @@ def test_heist_fine_tuning_by_links_spends_the_budget(client: TestClient) -> Non
     tuned = client.get(raise_links[0] + "&lang=en")
     assert tuned.status_code == 200
     plan = services.heist(5, 5, 4, None, 0, "raise-room R2")
-    assert f"left {plan.tuning.left}." in tuned.text
+    assert f"{plan.tuning.left} left." in tuned.text
     assert "<code>raise-room" in tuned.text
     bad = client.get("/prowl?seed=5&add=nonsense+X&lang=en")
     assert bad.status_code == 400 and "unknown operation" in bad.text

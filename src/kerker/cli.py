@@ -39,16 +39,36 @@ COMMANDS: dict[str, tuple[str, str, str | None]] = {
 name of its help text in that module (``None`` for a sub-app, which carries its own)."""
 
 
+class HelpContext(typer.Context):
+    """The context of every kerker command: its help pages in the reader's language."""
+
+    def make_formatter(self) -> Any:
+        """Click's help formatter with Click's and Typer's own words translated
+        (:mod:`kerker.cli_help`, imported only when a help page is written)."""
+        from kerker.cli_help import HelpFormatter
+
+        return HelpFormatter(width=self.terminal_width, max_width=self.max_content_width)
+
+
+def localise(command: Any) -> Any:
+    """``command`` and every command under it with :class:`HelpContext` (their help in the
+    reader's language); returns ``command``."""
+    command.context_class = HelpContext
+    for sub in getattr(command, "commands", {}).values():
+        localise(sub)
+    return command
+
+
 def build_command(name: str) -> Any:
     """The Click command of one entry of :data:`COMMANDS`, importing only its module."""
     module_name, attribute, help_name = COMMANDS[name]
     module = importlib.import_module(module_name)
     target = getattr(module, attribute)
     if help_name is None:
-        return typer.main.get_command(target)
+        return localise(typer.main.get_command(target))
     one = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
     one.command(name, help=_h(getattr(module, help_name)))(target)
-    return typer.main.get_command(one)
+    return localise(typer.main.get_command(one))
 
 
 class _LazyCommands(MutableMapping[str, Any]):
@@ -65,7 +85,7 @@ class _LazyCommands(MutableMapping[str, Any]):
         return self._built[name]
 
     def __setitem__(self, name: str, command: Any) -> None:
-        self._built[name] = command
+        self._built[name] = localise(command)
 
     def __delitem__(self, name: str) -> None:
         del self._built[name]
@@ -80,6 +100,8 @@ class _LazyCommands(MutableMapping[str, Any]):
 
 class LazyGroup(TyperGroup):
     """A Typer group whose commands are imported and built only when looked up."""
+
+    context_class = HelpContext
 
     def __init__(self, **attrs: Any) -> None:
         super().__init__(**attrs)
@@ -124,7 +146,7 @@ def check_empty_paths(args: list[str]) -> None:
         if name in PATH_OPTIONS and (
             (eq and not value.strip()) or (not eq and i + 1 < len(args) and not args[i + 1].strip())
         ):
-            raise OptionError(N_("{option} needs a path, not an empty text"), option=name)
+            raise OptionError(N_("{option} needs a path, not an empty value"), option=name)
 
 
 def main() -> None:
@@ -163,23 +185,31 @@ def main() -> None:
     run_guarded(run)
 
 
-_CLICK_MESSAGES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"^No such command '(?P<name>.*)'\.$"), N_("no such command: {name}")),
-    (re.compile(r"^No such option: (?P<name>\S+)$"), N_("no such option: {name}")),
+_CLICK_MESSAGES: tuple[tuple[str, str], ...] = (
     (
-        re.compile(r"^Got unexpected extra arguments?(?:\(s\))? \((?P<args>.*)\)$"),
+        r"^No such command '(?P<name>.*)'\.(?: Did you mean (?P<suggestions>.*)\?)?$",
+        N_("no such command: {name}"),
+    ),
+    (r"^No such option: (?P<name>\S+)$", N_("no such option: {name}")),
+    (
+        r"^Got unexpected extra arguments?(?:\(s\))? \((?P<args>.*)\)$",
         N_("unexpected extra arguments: {args}"),
     ),
     (
-        re.compile(r"^Option '(?P<name>[^']*)' requires (?:an argument|\d+ arguments)\.$"),
+        r"^Option '(?P<name>[^']*)' requires (?:an argument|\d+ arguments)\.$",
         N_("option {name} needs a value"),
     ),
-    (re.compile(r"^Missing command\.$"), N_("missing command")),
+    (r"^Missing command\.$", N_("missing command")),
+    (
+        r"^Option '(?P<name>[^']*)' does not take a value\.$",
+        N_("option {name} takes no value"),
+    ),
 )
-"""Typer's own usage errors (its Click copy has no translations) -> kerker's texts."""
-_BAD_VALUE = re.compile(r"^'?(?P<value>.*?)'? is not a valid (?P<type>integer|float|int)\.$")
-_RANGE = re.compile(r"^(?P<value>.*) is not in the range (?P<range>.*)\.$")
-_CHOICE = re.compile(r"^'?(?P<value>.*?)'? is not one of (?P<choices>.*)\.$")
+"""Typer's own usage errors (its Click copy has no translations) -> kerker's texts (patterns
+compiled on the first error, not at start-up)."""
+_BAD_VALUE = r"^'?(?P<value>.*?)'? is not a valid (?P<type>integer|float|int)\.$"
+_RANGE = r"^(?P<value>.*) is not in the range (?P<range>.*)\.$"
+_CHOICE = r"^'?(?P<value>.*?)'? is not one of (?P<choices>.*)\.$"
 
 
 def usage_line(err: Any, _: Any) -> str:
@@ -209,7 +239,7 @@ def usage_line(err: Any, _: Any) -> str:
             (_RANGE, N_("{value} is not in the range {range}")),
             (_CHOICE, N_("{value} is not one of {choices}")),
         ):
-            found = pattern.match(message)
+            found = re.match(pattern, message)
             if found:
                 if template.startswith("{value} is not a whole") and found["type"] == "float":
                     template = N_("{value} is not a number")
@@ -218,9 +248,14 @@ def usage_line(err: Any, _: Any) -> str:
         text = _("invalid value for {name}: {message}").format(name=name or "", message=inner)
     else:
         for pattern, template in _CLICK_MESSAGES:
-            found = pattern.match(message)
+            found = re.match(pattern, message)
             if found:
-                text = _(template).format(**found.groupdict())
+                fields = found.groupdict()
+                suggestions = fields.pop("suggestions", None)
+                text = _(template).format(**fields)
+                if suggestions:  # Typer's "Did you mean 'roll', 'prowl'?"
+                    names = ", ".join(name.strip("'") for name in suggestions.split(", "))
+                    text += " " + _("(did you mean {options}?)").format(options=names)
                 break
         if kind == "NoSuchOption" and getattr(err, "possibilities", None):
             text += " " + _("(did you mean {options}?)").format(

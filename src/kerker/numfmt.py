@@ -88,3 +88,16 @@ def root(value: Fraction | int, lang: str, digits: int = 2) -> str:
         digits_text = str(scaled).rjust(digits + 1, "0")
         text = f"{digits_text[:-digits]}.{digits_text[-digits:]}" if digits else digits_text
     return text.replace(".", ",") if lang in ("de", "it") else text
+
+
+CURRENCY_SIGNS = frozenset({"$", "£", "€"})
+"""Units written before the number in English (``$250``)."""
+
+
+def money(amount: str, unit: str, lang: str) -> str:
+    """An already formatted ``amount`` with its ``unit`` the reader's way: a currency sign
+    before the number in English (``$250``), after it in German and Italian (``250 $``);
+    any other unit after the number (``250 gp``)."""
+    if lang == "en" and unit in CURRENCY_SIGNS:
+        return f"{unit}{amount}"
+    return f"{amount} {unit}"

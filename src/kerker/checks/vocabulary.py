@@ -80,7 +80,7 @@ def vocabulary() -> Vocabulary:
 
 def _limit(text: object, what: str) -> str:
     if not isinstance(text, str):
-        raise CheckError(N_("the {what} must be a text, not {value!r}"), what=what, value=text)
+        raise CheckError(N_("the {what} must be text, not {value!r}"), what=what, value=text)
     if len(text) > MAX_WORD_LENGTH:
         raise CheckError(
             N_("the {what} is longer than {max} characters"), what=what, max=MAX_WORD_LENGTH

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 _h = translator(cli_language())  # help texts follow the locale
 
 CHECK_HELP = N_(
-    "Roll an HPR check: a d20 at most the value (plus modifier) succeeds; a 1 or a 20 is "
+    "Roll an HPR check: a d20 at or under the value (plus modifier) succeeds; a 1 or a 20 is "
     "confirmed by a second roll (super, critical, success, failure, fumble).\n\n"
     "Difficulty words in German, Italian or English: schwer, sehr schwer, unmenschlich, "
     "very hard, molto difficile, sehr weit ... Luck rolls: --luck glueck, viel or sehr-viel.\n\n"
@@ -62,7 +62,7 @@ def check_command(
             "-m",
             metavar="M",
             show_default=False,
-            help=_h(N_("Modifier as a number: a bonus is positive, a malus negative.")),
+            help=_h(N_("Modifier as a number: a bonus is positive, a penalty negative.")),
         ),
     ] = None,
     difficulty: Annotated[
@@ -88,7 +88,7 @@ def check_command(
             "--attempt",
             "-a",
             metavar="N",
-            help=_h(N_("Which try of the same failed action this is; each retry adds a malus.")),
+            help=_h(N_("Which try of the same failed action this is; each retry adds a penalty.")),
         ),
     ] = 1,
     luck: Annotated[
@@ -157,7 +157,7 @@ def check_command(
         ),
     ] = None,
 ) -> None:
-    """Roll an HPR check: a d20 at most the value (plus modifier) succeeds; a 1 or a 20 is
+    """Roll an HPR check: a d20 at or under the value (plus modifier) succeeds; a 1 or a 20 is
     confirmed by a second roll (super, critical, success, failure, fumble).
 
     Difficulty words in German, Italian or English: schwer, sehr schwer, unmenschlich,
@@ -274,14 +274,16 @@ class _Context:
         return _signed(self.modifier) if not shown else f"{_signed(self.modifier)} ({shown})"
 
     def header(self, value: int, chance: int, penalty: int) -> str:
-        """``Value 12, modifier -10 (very hard), chance 2`` in the reader's language."""
+        """``Value 12, modifier -10 (very hard), target 2`` in the reader's language."""
 
         _ = self._
         parts: list[str] = []
         level = next((lv for lv in self.rules.luck if lv.key == self.luck), None)
         if level is not None:
             parts.append(
-                _("luck roll {name}: value {value}").format(name=level.name[self.lang], value=value)
+                _("luck roll ({name}): value {value}").format(
+                    name=level.name[self.lang], value=value
+                )
             )
         else:
             parts.append(_("value {value}").format(value=value))
@@ -289,12 +291,12 @@ class _Context:
             parts.append(_("modifier {modifier}").format(modifier=self.modifier_text()))
         if self.attempt > 1:
             parts.append(
-                _("attempt {attempt}: malus {penalty}").format(
+                _("attempt {attempt}: penalty {penalty}").format(
                     attempt=self.attempt, penalty=penalty
                 )
             )
         if value != self.rules.impossible_value:
-            parts.append(_("chance {chance}").format(chance=chance))
+            parts.append(_("target {chance}").format(chance=chance))
         line = ", ".join(parts)
         return line[:1].upper() + line[1:]
 
@@ -395,7 +397,7 @@ class _Context:
                 first=rows[0].value, last=rows[-1].value, modifier=modifier
             )
             if self.attempt > 1:
-                title += ", " + _("attempt {attempt}: malus {penalty}").format(
+                title += ", " + _("attempt {attempt}: penalty {penalty}").format(
                     attempt=self.attempt, penalty=penalty(self.attempt)
                 )
             console.print(esc(title))

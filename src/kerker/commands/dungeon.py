@@ -192,7 +192,12 @@ def dungeon_command(
         int,
         typer.Option(
             "--max-areas",
-            help=_h(N_("Areas per level at most (1-1000); open exits beyond stay unexplored.")),
+            help=_h(
+                N_(
+                    "At most this many areas per level (1-1000); exits still open beyond that "
+                    "stay unexplored."
+                )
+            ),
         ),
     ] = 60,
     min_areas: Annotated[

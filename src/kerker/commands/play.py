@@ -210,7 +210,12 @@ def new_command(
         int,
         typer.Option(
             "--max-areas",
-            help=_h(N_("Areas per level at most (1-1000); open exits beyond stay unexplored.")),
+            help=_h(
+                N_(
+                    "At most this many areas per level (1-1000); exits still open beyond that "
+                    "stay unexplored."
+                )
+            ),
         ),
     ] = 60,
     min_areas: Annotated[
@@ -462,7 +467,7 @@ def undo_command(
     _act(s, "undo", db, lang, json_out)
 
 
-@play_app.command("redo", help=_h(N_("Do again the step last undone.")))
+@play_app.command("redo", help=_h(N_("Redo the last undone step.")))
 @friendly
 def redo_command(
     s: SessionArg, db: DbOption = None, json_out: JsonOption = False, lang: LangOption = None
@@ -901,6 +906,6 @@ def resume_command(
         raise OptionError(N_("the interactive loop has no --json; use kerker play show S --json"))
     play = _play(db)
     try:
-        run_loop(play, s, lang, sys.stdin, sys.stdout)
+        run_loop(play, s, lang, sys.stdin, sys.stdout, list_lang=resolve_language(None))
     finally:
         play.store.close()

@@ -114,7 +114,7 @@ def _odds(reputation: int, registry: Any, code: str, json_out: bool, reading: st
         "mid_rooms": _("MidSec rooms"),
         "hi_rooms": _("HiSec rooms"),
         "branch_points": _("branch points"),
-        "accesses": _("accesses"),
+        "accesses": _("entrances"),
     }
     print(_("Exact odds of the structure at reputation {n}").format(n=reputation))
     for key, item in table.items():
@@ -145,7 +145,7 @@ def prowl_command(
         typer.Option(
             "--accesses",
             help=_h(
-                N_("Accesses from outside (1-3, as the post says); rolled 1d3 when not given.")
+                N_("Entrances from outside (1-3, as the post says); rolled 1d3 when not given.")
             ),
         ),
     ] = None,
@@ -155,8 +155,8 @@ def prowl_command(
             "--loops",
             help=_h(
                 N_(
-                    "Loops in the layout (0: a tree); default: a die among 0 and "
-                    "what the junctions leave room for."
+                    "Loops in the layout (0: a tree); default: a roll from 0 up to as many "
+                    "as the junctions leave room for."
                 )
             ),
         ),

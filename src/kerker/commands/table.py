@@ -146,7 +146,7 @@ def list_command(
     if wide:
         view.add_column(_("source"), ratio=2)
     for item in items:
-        dice = dice_text(item["dice"], code) if item["dice"] else "—"  # the reader's way: d20 / W20
+        dice = dice_text(item["dice"], code) if item["dice"] else "—"  # the JSON keeps the data's
         row = [rich_text(item["id"]), rich_text(item["title"]), rich_text(dice)]
         view.add_row(*row, *([rich_text(item["source"]["heading"])] if wide else []))
     terminal.print(view)

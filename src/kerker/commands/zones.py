@@ -123,9 +123,8 @@ def zones_command(
             metavar="zone|pair",
             help=_h(
                 N_(
-                    "Step 3 as the text says it: one merge roll per zone (zone, default), or one "
-                    "per "
-                    "pair of neighbouring zones (pair: fewer, larger areas)."
+                    "Step 3 as the text has it: one merge roll per zone (zone, default), or one "
+                    "per pair of neighbouring zones (pair: fewer, larger areas)."
                 )
             ),
         ),

@@ -233,7 +233,7 @@ class _Parser:
         self.pos += len(name)
         if self.peek() != "(":
             self.fail(
-                N_("{name} needs its arguments in parentheses, e.g. {name}(W6, 3)"), name=name
+                N_("{name} needs its arguments in parentheses, e.g. {name}(d6, 3)"), name=name
             )
         self.pos += 1
         self.enter(self.pos - 1)
@@ -305,7 +305,7 @@ class _Parser:
                     self.fail(N_("only one success target per dice term"))
                 success = self.cond(default="=", required=True, what="")
             elif char in _DIE_LETTERS:
-                self.fail(N_("two dice letters in a row; write e.g. 3W6 + 2W6"))
+                self.fail(N_("two dice letters in a row; write e.g. 3d6 + 2d6"))
             else:
                 break
         if explode is not None and keep is not None and success is not None:
@@ -336,7 +336,7 @@ class _Parser:
             return make_die("true", sides)
         if not char or char not in _DIGITS:
             self.fail(
-                N_("the die after {letter!r} needs a number of faces, e.g. W6, W20, W%"),
+                N_("the die after {letter!r} needs a number of faces, e.g. d6, d20, d%"),
                 at=letter_at,
                 letter=text[letter_at],
             )
@@ -345,7 +345,7 @@ class _Parser:
         if len(digits) >= 2 and set(digits) == {"6"}:
             if len(digits) > 3:
                 self.fail(
-                    N_("digit dice have 2 or 3 digits (W66, W666); for a true die write W{{{n}}}"),
+                    N_("digit dice have 2 or 3 digits (d66, d666); for a true die write d{{{n}}}"),
                     at=at,
                     n=sides,
                 )
@@ -382,10 +382,13 @@ class _Parser:
             self.fail(N_("{mode} needs at least 1 die, not {n}"), at=at, mode=mode, n=n)
         if isinstance(count, Num):
             if mode in ("kh", "kl") and n > count.value:
-                self.fail(N_("cannot keep {n} of {count} dice"), at=at, n=n, count=count.value)
+                self.fail(N_("cannot keep {n} dice out of {count}"), at=at, n=n, count=count.value)
             if mode in ("dh", "dl") and n >= count.value:
                 self.fail(
-                    N_("dropping {n} of {count} dice leaves none"), at=at, n=n, count=count.value
+                    N_("dropping {n} dice out of {count} leaves none"),
+                    at=at,
+                    n=n,
+                    count=count.value,
                 )
         return Keep(mode, n)
 

@@ -51,7 +51,7 @@ THINGS: dict[str, str] = {
     "up": N_("a way up"),
     "dead_end": N_("a dead end"),
     "blocked": N_("blocked"),
-    "elevator": N_("the 20' × 20' elevator room"),
+    "elevator": N_("the 20 × 20 ft elevator room"),
     "left": N_("left"),
     "right": N_("right"),
     "straight": N_("straight on"),
@@ -132,6 +132,6 @@ def blocked_exit(conn: Mapping[str, Any], name: str, direction: str, _: Translat
             kind=name, direction=direction, why=bend_line(bends[0], _, "en")
         )
     rolled = _word(THINGS, bends[0].get("rolled"), _) if bends else "?"
-    return _("{kind} {direction}: blocked (rolled behind it: {rolled}; no room for it)").format(
+    return _("{kind} {direction}: blocked (rolled behind it: {rolled}; no space for it)").format(
         kind=name, direction=direction, rolled=rolled
     )

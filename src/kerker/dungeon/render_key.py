@@ -205,7 +205,7 @@ def _exit(
             text = _("{what}, {direction}").format(what=text, direction=direction)
         if conn.get("door_closes"):
             text += "; " + (
-                _("a door shuts this way up for a day")
+                _("a door bars the way up for a day")
                 if up
                 else _("once the party is down, a door shuts the way back for a day")
             )
@@ -382,7 +382,7 @@ def render_md(
             out += _md_list(_("Features"), key.features)
             out += _md_list(_("Exits"), [text for text, _n in key.exits] or [_("none")])
             out += _md_list(_("Traps"), key.traps)
-            out += _md_list(_("Bent rolls"), key.bends)
+            out += _md_list(_("Adjusted rolls"), key.bends)
         corridors = [k for k in keys if k.corridor]
         if corridors:
             out += [f"## {md_text(_('Corridors'), lead=False)}", ""]
@@ -543,7 +543,7 @@ def _html_area(key: AreaKey, _: Translate) -> str:
     exits = [_linked(text, number) for text, number in key.exits]
     block(_("Exits"), exits or [escape(_("none"))])
     block(_("Traps"), [escape(t) for t in key.traps], "traps")
-    block(_("Bent rolls"), [escape(b) for b in key.bends])
+    block(_("Adjusted rolls"), [escape(b) for b in key.bends])
     parts.append("</dl>")
     if key.rolls:
         lis = "".join(f"<li>{escape(r)}</li>" for r in key.rolls)

@@ -1800,7 +1800,7 @@ def _legend_items(used: Collection[str], gm: bool) -> list[tuple[str, str]]:
         ("shaft", N_("shaft (to level)")),
         ("elevator", N_("Elevator")),
         ("unexplored", N_("unexplored exit")),
-        ("blocked", N_("blocked exit (no room behind it)")),
+        ("blocked", N_("blocked exit (no space behind it)")),
         ("water", N_("water")),
         ("river", N_("river")),
         ("stream", N_("stream")),

@@ -120,7 +120,7 @@ def event_from_json(item: Any, seq: int | None = None) -> Event:
         )
     number = item.get("seq") if seq is None else seq
     if not isinstance(number, int) or isinstance(number, bool) or number < 1:
-        raise EventError(N_("event {kind}: seq must be a whole number from 1"), kind=kind)
+        raise EventError(N_("event {kind}: seq must be a whole number from 1 up"), kind=kind)
     optional = OPTIONAL.get(kind, frozenset())
     spec = {
         **FIELDS[kind],

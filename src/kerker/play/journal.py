@@ -18,7 +18,7 @@ from typing import Any
 from kerker.dice.explain import explain
 from kerker.dice.roller import roll
 from kerker.errors import N_
-from kerker.i18n import translator
+from kerker.i18n import dice_text, translator
 from kerker.play.events import Event
 from kerker.play.session import EnteredDice, PlayState, event_seed, roll_check, table_rng
 from kerker.play.views import _visible, exit_name, open_exit_list
@@ -74,7 +74,9 @@ def _area_lines(
                 label = r.get("label") or r["table"]
                 text = r.get("text") or r["row"]
                 mark = " " + _("(entered)") if r.get("entered") else ""
-                lines.append(f"     - {label}: {r['explain']}{mark} → {_one_line(text)}")
+                lines.append(
+                    f"     - {label}: {dice_text(r['explain'], lang)}{mark} → {_one_line(text)}"
+                )
             lines.append("\n     </details>")
     return lines
 
@@ -139,7 +141,7 @@ def _entered_line(picks: list[Any], _: Any) -> str:
     rolled = sum(1 for p in picks if not p.entered)
     text = _("Real dice entered: {faces}.").format(faces=", ".join(faces) or "–")
     if rolled:
-        text += " " + _("Rolled by kerker: {n} table rolls.").format(n=rolled)
+        text += " " + _("Table rolls made by kerker: {n}.").format(n=rolled)
     return str(text)
 
 
@@ -166,13 +168,13 @@ def _step(
                 exit=name, area=way[1] if way else "?", key=key
             )
         else:
-            head = _("{exit} taken down or up to level {level} ({key}).").format(
+            head = _("{exit} taken to level {level} ({key}).").format(
                 exit=name, level=d["level"], key=key
             )
         if e.seq not in state.done:
             return [head]
         if e.seq in state.lapsed:
-            return [head + " " + _("(No longer there: a reroll before it changed the way.)")]
+            return [head + " " + _("(No longer there: an earlier reroll changed the way.)")]
         lines = [head]
         picks = state.entered.get(e.seq)
         if picks is not None and view == "gm":
@@ -208,7 +210,7 @@ def _step(
     if e.kind == "undo":
         return [_("Undid the last step.")]
     if e.kind == "redo":
-        return [_("Redid the step undone.")]
+        return [_("Redid the undone step.")]
     if e.kind == "note":
         where = (
             _("Note on area {area} (level {depth}):").format(area=d["area"], depth=d["depth"])

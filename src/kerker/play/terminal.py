@@ -159,12 +159,19 @@ def _pick(play: Play, keys: _Keys, out: Any, _: Any) -> str | None:
 
 
 def run_loop(
-    play: Play, ref: str | None, lang: str | None, stream: IO[str], stdout: IO[str]
+    play: Play,
+    ref: str | None,
+    lang: str | None,
+    stream: IO[str],
+    stdout: IO[str],
+    list_lang: str = "en",
 ) -> None:
     """Play session ``ref`` (or one picked from the list) until ``q`` or the end of input.
 
-    Errors of a step (an exit that is not open, a die that cannot show a value) are shown
-    in one line and the loop goes on; every step done is already saved."""
+    The session speaks ``lang``, else its rules' language; the list to pick from speaks
+    ``lang``, else ``list_lang`` (the command line's language). Errors of a step (an exit
+    that is not open, a die that cannot show a value) are shown in one line and the loop
+    goes on; every step done is already saved."""
     from rich.console import Console
 
     from kerker.play.journal import journal_lines, journal_md, plain_text
@@ -172,7 +179,7 @@ def run_loop(
 
     console = Console(file=stdout, highlight=False, soft_wrap=True)
     keys = _Keys(stream, stdout)
-    base = translator(lang or "en")
+    base = translator(lang or list_lang)
     with keys.raw():
         if ref is None:
             ref = _pick(play, keys, console, base)

@@ -538,7 +538,7 @@ def check_options(options: ProwlOptions, rules: Rules) -> None:
         low, high = rules.limit("accesses")
         if not low <= options.accesses <= high:
             raise OptionError(
-                N_("the accesses must be between {min} and {max}, not {value}"),
+                N_("the number of entrances must be between {min} and {max}, not {value}"),
                 min=low,
                 max=high,
                 value=options.accesses,

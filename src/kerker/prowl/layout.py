@@ -365,7 +365,7 @@ def assemble(
     while not plans:
         used += 1
         if used > points + max_exits:
-            raise LayoutError(N_("no junctions can take {n} accesses"), n=accesses)
+            raise LayoutError(N_("no junctions can take {n} entrances"), n=accesses)
         plans = junction_plans(cost, used, accesses - 2, max_exits, max_junctions)
     reason = None if used == points else "accesses"
     n = n_sec + nosec

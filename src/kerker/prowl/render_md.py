@@ -13,6 +13,7 @@ from typing import Any
 
 from kerker.errors import N_
 from kerker.i18n import Translate, dice_text, translator
+from kerker.numfmt import money
 from kerker.prowl.model import (
     FRIENDLY,
     OUTSIDE,
@@ -122,7 +123,7 @@ def _step_label(p: Prowl, step: str, lang: str) -> str:
         "MidSec rooms": _("MidSec rooms"),
         "HiSec rooms": _("HiSec rooms"),
         "branch points": _("branch points"),
-        "accesses": _("accesses"),
+        "accesses": _("entrances"),
         "door strength": _("door strength"),
         "factions": _("factions drawn"),
         "lotto": _("factions on the lotto"),
@@ -205,7 +206,7 @@ def render_markdown(p: Prowl, lang: str) -> str:
             [
                 _("reputation: {n}").format(n=p.reputation),
                 _("players: {n}").format(n=p.players),
-                _("accesses: {n}").format(n=p.accesses),
+                _("entrances: {n}").format(n=p.accesses),
                 _("rooms: {n}").format(n=len(p.rooms)),
                 f"kerker {p.version}",
             ]
@@ -220,9 +221,9 @@ def render_markdown(p: Prowl, lang: str) -> str:
     available = sum(1 for e in p.lotto.entries if e.stance != FRIENDLY)
     out.append(
         _(
-            "Drawn on the {dice} lotto ({source}): it holds the insider connections and "
-            "{n} hostile factions (for these players and this reputation); {n} distinct "
-            "entries are drawn."
+            "Drawn on the {dice} lotto ({source}), which holds the insider connections and as "
+            "many hostile factions as these players and this reputation call for: {n}, each a "
+            "distinct entry."
         ).format(
             dice=_e(dice_text(p.lotto.dice, lang)),
             source=source,
@@ -293,15 +294,15 @@ def render_markdown(p: Prowl, lang: str) -> str:
     ).format(points=s.branch_points, rw=s.branch_rw, used=s.branch_used)
     if s.branch_reason == "accesses":
         branch += " " + _(
-            "Exactly {points} is impossible with {n} accesses: every access "
+            "Exactly {points} is impossible with {n} entrances: every entrance "
             "is an exit, and the junctions must take them."
         ).format(points=s.branch_points, n=p.accesses)
     out.append("- " + branch)
     if s.accesses_roll is None:
-        out.append("- " + _("Accesses: {n} (chosen).").format(n=p.accesses))
+        out.append("- " + _("Entrances: {n} (chosen).").format(n=p.accesses))
     else:
         out.append(
-            "- " + _("Accesses: {n} (rolled {roll}).").format(n=p.accesses, roll=s.accesses_roll)
+            "- " + _("Entrances: {n} (rolled {roll}).").format(n=p.accesses, roll=s.accesses_roll)
         )
     out.append(
         "- "
@@ -333,7 +334,7 @@ def render_markdown(p: Prowl, lang: str) -> str:
     for room in p.rooms:
         items = ", ".join(f"{_e(c.id)} ({c.level})" for c in p.challenges_in(room.id)) or "–"
         loot = (
-            f"{number(room.loot.value, lang)} {_e(room.loot.unit)}"
+            _e(money(number(room.loot.value, lang), room.loot.unit, lang))
             if room.loot is not None
             else "–"
         )
@@ -383,8 +384,8 @@ def render_markdown(p: Prowl, lang: str) -> str:
                 if x.subtype and x.table:
                     word += f" ({_text(p, f'{x.table}:{x.subtype}', lang)})"
                 parts.append(word)
-            line = _("Loot: {value} {unit}. {secured}").format(
-                value=number(found.value, lang), unit=_e(found.unit), secured=secured
+            line = _("Loot: {amount}. {secured}").format(
+                amount=_e(money(number(found.value, lang), found.unit, lang)), secured=secured
             )
             if parts:
                 line += " " + _("Levels: {list}.").format(list=", ".join(parts))
@@ -420,7 +421,7 @@ def render_markdown(p: Prowl, lang: str) -> str:
     out.append("## " + _("Fine-tuning"))
     out.append("")
     out.append(
-        _("Budget {budget} (reputation × accesses); {left} left.").format(
+        _("Budget {budget} (reputation × entrances); {left} left.").format(
             budget=t.budget, left=t.left
         )
     )
@@ -457,7 +458,7 @@ def render_markdown(p: Prowl, lang: str) -> str:
     for r in p.rolls:
         out.append(
             f"- {_cell(_step_label(p, str(r.get('step', '')), lang))}: "
-            f"{md_code(dice_text(str(r.get('explain', '')), lang))} → {_outcome(p, r, lang)}"
+            f"{md_code(dice_text(r.get('explain', ''), lang))} → {_outcome(p, r, lang)}"
         )
     out.append("")
     out.append("</details>")
@@ -488,8 +489,9 @@ def render_pdf(p: Prowl, lang: str, *, paper: str = "a4") -> bytes:
         if room.loot is not None:
             secured = _raw_text(p, f"mazeprowl/loot-secured:{room.loot.secured}", lang)
             lines.append(
-                _("Loot: {value} {unit}. {secured}").format(
-                    value=number(room.loot.value, lang), unit=room.loot.unit, secured=secured
+                _("Loot: {amount}. {secured}").format(
+                    amount=money(number(room.loot.value, lang), room.loot.unit, lang),
+                    secured=secured,
                 )
             )
         if room.security == 0:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kerker.i18n import translator
+from kerker.numfmt import money
 from kerker.prowl.model import (
     OUTSIDE,
     PATROL,
@@ -550,7 +551,7 @@ def _draw_rooms(p: Prowl, plan: _Plan, lang: str) -> list[str]:
         if room.loot is not None:
             ly = box.y + box.h - 9
             body.append(_coin(box.x + 13, ly - 4))
-            text = f"{number(room.loot.value, lang)} {room.loot.unit}"
+            text = money(number(room.loot.value, lang), room.loot.unit, lang)
             marks = "".join(_protection_letter(x.kind, lang) for x in room.loot.protections)
             marks = " ".join(
                 f"{_protection_letter(x.kind, lang)}{x.level}" for x in room.loot.protections
@@ -599,7 +600,7 @@ def render_svg(p: Prowl, lang: str) -> str:
     sub = [
         _("reputation: {n}").format(n=p.reputation),
         _("players: {n}").format(n=p.players),
-        _("accesses: {n}").format(n=p.accesses),
+        _("entrances: {n}").format(n=p.accesses),
         _("rooms: {n}").format(n=len(p.rooms)),
         _("fine-tuning budget {budget}, {left} left").format(
             budget=p.tuning.budget, left=p.tuning.left
@@ -708,7 +709,7 @@ def _legend(p: Prowl, lang: str, x: float, y: float) -> tuple[list[str], float, 
             (lambda cx, cy: _door_mark(cx + 12, cy, door), _("door with its strength")),
             (lambda cx, cy: _door_mark(cx + 10, cy, trapped), _("trapped door")),
             (line(True), _("open passage (no door)")),
-            (line(False, True), _("access from outside")),
+            (line(False, True), _("entrance from outside")),
         ],
         [
             (lambda cx, cy: [_creature(cx + 12, cy, CREATURE_COLOUR)], _("creature and its level")),

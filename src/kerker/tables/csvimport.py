@@ -234,7 +234,7 @@ def _infer_dice(raws: list[_Raw], where: str) -> str:
     if lo > 1 and hi % lo == 0 and hi // lo in SUM_FACES:
         return f"{lo}W{hi // lo}"
     raise RuleDataError(
-        N_("cannot tell the die from the ranges {lo}-{hi}; name it (e.g. --dice 2W6)"),
+        N_("cannot tell the die from the ranges {lo}-{hi}; name it (e.g. --dice 2d6)"),
         file=where,
         lo=lo,
         hi=hi,

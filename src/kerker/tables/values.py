@@ -74,7 +74,7 @@ class ValueSpec:
                 }
             return None
         if not isinstance(value, str):
-            return N_("{where}: {name} must be a text, not {value!r}"), {"value": value}
+            return N_("{where}: {name} must be text, not {value!r}"), {"value": value}
         if self.one_of is not None and value not in self.one_of:
             return N_("{where}: {name} must be one of {choices}, not {value!r}"), {
                 "choices": ", ".join(str(c) for c in self.one_of),

@@ -117,7 +117,7 @@ def dice_odds(expression: str) -> DiceOdds:
 
 def _check_expression(expression: str) -> None:
     if not expression.strip():
-        raise OptionError(N_("give a dice expression, e.g. 3W6+2"))
+        raise OptionError(N_("give a dice expression, e.g. 3d6+2"))
     if len(expression) > MAX_EXPRESSION:
         raise OptionError(
             N_("a dice expression may be at most {max} characters long"), max=MAX_EXPRESSION

@@ -264,7 +264,10 @@ def generate(
         most = params.size[0] * params.size[1]
     if not 0 <= params.min_areas <= most:
         raise OptionError(
-            N_("the least number of areas is 0 to {max} here (one area per node at most), not {n}"),
+            N_(
+                "the minimum number of areas is 0 to {max} here (one area per node at most), "
+                "not {n}"
+            ),
             max=most,
             n=params.min_areas,
         )

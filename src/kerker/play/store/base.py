@@ -224,9 +224,7 @@ class Store(ABC):
             raise
         except Exception as exc:
             if self.is_clash(exc):
-                raise StoreError(
-                    N_("a session {session} exists already"), session=info.id
-                ) from None
+                raise StoreError(N_("session {session} already exists"), session=info.id) from None
             raise self.fail(exc) from None
 
     def sessions(self) -> list[SessionInfo]:
