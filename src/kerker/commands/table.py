@@ -23,7 +23,7 @@ from kerker.cli_support import (
     table_dirs,
 )
 from kerker.errors import N_, OptionError
-from kerker.i18n import translator
+from kerker.i18n import dice_text, translator
 
 _h = translator(cli_language())
 
@@ -146,7 +146,8 @@ def list_command(
     if wide:
         view.add_column(_("source"), ratio=2)
     for item in items:
-        row = [rich_text(item["id"]), rich_text(item["title"]), rich_text(item["dice"] or "—")]
+        dice = dice_text(item["dice"], code) if item["dice"] else "—"  # the JSON keeps W20
+        row = [rich_text(item["id"]), rich_text(item["title"]), rich_text(dice)]
         view.add_row(*row, *([rich_text(item["source"]["heading"])] if wide else []))
     terminal.print(view)
 

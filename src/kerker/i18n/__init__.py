@@ -75,8 +75,9 @@ def _identity(text: str) -> str:
     return text
 
 
-_DICE_W = re.compile(r"(?<![A-Za-zÄÖÜäöüß])(\d*)W(?=\d|%)")
-_DICE_D = re.compile(r"(?<![A-Za-zÄÖÜäöüß])(\d*)d(?=\d|%)")
+# The rule data writes W20 and, where a text does (seed 004: "1w6"), w6: both are dice.
+_DICE_W = re.compile(r"(?<![A-Za-zÄÖÜäöüß])(\d*)[Ww](?=\d|%)")
+_DICE_D = re.compile(r"(?<![A-Za-zÄÖÜäöüß])(\d*)[dw](?=\d|%)")
 
 
 def dice_text(notation: str, lang: str) -> str:

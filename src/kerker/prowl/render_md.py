@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kerker.errors import N_
-from kerker.i18n import Translate, translator
+from kerker.i18n import Translate, dice_text, translator
 from kerker.prowl.model import (
     FRIENDLY,
     OUTSIDE,
@@ -223,7 +223,11 @@ def render_markdown(p: Prowl, lang: str) -> str:
             "Drawn on the {dice} lotto ({source}): it holds the insider connections and "
             "{n} hostile factions (for these players and this reputation); {n} distinct "
             "entries are drawn."
-        ).format(dice=_e(p.lotto.dice), source=source, n=min(s.hostile_wanted, available))
+        ).format(
+            dice=_e(dice_text(p.lotto.dice, lang)),
+            source=source,
+            n=min(s.hostile_wanted, available),
+        )
     )
     if available < s.hostile_wanted:
         out.append(
@@ -274,7 +278,7 @@ def render_markdown(p: Prowl, lang: str) -> str:
         out.append(
             f"| {short} | {count} | "
             + _("Reputation({target}) test: {dice} gives degree {degree}").format(
-                target=test.target, dice=_e(test.dice), degree=test.degree
+                target=test.target, dice=_e(dice_text(test.dice, lang)), degree=test.degree
             )
             + f" ({reading}) |"
         )
@@ -453,7 +457,7 @@ def render_markdown(p: Prowl, lang: str) -> str:
     for r in p.rolls:
         out.append(
             f"- {_cell(_step_label(p, str(r.get('step', '')), lang))}: "
-            f"{md_code(r.get('explain', ''))} → {_outcome(p, r, lang)}"
+            f"{md_code(dice_text(str(r.get('explain', '')), lang))} → {_outcome(p, r, lang)}"
         )
     out.append("")
     out.append("</details>")

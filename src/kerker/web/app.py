@@ -25,7 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from kerker import __version__
 from kerker.errors import N_, KerkerError, OptionError, Word
-from kerker.i18n import LANGUAGES
+from kerker.i18n import LANGUAGES, dice_text
 from kerker.web import lang as weblang
 from kerker.web import services
 
@@ -74,6 +74,7 @@ def _environment() -> Environment:
     env.filters["fraction"] = _fraction
     env.filters["share"] = lambda part, whole: f"{float(part / whole * 100):.1f}" if whole else "0"
     env.filters["decimal"] = lambda v: _decimal(v, weblang.current.get())
+    env.filters["dice"] = lambda v: dice_text(str(v), weblang.current.get())
     return env
 
 
