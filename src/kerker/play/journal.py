@@ -18,7 +18,7 @@ from typing import Any
 from kerker.dice.explain import explain
 from kerker.dice.roller import roll
 from kerker.errors import N_
-from kerker.i18n import translator
+from kerker.i18n import dice_text, translator
 from kerker.play.events import Event
 from kerker.play.session import EnteredDice, PlayState, event_seed, roll_check, table_rng
 from kerker.play.views import _visible, exit_name, open_exit_list
@@ -364,7 +364,7 @@ def _search_lines(
             lines.append(
                 "   - "
                 + _("{die} per {feet} ft of wall ({how}): {rolls}").format(
-                    die=_code(rules.die),
+                    die=_code(dice_text(rules.die, lang)),
                     feet=rules.segment_feet,
                     how=how,
                     rolls=", ".join(str(r) for r in d["rolls"]),
