@@ -386,13 +386,13 @@ def test_sb_a51_rolls_sit_on_the_area_they_sized() -> None:
 def test_bends_are_keyed_in_the_gms_language() -> None:
     d_de = _doc(ZL, 3, lang="de")
     md = render_md(d_de, lang="de")
-    assert "Hingebogene Würfe" in md
+    assert "Angepasste Würfe" in md
     assert "gewürfelt:" in md and "gebaut:" in md
     d_it = _doc(SB, 3, lang="it")
     assert "tirato:" in render_md(d_it, lang="it")
     assert "rolled:" not in render_md(d_it, lang="it")
     # the players do not read the bends
-    assert "Hingebogene Würfe" not in render_md(d_de, lang="de", view="player")
+    assert "Angepasste Würfe" not in render_md(d_de, lang="de", view="player")
 
 
 def test_default_sheet_holds_a_big_cave() -> None:

@@ -223,7 +223,7 @@ def test_prowl_tune_names_no_internal_key(tmp_path: Path) -> None:
     for key in ("stationed", "patrol", " lo ", " mid", "nosec", "removed", "added", "door RW"):
         assert key not in text, (key, text)
     assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), text  # no subtype keys
-    assert "LoSec → MidSec" in text and "auf Streife" in text
+    assert "LoSec → MidSec" in text and "auf Patrouille" in text
     # the sheet written beside the plan reads the same
     data = json.loads(plan.read_text(encoding="utf-8"))
     assert data["tuning"]["log"][0]["changes"][0].endswith("lo -> mid")  # the plan keeps keys

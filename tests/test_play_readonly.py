@@ -65,7 +65,7 @@ REASONS = {
     ),
     "version_and_rule_data": (
         "mit kerker 0.0.1 und anderen Regeldaten angelegt; hier nachgespielt ergibt sie "
-        "einen anderen Kerker",
+        "ein anderes Verlies",
         "creata con kerker 0.0.1 e altri dati di regole; rigiocata qui dà un altro dungeon",
         "made with kerker 0.0.1 and other rule data; replayed here it gives another dungeon",
     ),

@@ -124,6 +124,7 @@ def render_ascii(doc: dict[str, Any], view: str = "gm", lang: str | None = None)
     document's language); ``view="player"`` shows only what the players can know
     (:mod:`kerker.dungeon.player`)."""
     from kerker.dungeon.player import player_areas, player_level
+    from kerker.dungeon.render_svg import rules_name
     from kerker.i18n import translator
 
     _ = translator(lang or str(doc.get("lang") or "en"))
@@ -131,7 +132,7 @@ def render_ascii(doc: dict[str, Any], view: str = "gm", lang: str | None = None)
     known = player_areas(doc) if view != "gm" else frozenset()
     for level in doc["levels"]:
         heading = _("{rules} – seed {seed} – level {depth}").format(
-            rules=doc["rules"], seed=doc["seed"], depth=level["depth"]
+            rules=rules_name(str(doc["rules"])), seed=doc["seed"], depth=level["depth"]
         )
         out.append(f"== {heading} ==")
         shown = level if view == "gm" else dict(player_level(level, known))

@@ -168,7 +168,9 @@ def _content(content: Mapping[str, Any], gm: bool, _: Translate) -> str | None:
     if content.get("magic"):
         extras.append(_("magic: {what}").format(what=content["magic"]))
     if extras:
-        text = text.rstrip(". ")  # "800 EM · container: chests", not "800 EM. · ..."
+        # "800 EM · container: chests · hidden: ...", not "800 EM. · container: chests. · ..."
+        text = text.rstrip(". ")
+        extras = [extra.rstrip(". ") for extra in extras]
     line = f"{label}: {text}" if text else label
     return " · ".join([line, *extras])
 

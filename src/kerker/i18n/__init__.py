@@ -75,14 +75,14 @@ def _identity(text: str) -> str:
     return text
 
 
+# The rule data writes W20 and, where a text does (seed 004: "1w6"), w6: both are dice.
 _DICE_W = re.compile(r"(?<![A-Za-zÄÖÜäöüß])(\d*)[Ww](?=\d|%)")
 _DICE_D = re.compile(r"(?<![A-Za-zÄÖÜäöüß])(\d*)[dw](?=\d|%)")
 
 
 def dice_text(notation: str, lang: str) -> str:
     """Dice notation the way ``lang`` writes it: ``W20``, ``3W6``, ``W%`` in German,
-    ``d20``, ``3d6``, ``d%`` in Italian and English (the rule texts' own spellings). A
-    lower-case ``w`` (seed 004 writes ``1w6``) reads as the German die letter too.
+    ``d20``, ``3d6``, ``d%`` in Italian and English (the rule texts' own spellings).
 
     Only the die letter changes; modifiers, keep/drop suffixes and the rest stay as given.
     Meant for dice fields and roll explanations, not for prose.

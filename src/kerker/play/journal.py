@@ -366,7 +366,7 @@ def _search_lines(
             lines.append(
                 "   - "
                 + _("{die} per {feet} ft of wall ({how}): {rolls}").format(
-                    die=_code(rules.die),
+                    die=_code(dice_text(rules.die, lang)),
                     feet=rules.segment_feet,
                     how=how,
                     rolls=", ".join(str(r) for r in d["rolls"]),

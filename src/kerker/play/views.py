@@ -336,6 +336,7 @@ def summary(state: PlayState, lang: str, view: str = "gm") -> str:
     """The terminal picture of a session: the map preview of ``view`` (open exits marked
     by letters) and the numbered open exits."""
     from kerker.dungeon.render_ascii import render_level
+    from kerker.dungeon.render_svg import rules_name
     from kerker.i18n import translator
 
     _ = translator(lang)
@@ -349,7 +350,7 @@ def summary(state: PlayState, lang: str, view: str = "gm") -> str:
         lines.append(
             "== "
             + _("{rules} – seed {seed} – level {depth}").format(
-                rules=doc["rules"], seed=doc["seed"], depth=level["depth"]
+                rules=rules_name(str(doc["rules"])), seed=doc["seed"], depth=level["depth"]
             )
             + " =="
         )

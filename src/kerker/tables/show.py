@@ -89,6 +89,13 @@ def expression_text(expression: str, lang: str) -> str:
     return dice_text(_PLACE.sub(one, str(expression)), lang)
 
 
+def amount_text(expression: str, lang: str) -> str:
+    """An amount expression as :func:`expression_text` gives it, its products with ``×``
+    (``240 + 1W6 × 10``, not ``240 + 1W6*10``)."""
+    shown = expression_text(expression, lang).replace("*", "×").replace("×", " × ")
+    return re.sub(r" +", " ", shown).strip()
+
+
 def row_display(text: str, raw: Any, lang: str) -> str:
     """A row's stored text with its amount placeholders shown as the expressions that fill
     them (``{amount} monete`` -> ``(2 × livello)d10 × 100 monete``); other placeholders
@@ -101,7 +108,11 @@ def row_display(text: str, raw: Any, lang: str) -> str:
 
     def one(match: re.Match[str]) -> str:
         found = amounts.get(match.group(1))
-        return expression_text(found, lang) if found is not None else "…"
+        if found is None:
+            return "…"
+        shown = amount_text(found, lang)
+        # "(240 + 1W6 × 10) × (340 + 1W6 × 10) Fuß", not "240 + 1W6*10 × 340 + 1W6*10 Fuß"
+        return f"({shown})" if " + " in shown or " - " in shown else shown
 
     return re.sub(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", one, text)
 
@@ -113,7 +124,7 @@ def _effects_summary(raw: Any, lang: str) -> str:
             times = effect.get("times", 1)
             parts.append(f"→ {effect['roll']}" + (f" ×{times}" if str(times) != "1" else ""))
         elif "amount" in effect:
-            parts.append(expression_text(str(effect["amount"]), lang))
+            parts.append(amount_text(str(effect["amount"]), lang))
         elif "chance" in effect:
             parts.append(f"{effect['chance']} %")
         elif "again" in effect:

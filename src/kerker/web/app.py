@@ -76,6 +76,7 @@ def _environment() -> Environment:
     env.filters["dice"] = lambda v: dice_text(str(v), weblang.current.get())
     env.filters["share"] = lambda part, whole: f"{float(part / whole * 100):.1f}" if whole else "0"
     env.filters["decimal"] = lambda v: _decimal(v, weblang.current.get())
+    env.filters["dice"] = lambda v: dice_text(str(v), weblang.current.get())
     return env
 
 
@@ -472,15 +473,13 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         seed: int | None = None,
         odds: bool = False,
     ) -> HTMLResponse:
-        code = weblang.current.get()
-        shown = services.table_show(table_id, code)
         from kerker.tables.show import row_display
 
-        # The stored "{exits} uscite" read as the CLI's table show reads it, never "{name}".
-        row_texts = [
-            row_display(str(r.get("text", "")), {"effects": r.get("effects")}, code)
-            for r in shown["rows"]
-        ]
+        code = weblang.current.get()
+        shown = services.table_show(table_id, code)
+        for row in shown.get("rows") or ():
+            # amounts as the expressions that fill them, never a bare "{amount}" or "{exits}"
+            row["shown"] = row_display(str(row.get("text") or ""), row, code)
         rolled = services.table_roll(table_id, _seed(seed), code) if roll else None
         outcomes = None
         odds_error = None
@@ -493,7 +492,6 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
             request,
             "table.html",
             table=shown,
-            row_texts=row_texts,
             table_id=table_id,
             rolled=rolled,
             outcomes=outcomes,
