@@ -67,7 +67,7 @@ def test_the_top_help_in_german_and_italian() -> None:
 
 def test_a_commands_help_translates_arguments_defaults_and_required() -> None:
     for lang, words in (
-        ("de", ("Aufruf: kerker roll [OPTIONEN]", "Argumente:", "[erforderlich]", "[Standard: 1]")),
+        ("de", ("Aufruf: kerker roll [OPTIONEN]", "Argumente:", "[erforderlich]", "[Vorgabe: 1]")),
         ("it", ("Uso: kerker roll [OPZIONI]", "Argomenti:", "[obbligatorio]", "[predefinito: 1]")),
     ):
         done = _run("roll", "--help", "--lang", lang)
@@ -127,7 +127,7 @@ def test_usage_errors_in_german_and_italian() -> None:
 def test_help_text_translates_only_the_words_click_adds() -> None:
     _ = translator("de")
     assert help_text("Show this message and exit.", _) == "Diese Hilfe zeigen und beenden."
-    assert help_text("So oft.  [default: 1; required]", _) == "So oft.  [Standard: 1; erforderlich]"
+    assert help_text("So oft.  [default: 1; required]", _) == "So oft.  [Vorgabe: 1; erforderlich]"
     assert help_text("[env var: KERKER_DB]", _) == "[Umgebungsvariable: KERKER_DB]"
     assert help_text("Wert.  [1<=x<=6]", _) == "Wert.  [1<=x<=6]"  # a range stays
     assert help_text("Eine Liste [a, b] mitten im Text.", _) == "Eine Liste [a, b] mitten im Text."
