@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -82,6 +83,16 @@ SessionArg = Annotated[
     str,
     typer.Argument(
         metavar="S", help=_h(N_("The session: its id (or the start of it) or its name."))
+    ),
+]
+
+AreaLevelOption = Annotated[
+    int | None, typer.Option("--level", help=_h(N_("The area's level (default: the current).")))
+]
+DifficultyOption = Annotated[
+    int,
+    typer.Option(
+        "--difficulty", metavar="W", help=_h(N_("The modifier of the difficulty (e.g. -2)."))
     ),
 ]
 
@@ -430,7 +441,38 @@ def _door_dice(dice: str | None, roll_rest: bool) -> dict[str, Any]:
     return {"dice": [int(p) for p in parts], "rest": roll_rest}
 
 
-@play_app.command(
+ExitArg = Annotated[str, typer.Argument(metavar="EXIT")]
+
+
+def _door_command(kind: str) -> Callable[..., None]:
+    """The command of ``kind`` ``open`` or ``reroll``: an exit, with real dice if given."""
+
+    def command(
+        s: SessionArg,
+        exit_: ExitArg,
+        dice: DoorDiceOption = None,
+        roll_rest: RollRestOption = False,
+        db: DbOption = None,
+        json_out: JsonOption = False,
+        lang: LangOption = None,
+    ) -> None:
+        _act(s, kind, db, lang, json_out, exit=exit_, **_door_dice(dice, roll_rest))
+
+    return friendly(command)
+
+
+def _step_command(kind: str) -> Callable[..., None]:
+    """The command of ``kind`` ``undo`` or ``redo``: a step of the log, nothing else."""
+
+    def command(
+        s: SessionArg, db: DbOption = None, json_out: JsonOption = False, lang: LangOption = None
+    ) -> None:
+        _act(s, kind, db, lang, json_out)
+
+    return friendly(command)
+
+
+play_app.command(
     "open",
     help=_h(
         N_(
@@ -438,40 +480,12 @@ def _door_dice(dice: str | None, roll_rest: bool) -> dict[str, Any]:
             "(the exit the procedure's own walk takes next)."
         )
     ),
+)(_door_command("open"))
+play_app.command("undo", help=_h(N_("Take back the last step (it stays in the log).")))(
+    _step_command("undo")
 )
-@friendly
-def open_command(
-    s: SessionArg,
-    exit_: Annotated[str, typer.Argument(metavar="EXIT")],
-    dice: DoorDiceOption = None,
-    roll_rest: RollRestOption = False,
-    db: DbOption = None,
-    json_out: JsonOption = False,
-    lang: LangOption = None,
-) -> None:
-    """Open an exit."""
-    _act(s, "open", db, lang, json_out, exit=exit_, **_door_dice(dice, roll_rest))
-
-
-@play_app.command("undo", help=_h(N_("Take back the last step (it stays in the log).")))
-@friendly
-def undo_command(
-    s: SessionArg, db: DbOption = None, json_out: JsonOption = False, lang: LangOption = None
-) -> None:
-    """Undo."""
-    _act(s, "undo", db, lang, json_out)
-
-
-@play_app.command("redo", help=_h(N_("Do again the step last undone.")))
-@friendly
-def redo_command(
-    s: SessionArg, db: DbOption = None, json_out: JsonOption = False, lang: LangOption = None
-) -> None:
-    """Redo."""
-    _act(s, "redo", db, lang, json_out)
-
-
-@play_app.command(
+play_app.command("redo", help=_h(N_("Do again the step last undone.")))(_step_command("redo"))
+play_app.command(
     "reroll",
     help=_h(
         N_(
@@ -479,19 +493,7 @@ def redo_command(
             "(its key, or last); logged, never silent."
         )
     ),
-)
-@friendly
-def reroll_command(
-    s: SessionArg,
-    exit_: Annotated[str, typer.Argument(metavar="EXIT")],
-    dice: DoorDiceOption = None,
-    roll_rest: RollRestOption = False,
-    db: DbOption = None,
-    json_out: JsonOption = False,
-    lang: LangOption = None,
-) -> None:
-    """Reroll."""
-    _act(s, "reroll", db, lang, json_out, exit=exit_, **_door_dice(dice, roll_rest))
+)(_door_command("reroll"))
 
 
 @play_app.command("note", help=_h(N_("Write a note on the session or, with --area, on an area.")))
@@ -507,6 +509,12 @@ def note_command(
 ) -> None:
     """Note."""
     _act(s, "note", db, lang, json_out, text=text, area=area, depth=level)
+
+
+def _faces_option(help_text: str, *names: str) -> Any:
+    """The option of the faces real dice showed (``--entered FACES`` unless ``names``
+    say otherwise), read by :func:`_faces`."""
+    return typer.Option(*(names or ("--entered",)), metavar="FACES", help=help_text)
 
 
 def _faces(text: str | None) -> list[int] | None:
@@ -531,12 +539,7 @@ def roll_command(
     s: SessionArg,
     expr: Annotated[str, typer.Argument(metavar="EXPR")],
     entered: Annotated[
-        str | None,
-        typer.Option(
-            "--entered",
-            metavar="FACES",
-            help=_h(N_("The faces real dice showed, in order (e.g. 4,6,1).")),
-        ),
+        str | None, _faces_option(_h(N_("The faces real dice showed, in order (e.g. 4,6,1).")))
     ] = None,
     db: DbOption = None,
     json_out: JsonOption = False,
@@ -556,15 +559,13 @@ def table_command(
     table: Annotated[str, typer.Argument(metavar="TABLE")],
     entered: Annotated[
         str | None,
-        typer.Option(
-            "--entered",
-            metavar="FACES",
-            help=_h(
+        _faces_option(
+            _h(
                 N_(
                     "What real dice showed for the table's own die (its follow-up "
                     "tables are rolled by kerker)."
                 )
-            ),
+            )
         ),
     ] = None,
     db: DbOption = None,
@@ -583,12 +584,7 @@ def table_command(
 def check_command(
     s: SessionArg,
     value: Annotated[int, typer.Argument(metavar="VALUE")],
-    difficulty: Annotated[
-        int,
-        typer.Option(
-            "--difficulty", metavar="W", help=_h(N_("The modifier of the difficulty (e.g. -2)."))
-        ),
-    ] = 0,
+    difficulty: DifficultyOption = 0,
     secret: Annotated[
         bool,
         typer.Option(
@@ -597,15 +593,13 @@ def check_command(
     ] = False,
     entered: Annotated[
         str | None,
-        typer.Option(
-            "--entered",
-            metavar="FACES",
-            help=_h(
+        _faces_option(
+            _h(
                 N_(
                     "The d20 faces real dice showed: the roll, then the confirmation "
                     "after a 1 or a 20."
                 )
-            ),
+            )
         ),
     ] = None,
     db: DbOption = None,
@@ -646,9 +640,7 @@ def search_command(
             "--side", metavar="n|e|s|w", help=_h(N_("Search only this wall (default: all)."))
         ),
     ] = None,
-    level: Annotated[
-        int | None, typer.Option("--level", help=_h(N_("The area's level (default: the current).")))
-    ] = None,
+    level: AreaLevelOption = None,
     value: Annotated[
         int | None,
         typer.Option(
@@ -656,19 +648,11 @@ def search_command(
             help=_h(N_("Zufallslabyrinth: the searcher's value for the HPR check (default 10).")),
         ),
     ] = None,
-    difficulty: Annotated[
-        int,
-        typer.Option(
-            "--difficulty", metavar="W", help=_h(N_("The modifier of the difficulty (e.g. -2)."))
-        ),
-    ] = 0,
+    difficulty: DifficultyOption = 0,
     entered: Annotated[
         str | None,
-        typer.Option(
-            "--dice",
-            "--entered",
-            metavar="FACES",
-            help=_h(N_("The faces real dice showed, in order (e.g. 7,1,12).")),
+        _faces_option(
+            _h(N_("The faces real dice showed, in order (e.g. 7,1,12).")), "--dice", "--entered"
         ),
     ] = None,
     db: DbOption = None,
@@ -702,9 +686,7 @@ def take_command(
     s: SessionArg,
     area: Annotated[int, typer.Argument(metavar="AREA")],
     item: Annotated[int, typer.Argument(metavar="ITEM")] = 1,
-    level: Annotated[
-        int | None, typer.Option("--level", help=_h(N_("The area's level (default: the current).")))
-    ] = None,
+    level: AreaLevelOption = None,
     db: DbOption = None,
     json_out: JsonOption = False,
     lang: LangOption = None,
@@ -713,51 +695,29 @@ def take_command(
     _act(s, "take", db, lang, json_out, area=area, item=item, depth=level)
 
 
-def _mark(
-    kind: str,
-    s: str,
-    area: int | None,
-    level: int | None,
-    exit_: str | None,
-    db: str | None,
-    lang: str | None,
-    json_out: bool,
-) -> None:
-    _act(s, kind, db, lang, json_out, area=area, depth=level, exit=exit_)
+def _mark_command(kind: str) -> Callable[..., None]:
+    """The command of ``kind`` ``reveal`` or ``hide``: an area, or a secret door by ``--exit``."""
+
+    def command(
+        s: SessionArg,
+        area: Annotated[int | None, typer.Argument(metavar="AREA")] = None,
+        level: Annotated[int | None, typer.Option("--level")] = None,
+        exit_: Annotated[str | None, typer.Option("--exit")] = None,
+        db: DbOption = None,
+        json_out: JsonOption = False,
+        lang: LangOption = None,
+    ) -> None:
+        _act(s, kind, db, lang, json_out, area=area, depth=level, exit=exit_)
+
+    return friendly(command)
 
 
-@play_app.command(
+play_app.command(
     "reveal", help=_h(N_("Show an area (or a found secret door, --exit KEY) to the players."))
-)
-@friendly
-def reveal_command(
-    s: SessionArg,
-    area: Annotated[int | None, typer.Argument(metavar="AREA")] = None,
-    level: Annotated[int | None, typer.Option("--level")] = None,
-    exit_: Annotated[str | None, typer.Option("--exit")] = None,
-    db: DbOption = None,
-    json_out: JsonOption = False,
-    lang: LangOption = None,
-) -> None:
-    """Reveal."""
-    _mark("reveal", s, area, level, exit_, db, lang, json_out)
-
-
-@play_app.command(
+)(_mark_command("reveal"))
+play_app.command(
     "hide", help=_h(N_("Hide an area (or a secret door, --exit KEY) from the players again."))
-)
-@friendly
-def hide_command(
-    s: SessionArg,
-    area: Annotated[int | None, typer.Argument(metavar="AREA")] = None,
-    level: Annotated[int | None, typer.Option("--level")] = None,
-    exit_: Annotated[str | None, typer.Option("--exit")] = None,
-    db: DbOption = None,
-    json_out: JsonOption = False,
-    lang: LangOption = None,
-) -> None:
-    """Hide."""
-    _mark("hide", s, area, level, exit_, db, lang, json_out)
+)(_mark_command("hide"))
 
 
 @play_app.command("enter", help=_h(N_("Go to level LEVEL by an open stair, trapdoor or shaft.")))
