@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from kerker.cli_support import (
-    cli_language,
+    JsonOption,
+    PaperOption,
+    TablesOption,
     friendly,
     load_tables,
     make_rng,
@@ -28,6 +30,7 @@ from kerker.cli_support import (
     progress,
     resolve_language,
 )
+from kerker.cli_support import cli_translate as _h
 from kerker.cli_support import parse_formats as _parse_formats
 from kerker.dungeon.files import FORMATS, VTT_FORMATS, write_files
 from kerker.errors import N_, OptionError
@@ -37,7 +40,6 @@ if TYPE_CHECKING:
     from kerker.export.files import VttOptions
     from kerker.render.png import PngBatch
 
-_h = translator(cli_language())
 
 __all__ = [
     "DUNGEON_HELP",
@@ -241,9 +243,7 @@ def dungeon_command(
             help=_h(N_("Language of the output: de, it or en (default: the rule set's language).")),
         ),
     ] = None,
-    json_out: Annotated[
-        bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))
-    ] = False,
+    json_out: JsonOption = False,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -336,30 +336,8 @@ def dungeon_command(
             ),
         ),
     ] = "classic",
-    paper: Annotated[
-        str,
-        typer.Option(
-            "--paper",
-            help=_h(
-                N_(
-                    "Paper of the PDF sheet written with --out: a4 (the default) or letter "
-                    "(US Letter), landscape."
-                )
-            ),
-        ),
-    ] = "a4",
-    tables: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--tables",
-            help=_h(
-                N_(
-                    "A folder (or file) of your own tables; repeatable. "
-                    "Also read from KERKER_TABLES."
-                )
-            ),
-        ),
-    ] = None,
+    paper: PaperOption = "a4",
+    tables: TablesOption = None,
 ) -> None:
     """Roll a dungeon; see ``DUNGEON_HELP``."""
     from kerker.dungeon.api import Params, document, dumps_document, generate

@@ -20,7 +20,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from kerker.cli_support import cli_language, dump_json, friendly, make_rng, resolve_language
+from kerker.cli_support import (
+    JsonOption,
+    dump_json,
+    friendly,
+    make_rng,
+    resolve_language,
+)
+from kerker.cli_support import cli_translate as _h
 from kerker.errors import N_, OptionError
 from kerker.i18n import Translate, translator
 
@@ -28,7 +35,6 @@ if TYPE_CHECKING:
     from kerker.play.api import Play
     from kerker.play.session import PlayState
 
-_h = translator(cli_language())
 ENV_DB = "KERKER_DB"
 MAX_IMPORT_BYTES = 4_000_000
 
@@ -71,7 +77,6 @@ DbOption = Annotated[
         ),
     ),
 ]
-JsonOption = Annotated[bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))]
 LangOption = Annotated[
     str | None,
     typer.Option(

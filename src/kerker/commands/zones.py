@@ -14,7 +14,9 @@ from typing import Annotated
 import typer
 
 from kerker.cli_support import (
-    cli_language,
+    JsonOption,
+    PaperOption,
+    TablesOption,
     friendly,
     load_tables,
     make_rng,
@@ -22,11 +24,10 @@ from kerker.cli_support import (
     resolve_language,
     write_output,
 )
+from kerker.cli_support import cli_translate as _h
 from kerker.cli_support import parse_formats as _parse_formats
 from kerker.errors import N_, OptionError
 from kerker.i18n import translator
-
-_h = translator(cli_language())  # help texts follow the locale
 
 FORMATS = ("svg", "png", "json", "md", "pdf")
 """What ``--out`` writes without ``--format`` (pdf only with the typst package, the extra
@@ -79,9 +80,7 @@ def zones_command(
             help=_h(N_("Language of the output: de, it or en (default: the rule set's language).")),
         ),
     ] = None,
-    json_out: Annotated[
-        bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))
-    ] = False,
+    json_out: JsonOption = False,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -104,18 +103,7 @@ def zones_command(
             ),
         ),
     ] = None,
-    tables: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--tables",
-            help=_h(
-                N_(
-                    "A folder (or file) of your own tables; repeatable. "
-                    "Also read from KERKER_TABLES."
-                )
-            ),
-        ),
-    ] = None,
+    tables: TablesOption = None,
     merge: Annotated[
         str,
         typer.Option(
@@ -138,18 +126,7 @@ def zones_command(
             help=_h(N_("Roll the layout again until the map has at least N areas (default: 0).")),
         ),
     ] = 0,
-    paper: Annotated[
-        str,
-        typer.Option(
-            "--paper",
-            help=_h(
-                N_(
-                    "Paper of the PDF sheet written with --out: a4 (the default) or letter "
-                    "(US Letter), landscape."
-                )
-            ),
-        ),
-    ] = "a4",
+    paper: PaperOption = "a4",
 ) -> None:
     """Roll a zone map; see ``ZONES_HELP``."""
     from kerker.tables.registry import rule_set_language
