@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from play_support import OPTS
 
 from kerker.dice.entered import EnteredDiceError, FacesRandom, check_entered, roll_faces
 from kerker.dice.roller import roll
@@ -23,7 +24,6 @@ from kerker.play.store import open_store
 from kerker.tables.engine import MoreDiceNeeded
 from kerker.tables.registry import load_registry
 
-OPTS = {"levels": 1, "size": [30, 40], "max_areas": 60, "min_areas": 10, "entrance": "variant"}
 REGISTRY = load_registry()
 
 
