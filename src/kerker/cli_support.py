@@ -1,6 +1,7 @@
 """Shared plumbing of the command line: language, seeds, error lines, number formatting,
-and the options several commands declare alike (:data:`JsonOption`, :data:`TablesOption`,
-:data:`PaperOption`).
+the help translator, and two options several commands declare alike (:data:`JsonOption`,
+which ``kerker roll`` takes too, and :data:`PaperOption`). The other shared options are in
+:mod:`kerker.commands.options`, which ``kerker roll`` does not import.
 
 Kept free of heavy imports (no Rich): ``kerker roll`` must start fast.
 """
@@ -76,16 +77,6 @@ _h = cli_translate
 
 JsonOption = Annotated[bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))]
 """``--json``: print JSON for other tools (the commands' common wording)."""
-TablesOption = Annotated[
-    list[Path] | None,
-    typer.Option(
-        "--tables",
-        help=_h(
-            N_("A folder (or file) of your own tables; repeatable. Also read from KERKER_TABLES.")
-        ),
-    ),
-]
-"""``--tables``: folders or files of own tables (see :func:`table_dirs`)."""
 PaperOption = Annotated[
     str,
     typer.Option(

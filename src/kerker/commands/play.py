@@ -28,6 +28,15 @@ from kerker.cli_support import (
     resolve_language,
 )
 from kerker.cli_support import cli_translate as _h
+from kerker.commands.options import (
+    LevelsOption,
+    MaxAreasOption,
+    MinAreasOption,
+    RulesOption,
+    SeedOption,
+    SizeOption,
+)
+from kerker.commands.options import RuleSetLangOption as LangOption
 from kerker.errors import N_, OptionError
 from kerker.i18n import Translate, translator
 
@@ -75,13 +84,6 @@ DbOption = Annotated[
                 "a file in your data folder)."
             )
         ),
-    ),
-]
-LangOption = Annotated[
-    str | None,
-    typer.Option(
-        "--lang",
-        help=_h(N_("Language of the output: de, it or en (default: the rule set's language).")),
     ),
 ]
 SessionArg = Annotated[
@@ -192,55 +194,12 @@ def _act(
 )
 @friendly
 def new_command(
-    rules: Annotated[
-        str,
-        typer.Option(
-            "--rules",
-            help=_h(N_("The procedure: zufallslabyrinth (seed 000) or scatola-bianca (seed 001).")),
-        ),
-    ] = "zufallslabyrinth",
-    seed: Annotated[
-        int | None, typer.Option("--seed", help=_h(N_("Seed for a repeatable dungeon.")))
-    ] = None,
-    levels: Annotated[
-        int,
-        typer.Option(
-            "--levels",
-            help=_h(N_("Number of levels (1-20); deeper levels start where stairs arrive.")),
-        ),
-    ] = 1,
-    size: Annotated[
-        str | None,
-        typer.Option(
-            "--size",
-            metavar="WxH",
-            help=_h(
-                N_(
-                    "Width x height of a level in 10-ft squares (10x10 to 200x200); without it the "
-                    "sheet grows with the dungeon."
-                )
-            ),
-        ),
-    ] = None,
-    max_areas: Annotated[
-        int,
-        typer.Option(
-            "--max-areas",
-            help=_h(N_("Areas per level at most (1-1000); open exits beyond stay unexplored.")),
-        ),
-    ] = 60,
-    min_areas: Annotated[
-        int,
-        typer.Option(
-            "--min-areas",
-            help=_h(
-                N_(
-                    "A dungeon whose first level has fewer areas is rolled again, up to 50 times "
-                    "(0-1000; 0 keeps the first roll)."
-                )
-            ),
-        ),
-    ] = 10,
+    rules: RulesOption = "zufallslabyrinth",
+    seed: SeedOption = None,
+    levels: LevelsOption = 1,
+    size: SizeOption = None,
+    max_areas: MaxAreasOption = 60,
+    min_areas: MinAreasOption = 10,
     entrance: Annotated[
         str, typer.Option("--entrance", help=_h(N_("How level 1 begins: variant, room or hall.")))
     ] = "variant",
@@ -470,7 +429,10 @@ def _step_command(kind: str) -> Callable[..., None]:
     """The command of ``kind`` ``undo`` or ``redo``: a step of the log, nothing else."""
 
     def command(
-        s: SessionArg, db: DbOption = None, json_out: JsonOption = False, lang: LangOption = None
+        s: SessionArg,
+        db: DbOption = None,
+        json_out: JsonOption = False,
+        lang: LangOption = None,
     ) -> None:
         _act(s, kind, db, lang, json_out)
 

@@ -15,7 +15,6 @@ import typer
 from kerker.cli_support import (
     JsonOption,
     PaperOption,
-    TablesOption,
     dump_json,
     frac,
     friendly,
@@ -26,6 +25,7 @@ from kerker.cli_support import (
     resolve_language,
 )
 from kerker.cli_support import cli_translate as _h
+from kerker.commands.options import RuleSetLangOption, TablesOption
 from kerker.errors import N_, OptionError
 from kerker.i18n import translator
 
@@ -60,13 +60,6 @@ prowl_app = typer.Typer(
     rich_markup_mode=None,
 )
 
-RuleSetLangOption = Annotated[
-    str | None,
-    typer.Option(
-        "--lang",
-        help=_h(N_("Language of the output: de, it or en (default: the rule set's language).")),
-    ),
-]
 """Generation speaks the language the rule set was printed in (German for Mazeprowl)."""
 NoPngOption = Annotated[bool, typer.Option("--no-png", help=_h(N_("Write no PNG picture.")))]
 

@@ -12,7 +12,6 @@ import typer
 
 from kerker.cli_support import (
     JsonOption,
-    TablesOption,
     dump_json,
     frac,
     friendly,
@@ -24,6 +23,7 @@ from kerker.cli_support import (
     table_dirs,
 )
 from kerker.cli_support import cli_translate as _h
+from kerker.commands.options import TablesOption
 from kerker.errors import N_, OptionError
 from kerker.i18n import translator
 

@@ -16,7 +16,6 @@ import typer
 from kerker.cli_support import (
     JsonOption,
     PaperOption,
-    TablesOption,
     friendly,
     load_tables,
     make_rng,
@@ -26,6 +25,7 @@ from kerker.cli_support import (
 )
 from kerker.cli_support import cli_translate as _h
 from kerker.cli_support import parse_formats as _parse_formats
+from kerker.commands.options import OutDirOption, RuleSetLangOption, TablesOption
 from kerker.errors import N_, OptionError
 from kerker.i18n import translator
 
@@ -73,22 +73,9 @@ def zones_command(
             help=_h(N_("Detail tables: scifi or fantasy (or a theme of your own tables).")),
         ),
     ] = "scifi",
-    lang: Annotated[
-        str | None,
-        typer.Option(
-            "--lang",
-            help=_h(N_("Language of the output: de, it or en (default: the rule set's language).")),
-        ),
-    ] = None,
+    lang: RuleSetLangOption = None,
     json_out: JsonOption = False,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            metavar="DIR",
-            help=_h(N_("Write the files to this folder (created if missing).")),
-        ),
-    ] = None,
+    out: OutDirOption = None,
     formats: Annotated[
         str | None,
         typer.Option(
