@@ -11,11 +11,20 @@ from pathlib import Path
 import pytest
 
 from kerker.errors import KerkerError
-from kerker.tables.engine import AmountResult, ChanceResult, TableResult, roll_table
+from kerker.tables.engine import (
+    MAX_DEPTH,
+    AmountResult,
+    ChanceResult,
+    TableResult,
+    check_depth,
+    roll_table,
+    walk_start,
+)
 from kerker.tables.expr import ExprError, evaluate, fill, names
 from kerker.tables.odds import outcome_of, table_odds
 from kerker.tables.registry import TableError, load_registry
 from kerker.tables.render import lines, number, to_json
+from kerker.tables.tree import table_tree
 
 FIXTURES = Path(__file__).parent / "fixtures" / "engine"
 
@@ -156,6 +165,27 @@ def test_self_reference_ends_in_a_clear_error(reg) -> None:  # type: ignore[no-u
         roll_table(reg, "test/loop", random.Random(1))
     with pytest.raises(TableError, match="refer to itself"):
         table_odds(reg, "test/loop")
+
+
+def test_every_walk_enters_a_table_alike(reg) -> None:  # type: ignore[no-untyped-def]
+    """walk_start: the one entry of the roller, the exact odds and the probability tree."""
+    schatz = reg.get("test/schatz")
+    ctx, modifier = walk_start(schatz, {"guarded": True, "level": 3}, 0, None)
+    assert ctx == {"level": 3, "guarded": True}  # given over the params over level 1
+    assert modifier == "1 if guarded else 0"
+    ctx, modifier = walk_start(schatz, {}, MAX_DEPTH, "2")
+    assert ctx == {"level": 1, "guarded": False}
+    assert modifier == "(1 if guarded else 0) + (2)"
+    assert walk_start(reg.get("test/loop"), {}, 0, "-1")[1] == "-1"  # no own modifier
+    with pytest.raises(TableError, match="nested deeper than 12"):
+        walk_start(schatz, {}, MAX_DEPTH + 1, None)
+    with pytest.raises(TableError, match="deeper than 12"):
+        check_depth(schatz, MAX_DEPTH + 1)
+    check_depth(schatz, MAX_DEPTH)  # the deepest allowed
+    with pytest.raises(TableError, match="test/lookup is a lookup table"):
+        walk_start(reg.get("test/lookup"), {}, 0, None)
+    with pytest.raises(TableError, match="lookup"):
+        table_tree(reg, "test/lookup")
 
 
 def test_unknown_table_suggests(reg) -> None:  # type: ignore[no-untyped-def]
