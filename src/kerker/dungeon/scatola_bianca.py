@@ -751,22 +751,30 @@ class ScatolaBianca(CorridorKit):
                         state.bend("moved")
                         continue
                     cell = free[level.rng.randrange(len(free))]
-                    conn = state.connect(
-                        level,
-                        area.id,
-                        None,
-                        "secret_door",
-                        cell,
-                        side,
-                        width=1,
-                        gm_only=True,
-                        mode="corridor",
-                        heading=side,
-                        info={"width": feet_to_cells(10), "first_ft": 30},
-                    )
-                    state.push_in_order(level, [conn])
+                    self._secret_passage(state, level, area, cell, side)
                     return True
         return False
+
+    @staticmethod
+    def _secret_passage(
+        state: DungeonState, level: LevelState, area: AreaBuilder, cell: Cell, side: str
+    ) -> None:
+        """A.5.4's footnote: the secret door found at ``cell`` on ``side`` of ``area`` opens
+        onto a 10-ft passage (its first 30 ft walked), queued in order."""
+        conn = state.connect(
+            level,
+            area.id,
+            None,
+            "secret_door",
+            cell,
+            side,
+            width=1,
+            gm_only=True,
+            mode="corridor",
+            heading=side,
+            info={"width": feet_to_cells(10), "first_ft": 30},
+        )
+        state.push_in_order(level, [conn])
 
     def _contents(
         self, state: DungeonState, level: LevelState, area: AreaBuilder, res: TableResult
@@ -1145,20 +1153,7 @@ class ScatolaBianca(CorridorKit):
                     cell = self._edge(walker, side)
                     if level.occ.owner(step(cell, side)) is not None:
                         continue
-                    conn = state.connect(
-                        level,
-                        area.id,
-                        None,
-                        "secret_door",
-                        cell,
-                        side,
-                        width=1,
-                        gm_only=True,
-                        mode="corridor",
-                        heading=side,
-                        info={"width": feet_to_cells(10), "first_ft": 30},
-                    )
-                    state.push_in_order(level, [conn])
+                    self._secret_passage(state, level, area, cell, side)
                     return
 
     def _trap(
