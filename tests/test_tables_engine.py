@@ -9,6 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from rules_support import oracle_evaluate, oracle_fill, oracle_names
 
 from kerker.errors import KerkerError
 from kerker.tables.engine import (
@@ -52,6 +53,15 @@ def reg():  # type: ignore[no-untyped-def]
 )
 def test_safe_expressions(text: str, ctx: dict[str, int], want: int | bool) -> None:
     assert evaluate(text, ctx) == want
+    assert oracle_evaluate(text, ctx) == want  # the rule tests' own evaluator agrees
+
+
+def test_the_rule_tests_oracle_fills_templates_and_names_what_it_reads() -> None:
+    assert oracle_fill("{2*level}W10 × 100", {"level": 3}) == "6W10 × 100"
+    assert oracle_fill("W{6 if big else 4}+{level}", {"big": False, "level": 2}) == "W4+2"
+    assert oracle_names("level > 1 and not guarded or true") == {"level", "guarded"}
+    with pytest.raises(AssertionError, match="not a safe expression"):
+        oracle_evaluate("'text'", {})
 
 
 @pytest.mark.parametrize(
