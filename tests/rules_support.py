@@ -8,7 +8,7 @@ import ast
 import itertools
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,7 @@ from conftest import require
 
 from kerker.dice import odds
 from kerker.tables.expr import evaluate
-from kerker.tables.schema import Row, Table, TableFile
+from kerker.tables.schema import ChanceEffect, Row, Table, TableFile
 from kerker.yamlio import load_yaml_file
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
@@ -89,6 +89,33 @@ def read_seed(name: str) -> str:
     """The text of a seed beside the checkout; skips the test when it is not there."""
     path = require(SEEDS / name, f"the rule text {name} beside the checkout")
     return path.read_text(encoding="utf-8")
+
+
+def row_for(table: Table, result: int) -> Row:
+    """The row of ``table`` a roll of ``result`` lands on (an assertion error when none)."""
+    for row in table.rows:
+        if covers(row, result):
+            return row
+    raise AssertionError(f"{table.name}: no row for {result}")
+
+
+def all_rows(table: Table) -> list[Row]:
+    """The rows of ``table``, then the rows of every row's sub-die (``then``)."""
+    rows = list(table.rows)
+    for row in table.rows:
+        if row.then is not None:
+            rows += row.then.rows
+    return rows
+
+
+def walk_effects(effects: Sequence[Any]) -> list[Any]:
+    """The effects, each followed by those inside it (a chance's ``then`` and ``else``)."""
+    out: list[Any] = []
+    for effect in effects:
+        out.append(effect)
+        if isinstance(effect, ChanceEffect):
+            out += walk_effects(effect.then) + walk_effects(effect.else_)
+    return out
 
 
 TEMPLATE = re.compile(r"\{([^{}]*)\}")

@@ -16,7 +16,15 @@ from typing import Any
 
 import pytest
 from conftest import require
-from rules_support import load_tables, oracle_evaluate, oracle_fill, oracle_names
+from rules_support import (
+    all_rows,
+    load_tables,
+    oracle_evaluate,
+    oracle_fill,
+    oracle_names,
+    row_for,
+    walk_effects,
+)
 
 from kerker.dice import odds
 from kerker.tables.schema import (
@@ -98,41 +106,19 @@ def t(name: str) -> Table:
 
 
 def row_at(table: str, result: int) -> Row:
-    for r in t(table).rows:
-        assert r.range is not None
-        lo, hi = r.range
-        if lo <= result and (hi is None or result <= hi):
-            return r
-    raise AssertionError(f"{table}: no row for {result}")
+    return row_for(t(table), result)
 
 
 def ranges(table: str) -> list[tuple[int, int | None]]:
     return [r.range for r in t(table).rows if r.range is not None]
 
 
-def walk(effs: list[Any]) -> list[Any]:
-    out: list[Any] = []
-    for e in effs:
-        out.append(e)
-        if isinstance(e, ChanceEffect):
-            out += walk(e.then) + walk(e.else_)
-    return out
-
-
 def of(r: Row, kind: type) -> list[Any]:
-    return [e for e in walk(list(r.effects)) if isinstance(e, kind)]
+    return [e for e in walk_effects(list(r.effects)) if isinstance(e, kind)]
 
 
 def rolls(r: Row) -> list[str]:
     return [e.roll for e in of(r, RollEffect)]
-
-
-def all_rows(table: Table) -> list[Row]:
-    out = list(table.rows)
-    for r in table.rows:
-        if r.then is not None:
-            out += r.then.rows
-    return out
 
 
 def span(dice: str, ctx: dict[str, int | bool]) -> tuple[int, int]:
@@ -195,7 +181,7 @@ def texts(table: Table) -> list[tuple[str, TextMap]]:
     out += [("notes", dict(n)) for n in table.notes]
     for r in all_rows(table):
         out.append((f"row {r.range}", dict(r.text)))
-        for e in walk(list(r.effects)):
+        for e in walk_effects(list(r.effects)):
             if isinstance(e, NoteEffect):
                 out.append((f"note of {r.range}", dict(e.note)))
             if isinstance(e, AmountEffect) and e.unit is not None:
@@ -354,7 +340,7 @@ def test_conditions_read_only_known_names() -> None:
     for table in tables().values():
         known = {"level", "result", *table.params}
         for r in all_rows(table):
-            for e in walk(list(r.effects)):
+            for e in walk_effects(list(r.effects)):
                 if getattr(e, "when", None):
                     assert oracle_names(e.when) <= known, (table.name, e.when)
                 if isinstance(e, (RollEffect, AgainEffect)) and e.reroll_if:

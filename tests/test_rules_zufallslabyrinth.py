@@ -16,7 +16,16 @@ from typing import Any
 
 import pytest
 from conftest import require
-from rules_support import TEMPLATE, load_tables, oracle_evaluate, oracle_fill, oracle_names
+from rules_support import (
+    TEMPLATE,
+    all_rows,
+    load_tables,
+    oracle_evaluate,
+    oracle_fill,
+    oracle_names,
+    row_for,
+    walk_effects,
+)
 
 from kerker.dice import odds
 from kerker.tables.schema import (
@@ -62,33 +71,11 @@ def row(table: str, key: str) -> Row:
 
 
 def row_at(table: str, result: int) -> Row:
-    for r in t(table).rows:
-        assert r.range is not None
-        lo, hi = r.range
-        if lo <= result and (hi is None or result <= hi):
-            return r
-    raise AssertionError(f"{table}: no row for {result}")
+    return row_for(t(table), result)
 
 
 def effects(r: Row, kind: type) -> list[Any]:
     return [e for e in r.effects if isinstance(e, kind)]
-
-
-def walk_effects(effs: list[Any]) -> list[Any]:
-    out: list[Any] = []
-    for e in effs:
-        out.append(e)
-        if isinstance(e, ChanceEffect):
-            out += walk_effects(e.then) + walk_effects(e.else_)
-    return out
-
-
-def all_rows(table: Table) -> list[Row]:
-    rows = list(table.rows)
-    for r in table.rows:
-        if r.then is not None:
-            rows += r.then.rows
-    return rows
 
 
 def contexts(table: Table) -> list[dict[str, int | bool]]:
