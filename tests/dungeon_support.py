@@ -1,5 +1,6 @@
 """Invariants every dungeon document must keep, whatever procedure made it
-(shared by tests/test_dungeon_invariants.py and tests/test_scatola_bianca_invariants.py)."""
+(shared by tests/test_dungeon_invariants.py and tests/test_scatola_bianca_invariants.py),
+and shapes the outline and render tests draw."""
 
 from __future__ import annotations
 
@@ -10,6 +11,28 @@ from typing import Any
 from kerker.geometry.grid import VECTORS
 
 Doc = dict[str, Any]
+
+ROUND_ROOM = (
+    "...#####...",
+    "..#######..",
+    ".#########.",
+    "###########",
+    "###########",
+    "###########",
+    "###########",
+    "###########",
+    ".#########.",
+    "..#######..",
+    "...#####...",
+)
+"""A round room 11 cells across, as rows of cells ("#")."""
+
+
+def round_room(dx: int = 0, dy: int = 0) -> set[tuple[int, int]]:
+    """The cells of :data:`ROUND_ROOM`, its top left corner at ``(dx, dy)``."""
+    return {
+        (x + dx, y + dy) for y, row in enumerate(ROUND_ROOM) for x, c in enumerate(row) if c == "#"
+    }
 
 
 def check_cells(doc: Doc) -> None:

@@ -1,4 +1,5 @@
-"""Shared helpers of the play tests: the store backends to run against.
+"""Shared helpers of the play tests: the store backends to run against, a small session's
+options and an own table file.
 
 SQLite always; PostgreSQL at ``KERKER_TEST_PG`` (``scripts/pg_ci.sh start`` sets it). Without
 a reachable server the PostgreSQL cases skip locally and FAIL under ``CI=true``.
@@ -50,6 +51,27 @@ def fresh_pg(url: str) -> str:
 
 
 BACKENDS = ("sqlite", "postgres")
+
+OPTS = {"levels": 1, "size": [30, 40], "max_areas": 60, "min_areas": 10, "entrance": "variant"}
+"""The dungeon options of a small one-level Zufallslabyrinth session (quick to fold)."""
+WIDE = """schema: 1
+rule_set: zufallslabyrinth
+source_file: own
+language: de
+tables:
+  - name: gangbreite
+    title: {de: Gangbreite (eigene), it: Larghezza (propria), en: Width (own)}
+    source: {heading: "eigene"}
+    dice: W6
+    rows:
+      - range: [1, 6]
+        key: width_20ft
+        value: {width_ft: 20, outdoor_width_yd: 20}
+        text: {de: Breite Gänge., it: Corridoi larghi., en: Wide corridors.}
+"""
+"""An own table file (``breit.yaml`` in the tests): the Zufallslabyrinth's corridor width
+table replaced by one whose every roll gives 20-ft corridors, titled in de/it/en, so a
+session or dungeon made with it differs from one without behind its first door."""
 
 
 def store_url(backend: str, tmp_path: Path) -> str:

@@ -1,20 +1,23 @@
 """Helpers shared by the rule-data tests (tests/test_rules_*.py): loading a rule-set folder,
-the contexts a table can be rolled in, and the exact results and row odds of a table."""
+the contexts a table can be rolled in, the exact results and row odds of a table, and an
+evaluator of safe expressions of the tests' own (an oracle apart from the engine's)."""
 
 from __future__ import annotations
 
+import ast
 import itertools
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from conftest import require
 
 from kerker.dice import odds
 from kerker.tables.expr import evaluate
-from kerker.tables.schema import Row, Table, TableFile
+from kerker.tables.schema import ChanceEffect, Row, Table, TableFile
 from kerker.yamlio import load_yaml_file
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
@@ -86,3 +89,98 @@ def read_seed(name: str) -> str:
     """The text of a seed beside the checkout; skips the test when it is not there."""
     path = require(SEEDS / name, f"the rule text {name} beside the checkout")
     return path.read_text(encoding="utf-8")
+
+
+def row_for(table: Table, result: int) -> Row:
+    """The row of ``table`` a roll of ``result`` lands on (an assertion error when none)."""
+    for row in table.rows:
+        if covers(row, result):
+            return row
+    raise AssertionError(f"{table.name}: no row for {result}")
+
+
+def all_rows(table: Table) -> list[Row]:
+    """The rows of ``table``, then the rows of every row's sub-die (``then``)."""
+    rows = list(table.rows)
+    for row in table.rows:
+        if row.then is not None:
+            rows += row.then.rows
+    return rows
+
+
+def walk_effects(effects: Sequence[Any]) -> list[Any]:
+    """The effects, each followed by those inside it (a chance's ``then`` and ``else``)."""
+    out: list[Any] = []
+    for effect in effects:
+        out.append(effect)
+        if isinstance(effect, ChanceEffect):
+            out += walk_effects(effect.then) + walk_effects(effect.else_)
+    return out
+
+
+TEMPLATE = re.compile(r"\{([^{}]*)\}")
+"""A ``{expression}`` part of a dice template or an amount."""
+
+
+def oracle_evaluate(text: str, ctx: Mapping[str, int | bool]) -> int | bool:
+    """The value of a safe expression (``result > 96``, ``2 * level + 1``) by a tiny evaluator
+    of the tests' own: an oracle independent of the engine's :mod:`kerker.tables.expr`."""
+    consts = {"true": True, "false": False}
+
+    def ev(node: ast.AST) -> Any:
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+            return node.value
+        if isinstance(node, ast.Name):
+            return consts[node.id] if node.id in consts else ctx[node.id]
+        if isinstance(node, ast.BinOp):
+            a, b = ev(node.left), ev(node.right)
+            if isinstance(node.op, ast.Add):
+                return a + b
+            if isinstance(node.op, ast.Sub):
+                return a - b
+            if isinstance(node.op, ast.Mult):
+                return a * b
+            return a // b if isinstance(node.op, ast.FloorDiv) else a % b
+        if isinstance(node, ast.UnaryOp):
+            v = ev(node.operand)
+            return (not v) if isinstance(node.op, ast.Not) else -v
+        if isinstance(node, ast.BoolOp):
+            vals = [ev(v) for v in node.values]
+            return all(vals) if isinstance(node.op, ast.And) else any(vals)
+        if isinstance(node, ast.Compare):
+            left = ev(node.left)
+            for op, comp in zip(node.ops, node.comparators, strict=True):
+                right = ev(comp)
+                ok = {
+                    ast.Eq: left == right,
+                    ast.NotEq: left != right,
+                    ast.Lt: left < right,
+                    ast.LtE: left <= right,
+                    ast.Gt: left > right,
+                    ast.GtE: left >= right,
+                }
+                if not ok[type(op)]:
+                    return False
+                left = right
+            return True
+        if isinstance(node, ast.IfExp):
+            return ev(node.body) if ev(node.test) else ev(node.orelse)
+        raise AssertionError(f"not a safe expression: {text!r}")
+
+    return ev(ast.parse(text, mode="eval"))  # type: ignore[no-any-return]
+
+
+def oracle_names(text: str) -> set[str]:
+    """The context names a safe expression reads (``true``/``false`` are constants)."""
+    return {
+        n.id
+        for n in ast.walk(ast.parse(text, mode="eval"))
+        if isinstance(n, ast.Name) and n.id not in ("true", "false")
+    }
+
+
+def oracle_fill(text: str, ctx: Mapping[str, int | bool]) -> str:
+    """A template with each ``{expression}`` replaced by its value (:func:`oracle_evaluate`)."""
+    return TEMPLATE.sub(lambda m: str(int(oracle_evaluate(m.group(1), ctx))), text)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from typing import TypeVar
 
+from dungeon_support import round_room
+
 from kerker.dungeon.outline import Outline, corners, everywhere, loops, scan, smooth
 
 Cell = tuple[int, int]
@@ -95,20 +97,7 @@ def test_pinned_points_never_move() -> None:
 
 
 def test_round_areas_lose_every_staircase() -> None:
-    rows = [
-        "...#####...",
-        "..#######..",
-        ".#########.",
-        "###########",
-        "###########",
-        "###########",
-        "###########",
-        "###########",
-        ".#########.",
-        "..#######..",
-        "...#####...",
-    ]
-    circle = {(x, y) for y, row in enumerate(rows) for x, c in enumerate(row) if c == "#"}
+    circle = round_room()
     hexagon_rows = [
         "......#......",
         "....#####....",

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dungeon_support import round_room
 
 from kerker.dungeon.player import player_areas
 from kerker.dungeon.render_key import render_html, render_md
@@ -250,20 +251,7 @@ def test_diagonal_corridor_is_drawn_as_a_straight_band() -> None:
 
 
 def test_round_room_follows_its_shape() -> None:
-    rows = [
-        "...#####...",
-        "..#######..",
-        ".#########.",
-        "###########",
-        "###########",
-        "###########",
-        "###########",
-        "###########",
-        ".#########.",
-        "..#######..",
-        "...#####...",
-    ]
-    cells = {(x + 5, y + 5) for y, row in enumerate(rows) for x, c in enumerate(row) if c == "#"}
+    cells = round_room(5, 5)
     doc = _level_doc(
         [{"cells": cells, "kind": "special", "shape": "circle"}],
         [{"from": "a1", "kind": "door", "at": [10, 15], "side": "s", "width": 1}],

@@ -6,19 +6,24 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
+from play_support import OPTS
 
-from kerker.dice.entered import EnteredDiceError, roll_faces
+from kerker.dice.entered import EnteredDiceError, FacesRandom, check_entered, roll_faces
+from kerker.dice.roller import roll
+from kerker.i18n import translator
 from kerker.play.api import Play, export
-from kerker.play.session import fingerprint, fold
+from kerker.play.events import EventError
+from kerker.play.session import EnteredDice, fingerprint, fold
+from kerker.play.session import check_entered as session_check_entered
 from kerker.play.store import open_store
 from kerker.tables.engine import MoreDiceNeeded
 from kerker.tables.registry import load_registry
 
-OPTS = {"levels": 1, "size": [30, 40], "max_areas": 60, "min_areas": 10, "entrance": "variant"}
 REGISTRY = load_registry()
 
 
@@ -213,3 +218,35 @@ def test_roll_faces_builds_the_roll_of_the_faces() -> None:
         roll_faces("W6!", [6])
     with pytest.raises(EnteredDiceError):
         roll_faces("2W6", [3])
+
+
+def test_check_entered_refuses_in_order_and_gives_the_sides() -> None:
+    assert check_entered("2W6+W4-1", [6, 6, 4]) == [6, 6, 4]
+    assert check_entered("W%", [100]) == [100]
+    with pytest.raises(EnteredDiceError, match="only for plain NdX"):
+        check_entered("W6!", [7])  # not plain: refused before the face is looked at
+    with pytest.raises(EnteredDiceError, match="2W6 needs 2 dice, 3 entered"):
+        check_entered("2W6", [7, 7, 7])  # the count before the faces
+    with pytest.raises(EnteredDiceError, match="a d6 cannot show 7"):
+        check_entered("W20+W6", [20, 7])
+    with pytest.raises(EnteredDiceError, match="a d6 cannot show True"):
+        check_entered("W6", [True])
+
+
+def test_play_check_entered_says_the_same_as_a_play_error() -> None:
+    with pytest.raises(EventError, match="a d20 cannot show 21") as err:
+        session_check_entered("W20", [21])
+    assert not isinstance(err.value, EnteredDiceError)
+    assert err.value.message(translator("de")) != err.value.message()  # still translatable
+    with pytest.raises(EventError, match="W20 needs 1 dice, 2 entered"):
+        session_check_entered("W20", [1, 2])
+
+
+def test_faces_random_answers_with_the_faces_then_falls_back_or_refuses() -> None:
+    assert roll("3W6", FacesRandom([1, 6, 4])).total == 11
+    fallback = FacesRandom([6], then=random.Random(5))
+    assert roll("2W6", fallback).total == 6 + roll("W6", random.Random(5)).total
+    with pytest.raises(EnteredDiceError, match="more dice than the 1 entered"):
+        roll("2W6", FacesRandom([6]))
+    with pytest.raises(EventError, match="more dice than the 1 entered"):
+        roll("2W6", EnteredDice([6]))  # the play session's own one-line error

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from play_support import OPTS, WIDE
 from typer.testing import CliRunner
 
 from kerker.cli import app
@@ -24,22 +25,6 @@ from kerker.tables.registry import load_registry
 from kerker.web.app import create_app
 
 REGISTRY = load_registry()
-OPTS = {"levels": 1, "size": [30, 40], "max_areas": 60, "min_areas": 10, "entrance": "variant"}
-WIDE = """schema: 1
-rule_set: zufallslabyrinth
-source_file: own
-language: de
-tables:
-  - name: gangbreite
-    title: {de: Gangbreite (eigene), it: Larghezza (propria), en: Width (own)}
-    source: {heading: "eigene"}
-    dice: W6
-    rows:
-      - range: [1, 6]
-        key: width_20ft
-        value: {width_ft: 20, outdoor_width_yd: 20}
-        text: {de: Breite Gänge., it: Corridoi larghi., en: Wide corridors.}
-"""
 
 # (code, how the stored session is changed, the reason's start in de / it / en)
 REASONS = {

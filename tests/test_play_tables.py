@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from play_support import OPTS, WIDE
 
 from kerker.errors import KerkerError
 from kerker.play.api import Play, export
@@ -17,23 +18,7 @@ from kerker.play.store import open_store
 from kerker.tables.owntexts import MAX_TEXT, texts_digest
 from kerker.tables.registry import load_registry
 
-OPTS = {"levels": 1, "size": [30, 40], "max_areas": 60, "min_areas": 10, "entrance": "variant"}
 REGISTRY = load_registry()
-WIDE = """schema: 1
-rule_set: zufallslabyrinth
-source_file: own
-language: de
-tables:
-  - name: gangbreite
-    title: {de: Gangbreite (eigene), it: Larghezza (propria), en: Width (own)}
-    source: {heading: "eigene"}
-    dice: W6
-    rows:
-      - range: [1, 6]
-        key: width_20ft
-        value: {width_ft: 20, outdoor_width_yd: 20}
-        text: {de: Breite Gänge., it: Corridoi larghi., en: Wide corridors.}
-"""
 
 
 @pytest.fixture

@@ -211,3 +211,17 @@ def test_boats_are_drawn_where_the_key_says(registry: Any) -> None:
                 else:
                     near += 1
     assert boats >= 4 and near and far
+
+
+def test_star_points_are_a_five_pointed_star_in_the_maps_number_format() -> None:
+    import math
+
+    from kerker.render.kit import star_points
+
+    points = [tuple(map(float, p.split(","))) for p in star_points(10, 20, 7.0, 3.2).split()]
+    assert len(points) == 10
+    assert points[0] == (10.0, 13.0)  # tip up
+    for k, (x, y) in enumerate(points):
+        assert math.hypot(x - 10, y - 20) == pytest.approx(7.0 if k % 2 == 0 else 3.2, abs=0.01)
+    one_decimal = star_points(0.123, 0.0, 9, 4.05, lambda v: f"{v:.1f}")
+    assert one_decimal.split()[:2] == ["0.1,-9.0", "2.5,-3.3"]  # fmt writes every coordinate

@@ -8,7 +8,6 @@ parameters, the values other tables pass with ``with``, a few dungeon levels).
 
 from __future__ import annotations
 
-import ast
 import itertools
 import re
 from functools import cache
@@ -17,7 +16,15 @@ from typing import Any
 
 import pytest
 from conftest import require
-from rules_support import load_tables
+from rules_support import (
+    all_rows,
+    load_tables,
+    oracle_evaluate,
+    oracle_fill,
+    oracle_names,
+    row_for,
+    walk_effects,
+)
 
 from kerker.dice import odds
 from kerker.tables.schema import (
@@ -36,7 +43,6 @@ RULES = Path(__file__).resolve().parents[1] / "src" / "kerker" / "rules" / "scat
 SEED_FILE = "001_321b690b886d011d.txt"
 SEED_PATH = Path(__file__).resolve().parents[2] / "shared" / "seeds" / SEED_FILE
 LANGS = ("de", "it", "en")
-TEMPLATE = re.compile(r"\{([^{}]*)\}")
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 # Every table of the appendix: id -> heading exactly as printed (and the die as printed).
@@ -100,106 +106,23 @@ def t(name: str) -> Table:
 
 
 def row_at(table: str, result: int) -> Row:
-    for r in t(table).rows:
-        assert r.range is not None
-        lo, hi = r.range
-        if lo <= result and (hi is None or result <= hi):
-            return r
-    raise AssertionError(f"{table}: no row for {result}")
+    return row_for(t(table), result)
 
 
 def ranges(table: str) -> list[tuple[int, int | None]]:
     return [r.range for r in t(table).rows if r.range is not None]
 
 
-def walk(effs: list[Any]) -> list[Any]:
-    out: list[Any] = []
-    for e in effs:
-        out.append(e)
-        if isinstance(e, ChanceEffect):
-            out += walk(e.then) + walk(e.else_)
-    return out
-
-
 def of(r: Row, kind: type) -> list[Any]:
-    return [e for e in walk(list(r.effects)) if isinstance(e, kind)]
+    return [e for e in walk_effects(list(r.effects)) if isinstance(e, kind)]
 
 
 def rolls(r: Row) -> list[str]:
     return [e.roll for e in of(r, RollEffect)]
 
 
-def all_rows(table: Table) -> list[Row]:
-    out = list(table.rows)
-    for r in table.rows:
-        if r.then is not None:
-            out += r.then.rows
-    return out
-
-
-def evaluate(text: str, ctx: dict[str, int | bool]) -> int | bool:
-    """A tiny evaluator for the safe-expression language (the engine has its own)."""
-    consts = {"true": True, "false": False}
-
-    def ev(node: ast.AST) -> Any:
-        if isinstance(node, ast.Expression):
-            return ev(node.body)
-        if isinstance(node, ast.Constant) and isinstance(node.value, int):
-            return node.value
-        if isinstance(node, ast.Name):
-            return consts[node.id] if node.id in consts else ctx[node.id]
-        if isinstance(node, ast.BinOp):
-            a, b = ev(node.left), ev(node.right)
-            if isinstance(node.op, ast.Add):
-                return a + b
-            if isinstance(node.op, ast.Sub):
-                return a - b
-            if isinstance(node.op, ast.Mult):
-                return a * b
-            return a // b if isinstance(node.op, ast.FloorDiv) else a % b
-        if isinstance(node, ast.UnaryOp):
-            v = ev(node.operand)
-            return (not v) if isinstance(node.op, ast.Not) else -v
-        if isinstance(node, ast.BoolOp):
-            vals = [ev(v) for v in node.values]
-            return all(vals) if isinstance(node.op, ast.And) else any(vals)
-        if isinstance(node, ast.Compare):
-            left = ev(node.left)
-            for op, comp in zip(node.ops, node.comparators, strict=True):
-                right = ev(comp)
-                ok = {
-                    ast.Eq: left == right,
-                    ast.NotEq: left != right,
-                    ast.Lt: left < right,
-                    ast.LtE: left <= right,
-                    ast.Gt: left > right,
-                    ast.GtE: left >= right,
-                }
-                if not ok[type(op)]:
-                    return False
-                left = right
-            return True
-        if isinstance(node, ast.IfExp):
-            return ev(node.body) if ev(node.test) else ev(node.orelse)
-        raise AssertionError(f"not a safe expression: {text!r}")
-
-    return ev(ast.parse(text, mode="eval"))  # type: ignore[no-any-return]
-
-
-def names_in(text: str) -> set[str]:
-    return {
-        n.id
-        for n in ast.walk(ast.parse(text, mode="eval"))
-        if isinstance(n, ast.Name) and n.id not in ("true", "false")
-    }
-
-
-def fill(text: str, ctx: dict[str, int | bool]) -> str:
-    return TEMPLATE.sub(lambda m: str(int(evaluate(m.group(1), ctx))), text)
-
-
 def span(dice: str, ctx: dict[str, int | bool]) -> tuple[int, int]:
-    dist = odds(fill(dice, ctx))
+    dist = odds(oracle_fill(dice, ctx))
     return int(dist.min), int(dist.max)
 
 
@@ -211,8 +134,10 @@ def passed_values() -> dict[str, dict[str, set[int | bool]]]:
         for r in all_rows(table):
             for e in of(r, RollEffect):
                 for name, expr in (e.with_ or {}).items():
-                    if not names_in(expr):
-                        out.setdefault(e.roll, {}).setdefault(name, set()).add(evaluate(expr, {}))
+                    if not oracle_names(expr):
+                        out.setdefault(e.roll, {}).setdefault(name, set()).add(
+                            oracle_evaluate(expr, {})
+                        )
     return out
 
 
@@ -256,7 +181,7 @@ def texts(table: Table) -> list[tuple[str, TextMap]]:
     out += [("notes", dict(n)) for n in table.notes]
     for r in all_rows(table):
         out.append((f"row {r.range}", dict(r.text)))
-        for e in walk(list(r.effects)):
+        for e in walk_effects(list(r.effects)):
             if isinstance(e, NoteEffect):
                 out.append((f"note of {r.range}", dict(e.note)))
             if isinstance(e, AmountEffect) and e.unit is not None:
@@ -388,10 +313,10 @@ def test_values_are_plain_and_amounts_parse() -> None:
             for e in of(r, AmountEffect):
                 for level in (1, 4):
                     ctx = {"level": level, **table.params}
-                    odds(fill(e.amount, ctx))
+                    odds(oracle_fill(e.amount, ctx))
             for e in of(r, RollEffect):
                 if isinstance(e.times, str):
-                    odds(fill(e.times, {"level": 1, **table.params}))
+                    odds(oracle_fill(e.times, {"level": 1, **table.params}))
 
 
 def test_references_resolve_and_do_not_go_round() -> None:
@@ -415,11 +340,11 @@ def test_conditions_read_only_known_names() -> None:
     for table in tables().values():
         known = {"level", "result", *table.params}
         for r in all_rows(table):
-            for e in walk(list(r.effects)):
+            for e in walk_effects(list(r.effects)):
                 if getattr(e, "when", None):
-                    assert names_in(e.when) <= known, (table.name, e.when)
+                    assert oracle_names(e.when) <= known, (table.name, e.when)
                 if isinstance(e, (RollEffect, AgainEffect)) and e.reroll_if:
-                    assert names_in(e.reroll_if) <= known, (table.name, e.reroll_if)
+                    assert oracle_names(e.reroll_if) <= known, (table.name, e.reroll_if)
                 if isinstance(e, RollEffect):
                     target = t(e.roll)
                     for name in e.with_ or {}:
@@ -511,7 +436,7 @@ def test_7_room_exits_are_doors_chamber_exits_are_passages() -> None:
 def exits(face: int, area: int) -> int:
     r = row_at("numero-uscite", face)
     ctx = {"level": 1, "area_sqft": area}
-    applied = [e for e in of(r, AmountEffect) if not e.when or evaluate(e.when, ctx)]
+    applied = [e for e in of(r, AmountEffect) if not e.when or oracle_evaluate(e.when, ctx)]
     assert len(applied) == 1, (face, area)
     assert applied[0].name == "exits"
     dist = odds(applied[0].amount)
@@ -662,7 +587,7 @@ def test_19_wandering_monster_default_is_labelled_and_used() -> None:
     levels = []
     for r in monster.rows:
         (e,) = of(r, AmountEffect)
-        levels.append([int(odds(fill(e.amount, {"level": lv})).min) for lv in (1, 3)])
+        levels.append([int(odds(oracle_fill(e.amount, {"level": lv})).min) for lv in (1, 3)])
     assert levels == [[1, 3], [1, 2], [2, 4]]
     defaults = {table.name for table in tables().values() if table.default}
     assert defaults == {"mostro-errante", "ricerca-porta-nascosta"}

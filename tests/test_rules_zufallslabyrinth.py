@@ -7,7 +7,6 @@ span exactly for every setting of the boolean parameters that choose the die.
 
 from __future__ import annotations
 
-import ast
 import itertools
 import re
 from fractions import Fraction
@@ -17,7 +16,16 @@ from typing import Any
 
 import pytest
 from conftest import require
-from rules_support import load_tables
+from rules_support import (
+    TEMPLATE,
+    all_rows,
+    load_tables,
+    oracle_evaluate,
+    oracle_fill,
+    oracle_names,
+    row_for,
+    walk_effects,
+)
 
 from kerker.dice import odds
 from kerker.tables.schema import (
@@ -37,7 +45,6 @@ SEED_FILE = "000_e7a8372dea3b5206.txt"
 SEED_PATH = Path(__file__).resolve().parents[2] / "shared" / "seeds" / SEED_FILE
 LANGS = ("de", "it", "en")
 PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
-TEMPLATE = re.compile(r"\{([^{}]*)\}")
 
 
 # --------------------------------------------------------------------------------------
@@ -64,94 +71,11 @@ def row(table: str, key: str) -> Row:
 
 
 def row_at(table: str, result: int) -> Row:
-    for r in t(table).rows:
-        assert r.range is not None
-        lo, hi = r.range
-        if lo <= result and (hi is None or result <= hi):
-            return r
-    raise AssertionError(f"{table}: no row for {result}")
+    return row_for(t(table), result)
 
 
 def effects(r: Row, kind: type) -> list[Any]:
     return [e for e in r.effects if isinstance(e, kind)]
-
-
-def walk_effects(effs: list[Any]) -> list[Any]:
-    out: list[Any] = []
-    for e in effs:
-        out.append(e)
-        if isinstance(e, ChanceEffect):
-            out += walk_effects(e.then) + walk_effects(e.else_)
-    return out
-
-
-def all_rows(table: Table) -> list[Row]:
-    rows = list(table.rows)
-    for r in table.rows:
-        if r.then is not None:
-            rows += r.then.rows
-    return rows
-
-
-# --------------------------------------------------------------------------------------
-# A tiny safe-expression evaluator for the tests (the engine has its own).
-
-
-def evaluate(text: str, ctx: dict[str, int | bool]) -> int | bool:
-    consts = {"true": True, "false": False}
-
-    def ev(node: ast.AST) -> Any:
-        if isinstance(node, ast.Expression):
-            return ev(node.body)
-        if isinstance(node, ast.Constant) and isinstance(node.value, int):
-            return node.value
-        if isinstance(node, ast.Name):
-            return consts[node.id] if node.id in consts else ctx[node.id]
-        if isinstance(node, ast.BinOp):
-            a, b = ev(node.left), ev(node.right)
-            ops = {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}
-            if type(node.op) in ops:
-                return ops[type(node.op)]
-            return a // b if isinstance(node.op, ast.FloorDiv) else a % b
-        if isinstance(node, ast.UnaryOp):
-            v = ev(node.operand)
-            return (not v) if isinstance(node.op, ast.Not) else -v
-        if isinstance(node, ast.BoolOp):
-            vals = [ev(v) for v in node.values]
-            return all(vals) if isinstance(node.op, ast.And) else any(vals)
-        if isinstance(node, ast.Compare):
-            left = ev(node.left)
-            for op, comp in zip(node.ops, node.comparators, strict=True):
-                right = ev(comp)
-                fn = {
-                    ast.Eq: left == right,
-                    ast.NotEq: left != right,
-                    ast.Lt: left < right,
-                    ast.LtE: left <= right,
-                    ast.Gt: left > right,
-                    ast.GtE: left >= right,
-                }
-                if not fn[type(op)]:
-                    return False
-                left = right
-            return True
-        if isinstance(node, ast.IfExp):
-            return ev(node.body) if ev(node.test) else ev(node.orelse)
-        raise AssertionError(f"not a safe expression: {text!r}")
-
-    return ev(ast.parse(text, mode="eval"))  # type: ignore[no-any-return]
-
-
-def expr_names(text: str) -> set[str]:
-    return {
-        n.id
-        for n in ast.walk(ast.parse(text, mode="eval"))
-        if isinstance(n, ast.Name) and n.id not in ("true", "false")
-    }
-
-
-def fill(text: str, ctx: dict[str, int | bool]) -> str:
-    return TEMPLATE.sub(lambda m: str(int(evaluate(m.group(1), ctx))), text)
 
 
 def contexts(table: Table) -> list[dict[str, int | bool]]:
@@ -166,8 +90,8 @@ def contexts(table: Table) -> list[dict[str, int | bool]]:
 
 
 def span(dice: str, modifier: str | None, ctx: dict[str, int | bool]) -> tuple[int, int]:
-    dist = odds(fill(dice, ctx))
-    add = int(evaluate(modifier, ctx)) if modifier else 0
+    dist = odds(oracle_fill(dice, ctx))
+    add = int(oracle_evaluate(modifier, ctx)) if modifier else 0
     return int(dist.min) + add, int(dist.max) + add
 
 
@@ -336,7 +260,7 @@ def test_conditions_read_only_known_names() -> None:
                 if isinstance(e, RollEffect) and e.with_:
                     exprs += list(e.with_.values())
         for text in exprs:
-            assert expr_names(text) <= known, f"{name}: {text!r}"
+            assert oracle_names(text) <= known, f"{name}: {text!r}"
 
 
 def test_follow_up_rolls_have_no_cycles() -> None:
@@ -407,11 +331,11 @@ def test_d02_guarded_treasure_twice_with_bonus() -> None:
 def test_d03_level_multiplies_dice_and_counts() -> None:
     ctx = {"level": 3}
     gold = effects(row("schatz", "gold"), AmountEffect)[0]
-    assert fill(gold.amount, ctx) == "3W4 × 100"  # "3W4 × 100 GM statt 1W4"
+    assert oracle_fill(gold.amount, ctx) == "3W4 × 100"  # "3W4 × 100 GM statt 1W4"
     copper = effects(row("schatz", "copper"), AmountEffect)[0]
-    assert fill(copper.amount, ctx) == "6W10 × 100"
+    assert oracle_fill(copper.amount, ctx) == "6W10 × 100"
     magic = effects(row("schatz", "magic_item"), AmountEffect)[0]
-    assert odds(fill(magic.amount, {"level": 5})).min == 5  # "5 magische Gegenstände"
+    assert odds(oracle_fill(magic.amount, {"level": 5})).min == 5  # "5 magische Gegenstände"
     text = row("schatz", "magic_item").text["de"]
     assert isinstance(text, Plural) and text.one == "1 magischer Gegenstand."
     assert text.other == "{amount} magische Gegenstände."
@@ -444,7 +368,7 @@ def test_d05_trapped_and_hidden_are_independent_halves() -> None:
                 die.probability(r.range[0])
                 for r in table.rows
                 if r.range
-                and evaluate(
+                and oracle_evaluate(
                     test, {"trapped": bool(r.value["trapped"]), "hidden": bool(r.value["hidden"])}
                 )
             ),
@@ -547,7 +471,7 @@ def test_d11_one_more_exit_above_the_printed_area(result: int, area: int, exits:
     r = row_at("anzahl_ausgaenge", result)
     (amount,) = effects(r, AmountEffect)
     assert amount.name == "exits"
-    dist = odds(fill(amount.amount, {"area": area, "hall": False, "level": 1}))
+    dist = odds(oracle_fill(amount.amount, {"area": area, "hall": False, "level": 1}))
     assert dist.min == dist.max == exits
 
 
@@ -557,8 +481,8 @@ def test_d12_secret_doors_only_when_no_exit_remains() -> None:
         (note,) = effects(r, NoteEffect)
         assert "25 %" in note.note["de"]
         assert note.when is not None
-        assert evaluate(note.when, {"area": limit}) is True
-        assert evaluate(note.when, {"area": limit + 1}) is False
+        assert oracle_evaluate(note.when, {"area": limit}) is True
+        assert oracle_evaluate(note.when, {"area": limit + 1}) is False
     d4 = row("anzahl_ausgaenge", "d4")
     assert effects(d4, AmountEffect)[0].amount == "1W4"
     unusual = row("anzahl_ausgaenge", "unusual")
@@ -891,7 +815,7 @@ def test_treasure_amounts_as_printed() -> None:
         m = re.match(r"(\d)W(\d+) × (\d+) (\w+)", text)
         assert m is not None
         count, die, factor, unit = m.groups()
-        assert fill(amount.amount, {"level": 1}) == f"{count}W{die} × {factor}"
+        assert oracle_fill(amount.amount, {"level": 1}) == f"{count}W{die} × {factor}"
         assert amount.unit is not None and amount.unit["de"] == unit
     subs = re.findall(r"^(18|19)\t(\d)-(\d)\t", "\n".join(section(*SCHATZ)), re.M)
     got = [(int(a), (int(b), int(c))) for a, b, c in subs]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from play_support import BACKENDS, fresh_pg, pg_url, store_url
+from play_support import BACKENDS, WIDE, fresh_pg, pg_url, store_url
 from typer.testing import CliRunner
 
 from kerker.cli import app
@@ -24,21 +24,6 @@ from kerker.play.store.migrations import LATEST, MIGRATIONS
 from kerker.tables.owntexts import MAX_FILES, texts_digest
 from kerker.web.app import create_app
 
-WIDE = """schema: 1
-rule_set: zufallslabyrinth
-source_file: own
-language: de
-tables:
-  - name: gangbreite
-    title: {de: Gangbreite (eigene), it: Larghezza (propria), en: Width (own)}
-    source: {heading: "eigene"}
-    dice: W6
-    rows:
-      - range: [1, 6]
-        key: width_20ft
-        value: {width_ft: 20, outdoor_width_yd: 20}
-        text: {de: Breite Gänge., it: Corridoi larghi., en: Wide corridors.}
-"""
 BROKEN = "schema: 1\ntables: [1\n"
 LANGS = ("de", "it", "en")
 OWN_TITLE = {"de": "Gangbreite (eigene)", "it": "Larghezza (propria)", "en": "Width (own)"}

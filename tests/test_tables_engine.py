@@ -9,13 +9,23 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from rules_support import oracle_evaluate, oracle_fill, oracle_names
 
 from kerker.errors import KerkerError
-from kerker.tables.engine import AmountResult, ChanceResult, TableResult, roll_table
+from kerker.tables.engine import (
+    MAX_DEPTH,
+    AmountResult,
+    ChanceResult,
+    TableResult,
+    check_depth,
+    roll_table,
+    walk_start,
+)
 from kerker.tables.expr import ExprError, evaluate, fill, names
 from kerker.tables.odds import outcome_of, table_odds
 from kerker.tables.registry import TableError, load_registry
 from kerker.tables.render import lines, number, to_json
+from kerker.tables.tree import table_tree
 
 FIXTURES = Path(__file__).parent / "fixtures" / "engine"
 
@@ -43,6 +53,15 @@ def reg():  # type: ignore[no-untyped-def]
 )
 def test_safe_expressions(text: str, ctx: dict[str, int], want: int | bool) -> None:
     assert evaluate(text, ctx) == want
+    assert oracle_evaluate(text, ctx) == want  # the rule tests' own evaluator agrees
+
+
+def test_the_rule_tests_oracle_fills_templates_and_names_what_it_reads() -> None:
+    assert oracle_fill("{2*level}W10 × 100", {"level": 3}) == "6W10 × 100"
+    assert oracle_fill("W{6 if big else 4}+{level}", {"big": False, "level": 2}) == "W4+2"
+    assert oracle_names("level > 1 and not guarded or true") == {"level", "guarded"}
+    with pytest.raises(AssertionError, match="not a safe expression"):
+        oracle_evaluate("'text'", {})
 
 
 @pytest.mark.parametrize(
@@ -156,6 +175,27 @@ def test_self_reference_ends_in_a_clear_error(reg) -> None:  # type: ignore[no-u
         roll_table(reg, "test/loop", random.Random(1))
     with pytest.raises(TableError, match="refer to itself"):
         table_odds(reg, "test/loop")
+
+
+def test_every_walk_enters_a_table_alike(reg) -> None:  # type: ignore[no-untyped-def]
+    """walk_start: the one entry of the roller, the exact odds and the probability tree."""
+    schatz = reg.get("test/schatz")
+    ctx, modifier = walk_start(schatz, {"guarded": True, "level": 3}, 0, None)
+    assert ctx == {"level": 3, "guarded": True}  # given over the params over level 1
+    assert modifier == "1 if guarded else 0"
+    ctx, modifier = walk_start(schatz, {}, MAX_DEPTH, "2")
+    assert ctx == {"level": 1, "guarded": False}
+    assert modifier == "(1 if guarded else 0) + (2)"
+    assert walk_start(reg.get("test/loop"), {}, 0, "-1")[1] == "-1"  # no own modifier
+    with pytest.raises(TableError, match="nested deeper than 12"):
+        walk_start(schatz, {}, MAX_DEPTH + 1, None)
+    with pytest.raises(TableError, match="deeper than 12"):
+        check_depth(schatz, MAX_DEPTH + 1)
+    check_depth(schatz, MAX_DEPTH)  # the deepest allowed
+    with pytest.raises(TableError, match="test/lookup is a lookup table"):
+        walk_start(reg.get("test/lookup"), {}, 0, None)
+    with pytest.raises(TableError, match="lookup"):
+        table_tree(reg, "test/lookup")
 
 
 def test_unknown_table_suggests(reg) -> None:  # type: ignore[no-untyped-def]

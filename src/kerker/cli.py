@@ -19,10 +19,9 @@ import typer
 from typer.core import TyperGroup
 
 from kerker.cli_support import cli_language
+from kerker.cli_support import cli_translate as _h
 from kerker.errors import N_
 from kerker.i18n import translator
-
-_h = translator(cli_language())
 
 COMMANDS: dict[str, tuple[str, str, str | None]] = {
     "roll": ("kerker.commands.dice", "roll_command", "ROLL_HELP"),

@@ -1,4 +1,7 @@
-"""Shared plumbing of the command line: language, seeds, error lines, number formatting.
+"""Shared plumbing of the command line: language, seeds, error lines, number formatting,
+the help translator, and two options several commands declare alike (:data:`JsonOption`,
+which ``kerker roll`` takes too, and :data:`PaperOption`). The other shared options are in
+:mod:`kerker.commands.options`, which ``kerker roll`` does not import.
 
 Kept free of heavy imports (no Rich): ``kerker roll`` must start fast.
 """
@@ -11,7 +14,7 @@ import random
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 
@@ -65,6 +68,29 @@ def resolve_language(lang: str | None) -> str:
     """``--lang`` if given (validated), else ``KERKER_LANG``, else the locale's language,
     else English."""
     return check_language(lang) if lang else cli_language(argv=())
+
+
+cli_translate = translator(cli_language())
+"""The gettext function of the command line's own language, read once at start-up: the
+commands translate their help texts with it (imported as ``_h``)."""
+_h = cli_translate
+
+JsonOption = Annotated[bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))]
+"""``--json``: print JSON for other tools (the commands' common wording)."""
+PaperOption = Annotated[
+    str,
+    typer.Option(
+        "--paper",
+        help=_h(
+            N_(
+                "Paper of the PDF sheet written with --out: a4 (the default) or letter "
+                "(US Letter), landscape."
+            )
+        ),
+    ),
+]
+"""``--paper``: the paper of the one-page PDF sheet; checked by
+:func:`kerker.render.pdf.check_paper`, default ``"a4"`` at each command."""
 
 
 def table_dirs(tables: Sequence[Path] | None) -> list[Path]:

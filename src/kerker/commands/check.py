@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from kerker.cli_support import cli_translate as _h
 from kerker.cli_support import (
-    cli_language,
     dump_json,
     frac,
     friendly,
@@ -28,7 +28,6 @@ from kerker.i18n import Translate, translator
 if TYPE_CHECKING:
     from kerker.checks import ChartRow, CheckResult, CheckRules
 
-_h = translator(cli_language())  # help texts follow the locale
 
 CHECK_HELP = N_(
     "Roll an HPR check: a d20 at or under the value (plus modifier) succeeds; a 1 or a 20 is "

@@ -7,17 +7,16 @@ from typing import Annotated, Any
 import typer
 
 from kerker.cli_support import (
-    cli_language,
+    JsonOption,
     dump_json,
     friendly,
     make_rng,
     print_json,
     resolve_language,
 )
+from kerker.cli_support import cli_translate as _h
 from kerker.errors import N_, OptionError
 from kerker.i18n import translator
-
-_h = translator(cli_language())  # help texts follow the locale
 
 MAX_TIMES = 10_000
 MAX_DICE_TOTAL = 100_000
@@ -77,9 +76,7 @@ def roll_command(
     seed_hint: Annotated[
         bool, typer.Option("--seed-hint", help=_h(N_("Also print the seed that repeats the roll.")))
     ] = False,
-    json_out: Annotated[
-        bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))
-    ] = False,
+    json_out: JsonOption = False,
     lang: LangOption = None,
 ) -> None:
     from kerker import __version__

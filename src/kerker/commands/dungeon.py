@@ -14,13 +14,13 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from kerker.cli_support import (
-    cli_language,
+    JsonOption,
+    PaperOption,
     friendly,
     load_tables,
     make_rng,
@@ -28,7 +28,19 @@ from kerker.cli_support import (
     progress,
     resolve_language,
 )
+from kerker.cli_support import cli_translate as _h
 from kerker.cli_support import parse_formats as _parse_formats
+from kerker.commands.options import (
+    LevelsOption,
+    MaxAreasOption,
+    MinAreasOption,
+    OutDirOption,
+    RuleSetLangOption,
+    RulesOption,
+    SeedOption,
+    SizeOption,
+    TablesOption,
+)
 from kerker.dungeon.files import FORMATS, VTT_FORMATS, write_files
 from kerker.errors import N_, OptionError
 from kerker.i18n import translator
@@ -37,7 +49,6 @@ if TYPE_CHECKING:
     from kerker.export.files import VttOptions
     from kerker.render.png import PngBatch
 
-_h = translator(cli_language())
 
 __all__ = [
     "DUNGEON_HELP",
@@ -158,60 +169,12 @@ def short_key(doc: dict[str, Any]) -> str:
 
 @friendly
 def dungeon_command(
-    rules: Annotated[
-        str,
-        typer.Option(
-            "--rules",
-            help=_h(N_("The procedure: zufallslabyrinth (seed 000) or scatola-bianca (seed 001).")),
-        ),
-    ] = "zufallslabyrinth",
-    seed: Annotated[
-        int | None, typer.Option("--seed", help=_h(N_("Seed for a repeatable dungeon.")))
-    ] = None,
-    levels: Annotated[
-        int,
-        typer.Option(
-            "--levels",
-            help=_h(N_("Number of levels (1-20); deeper levels start where stairs arrive.")),
-        ),
-    ] = 1,
-    size: Annotated[
-        str | None,
-        typer.Option(
-            "--size",
-            metavar="WxH",
-            help=_h(
-                N_(
-                    "Width x height of a level in 10-ft squares (10x10 to 200x200); without it the "
-                    "sheet grows with the dungeon."
-                )
-            ),
-        ),
-    ] = None,
-    max_areas: Annotated[
-        int,
-        typer.Option(
-            "--max-areas",
-            help=_h(
-                N_(
-                    "At most this many areas per level (1-1000); exits still open beyond that "
-                    "stay unexplored."
-                )
-            ),
-        ),
-    ] = 60,
-    min_areas: Annotated[
-        int,
-        typer.Option(
-            "--min-areas",
-            help=_h(
-                N_(
-                    "A dungeon whose first level has fewer areas is rolled again, up to 50 times "
-                    "(0-1000; 0 keeps the first roll)."
-                )
-            ),
-        ),
-    ] = 10,
+    rules: RulesOption = "zufallslabyrinth",
+    seed: SeedOption = None,
+    levels: LevelsOption = 1,
+    size: SizeOption = None,
+    max_areas: MaxAreasOption = 60,
+    min_areas: MinAreasOption = 10,
     entrance: Annotated[
         str | None,
         typer.Option(
@@ -239,24 +202,9 @@ def dungeon_command(
             ),
         ),
     ] = None,
-    lang: Annotated[
-        str | None,
-        typer.Option(
-            "--lang",
-            help=_h(N_("Language of the output: de, it or en (default: the rule set's language).")),
-        ),
-    ] = None,
-    json_out: Annotated[
-        bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))
-    ] = False,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            metavar="DIR",
-            help=_h(N_("Write the files to this folder (created if missing).")),
-        ),
-    ] = None,
+    lang: RuleSetLangOption = None,
+    json_out: JsonOption = False,
+    out: OutDirOption = None,
     formats: Annotated[
         str | None,
         typer.Option(
@@ -341,30 +289,8 @@ def dungeon_command(
             ),
         ),
     ] = "classic",
-    paper: Annotated[
-        str,
-        typer.Option(
-            "--paper",
-            help=_h(
-                N_(
-                    "Paper of the PDF sheet written with --out: a4 (the default) or letter "
-                    "(US Letter), landscape."
-                )
-            ),
-        ),
-    ] = "a4",
-    tables: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--tables",
-            help=_h(
-                N_(
-                    "A folder (or file) of your own tables; repeatable. "
-                    "Also read from KERKER_TABLES."
-                )
-            ),
-        ),
-    ] = None,
+    paper: PaperOption = "a4",
+    tables: TablesOption = None,
 ) -> None:
     """Roll a dungeon; see ``DUNGEON_HELP``."""
     from kerker.dungeon.api import Params, document, dumps_document, generate

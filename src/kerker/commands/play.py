@@ -13,13 +13,30 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.core import TyperGroup
 
-from kerker.cli_support import cli_language, dump_json, friendly, make_rng, resolve_language
+from kerker.cli_support import (
+    JsonOption,
+    dump_json,
+    friendly,
+    make_rng,
+    resolve_language,
+)
+from kerker.cli_support import cli_translate as _h
+from kerker.commands.options import (
+    LevelsOption,
+    MaxAreasOption,
+    MinAreasOption,
+    RulesOption,
+    SeedOption,
+    SizeOption,
+)
+from kerker.commands.options import RuleSetLangOption as LangOption
 from kerker.errors import N_, OptionError
 from kerker.i18n import Translate, translator
 
@@ -27,7 +44,6 @@ if TYPE_CHECKING:
     from kerker.play.api import Play
     from kerker.play.session import PlayState
 
-_h = translator(cli_language())
 ENV_DB = "KERKER_DB"
 MAX_IMPORT_BYTES = 4_000_000
 
@@ -70,18 +86,20 @@ DbOption = Annotated[
         ),
     ),
 ]
-JsonOption = Annotated[bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))]
-LangOption = Annotated[
-    str | None,
-    typer.Option(
-        "--lang",
-        help=_h(N_("Language of the output: de, it or en (default: the rule set's language).")),
-    ),
-]
 SessionArg = Annotated[
     str,
     typer.Argument(
         metavar="S", help=_h(N_("The session: its id (or the start of it) or its name."))
+    ),
+]
+
+AreaLevelOption = Annotated[
+    int | None, typer.Option("--level", help=_h(N_("The area's level (default: the current).")))
+]
+DifficultyOption = Annotated[
+    int,
+    typer.Option(
+        "--difficulty", metavar="W", help=_h(N_("The modifier of the difficulty (e.g. -2)."))
     ),
 ]
 
@@ -176,60 +194,12 @@ def _act(
 )
 @friendly
 def new_command(
-    rules: Annotated[
-        str,
-        typer.Option(
-            "--rules",
-            help=_h(N_("The procedure: zufallslabyrinth (seed 000) or scatola-bianca (seed 001).")),
-        ),
-    ] = "zufallslabyrinth",
-    seed: Annotated[
-        int | None, typer.Option("--seed", help=_h(N_("Seed for a repeatable dungeon.")))
-    ] = None,
-    levels: Annotated[
-        int,
-        typer.Option(
-            "--levels",
-            help=_h(N_("Number of levels (1-20); deeper levels start where stairs arrive.")),
-        ),
-    ] = 1,
-    size: Annotated[
-        str | None,
-        typer.Option(
-            "--size",
-            metavar="WxH",
-            help=_h(
-                N_(
-                    "Width x height of a level in 10-ft squares (10x10 to 200x200); without it the "
-                    "sheet grows with the dungeon."
-                )
-            ),
-        ),
-    ] = None,
-    max_areas: Annotated[
-        int,
-        typer.Option(
-            "--max-areas",
-            help=_h(
-                N_(
-                    "At most this many areas per level (1-1000); exits still open beyond that "
-                    "stay unexplored."
-                )
-            ),
-        ),
-    ] = 60,
-    min_areas: Annotated[
-        int,
-        typer.Option(
-            "--min-areas",
-            help=_h(
-                N_(
-                    "A dungeon whose first level has fewer areas is rolled again, up to 50 times "
-                    "(0-1000; 0 keeps the first roll)."
-                )
-            ),
-        ),
-    ] = 10,
+    rules: RulesOption = "zufallslabyrinth",
+    seed: SeedOption = None,
+    levels: LevelsOption = 1,
+    size: SizeOption = None,
+    max_areas: MaxAreasOption = 60,
+    min_areas: MinAreasOption = 10,
     entrance: Annotated[
         str, typer.Option("--entrance", help=_h(N_("How level 1 begins: variant, room or hall.")))
     ] = "variant",
@@ -435,7 +405,41 @@ def _door_dice(dice: str | None, roll_rest: bool) -> dict[str, Any]:
     return {"dice": [int(p) for p in parts], "rest": roll_rest}
 
 
-@play_app.command(
+ExitArg = Annotated[str, typer.Argument(metavar="EXIT")]
+
+
+def _door_command(kind: str) -> Callable[..., None]:
+    """The command of ``kind`` ``open`` or ``reroll``: an exit, with real dice if given."""
+
+    def command(
+        s: SessionArg,
+        exit_: ExitArg,
+        dice: DoorDiceOption = None,
+        roll_rest: RollRestOption = False,
+        db: DbOption = None,
+        json_out: JsonOption = False,
+        lang: LangOption = None,
+    ) -> None:
+        _act(s, kind, db, lang, json_out, exit=exit_, **_door_dice(dice, roll_rest))
+
+    return friendly(command)
+
+
+def _step_command(kind: str) -> Callable[..., None]:
+    """The command of ``kind`` ``undo`` or ``redo``: a step of the log, nothing else."""
+
+    def command(
+        s: SessionArg,
+        db: DbOption = None,
+        json_out: JsonOption = False,
+        lang: LangOption = None,
+    ) -> None:
+        _act(s, kind, db, lang, json_out)
+
+    return friendly(command)
+
+
+play_app.command(
     "open",
     help=_h(
         N_(
@@ -443,40 +447,12 @@ def _door_dice(dice: str | None, roll_rest: bool) -> dict[str, Any]:
             "(the exit the procedure's own walk takes next)."
         )
     ),
+)(_door_command("open"))
+play_app.command("undo", help=_h(N_("Take back the last step (it stays in the log).")))(
+    _step_command("undo")
 )
-@friendly
-def open_command(
-    s: SessionArg,
-    exit_: Annotated[str, typer.Argument(metavar="EXIT")],
-    dice: DoorDiceOption = None,
-    roll_rest: RollRestOption = False,
-    db: DbOption = None,
-    json_out: JsonOption = False,
-    lang: LangOption = None,
-) -> None:
-    """Open an exit."""
-    _act(s, "open", db, lang, json_out, exit=exit_, **_door_dice(dice, roll_rest))
-
-
-@play_app.command("undo", help=_h(N_("Take back the last step (it stays in the log).")))
-@friendly
-def undo_command(
-    s: SessionArg, db: DbOption = None, json_out: JsonOption = False, lang: LangOption = None
-) -> None:
-    """Undo."""
-    _act(s, "undo", db, lang, json_out)
-
-
-@play_app.command("redo", help=_h(N_("Redo the last undone step.")))
-@friendly
-def redo_command(
-    s: SessionArg, db: DbOption = None, json_out: JsonOption = False, lang: LangOption = None
-) -> None:
-    """Redo."""
-    _act(s, "redo", db, lang, json_out)
-
-
-@play_app.command(
+play_app.command("redo", help=_h(N_("Redo the last undone step.")))(_step_command("redo"))
+play_app.command(
     "reroll",
     help=_h(
         N_(
@@ -484,19 +460,7 @@ def redo_command(
             "(its key, or last); logged, never silent."
         )
     ),
-)
-@friendly
-def reroll_command(
-    s: SessionArg,
-    exit_: Annotated[str, typer.Argument(metavar="EXIT")],
-    dice: DoorDiceOption = None,
-    roll_rest: RollRestOption = False,
-    db: DbOption = None,
-    json_out: JsonOption = False,
-    lang: LangOption = None,
-) -> None:
-    """Reroll."""
-    _act(s, "reroll", db, lang, json_out, exit=exit_, **_door_dice(dice, roll_rest))
+)(_door_command("reroll"))
 
 
 @play_app.command("note", help=_h(N_("Write a note on the session or, with --area, on an area.")))
@@ -512,6 +476,12 @@ def note_command(
 ) -> None:
     """Note."""
     _act(s, "note", db, lang, json_out, text=text, area=area, depth=level)
+
+
+def _faces_option(help_text: str, *names: str) -> Any:
+    """The option of the faces real dice showed (``--entered FACES`` unless ``names``
+    say otherwise), read by :func:`_faces`."""
+    return typer.Option(*(names or ("--entered",)), metavar="FACES", help=help_text)
 
 
 def _faces(text: str | None) -> list[int] | None:
@@ -536,12 +506,7 @@ def roll_command(
     s: SessionArg,
     expr: Annotated[str, typer.Argument(metavar="EXPR")],
     entered: Annotated[
-        str | None,
-        typer.Option(
-            "--entered",
-            metavar="FACES",
-            help=_h(N_("The faces real dice showed, in order (e.g. 4,6,1).")),
-        ),
+        str | None, _faces_option(_h(N_("The faces real dice showed, in order (e.g. 4,6,1).")))
     ] = None,
     db: DbOption = None,
     json_out: JsonOption = False,
@@ -561,15 +526,13 @@ def table_command(
     table: Annotated[str, typer.Argument(metavar="TABLE")],
     entered: Annotated[
         str | None,
-        typer.Option(
-            "--entered",
-            metavar="FACES",
-            help=_h(
+        _faces_option(
+            _h(
                 N_(
                     "What real dice showed for the table's own die (its follow-up "
                     "tables are rolled by kerker)."
                 )
-            ),
+            )
         ),
     ] = None,
     db: DbOption = None,
@@ -588,12 +551,7 @@ def table_command(
 def check_command(
     s: SessionArg,
     value: Annotated[int, typer.Argument(metavar="VALUE")],
-    difficulty: Annotated[
-        int,
-        typer.Option(
-            "--difficulty", metavar="W", help=_h(N_("The modifier of the difficulty (e.g. -2)."))
-        ),
-    ] = 0,
+    difficulty: DifficultyOption = 0,
     secret: Annotated[
         bool,
         typer.Option(
@@ -602,15 +560,13 @@ def check_command(
     ] = False,
     entered: Annotated[
         str | None,
-        typer.Option(
-            "--entered",
-            metavar="FACES",
-            help=_h(
+        _faces_option(
+            _h(
                 N_(
                     "The d20 faces real dice showed: the roll, then the confirmation "
                     "after a 1 or a 20."
                 )
-            ),
+            )
         ),
     ] = None,
     db: DbOption = None,
@@ -651,9 +607,7 @@ def search_command(
             "--side", metavar="n|e|s|w", help=_h(N_("Search only this wall (default: all)."))
         ),
     ] = None,
-    level: Annotated[
-        int | None, typer.Option("--level", help=_h(N_("The area's level (default: the current).")))
-    ] = None,
+    level: AreaLevelOption = None,
     value: Annotated[
         int | None,
         typer.Option(
@@ -661,19 +615,11 @@ def search_command(
             help=_h(N_("Zufallslabyrinth: the searcher's value for the HPR check (default 10).")),
         ),
     ] = None,
-    difficulty: Annotated[
-        int,
-        typer.Option(
-            "--difficulty", metavar="W", help=_h(N_("The modifier of the difficulty (e.g. -2)."))
-        ),
-    ] = 0,
+    difficulty: DifficultyOption = 0,
     entered: Annotated[
         str | None,
-        typer.Option(
-            "--dice",
-            "--entered",
-            metavar="FACES",
-            help=_h(N_("The faces real dice showed, in order (e.g. 7,1,12).")),
+        _faces_option(
+            _h(N_("The faces real dice showed, in order (e.g. 7,1,12).")), "--dice", "--entered"
         ),
     ] = None,
     db: DbOption = None,
@@ -707,9 +653,7 @@ def take_command(
     s: SessionArg,
     area: Annotated[int, typer.Argument(metavar="AREA")],
     item: Annotated[int, typer.Argument(metavar="ITEM")] = 1,
-    level: Annotated[
-        int | None, typer.Option("--level", help=_h(N_("The area's level (default: the current).")))
-    ] = None,
+    level: AreaLevelOption = None,
     db: DbOption = None,
     json_out: JsonOption = False,
     lang: LangOption = None,
@@ -718,51 +662,29 @@ def take_command(
     _act(s, "take", db, lang, json_out, area=area, item=item, depth=level)
 
 
-def _mark(
-    kind: str,
-    s: str,
-    area: int | None,
-    level: int | None,
-    exit_: str | None,
-    db: str | None,
-    lang: str | None,
-    json_out: bool,
-) -> None:
-    _act(s, kind, db, lang, json_out, area=area, depth=level, exit=exit_)
+def _mark_command(kind: str) -> Callable[..., None]:
+    """The command of ``kind`` ``reveal`` or ``hide``: an area, or a secret door by ``--exit``."""
+
+    def command(
+        s: SessionArg,
+        area: Annotated[int | None, typer.Argument(metavar="AREA")] = None,
+        level: Annotated[int | None, typer.Option("--level")] = None,
+        exit_: Annotated[str | None, typer.Option("--exit")] = None,
+        db: DbOption = None,
+        json_out: JsonOption = False,
+        lang: LangOption = None,
+    ) -> None:
+        _act(s, kind, db, lang, json_out, area=area, depth=level, exit=exit_)
+
+    return friendly(command)
 
 
-@play_app.command(
+play_app.command(
     "reveal", help=_h(N_("Show an area (or a found secret door, --exit KEY) to the players."))
-)
-@friendly
-def reveal_command(
-    s: SessionArg,
-    area: Annotated[int | None, typer.Argument(metavar="AREA")] = None,
-    level: Annotated[int | None, typer.Option("--level")] = None,
-    exit_: Annotated[str | None, typer.Option("--exit")] = None,
-    db: DbOption = None,
-    json_out: JsonOption = False,
-    lang: LangOption = None,
-) -> None:
-    """Reveal."""
-    _mark("reveal", s, area, level, exit_, db, lang, json_out)
-
-
-@play_app.command(
+)(_mark_command("reveal"))
+play_app.command(
     "hide", help=_h(N_("Hide an area (or a secret door, --exit KEY) from the players again."))
-)
-@friendly
-def hide_command(
-    s: SessionArg,
-    area: Annotated[int | None, typer.Argument(metavar="AREA")] = None,
-    level: Annotated[int | None, typer.Option("--level")] = None,
-    exit_: Annotated[str | None, typer.Option("--exit")] = None,
-    db: DbOption = None,
-    json_out: JsonOption = False,
-    lang: LangOption = None,
-) -> None:
-    """Hide."""
-    _mark("hide", s, area, level, exit_, db, lang, json_out)
+)(_mark_command("hide"))
 
 
 @play_app.command("enter", help=_h(N_("Go to level LEVEL by an open stair, trapdoor or shaft.")))
@@ -906,6 +828,6 @@ def resume_command(
         raise OptionError(N_("the interactive loop has no --json; use kerker play show S --json"))
     play = _play(db)
     try:
-        run_loop(play, s, lang, sys.stdin, sys.stdout, list_lang=resolve_language(None))
+        run_loop(play, s, lang, sys.stdin, sys.stdout)
     finally:
         play.store.close()

@@ -13,7 +13,8 @@ from typing import Annotated, Any
 import typer
 
 from kerker.cli_support import (
-    cli_language,
+    JsonOption,
+    PaperOption,
     dump_json,
     frac,
     friendly,
@@ -23,10 +24,10 @@ from kerker.cli_support import (
     print_json,
     resolve_language,
 )
+from kerker.cli_support import cli_translate as _h
+from kerker.commands.options import RuleSetLangOption, TablesOption
 from kerker.errors import N_, OptionError
 from kerker.i18n import translator
-
-_h = translator(cli_language())
 
 PROWL_HELP = N_(
     "Generate a prowl (a heist target) from the crew's reputation: factions, attributes, "
@@ -59,24 +60,7 @@ prowl_app = typer.Typer(
     rich_markup_mode=None,
 )
 
-TablesOption = Annotated[
-    list[Path] | None,
-    typer.Option(
-        "--tables",
-        help=_h(
-            N_("A folder (or file) of your own tables; repeatable. Also read from KERKER_TABLES.")
-        ),
-    ),
-]
-RuleSetLangOption = Annotated[
-    str | None,
-    typer.Option(
-        "--lang",
-        help=_h(N_("Language of the output: de, it or en (default: the rule set's language).")),
-    ),
-]
 """Generation speaks the language the rule set was printed in (German for Mazeprowl)."""
-JsonOption = Annotated[bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))]
 NoPngOption = Annotated[bool, typer.Option("--no-png", help=_h(N_("Write no PNG picture.")))]
 
 
@@ -206,18 +190,7 @@ def prowl_command(
         ),
     ] = False,
     no_png: NoPngOption = False,
-    paper: Annotated[
-        str,
-        typer.Option(
-            "--paper",
-            help=_h(
-                N_(
-                    "Paper of the PDF sheet written with --out: a4 (the default) or letter "
-                    "(US Letter), landscape."
-                )
-            ),
-        ),
-    ] = "a4",
+    paper: PaperOption = "a4",
     tables: TablesOption = None,
     json_out: JsonOption = False,
     lang: RuleSetLangOption = None,
@@ -382,18 +355,7 @@ def render_command(
         Path | None, typer.Option("--out", help=_h(N_("Write map and sheet into this folder.")))
     ] = None,
     no_png: NoPngOption = False,
-    paper: Annotated[
-        str,
-        typer.Option(
-            "--paper",
-            help=_h(
-                N_(
-                    "Paper of the PDF sheet written with --out: a4 (the default) or letter "
-                    "(US Letter), landscape."
-                )
-            ),
-        ),
-    ] = "a4",
+    paper: PaperOption = "a4",
     lang: RuleSetLangOption = None,
 ) -> None:
     from kerker.prowl.export import load_plan, write_outputs

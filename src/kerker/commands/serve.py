@@ -8,10 +8,9 @@ from typing import Annotated
 import typer
 
 from kerker.cli_support import cli_language, friendly
+from kerker.cli_support import cli_translate as _h
 from kerker.errors import N_, OptionError
 from kerker.i18n import translator
-
-_h = translator(cli_language())
 
 SERVE_HELP = N_(
     "Serve kerker in the browser: dungeons, zone maps, heists, dice and tables, in German, "

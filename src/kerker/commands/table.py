@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from kerker.cli_support import (
-    cli_language,
+    JsonOption,
     dump_json,
     frac,
     friendly,
@@ -22,10 +22,10 @@ from kerker.cli_support import (
     resolve_language,
     table_dirs,
 )
+from kerker.cli_support import cli_translate as _h
+from kerker.commands.options import TablesOption
 from kerker.errors import N_, OptionError
 from kerker.i18n import dice_text, translator
-
-_h = translator(cli_language())
 
 table_app = typer.Typer(
     name="table",
@@ -43,20 +43,10 @@ table_app = typer.Typer(
 MAX_TIMES = 1000
 MAX_FLAT = 300  # more final outcomes than this: the probability tree reads better
 
-TablesOption = Annotated[
-    list[Path] | None,
-    typer.Option(
-        "--tables",
-        help=_h(
-            N_("A folder (or file) of your own tables; repeatable. Also read from KERKER_TABLES.")
-        ),
-    ),
-]
 LangOption = Annotated[
     str | None,
     typer.Option("--lang", help=_h(N_("Language of the output: de, it or en (default: locale)."))),
 ]
-JsonOption = Annotated[bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))]
 LevelOption = Annotated[
     int, typer.Option("--level", help=_h(N_("Dungeon level (treasure scales with it).")))
 ]

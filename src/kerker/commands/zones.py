@@ -14,7 +14,8 @@ from typing import Annotated
 import typer
 
 from kerker.cli_support import (
-    cli_language,
+    JsonOption,
+    PaperOption,
     friendly,
     load_tables,
     make_rng,
@@ -22,11 +23,11 @@ from kerker.cli_support import (
     resolve_language,
     write_output,
 )
+from kerker.cli_support import cli_translate as _h
 from kerker.cli_support import parse_formats as _parse_formats
+from kerker.commands.options import OutDirOption, RuleSetLangOption, TablesOption
 from kerker.errors import N_, OptionError
 from kerker.i18n import translator
-
-_h = translator(cli_language())  # help texts follow the locale
 
 FORMATS = ("svg", "png", "json", "md", "pdf")
 """What ``--out`` writes without ``--format`` (pdf only with the typst package, the extra
@@ -72,24 +73,9 @@ def zones_command(
             help=_h(N_("Detail tables: scifi or fantasy (or a theme of your own tables).")),
         ),
     ] = "scifi",
-    lang: Annotated[
-        str | None,
-        typer.Option(
-            "--lang",
-            help=_h(N_("Language of the output: de, it or en (default: the rule set's language).")),
-        ),
-    ] = None,
-    json_out: Annotated[
-        bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))
-    ] = False,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            metavar="DIR",
-            help=_h(N_("Write the files to this folder (created if missing).")),
-        ),
-    ] = None,
+    lang: RuleSetLangOption = None,
+    json_out: JsonOption = False,
+    out: OutDirOption = None,
     formats: Annotated[
         str | None,
         typer.Option(
@@ -104,18 +90,7 @@ def zones_command(
             ),
         ),
     ] = None,
-    tables: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--tables",
-            help=_h(
-                N_(
-                    "A folder (or file) of your own tables; repeatable. "
-                    "Also read from KERKER_TABLES."
-                )
-            ),
-        ),
-    ] = None,
+    tables: TablesOption = None,
     merge: Annotated[
         str,
         typer.Option(
@@ -137,18 +112,7 @@ def zones_command(
             help=_h(N_("Roll the layout again until the map has at least N areas (default: 0).")),
         ),
     ] = 0,
-    paper: Annotated[
-        str,
-        typer.Option(
-            "--paper",
-            help=_h(
-                N_(
-                    "Paper of the PDF sheet written with --out: a4 (the default) or letter "
-                    "(US Letter), landscape."
-                )
-            ),
-        ),
-    ] = "a4",
+    paper: PaperOption = "a4",
 ) -> None:
     """Roll a zone map; see ``ZONES_HELP``."""
     from kerker.tables.registry import rule_set_language

@@ -3,15 +3,18 @@
 A plain expression (``NdX`` terms of standard or percent dice, numbers, ``+`` and ``-``)
 can be entered face by face: :func:`plain_sides` lists the sides of each die in the order
 the roller throws them, :func:`check_faces` refuses a face a die cannot show in one line,
-and :func:`roll_faces` gives the :class:`Roll` those faces make (the same record tree a
-rolled throw has, so explanations and totals read alike). Rerolls, explosions, keep/drop
-and custom dice (W66) are not entered by hand: kerker rolls those.
+:func:`check_entered` checks a whole entry (a plain expression, as many faces as dice, each
+one its die can show), :class:`FacesRandom` answers the roller's draws with the faces, and
+:func:`roll_faces` gives the :class:`Roll` those faces make (the same record tree a rolled
+throw has, so explanations and totals read alike). Rerolls, explosions, keep/drop and
+custom dice (W66) are not entered by hand: kerker rolls those.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import NoReturn
 
 from kerker.dice.ast import BinOp, Dice, Expr, Group, Neg, Node, Num
 from kerker.dice.parser import parse
@@ -68,24 +71,13 @@ def check_faces(sides: Sequence[int], faces: Sequence[int]) -> None:
             raise EnteredDiceError(N_("a d{sides} cannot show {value}"), sides=n, value=face)
 
 
-class _Faces(random.Random):
-    """Answers the roller's draws with the entered faces (a face f of an n-sided die is
-    drawn as ``getrandbits(k) + 1``, so ``f - 1`` gives exactly f)."""
-
-    def __init__(self, faces: Sequence[int]) -> None:
-        super().__init__(0)
-        self.faces = list(faces)
-        self.used = 0
-
-    def getrandbits(self, k: int, /) -> int:
-        face = self.faces[self.used]
-        self.used += 1
-        return face - 1
-
-
-def roll_faces(expr: Expr | str, faces: Sequence[int], limits: Limits = DEFAULT_LIMITS) -> Roll:
-    """The roll of a plain ``expr`` whose dice showed ``faces`` (checked: as many faces as
-    dice, each one its die can show). Refuses other expressions in one line."""
+def check_entered(
+    expr: Expr | str, faces: Sequence[int], limits: Limits = DEFAULT_LIMITS
+) -> list[int]:
+    """The sides of the dice of a plain ``expr`` (as :func:`plain_sides`), once ``faces``
+    fit them. Refuses in one line (:class:`EnteredDiceError`) an expression whose dice
+    cannot be entered by hand, a number of faces other than the number of dice, and a face
+    its die cannot show (checked in that order)."""
     parsed = parse(expr, limits) if isinstance(expr, str) else expr
     sides = plain_sides(parsed, limits)
     if sides is None:
@@ -101,4 +93,45 @@ def roll_faces(expr: Expr | str, faces: Sequence[int], limits: Limits = DEFAULT_
             N_("{expr} needs {n} dice, {m} entered"), expr=parsed.source, n=len(sides), m=len(faces)
         )
     check_faces(sides, faces)
-    return roll(parsed, _Faces(faces), limits)
+    return sides
+
+
+class FacesRandom(random.Random):
+    """A stand-in RNG that answers the roller's draws with entered faces, in order.
+
+    The roller draws a face of an n-sided die as ``getrandbits(k) + 1`` (rejection
+    sampling), so answering ``face - 1`` gives exactly that face; check the faces against
+    the dice first (:func:`check_entered`). When the faces run out the draws come from
+    ``then`` when given, else :meth:`exhausted` refuses in one line.
+    """
+
+    def __init__(self, faces: Sequence[int], then: random.Random | None = None) -> None:
+        super().__init__(0)
+        self.faces = list(faces)
+        self.used = 0
+        self.then = then
+        """Where the dice after the entered ones come from (None: nowhere, an error)."""
+
+    def getrandbits(self, k: int, /) -> int:
+        """The next entered face minus one (then ``then``'s bits, if given)."""
+        if self.used >= len(self.faces):
+            if self.then is not None:
+                return self.then.getrandbits(k)
+            self.exhausted()
+        face = self.faces[self.used]
+        self.used += 1
+        return face - 1
+
+    def exhausted(self) -> NoReturn:
+        """Raise the one-line error of a roll that needs more dice than were entered."""
+        raise EnteredDiceError(
+            N_("the roll needs more dice than the {n} entered"), n=len(self.faces)
+        )
+
+
+def roll_faces(expr: Expr | str, faces: Sequence[int], limits: Limits = DEFAULT_LIMITS) -> Roll:
+    """The roll of a plain ``expr`` whose dice showed ``faces`` (checked: as many faces as
+    dice, each one its die can show). Refuses other expressions in one line."""
+    parsed = parse(expr, limits) if isinstance(expr, str) else expr
+    check_entered(parsed, faces, limits)
+    return roll(parsed, FacesRandom(faces), limits)

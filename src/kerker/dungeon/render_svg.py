@@ -41,9 +41,11 @@ from kerker.dungeon import organic
 from kerker.dungeon.outline import Outline, Point, everywhere, scans
 from kerker.dungeon.player import player_areas, player_level
 from kerker.errors import N_, OptionError
+from kerker.geometry.grid import VECTORS
 from kerker.i18n import Translate, translator
 from kerker.render import metrics
-from kerker.render.kit import xml_text
+from kerker.render.kit import num as _num
+from kerker.render.kit import star_points, xml_text
 from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
 
 VIEWS = ("gm", "player")
@@ -78,16 +80,7 @@ Cell = tuple[int, int]
 FPoint = tuple[float, float]  # half cells; a redrawn cave wall leaves the lattice
 Doc = Mapping[str, Any]
 
-_DIRS: dict[str, Cell] = {
-    "n": (0, -1),
-    "ne": (1, -1),
-    "e": (1, 0),
-    "se": (1, 1),
-    "s": (0, 1),
-    "sw": (-1, 1),
-    "w": (-1, 0),
-    "nw": (-1, -1),
-}
+_DIRS: dict[str, Cell] = VECTORS  # a side -> its unit step on the grid
 # Rotation (degrees) that turns the local frame (x along the wall, +y out of the area)
 # onto the map for a connection on this side.
 _ANGLE = {"s": 0, "sw": 45, "w": 90, "nw": 135, "n": 180, "ne": 225, "e": 270, "se": 315}
@@ -110,13 +103,6 @@ def _escape(text: str) -> str:
 @lru_cache(maxsize=16)  # a language's catalog read from its file once, not for every map
 def _translator(lang: str) -> Translate:
     return translator(lang)
-
-
-@lru_cache(maxsize=4096)  # the same few hundred values recur in every map
-def _num(value: float) -> str:
-    """Fixed formatting: at most two decimals, no trailing zeros, no "-0"."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
 
 
 def text_width(text: str, size: float, *, bold: bool = False) -> float:
@@ -594,28 +580,9 @@ def _trap_mark(cx: float, cy: float) -> str:
     )
 
 
-# Unit vectors of a five-pointed star, tip up (constants, not libm: the same bytes everywhere).
-_STAR_UNIT = (
-    (0.0, -1.0),
-    (0.5878, -0.809),
-    (0.9511, -0.309),
-    (0.9511, 0.309),
-    (0.5878, 0.809),
-    (0.0, 1.0),
-    (-0.5878, 0.809),
-    (-0.9511, 0.309),
-    (-0.9511, -0.309),
-    (-0.5878, -0.809),
-)
-
-
 def _entrance_mark(cx: float, cy: float) -> str:
-    points = []
-    for k, (ux, uy) in enumerate(_STAR_UNIT):
-        radius = 7.0 if k % 2 == 0 else 3.2
-        points.append(f"{_num(cx + radius * ux)},{_num(cy + radius * uy)}")
     return (
-        f'<polygon class="entrance" points="{" ".join(points)}" fill="{STAR}" '
+        f'<polygon class="entrance" points="{star_points(cx, cy, 7.0, 3.2)}" fill="{STAR}" '
         f'stroke="{FLOOR}" stroke-width="1"/>'
     )
 

@@ -170,6 +170,15 @@ class ScatolaBianca(CorridorKit):
         if not self._begin(state, level, walker):  # pragma: no cover - a 10x10 sheet fits
             state.grow(level, area, [origin])
         at, span = self._span_at(area.cells, self._edge(walker, "s"), "s")
+        self._stairs_from_surface(state, level, area, at, span)
+        self._walk(state, level, walker, 30)
+
+    @staticmethod
+    def _stairs_from_surface(
+        state: DungeonState, level: LevelState, area: AreaBuilder, at: Cell, span: int
+    ) -> None:
+        """The way in of level 1: stairs up to the surface, ``span`` cells wide from ``at``
+        in the south wall of the entrance ``area``."""
         state.connect(
             level,
             area.id,
@@ -182,7 +191,6 @@ class ScatolaBianca(CorridorKit):
             direction="up",
             mode="level",
         )
-        self._walk(state, level, walker, 30)
 
     def _entrance_room(self, state: DungeonState, level: LevelState) -> bool:
         """``--entrance room``: a room (A.5.1 "Stanza"); ``hall``: what A.1 "Camera" makes
@@ -206,18 +214,7 @@ class ScatolaBianca(CorridorKit):
         area, res = placed
         level.entrance = area.id
         at, span = self._span_at(area.cells, origin, "s")
-        state.connect(
-            level,
-            area.id,
-            None,
-            "stairs",
-            at,
-            "s",
-            width=span,
-            to_level=0,
-            direction="up",
-            mode="level",
-        )
+        self._stairs_from_surface(state, level, area, at, span)
         self._stock(state, level, area, res, kind, contents=not state.params.empty_entrance)
         return True
 
@@ -751,22 +748,30 @@ class ScatolaBianca(CorridorKit):
                         state.bend("moved")
                         continue
                     cell = free[level.rng.randrange(len(free))]
-                    conn = state.connect(
-                        level,
-                        area.id,
-                        None,
-                        "secret_door",
-                        cell,
-                        side,
-                        width=1,
-                        gm_only=True,
-                        mode="corridor",
-                        heading=side,
-                        info={"width": feet_to_cells(10), "first_ft": 30},
-                    )
-                    state.push_in_order(level, [conn])
+                    self._secret_passage(state, level, area, cell, side)
                     return True
         return False
+
+    @staticmethod
+    def _secret_passage(
+        state: DungeonState, level: LevelState, area: AreaBuilder, cell: Cell, side: str
+    ) -> None:
+        """A.5.4's footnote: the secret door found at ``cell`` on ``side`` of ``area`` opens
+        onto a 10-ft passage (its first 30 ft walked), queued in order."""
+        conn = state.connect(
+            level,
+            area.id,
+            None,
+            "secret_door",
+            cell,
+            side,
+            width=1,
+            gm_only=True,
+            mode="corridor",
+            heading=side,
+            info={"width": feet_to_cells(10), "first_ft": 30},
+        )
+        state.push_in_order(level, [conn])
 
     def _contents(
         self, state: DungeonState, level: LevelState, area: AreaBuilder, res: TableResult
@@ -1145,20 +1150,7 @@ class ScatolaBianca(CorridorKit):
                     cell = self._edge(walker, side)
                     if level.occ.owner(step(cell, side)) is not None:
                         continue
-                    conn = state.connect(
-                        level,
-                        area.id,
-                        None,
-                        "secret_door",
-                        cell,
-                        side,
-                        width=1,
-                        gm_only=True,
-                        mode="corridor",
-                        heading=side,
-                        info={"width": feet_to_cells(10), "first_ft": 30},
-                    )
-                    state.push_in_order(level, [conn])
+                    self._secret_passage(state, level, area, cell, side)
                     return
 
     def _trap(

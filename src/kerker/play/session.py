@@ -18,12 +18,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, NoReturn
 
 import kerker
-from kerker.dice.ast import BinOp, Dice, Group, Neg, Node, Num
-from kerker.dice.entered import EnteredDiceError
-from kerker.dice.parser import parse
+from kerker.dice import entered as entered_dice
+from kerker.dice.entered import EnteredDiceError, FacesRandom
 from kerker.dice.roller import roll
 from kerker.errors import N_, KerkerError, format_message
 from kerker.play import engine_port as port
@@ -187,80 +186,26 @@ def event_seed(info: SessionInfo, seq: int) -> int:
     return sub_seed(info.seed, "event", seq)  # kerker.seeding: the same bytes as before
 
 
-class EnteredDice(random.Random):
-    """A stand-in RNG that yields the faces a player rolled on real dice, in order.
-
-    The roller draws a face of an n-sided die as ``getrandbits(k) + 1`` (rejection
-    sampling), so answering ``face - 1`` gives exactly that face. The faces are checked
-    against the dice first (:func:`check_entered`); running out is a one-line error.
+class EnteredDice(FacesRandom):
+    """A stand-in RNG that yields the faces a player rolled on real dice, in order
+    (:class:`~kerker.dice.entered.FacesRandom`; check the faces first with
+    :func:`check_entered`); running out is a one-line :class:`EventError`.
     """
 
-    def __init__(self, faces: Sequence[int], then: random.Random | None = None) -> None:
-        super().__init__(0)
-        self.faces = list(faces)
-        self.used = 0
-        self.then = then
-        """Where the dice after the entered ones come from (None: nowhere, an error)."""
-
-    def getrandbits(self, k: int, /) -> int:
-        """The next entered face minus one (then ``then``'s bits, if given)."""
-        if self.used >= len(self.faces) and self.then is not None:
-            return self.then.getrandbits(k)
-        if self.used >= len(self.faces):
-            raise EventError(N_("the roll needs more dice than the {n} entered"), n=len(self.faces))
-        face = self.faces[self.used]
-        self.used += 1
-        return face - 1
-
-
-def _plain_dice(node: Node, out: list[int]) -> bool:
-    """Collect the sides of each die of a plain expression (NdX, +, -, numbers)."""
-    if isinstance(node, Num):
-        return True
-    if isinstance(node, Group):
-        return _plain_dice(node.inner, out)
-    if isinstance(node, Neg):
-        return _plain_dice(node.operand, out)
-    if isinstance(node, BinOp):
-        return (
-            node.op in ("+", "-") and _plain_dice(node.left, out) and _plain_dice(node.right, out)
-        )
-    if isinstance(node, Dice):
-        if (
-            node.die.kind not in ("std", "percent")
-            or node.reroll
-            or node.explode
-            or node.keep
-            or node.success
-            or not isinstance(node.count, Num)
-        ):
-            return False
-        out.extend([len(node.die.faces)] * node.count.value)
-        return True
-    return False
+    def exhausted(self) -> NoReturn:
+        """Raise the one-line :class:`EventError` of a roll that needs more dice."""
+        raise EventError(N_("the roll needs more dice than the {n} entered"), n=len(self.faces))
 
 
 def check_entered(expr: str, faces: Sequence[int]) -> None:
-    """Refuse, in one line, faces the dice of ``expr`` cannot show (a W20 shows 1 to 20),
-    the wrong number of faces, or an expression whose dice cannot be entered by hand
-    (rerolls, explosions, keep/drop, W66: let kerker roll those)."""
-    parsed = parse(expr)
-    sides: list[int] = []
-    if not _plain_dice(parsed.root, sides) or not sides:
-        raise EventError(
-            N_(
-                "{expr}: dice can be entered only for plain NdX expressions "
-                "(with + and -); let kerker roll this one"
-            ),
-            expr=expr,
-        )
-    if len(faces) != len(sides):
-        raise EventError(
-            N_("{expr} needs {n} dice, {m} entered"), expr=expr, n=len(sides), m=len(faces)
-        )
-    for face, n in zip(faces, sides, strict=True):
-        if not 1 <= face <= n:
-            raise EventError(N_("a d{sides} cannot show {value}"), sides=n, value=face)
+    """Refuse, in one line (:class:`EventError`), faces the dice of ``expr`` cannot show (a
+    W20 shows 1 to 20), the wrong number of faces, or an expression whose dice cannot be
+    entered by hand (rerolls, explosions, keep/drop, W66: let kerker roll those); the
+    checks of :func:`kerker.dice.entered.check_entered`."""
+    try:
+        entered_dice.check_entered(expr, faces)
+    except EnteredDiceError as err:
+        raise EventError(err.template, **err.params) from None
 
 
 @dataclass

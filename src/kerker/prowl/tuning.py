@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from kerker.errors import N_, KerkerError
 from kerker.prowl.generate import (
@@ -122,44 +122,60 @@ def _id(word: str, letter: str) -> str | None:
     return None
 
 
-def _room(p: Prowl, word: str) -> Room:
-    rid = _id(word, "R")
-    if rid is None:
-        raise TuningError(N_("{word!r} is not a room (write R1, R2, ...)"), word=word)
+T = TypeVar("T")
+
+
+def _named(word: str, letter: str, get: Callable[[str], T], not_one: str, missing: str) -> T:
+    """The part of the plan ``word`` names (``R3`` with ``letter`` "R"), looked up by
+    ``get``; refuses a word of another form (``not_one``, with ``word``) and an id the plan
+    has not (``missing``, with ``id``)."""
+    ident = _id(word, letter)
+    if ident is None:
+        raise TuningError(not_one, word=word)
     try:
-        return p.room(rid)
+        return get(ident)
     except ProwlError:
-        raise TuningError(N_("there is no room {id}"), id=rid) from None
+        raise TuningError(missing, id=ident) from None
+
+
+def _room(p: Prowl, word: str) -> Room:
+    return _named(
+        word,
+        "R",
+        p.room,
+        N_("{word!r} is not a room (write R1, R2, ...)"),
+        N_("there is no room {id}"),
+    )
 
 
 def _challenge(p: Prowl, word: str) -> Challenge:
-    cid = _id(word, "C")
-    if cid is None:
-        raise TuningError(N_("{word!r} is not a challenge (write C1, C2, ...)"), word=word)
-    try:
-        return p.challenge(cid)
-    except ProwlError:
-        raise TuningError(N_("there is no challenge {id}"), id=cid) from None
+    return _named(
+        word,
+        "C",
+        p.challenge,
+        N_("{word!r} is not a challenge (write C1, C2, ...)"),
+        N_("there is no challenge {id}"),
+    )
 
 
 def _door(p: Prowl, word: str) -> Connection:
-    did = _id(word, "D")
-    if did is None:
-        raise TuningError(N_("{word!r} is not a door (write D1, D2, ...)"), word=word)
-    try:
-        return p.connection(did)
-    except ProwlError:
-        raise TuningError(N_("there is no door {id}"), id=did) from None
+    return _named(
+        word,
+        "D",
+        p.connection,
+        N_("{word!r} is not a door (write D1, D2, ...)"),
+        N_("there is no door {id}"),
+    )
 
 
 def _faction(p: Prowl, word: str) -> Faction:
-    fid = _id(word, "F")
-    if fid is None:
-        raise TuningError(N_("{word!r} is not a faction in play (write F1, F2, ...)"), word=word)
-    try:
-        return p.faction(fid)
-    except ProwlError:
-        raise TuningError(N_("there is no faction {id} in play"), id=fid) from None
+    return _named(
+        word,
+        "F",
+        p.faction,
+        N_("{word!r} is not a faction in play (write F1, F2, ...)"),
+        N_("there is no faction {id} in play"),
+    )
 
 
 def attribute_key(p: Prowl, word: str) -> str:

@@ -1,5 +1,5 @@
 """The pieces every map and sheet writer shares: escaping of user text for XML (SVG, HTML)
-and Markdown, control characters made visible, fixed number formats.
+and Markdown, control characters made visible, fixed number formats, the entrance star.
 
 User text (table texts, plan ids and fields, faction lines, zone texts) can hold anything;
 every writer passes it through :func:`xml_text` / :func:`xml_attr` (SVG) or :func:`md_text`
@@ -10,9 +10,19 @@ character makes an SVG invalid XML.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
-__all__ = ["md_cell", "md_code", "md_text", "num", "visible", "xml_attr", "xml_text"]
+__all__ = [
+    "md_cell",
+    "md_code",
+    "md_text",
+    "num",
+    "star_points",
+    "visible",
+    "xml_attr",
+    "xml_text",
+]
 
 # C0 controls except tab, line feed, carriage return; DEL and the C1 controls; the two
 # non-characters XML 1.0 forbids. Tab and line breaks become a space in one-line texts.
@@ -94,3 +104,31 @@ def num(value: float) -> str:
     """A coordinate for SVG: at most two decimals, no trailing zeros, no "-0"."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
+
+
+# Unit vectors of a five-pointed star, tip up (constants, not libm: the same bytes everywhere).
+_STAR_UNIT = (
+    (0.0, -1.0),
+    (0.5878, -0.809),
+    (0.9511, -0.309),
+    (0.9511, 0.309),
+    (0.5878, 0.809),
+    (0.0, 1.0),
+    (-0.5878, 0.809),
+    (-0.9511, 0.309),
+    (-0.9511, -0.309),
+    (-0.5878, -0.809),
+)
+
+
+def star_points(
+    cx: float, cy: float, outer: float, inner: float, fmt: Callable[[float], str] = num
+) -> str:
+    """The ``points`` of an SVG polygon: a five-pointed star centred on ``(cx, cy)``, tip
+    up, its tips ``outer`` and its inner corners ``inner`` from the centre, each coordinate
+    written by ``fmt`` (the map's own number format)."""
+    points = []
+    for k, (ux, uy) in enumerate(_STAR_UNIT):
+        radius = outer if k % 2 == 0 else inner
+        points.append(f"{fmt(cx + radius * ux)},{fmt(cy + radius * uy)}")
+    return " ".join(points)

@@ -558,6 +558,35 @@ def _effects(
     return out, again_result, again_add
 
 
+def check_depth(table: Table, depth: int) -> None:
+    """Refuse in one line (:class:`TableError`) a walk that reaches ``table`` nested deeper
+    than :data:`MAX_DEPTH` follow-ups (a table that refers to itself)."""
+    if depth > MAX_DEPTH:
+        raise TableError(
+            N_("{id}: follow-up rolls nested deeper than {max}; does a table refer to itself?"),
+            id=table.id,
+            max=MAX_DEPTH,
+        )
+
+
+def walk_start(
+    table: Table, given: Mapping[str, int | bool], depth: int, extra_modifier: str | None
+) -> tuple[dict[str, int | bool], str | None]:
+    """How every walk of the tables (a roll here, the exact odds, the probability tree)
+    enters ``table`` at follow-up ``depth``: its context (``level`` 1, the table's
+    ``params``, then ``given``) and its modifier with ``extra_modifier`` added. Refuses in
+    one line (:class:`TableError`) a walk nested deeper than :data:`MAX_DEPTH` (a table
+    that refers to itself) and a lookup table (it is read, not rolled)."""
+    check_depth(table, depth)
+    if table.kind == "lookup":
+        raise TableError(N_("{id} is a lookup table; it is read, not rolled"), id=table.id)
+    ctx: dict[str, int | bool] = {"level": 1, **table.params, **given}
+    modifier = table.modifier
+    if extra_modifier:
+        modifier = f"({modifier}) + ({extra_modifier})" if modifier else extra_modifier
+    return ctx, modifier
+
+
 def _roll(
     walk: _Walk,
     table: Table,
@@ -567,21 +596,10 @@ def _roll(
     extra_modifier: str | None,
     reroll_if: str | None,
 ) -> TableResult:
-    if depth > MAX_DEPTH:
-        raise TableError(
-            N_("{id}: follow-up rolls nested deeper than {max}; does a table refer to itself?"),
-            id=table.id,
-            max=MAX_DEPTH,
-        )
-    if table.dice is None and table.kind == "lookup":
-        raise TableError(N_("{id} is a lookup table; it is read, not rolled"), id=table.id)
+    ctx, modifier = walk_start(table, given, depth, extra_modifier)
     walk.steps += 1
     if walk.steps > MAX_STEPS:
         walk.too_many(table)
-    ctx: dict[str, int | bool] = {"level": 1, **table.params, **given}
-    modifier = table.modifier
-    if extra_modifier:
-        modifier = f"({modifier}) + ({extra_modifier})" if modifier else extra_modifier
     pick = _pick(walk, table, table.rows, table.dice, modifier, reroll_if, ctx)
     walk.picks.append((table, pick))
     row = pick.row

@@ -23,7 +23,13 @@ from kerker.dice import odds as dice_odds
 from kerker.dice import parse
 from kerker.errors import N_, KerkerError
 from kerker.limits import DEFAULT_LIMITS, Limits
-from kerker.tables.engine import CHANCE_DIE, MAX_DEPTH, MAX_STEPS, MAX_TIMES
+from kerker.tables.engine import (
+    CHANCE_DIE,
+    MAX_STEPS,
+    MAX_TIMES,
+    check_depth,
+    walk_start,
+)
 from kerker.tables.expr import evaluate, fill, names
 from kerker.tables.model import (
     AgainFx,
@@ -252,22 +258,11 @@ class _Odds:
         extra_modifier: str | None,
         reroll_if: str | None,
     ) -> Dist:
-        if depth > MAX_DEPTH:
-            raise TableError(
-                N_("{id}: follow-up rolls nested deeper than {max}; does a table refer to itself?"),
-                id=table.id,
-                max=MAX_DEPTH,
-            )
-        if table.kind == "lookup":
-            raise TableError(N_("{id} is a lookup table; it is read, not rolled"), id=table.id)
-        ctx: dict[str, int | bool] = {"level": 1, **table.params, **given}
+        ctx, modifier = walk_start(table, given, depth, extra_modifier)
         key = (table.id, tuple(sorted(ctx.items())), again_depth, extra_modifier, reroll_if)
         cached = self.cache.get(key)
         if cached is not None:
             return cached
-        modifier = table.modifier
-        if extra_modifier:
-            modifier = f"({modifier}) + ({extra_modifier})" if modifier else extra_modifier
         result: Dist = defaultdict(Fraction)
         weighted = table.dice is None
         if weighted and reroll_if is None:
@@ -602,12 +597,7 @@ class _Steps:
     def table(
         self, table: Table, ctx: Mapping[str, int | bool], depth: int, again_depth: int
     ) -> int:
-        if depth > MAX_DEPTH:
-            raise TableError(
-                N_("{id}: follow-up rolls nested deeper than {max}; does a table refer to itself?"),
-                id=table.id,
-                max=MAX_DEPTH,
-            )
+        check_depth(table, depth)
         key = (table.id, depth, again_depth)
         found = self.memo.get(key)
         if found is not None:

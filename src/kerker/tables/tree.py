@@ -19,7 +19,7 @@ from kerker.dice import odds as dice_odds
 from kerker.dice import parse
 from kerker.errors import N_
 from kerker.limits import DEFAULT_LIMITS, Limits
-from kerker.tables.engine import CHANCE_DIE, MAX_DEPTH
+from kerker.tables.engine import CHANCE_DIE, walk_start
 from kerker.tables.expr import evaluate, fill
 from kerker.tables.model import (
     AgainFx,
@@ -186,19 +186,8 @@ class _Tree:
         extra_modifier: str | None,
         reroll_if: str | None,
     ) -> TreeTable:
-        if depth > MAX_DEPTH:
-            raise TableError(
-                N_("{id}: follow-up rolls nested deeper than {max}; does a table refer to itself?"),
-                id=table.id,
-                max=MAX_DEPTH,
-            )
-        if table.kind == "lookup":
-            raise TableError(N_("{id} is a lookup table; it is read, not rolled"), id=table.id)
-        ctx: dict[str, int | bool] = {"level": 1, **table.params, **given}
+        ctx, modifier = walk_start(table, given, depth, extra_modifier)
         title = str(pick_text(table.title, self.lang))
-        modifier = table.modifier
-        if extra_modifier:
-            modifier = f"({modifier}) + ({extra_modifier})" if modifier else extra_modifier
         dice = fill(table.dice, ctx) if table.dice else f"d{sum(r.weight or 0 for r in table.rows)}"
         if modifier:
             shift = int(evaluate(modifier, ctx))

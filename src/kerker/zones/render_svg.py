@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from kerker.errors import N_, OptionError
 from kerker.i18n import translator
 from kerker.render import metrics
+from kerker.render.kit import star_points
 from kerker.render.kit import xml_text as escape
 from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
 from kerker.zones.model import Area, Point, ZoneMap
@@ -201,27 +202,8 @@ def _collinear(a: tuple[int, int], b: tuple[int, int], c: tuple[int, int]) -> bo
     return (a[0] == b[0] == c[0]) or (a[1] == b[1] == c[1])
 
 
-# Unit vectors of a five-pointed star, tip up (constants, not libm: the same bytes everywhere).
-_STAR_UNIT = (
-    (0.0, -1.0),
-    (0.5878, -0.809),
-    (0.9511, -0.309),
-    (0.9511, 0.309),
-    (0.5878, 0.809),
-    (0.0, 1.0),
-    (-0.5878, 0.809),
-    (-0.9511, 0.309),
-    (-0.9511, -0.309),
-    (-0.5878, -0.809),
-)
-
-
 def _star(cx: float, cy: float, r: float) -> str:
-    points = []
-    for k, (ux, uy) in enumerate(_STAR_UNIT):
-        radius = r if k % 2 == 0 else r * 0.45
-        points.append(f"{_num(cx + radius * ux)},{_num(cy + radius * uy)}")
-    return " ".join(points)
+    return star_points(cx, cy, r, r * 0.45, _num)
 
 
 def render_svg(zmap: ZoneMap, *, view: str = "gm", lang: str = "en") -> str:
