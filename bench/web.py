@@ -295,7 +295,7 @@ def _stages(db: str, steps: int) -> None:
             _LENT.reset(token)
             sessions.give_back(lent)
 
-    ids = [
+    made = [
         request(
             lambda n=n: sessions.new(
                 services.DungeonOptions(
@@ -303,14 +303,16 @@ def _stages(db: str, steps: int) -> None:
                 ),
                 "",
             )
-        ).info.id
+        ).info
         for n in range(10)
     ]
+    ids = [info.id for info in made]
+    tokens = {info.id: info.gm_token for info in made}
 
     def step(sid: str) -> None:
         state = timed(
             "step (Sessions.act, cached state)",
-            lambda: sessions.act(sid, "open", None, exit="next"),
+            lambda: sessions.act(sid, "open", None, tokens[sid], exit="next"),
         )
         doc = timed("view (views.show, gm)", lambda: show(state, "gm", "en"))
         timed("JSON (JSONResponse)", lambda: JSONResponse(doc).body)

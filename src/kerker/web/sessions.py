@@ -27,6 +27,7 @@ from fastapi.responses import (
     Response,
     StreamingResponse,
 )
+from pydantic import BaseModel
 
 from kerker.errors import N_, OptionError, Word
 
@@ -172,10 +173,10 @@ class Sessions:
             raise OptionError(N_("no session {session!r}"), session=session[:40])
         return state
 
-    def check_gm(self, play: Any, session: str, token: str | None) -> Any:
-        """The stored header of ``session`` if ``token`` is its game master token. No
-        token: 403; a wrong one, or no such session: 404 (the same for both, so a guess
-        learns nothing)."""
+    def check_gm(self, play: Any, session: str, token: str | None) -> tuple[Any, int]:
+        """The stored header of ``session`` and the number of its last event (one query) if
+        ``token`` is its game master token. No token: 403; a wrong one, or no such session:
+        404 (the same for both, so a guess learns nothing)."""
         import secrets as _secrets
 
         if not token:
@@ -188,25 +189,27 @@ class Sessions:
             )
         from kerker.play.store import StoreError
 
+        head: tuple[Any, int] | None
         try:
-            info = play.store.find(session) if SESSION_ID.match(session) else None
+            head = play.store.head(session) if SESSION_ID.match(session) else None
         except StoreError:
-            info = None
+            head = None
+        info: Any = head[0] if head is not None else None
         if (
-            info is None
+            head is None
             or info.id != session
             or not info.gm_token
             or not _secrets.compare_digest(info.gm_token.encode(), token.encode()[:200])
         ):
             raise _refused(404, N_("no such page"))
-        return info
+        assert head is not None
+        return info, int(head[1])
 
     def state(self, session: str, gm: str | None) -> Any:
         """The session with exactly this id, replayed, for its game master (``gm``: the
         token the request carries; see :meth:`check_gm`)."""
         with self.play() as play:
-            self.check_gm(play, session, gm)
-            return play.state(session)
+            return self._lend(play.state(session, self.check_gm(play, session, gm)))
 
     def by_gm_token(self, token: str) -> Any:
         """The stored header of the session whose game master token is ``token``."""
@@ -217,70 +220,75 @@ class Sessions:
         with self.play() as play:
             return play.store.by_gm_token(token)
 
-    def by_token(self, token: str) -> Any:
-        """The session a player token reads (and nothing else)."""
+    def _player_head(self, play: Any, token: str) -> tuple[Any, int]:
+        """The header and last event number of the session the player link ``token``
+        reads (one query); refuses a malformed or unknown link in one line."""
         from kerker.play.store import StoreError
 
         if not TOKEN.match(token):
             raise StoreError(
                 N_("this player link is not valid (ask the game master for a new one)")
             )
+        head: tuple[Any, int] = play.store.head_by_token(token)
+        return head
+
+    def by_token(self, token: str) -> Any:
+        """The session a player token reads (and nothing else)."""
         with self.play() as play:
-            info = play.store.by_token(token)
-            return self._lend(play.state(info.id))
+            head = self._player_head(play, token)
+            return self._lend(play.state(head[0].id, head))
 
     def act(
-        self, session: str, kind: str, expected: int | None, gm: str | None, **fields: Any
+        self,
+        ref: str,
+        kind: str,
+        expected: int | None,
+        gm: str | None,
+        *,
+        player: bool = False,
+        **fields: Any,
     ) -> Any:
-        """Do ``kind`` on the session as its game master (see
-        :func:`kerker.play.session.propose` and :meth:`check_gm`)."""
-        if kind not in ACTIONS:
+        """Do ``kind`` (see :func:`kerker.play.session.propose`) on a session: as its game
+        master (``ref`` the session id, ``gm`` the token the request carries, see
+        :meth:`check_gm`), or with ``player`` through the player link ``ref`` (only in a
+        session without a referee, only :data:`PLAYER_ACTIONS`: 403 otherwise)."""
+        from kerker.play.store import ConflictError
+
+        if not player and kind not in ACTIONS:
             raise OptionError(
                 N_("unknown {what} {value!r}; choose one of {choices}"),
                 what=Word(N_("action")),
                 value=kind,
                 choices=", ".join(ACTIONS),
             )
-        if not SESSION_ID.match(session):
-            raise OptionError(N_("no session {session!r}"), session=session[:40])
-        from kerker.play.store import ConflictError
-
+        if not player and not SESSION_ID.match(ref):
+            raise OptionError(N_("no session {session!r}"), session=ref[:40])
         with self.play() as play:
-            # exact id and its GM token: a cheap look-up in the same store, not a replay
-            # of its own (measured: a third of an open request's time went there)
-            self.check_gm(play, session, gm)
+            if player:
+                head = self._player_head(play, ref)
+                if head[0].referee:
+                    raise _refused(
+                        403,
+                        N_("the game master plays this session: the player link only watches"),
+                    )
+                if kind not in PLAYER_ACTIONS:
+                    raise _refused(403, N_("players cannot do this"))
+            else:
+                # exact id and its GM token: a cheap look-up in the same store, not a replay
+                # of its own; the header and last event read there are the step's basis
+                head = self.check_gm(play, ref, gm)
             try:
-                return self._lend(play.act(session, kind, expected=expected, **fields))
+                return self._lend(
+                    play.act(head[0].id, kind, expected=expected, known=head, **fields)
+                )
             except ConflictError as err:
                 if err.state is not None:
                     self._lend(err.state)
                 raise
 
     def act_as_player(self, token: str, kind: str, expected: int | None, **fields: Any) -> Any:
-        """Do ``kind`` through the player link ``token``: only in a session without a
-        referee, only :data:`PLAYER_ACTIONS` (403 otherwise)."""
-        from kerker.play.store import StoreError
-
-        if not TOKEN.match(token):
-            raise StoreError(
-                N_("this player link is not valid (ask the game master for a new one)")
-            )
-        with self.play() as play:
-            info = play.store.by_token(token)
-            if info.referee:
-                raise _refused(
-                    403, N_("the game master plays this session: the player link only watches")
-                )
-            if kind not in PLAYER_ACTIONS:
-                raise _refused(403, N_("players cannot do this"))
-            from kerker.play.store import ConflictError
-
-            try:
-                return self._lend(play.act(info.id, kind, expected=expected, **fields))
-            except ConflictError as err:
-                if err.state is not None:
-                    self._lend(err.state)
-                raise
+        """Do ``kind`` through the player link ``token`` (:meth:`act` with ``player``)."""
+        return self.act(token, kind, expected, None, player=True, **fields)
 
     def new(
         self,
@@ -780,73 +788,88 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
         remember_gm(response, state.info)
         return response
 
+    def page(
+        request: Request, state: Any, player: bool, status: int = 200, **extra: Any
+    ) -> HTMLResponse:
+        """The GM page (``play.html``) or the player page (``watch.html``) of ``state``."""
+        code = weblang.current.get()
+        info = state.info
+        if player:
+            template = "watch.html"
+            base = f"/watch/{info.player_token}"
+            links: dict[str, Any] = {"token": info.player_token}
+        else:
+            template = "play.html"
+            base = f"/play/{info.id}"
+            links = {
+                "watch_url": str(request.url_for("watch_page", token=info.player_token)),
+                "gm_url": str(request.url_for("gm_link", token=info.gm_token)),
+            }
+        data = _page_data(
+            state,
+            "player" if player else "gm",
+            code,
+            extra.pop("depth", None),
+            extra.pop("area", None),
+        )
+        shown: HTMLResponse = pages.render(
+            request,
+            template,
+            status=status,
+            act_base=base,
+            page_base=base,
+            **links,
+            **extra,
+            **data,
+        )
+        return shown
+
+    def form_step(request: Request, ref: str, kind: str, player: bool, form: Any) -> Response:
+        """A step sent by the GM page or (``player``) the player page: its form fields in,
+        a redirect to the page after it out (a conflict: the page as it is now, a 409)."""
+        from kerker.play.store import ConflictError
+
+        if player and kind not in PLAYER_ACTIONS:
+            raise _refused(403, N_("players cannot do this"))
+        fields = _fields(
+            kind,
+            form.exit,
+            form.text,
+            form.area,
+            form.value,
+            form.modifier,
+            form.secret and not player,
+            form.level,
+            form.depth,
+            form.side,
+            form.item,
+            form.dice,
+        )
+        seen = _form_int(form.expected, N_("expected"), 0, 10**9)
+        gm = None if player else gm_credential(request, ref)
+        try:
+            state = sessions.act(ref, kind, seen, gm, player=player, **fields)
+        except ConflictError as err:
+            return page(
+                request, err.state, player, status=409, conflict=err.message(weblang.gettext())
+            )
+        at = f"?depth={state.depth}" if state.depth else ""
+        if kind in ("search", "take") and fields.get("area"):
+            at += ("&" if at else "?") + f"area={fields['area']}"
+        return RedirectResponse(f"/{'watch' if player else 'play'}/{ref}{at}", status_code=303)
+
     @app.get("/play/{session}", response_class=HTMLResponse, include_in_schema=False)
     def play_page(
         request: Request, session: str, depth: int | None = None, area: int | None = None
     ) -> HTMLResponse:
-        code = weblang.current.get()
         state = sessions.state(session, gm_credential(request, session))
-        data = _page_data(state, "gm", code, depth, area)
-        watch = str(request.url_for("watch_page", token=state.info.player_token))
-        gm_url = str(request.url_for("gm_link", token=state.info.gm_token))
-        return pages.render(
-            request,
-            "play.html",
-            watch_url=watch,
-            gm_url=gm_url,
-            act_base=f"/play/{session}",
-            page_base=f"/play/{session}",
-            **data,
-        )
+        return page(request, state, False, depth=depth, area=area)
 
     @app.post("/play/{session}/{kind}", include_in_schema=False)
     def play_action(
-        request: Request,
-        session: str,
-        kind: str,
-        expected: str | None = Form(None),
-        exit: str | None = Form(None),
-        text: str | None = Form(None),
-        area: str | None = Form(None),
-        value: str | None = Form(None),
-        modifier: str | None = Form(None),
-        secret: bool = Form(False),
-        level: str | None = Form(None),
-        depth: str | None = Form(None),
-        side: str | None = Form(None),
-        item: str | None = Form(None),
-        dice: str | None = Form(None),
+        request: Request, session: str, kind: str, form: Annotated[StepForm, Form()]
     ) -> Response:
-        from kerker.play.store import ConflictError
-
-        gm = gm_credential(request, session)
-        fields = _fields(
-            kind, exit, text, area, value, modifier, secret, level, depth, side, item, dice
-        )
-        seen = _form_int(expected, N_("expected"), 0, 10**9)
-        try:
-            state = sessions.act(session, kind, seen, gm, **fields)
-        except ConflictError as err:
-            code = weblang.current.get()
-            data = _page_data(err.state, "gm", code, None)
-            watch = str(request.url_for("watch_page", token=err.state.info.player_token))
-            gm_url = str(request.url_for("gm_link", token=err.state.info.gm_token))
-            page: Response = pages.render(
-                request,
-                "play.html",
-                status=409,
-                watch_url=watch,
-                gm_url=gm_url,
-                act_base=f"/play/{session}",
-                page_base=f"/play/{session}",
-                conflict=err.message(weblang.gettext()),
-                **data,
-            )
-            return page
-        at = f"?depth={state.depth}" if state.depth else ""
-        if kind in ("search", "take") and fields.get("area"):
-            at += ("&" if at else "?") + f"area={fields['area']}"
-        return RedirectResponse(f"/play/{session}{at}", status_code=303)
+        return form_step(request, session, kind, False, form)
 
     @app.get("/play/{session}/journal.md", include_in_schema=False)
     def play_journal_md(request: Request, session: str, view: str = "gm") -> Response:
@@ -878,63 +901,14 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
     def watch_page(
         request: Request, token: str, depth: int | None = None, area: int | None = None
     ) -> HTMLResponse:
-        code = weblang.current.get()
-        state = sessions.by_token(token)
-        data = _page_data(state, "player", code, depth, area)
-        return pages.render(
-            request,
-            "watch.html",
-            token=token,
-            act_base=f"/watch/{token}",
-            page_base=f"/watch/{token}",
-            **data,
-        )
+        return page(request, sessions.by_token(token), True, depth=depth, area=area)
 
     @app.post("/watch/{token}/{kind}", include_in_schema=False)
     def watch_action(
-        request: Request,
-        token: str,
-        kind: str,
-        expected: str | None = Form(None),
-        exit: str | None = Form(None),
-        text: str | None = Form(None),
-        area: str | None = Form(None),
-        value: str | None = Form(None),
-        modifier: str | None = Form(None),
-        level: str | None = Form(None),
-        depth: str | None = Form(None),
-        side: str | None = Form(None),
-        item: str | None = Form(None),
-        dice: str | None = Form(None),
+        request: Request, token: str, kind: str, form: Annotated[StepForm, Form()]
     ) -> Response:
         """A step of the players of a session without a referee (their own page)."""
-        from kerker.play.store import ConflictError
-
-        if kind not in PLAYER_ACTIONS:
-            raise _refused(403, N_("players cannot do this"))
-        fields = _fields(
-            kind, exit, text, area, value, modifier, False, level, depth, side, item, dice
-        )
-        seen = _form_int(expected, N_("expected"), 0, 10**9)
-        try:
-            state = sessions.act_as_player(token, kind, seen, **fields)
-        except ConflictError as err:
-            data = _page_data(err.state, "player", weblang.current.get(), None)
-            page: Response = pages.render(
-                request,
-                "watch.html",
-                status=409,
-                token=token,
-                act_base=f"/watch/{token}",
-                page_base=f"/watch/{token}",
-                conflict=err.message(weblang.gettext()),
-                **data,
-            )
-            return page
-        at = f"?depth={state.depth}" if state.depth else ""
-        if kind in ("search", "take") and fields.get("area"):
-            at += ("&" if at else "?") + f"area={fields['area']}"
-        return RedirectResponse(f"/watch/{token}{at}", status_code=303)
+        return form_step(request, token, kind, True, form)
 
     @app.get("/watch/{token}/events", include_in_schema=False)
     async def watch_events(request: Request, token: str) -> Response:
@@ -1302,6 +1276,24 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
             journal_md(state, services.registry(), weblang.current.get(), view=_view(view)),
             media_type="text/markdown; charset=utf-8",
         )
+
+
+class StepForm(BaseModel):
+    """The fields a step's form on the GM page or the player page may send (every one
+    text as typed; :func:`_fields` checks them per kind)."""
+
+    expected: str | None = None
+    exit: str | None = None
+    text: str | None = None
+    area: str | None = None
+    value: str | None = None
+    modifier: str | None = None
+    secret: bool = False
+    level: str | None = None
+    depth: str | None = None
+    side: str | None = None
+    item: str | None = None
+    dice: str | None = None
 
 
 NO_FILE: Any = File(None)
