@@ -19,7 +19,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import Body, FastAPI, File, Form, Request, UploadFile
+from fastapi import Body, FastAPI, File, Form, Query, Request, UploadFile
 from fastapi.responses import (
     HTMLResponse,
     JSONResponse,
@@ -123,6 +123,9 @@ class Sessions:
         self.cache = StateCache()
         self._store: Any = None
         self._store_lock = threading.Lock()
+        self.answers: Any = None
+        """The indexes of recent API answers for deltas (:class:`kerker.web.delta.Kept`,
+        set by the session API)."""
 
     def store(self) -> Any:
         """The app's store (opened on first use, kept for the life of the app)."""
@@ -1087,13 +1090,50 @@ SESSION_ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
+SinceQuery = Annotated[
+    int | None,
+    Query(
+        ge=0,
+        le=10**9,
+        description="The `seq` of an answer the client holds (same route, view and language): "
+        'answer the delta since it (`"delta": true`); a whole answer when this instance '
+        "does not know it",
+    ),
+]
+SESSION_ANSWERS: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "The session's view as `kerker play show --json` gives it, or with "
+        '`since` a delta: `{"delta": true, "since", "seq", "set": {changed top-level values}, '
+        '"unset": [keys], "levels": {"drop": [depths], "put": [whole levels], "patch": '
+        '[{"depth", "set", "unset", "areas": {"drop": [ids], "put": [items], "order": [ids]}, '
+        '"connections": {...}}], "order": [depths]}}` (docs/api.md, Deltas)',
+        "content": {"application/json": {"schema": {"type": "object"}}},
+    },
+    **SESSION_ERRORS,
+}
+
+
 def _session_api(app: FastAPI, sessions: Sessions) -> None:
+    from kerker.web import delta
     from kerker.web.app import dungeon_options
 
-    def shown(state: Any, view: str = "gm") -> dict[str, Any]:
+    kept = delta.Kept()
+    sessions.answers = kept
+
+    def answer(state: Any, view: str, since: int | None, status: int = 200) -> Response:
+        """The ``view`` of ``state`` as a JSON answer: whole, or the delta from the answer
+        of event ``since`` when this process made and kept that one (docs/api.md)."""
         from kerker.play.views import show
 
-        return show(state, view, weblang.current.get())
+        lang = weblang.current.get()
+        body, index = delta.encode(show(state, view, lang))
+        if index is not None and status == 200:
+            key = (state.info.id, state.info.created, view, lang)
+            old = kept.get(key, since) if since is not None else None
+            kept.keep(key, state.seq, index)
+            if old is not None:
+                body = delta.delta(old, index, since or 0, state.seq)
+        return Response(body, status_code=status, media_type="application/json")
 
     def acting(
         session: str,
@@ -1101,6 +1141,7 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
         body: dict[str, Any],
         request: Request | None,
         player: bool = False,
+        since: int | None = None,
     ) -> Response:
         from kerker.play.store import ConflictError
         from kerker.tables.engine import MoreDiceNeeded
@@ -1128,11 +1169,8 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
             )
             if kind in ("open", "reroll"):
                 typed.update(_door_dice(fields.get("dice"), fields.get("rest")))
-            if player:
-                state = sessions.act_as_player(session, kind, expected, **typed)
-            else:
-                gm = gm_credential(request, session) if request is not None else None
-                state = sessions.act(session, kind, expected, gm, **typed)
+            gm = gm_credential(request, session) if request is not None and not player else None
+            state = sessions.act(session, kind, expected, gm, player=player, **typed)
         except MoreDiceNeeded as err:
             # the next table roll behind the door needs a value: say which (nothing written)
             named = err.in_language(weblang.current.get())
@@ -1141,15 +1179,21 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
                 status_code=422,
             )
         except ConflictError as err:
-            return JSONResponse(
-                {
-                    "error": "conflict",
-                    "message": err.message(weblang.gettext()),
-                    "state": shown(err.state, "player" if player else "gm"),
-                },
+            import orjson
+
+            whole = answer(err.state, "player" if player else "gm", None, status=409)
+            return Response(
+                orjson.dumps(
+                    {
+                        "error": "conflict",
+                        "message": err.message(weblang.gettext()),
+                        "state": orjson.Fragment(bytes(whole.body)),
+                    }
+                ),
                 status_code=409,
+                media_type="application/json",
             )
-        return JSONResponse(shown(state, "player" if player else "gm"))
+        return answer(state, "player" if player else "gm", since)
 
     @app.post("/api/sessions", responses=SESSION_ERRORS, tags=["sessions"])
     def api_new(response: Response, body: BodyDict = None) -> dict[str, Any]:
@@ -1199,18 +1243,41 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
             for info in sessions.listing(request)
         ]
 
-    @app.get("/api/sessions/{session}", responses=SESSION_ERRORS, tags=["sessions"])
-    def api_state(request: Request, session: str, view: str = "gm") -> dict[str, Any]:
-        """The session as `kerker play show --json` gives it (game master token needed)."""
-        return shown(sessions.state(session, gm_credential(request, session)), _view(view))
+    @app.get("/api/sessions/{session}", responses=SESSION_ANSWERS, tags=["sessions"])
+    def api_state(
+        request: Request, session: str, view: str = "gm", since: SinceQuery = None
+    ) -> Response:
+        """The session as `kerker play show --json` gives it (game master token needed);
+        `since`: the delta from the answer of that event (docs/api.md)."""
+        state = sessions.state(session, gm_credential(request, session))
+        return answer(state, _view(view), since)
 
-    def step(kind: str) -> Any:
-        def route(request: Request, session: str, body: BodyDict = None) -> Response:
-            return acting(session, kind, body or {}, request)
+    def step(kind: str, player: bool) -> Any:
+        if player:
+
+            def route(token: str, body: BodyDict = None, since: SinceQuery = None) -> Response:
+                return acting(token, kind, body or {}, None, player=True, since=since)
+
+        else:
+
+            def route(  # type: ignore[misc]
+                request: Request, session: str, body: BodyDict = None, since: SinceQuery = None
+            ) -> Response:
+                return acting(session, kind, body or {}, request, since=since)
 
         route.__doc__ = (
-            f"The `{kind}` step of `kerker play` (body: its fields, and "
-            "`expected`: the number of the last event seen)."
+            (
+                f"The `{kind}` step through the player link of a session without a referee "
+                "(403 in a session with one); answers the players' view."
+            )
+            if player
+            else (
+                f"The `{kind}` step of `kerker play` (body: its fields, and "
+                "`expected`: the number of the last event seen)."
+            )
+        ) + (
+            " `since`: answer the delta from the answer of that event instead of the whole "
+            "state (docs/api.md, Deltas)."
         )
         if kind in ("open", "reroll"):
             route.__doc__ += (
@@ -1226,33 +1293,24 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
     for kind in ACTIONS:
         app.post(
             f"/api/sessions/{{session}}/{kind}",
-            responses=SESSION_ERRORS,
+            responses=SESSION_ANSWERS,
             tags=["sessions"],
             name=f"api_{kind}",
-        )(step(kind))
-
-    def player_step(kind: str) -> Any:
-        def route(token: str, body: BodyDict = None) -> Response:
-            return acting(token, kind, body or {}, None, player=True)
-
-        route.__doc__ = (
-            f"The `{kind}` step through the player link of a session without a referee "
-            "(403 in a session with one); answers the players' view."
-        )
-        return route
+        )(step(kind, False))
 
     for kind in PLAYER_ACTIONS:
         app.post(
             f"/api/watch/{{token}}/{kind}",
-            responses=SESSION_ERRORS,
+            responses=SESSION_ANSWERS,
             tags=["players"],
             name=f"api_player_{kind}",
-        )(player_step(kind))
+        )(step(kind, True))
 
-    @app.get("/api/watch/{token}", responses=SESSION_ERRORS, tags=["players"])
-    def api_watch(token: str) -> dict[str, Any]:
-        """The players' view of the session the player link reads."""
-        return shown(sessions.by_token(token), "player")
+    @app.get("/api/watch/{token}", responses=SESSION_ANSWERS, tags=["players"])
+    def api_watch(token: str, since: SinceQuery = None) -> Response:
+        """The players' view of the session the player link reads; `since`: the delta from
+        the answer of that event (docs/api.md)."""
+        return answer(sessions.by_token(token), "player", since)
 
     @app.get("/api/sessions/{session}/journal", responses=SESSION_ERRORS, tags=["sessions"])
     def api_journal(
