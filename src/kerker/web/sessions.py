@@ -1130,9 +1130,10 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
         if index is not None and status == 200:
             key = (state.info.id, state.info.created, view, lang)
             old = kept.get(key, since) if since is not None else None
-            kept.keep(key, state.seq, index)
+            digests = index.digested()
+            kept.keep(key, state.seq, digests)
             if old is not None:
-                body = delta.delta(old, index, since or 0, state.seq)
+                body = delta.delta(old, index, digests, since or 0, state.seq)
         return Response(body, status_code=status, media_type="application/json")
 
     def acting(
