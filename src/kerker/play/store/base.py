@@ -70,6 +70,14 @@ _COLUMNS = (
 )
 
 
+def _event_data(event: Event) -> str:
+    """What the ``data`` column keeps of ``event`` (all but its number and kind)."""
+    return json.dumps(
+        {k: v for k, v in event.to_json().items() if k not in ("seq", "kind")},
+        ensure_ascii=False,
+    )
+
+
 def _info(row: tuple[Any, ...]) -> SessionInfo:
     d = dict(zip(_COLUMNS, row, strict=False))
     return SessionInfo(
@@ -341,10 +349,7 @@ class Store(ABC):
         recorded with it) in one transaction, if the session's last event is still
         ``event.seq - 1``; else :class:`ConflictError`, and nothing is written."""
         expected = event.seq - 1
-        data = json.dumps(
-            {k: v for k, v in event.to_json().items() if k not in ("seq", "kind")},
-            ensure_ascii=False,
-        )
+        data = _event_data(event)
         try:
             with self.transaction() as cur:
                 cur.execute(
@@ -367,14 +372,18 @@ class Store(ABC):
             raise
         except Exception as exc:
             if self.is_clash(exc):
-                rows = self._read("SELECT seq FROM sessions WHERE id = ?", (info.id,))
-                if not rows:
-                    raise StoreError(
-                        N_("no session {session!r}; `kerker play list` shows them"),
-                        session=info.id,
-                    ) from None
-                raise ConflictError(info.id, expected, int(rows[0][0])) from None
+                raise self._conflict(info.id, expected) from None
             raise self.fail(exc) from None
+
+    def _conflict(self, session: str, expected: int) -> ConflictError:
+        """The conflict of an append that expected event ``expected`` (the session's last
+        event read anew); refuses a session that is gone."""
+        rows = self._read("SELECT seq FROM sessions WHERE id = ?", (session,))
+        if not rows:
+            raise StoreError(
+                N_("no session {session!r}; `kerker play list` shows them"), session=session
+            )
+        return ConflictError(session, expected, int(rows[0][0]))
 
     def _seq(self, cur: Any, session: str) -> int:
         cur.execute(self._sql("SELECT seq FROM sessions WHERE id = ?"), (session,))
