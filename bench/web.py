@@ -338,6 +338,7 @@ def _stages(db: str, steps: int) -> None:
     from kerker.play.session import fold
     from kerker.play.views import show
     from kerker.web import services
+    from kerker.web.delta import encode
     from kerker.web.sessions import _LENT, Sessions
 
     sessions = Sessions(db)
@@ -380,7 +381,10 @@ def _stages(db: str, steps: int) -> None:
             lambda: sessions.act(sid, "open", None, tokens[sid], exit="next"),
         )
         doc = timed("view (views.show, gm)", lambda: show(state, "gm", "en"))
-        timed("JSON (JSONResponse)", lambda: JSONResponse(doc).body)
+        index = timed("JSON (orjson, piece by piece: web.delta.encode)", lambda: encode(doc))[1]
+        if index is not None:
+            timed("delta (digests, compared with the last answer's)", lambda: index.digested())
+        timed("for comparison: JSON by the standard library", lambda: JSONResponse(doc).body)
         timed(
             "for comparison: full replay",
             lambda: fold(state.info, list(state.events), services.registry()),
