@@ -228,3 +228,23 @@ def test_an_open_takes_five_statements_on_sqlite(tmp_path: Path) -> None:
                 conn.set_trace_callback(None)
         words = [s.split()[0].upper() for s in seen]
         assert words == ["SELECT", "BEGIN", "UPDATE", "INSERT", "COMMIT"], seen
+
+
+def test_a_conflict_carries_the_whole_state_even_with_since(client: TestClient) -> None:
+    made = client.post("/api/sessions", json={"seed": 21, "min_areas": 0}).json()
+    sid, gm = made["session"], {"X-Kerker-GM": made["gm_token"]}
+    client.get(f"/api/sessions/{sid}", headers=gm)
+    first = client.post(
+        f"/api/sessions/{sid}/open", params={"since": 0}, json={"exit": "next"}, headers=gm
+    )
+    assert first.json()["delta"] is True
+    late = client.post(
+        f"/api/sessions/{sid}/open",
+        params={"since": 0},
+        json={"exit": "next", "expected": 0},
+        headers=gm,
+    )
+    assert late.status_code == 409
+    state = late.json()["state"]
+    assert "delta" not in state
+    assert state == client.get(f"/api/sessions/{sid}", headers=gm).json()
