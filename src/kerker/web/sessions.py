@@ -1,6 +1,9 @@
 """Play sessions in the browser: the GM page, the player page with its live stream, and the
-session API. Every request opens the store, folds the session's log and answers; nothing
-is kept in the process, so any instance serves any session (principle 16).
+session API. Every request reads the session's header and last event number from the
+store (one row) and answers from its state at exactly that event (folded states, page
+views and the digests of recent API answers are kept per process only as caches), so any
+instance serves any session (principle 16). API answers may be deltas (``?since=``,
+:mod:`kerker.web.delta`).
 
 Writes carry the sequence number the page was drawn at (``expected``): when another writer
 came first, the answer is a 409 with the current state, never a lost or doubled event.
@@ -1047,8 +1050,7 @@ def _seq_of(sessions: Sessions, token: str) -> int | None:
     from kerker.play.store import StoreError
 
     try:
-        info = sessions.store().by_token(token)
-        return int(sessions.store().head(info.id)[1])  # one row, not the whole log
+        return int(sessions.store().head_by_token(token)[1])  # one row, not the whole log
     except StoreError:
         return None
 
