@@ -107,9 +107,10 @@ def _secrets_kept(data: dict[str, Any], whole: dict[str, Any], referee: bool) ->
 
 @pytest.mark.parametrize(
     ("rules", "seed", "levels", "referee"),
-    [("zufallslabyrinth", s, 1 + s % 2, True) for s in range(6)]
-    + [("scatola-bianca", 40 + s, 1 + s % 2, True) for s in range(4)]
-    + [("zufallslabyrinth", 80 + s, 1, False) for s in range(2)],
+    [("zufallslabyrinth", s, 1 + s % 2, True) for s in range(20)]
+    + [("scatola-bianca", 40 + s, 1 + s % 2, True) for s in range(10)]
+    + [("zufallslabyrinth", 80 + s, 1 + s % 2, False) for s in range(4)]
+    + [("scatola-bianca", 90 + s, 1, False) for s in range(2)],
 )
 def test_deltas_give_every_whole_answer(
     client: TestClient, rules: str, seed: int, levels: int, referee: bool
@@ -125,7 +126,7 @@ def test_deltas_give_every_whole_answer(
     _secrets_kept(player_seen[0], player_seen[0], referee)
     rng = random.Random(seed)
     deltas = 0
-    for _n in range(24):
+    for _n in range(30):
         as_player = not referee and rng.random() < 0.5
         last = max(gm_seen)
         kind, body = _step(
