@@ -249,3 +249,36 @@ def test_a_conflict_carries_the_whole_state_even_with_since(client: TestClient) 
     state = late.json()["state"]
     assert "delta" not in state
     assert state == client.get(f"/api/sessions/{sid}", headers=gm).json()
+
+
+def test_two_different_answers_of_one_event_make_it_unknown() -> None:
+    from kerker.web.delta import Kept, encode
+
+    kept = Kept()
+    one = encode({"seq": 3, "name": "a", "levels": []})[1]
+    other = encode({"seq": 3, "name": "b", "levels": []})[1]
+    assert one is not None and other is not None
+    kept.keep(("s",), 3, one.digested())
+    kept.keep(("s",), 3, one.digested())
+    assert kept.get(("s",), 3) == one.digested()
+    kept.keep(("s",), 3, other.digested())
+    assert kept.get(("s",), 3) is None
+    kept.keep(("s",), 3, one.digested())
+    assert kept.get(("s",), 3) is None
+
+
+def test_the_encoding_is_the_same_json() -> None:
+    from kerker.web.delta import encode
+
+    answer = {"seq": 1, "name": "Grüße <&>", "levels": [{"depth": 1, "areas": [{"id": "a1"}]}]}
+    data, index = encode(answer)
+    assert json.loads(data) == answer and index is not None
+    assert "Grüße".encode() in data  # UTF-8 as it is, as the standard library's answers
+    # an integer past 64 bits: the standard library's encoder, and no delta from it
+    big = {**answer, "seed": 2**70}
+    data, index = encode(big)
+    assert json.loads(data) == big and index is None
+    # two areas with one id cannot be told apart: whole answers only
+    twice = {"seq": 1, "levels": [{"depth": 1, "areas": [{"id": "a1"}, {"id": "a1"}]}]}
+    data, index = encode(twice)
+    assert json.loads(data) == twice and index is None

@@ -300,17 +300,22 @@ class Kept:
         self.views = views
         self.per_view = per_view
         self._lock = threading.Lock()
-        self._kept: OrderedDict[tuple[Any, ...], OrderedDict[int, ViewIndex]] = OrderedDict()
+        self._kept: OrderedDict[tuple[Any, ...], OrderedDict[int, ViewIndex | None]] = OrderedDict()
 
     def keep(self, key: tuple[Any, ...], seq: int, index: ViewIndex) -> None:
         """Keep ``index`` as the answer of event ``seq`` for ``key`` (session, view,
-        language)."""
+        language). Two different answers of one event (which a state named by its event
+        should never give) make that event unknown here: a client may hold either, so a
+        ``since`` of it gets the whole answer."""
         with self._lock:
             group = self._kept.get(key)
             if group is None:
                 group = self._kept[key] = OrderedDict()
             self._kept.move_to_end(key)
-            group[seq] = index
+            if seq in group and group[seq] != index:
+                group[seq] = None
+            else:
+                group[seq] = index
             group.move_to_end(seq)
             while len(group) > self.per_view:
                 group.popitem(last=False)
