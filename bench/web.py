@@ -6,7 +6,12 @@ stream on a SECOND instance takes to hear of an opened door.
 Every client opens exits ("next") on a session of its own, made before the clock starts
 (so no client waits on another's 409), a fixed number of requests per client, one
 keep-alive connection each. Latency is measured in the client, request sent to response
-read. Run: ``python bench/web.py [--db URL] [--requests N] [--workers N] [--quick]``;
+read. Each level runs once per answer: ``full`` (the whole state, the issue's request) and
+``delta`` (``?since=`` the client's last event; docs/api.md), fresh sessions for each;
+``--answer page`` also what the GM page's script does (the form, the redirect, the HTML);
+``--floor`` adds a no-op POST route on the same server stack (middleware, body parsing),
+the platform's own floor beside kerker's figures. Run: ``python bench/web.py [--db URL]
+[--requests N] [--workers N] [--answer full,delta] [--floor] [--memory N] [--quick]``;
 ``--db`` defaults to a fresh SQLite file in a temporary folder, ``--db postgresql://...``
 (e.g. from ``scripts/pg_ci.sh start``) measures PostgreSQL and its LISTEN/NOTIFY delay;
 ``--workers N`` starts the instance as ``kerker serve --workers N`` (its memory is then
@@ -47,10 +52,33 @@ def _port() -> int:
         return int(sock.getsockname()[1])
 
 
-class Server:
-    """A `kerker serve` subprocess on loopback."""
+FLOOR_ROUTE = "/api/bench-floor/{session}/open"
+_FLOOR = """
+import sys
+from typing import Annotated, Any
+from fastapi import Body
+from fastapi.responses import Response
+import kerker.web as web
+make = web.create_app
+def create_app(db=None):
+    app = make(db)
+    @app.post("/api/bench-floor/{session}/open", include_in_schema=False)
+    def floor(session: str, body: Annotated[dict[str, Any] | None, Body()] = None) -> Response:
+        return Response(b'{"seq": 0}', media_type="application/json")
+    return app
+web.create_app = create_app
+sys.argv = ["kerker", *sys.argv[1:]]
+from kerker.cli import main
+main()
+"""
+"""``kerker serve`` with one more route, a no-op POST that goes through the same server,
+middleware and body parsing as an open (``--floor``: the platform's own floor)."""
 
-    def __init__(self, db: str, log: Path, workers: int = 1) -> None:
+
+class Server:
+    """A `kerker serve` subprocess on loopback (``floor``: with :data:`FLOOR_ROUTE`)."""
+
+    def __init__(self, db: str, log: Path, workers: int = 1, floor: bool = False) -> None:
         self.port = _port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {
@@ -63,8 +91,7 @@ class Server:
             self.proc = subprocess.Popen(
                 [
                     sys.executable,
-                    "-m",
-                    "kerker",
+                    *(["-c", _FLOOR] if floor else ["-m", "kerker"]),
                     "serve",
                     "--port",
                     str(self.port),
@@ -155,37 +182,75 @@ async def _sessions(url: str, count: int, first_seed: int) -> list[tuple[str, st
 
 
 async def _load(
-    url: str, sessions: list[tuple[str, str]], requests: int
-) -> tuple[list[float], int, float]:
+    url: str,
+    sessions: list[tuple[str, str]],
+    requests: int,
+    answer: str = "full",
+    cpu: Any = None,
+) -> tuple[list[float], int, float, float]:
     """Every client opens `requests` exits on its own session; latencies in ms, the
-    number of answers other than 200, and the wall time of the whole level."""
+    number of answers other than 200, the wall time of the whole level, and the server's
+    CPU seconds over it (``cpu()``: the server's CPU time so far; 0 without). Every
+    client first connects and reads its session's state; the clock starts when all have.
+    ``answer``:
+    ``full`` (the whole state each time), ``delta`` (``?since=`` the last event the client
+    holds: what changed) or ``floor`` (the no-op route of ``--floor``)."""
     times: list[float] = []
     bad = 0
     reasons: dict[str, int] = {}
+    ready = 0
+    go = asyncio.Event()
+    start: list[float] = []
 
     async def client(made: tuple[str, str]) -> None:
-        nonlocal bad
+        nonlocal bad, ready
         session, gm = made
         limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
         async with httpx.AsyncClient(
-            base_url=url, timeout=120, limits=limits, headers={"X-Kerker-GM": gm}
+            base_url=url,
+            timeout=120,
+            limits=limits,
+            headers={"X-Kerker-GM": gm},
+            cookies={f"kerker_gm_{session}": gm},
+            follow_redirects=answer == "page",
         ) as c:
-            await c.get(f"/api/sessions/{session}")  # connect before the clock starts
+            got = await c.get(f"/api/sessions/{session}")  # connect before the clock starts
+            seq = got.json()["seq"]
+            ready += 1
+            if ready == len(sessions):
+                start.extend((time.perf_counter(), cpu() if cpu else 0.0))
+                go.set()
+            await go.wait()
+            path = (
+                FLOOR_ROUTE.format(session=session)
+                if answer == "floor"
+                else f"/api/sessions/{session}/open"
+            )
             for _ in range(requests):
+                params = {"since": seq} if answer == "delta" else None
                 t0 = time.perf_counter()
-                got = await c.post(f"/api/sessions/{session}/open", json={"exit": "next"})
+                if answer == "page":  # the GM page's script: the form, then the page
+                    got = await c.post(
+                        f"/play/{session}/open",
+                        data={"exit": "next"},
+                        headers={"Accept": "text/html"},
+                    )
+                else:
+                    got = await c.post(path, json={"exit": "next"}, params=params)
                 await got.aread()
+                if answer == "delta" and got.status_code == 200:
+                    seq = got.json()["seq"]
                 times.append((time.perf_counter() - t0) * 1000)
                 if got.status_code != 200:
                     bad += 1
-                    why = f"{got.status_code} {got.json().get('message', '')}"[:120]
+                    why = f"{got.status_code} {got.text}"[:120]
                     reasons[why] = reasons.get(why, 0) + 1
 
-    t0 = time.perf_counter()
     await asyncio.gather(*(client(s) for s in sessions))
+    wall, used = time.perf_counter() - start[0], (cpu() if cpu else 0.0) - start[1]
     for why, n in sorted(reasons.items()):
         print(f"  {len(sessions)} clients: {n} x {why}")
-    return times, bad, time.perf_counter() - t0
+    return times, bad, wall, used
 
 
 def _memory_run(server: Server, total: int, step: int) -> list[tuple[int, float]]:
@@ -273,6 +338,7 @@ def _stages(db: str, steps: int) -> None:
     from kerker.play.session import fold
     from kerker.play.views import show
     from kerker.web import services
+    from kerker.web.delta import encode
     from kerker.web.sessions import _LENT, Sessions
 
     sessions = Sessions(db)
@@ -295,7 +361,7 @@ def _stages(db: str, steps: int) -> None:
             _LENT.reset(token)
             sessions.give_back(lent)
 
-    ids = [
+    made = [
         request(
             lambda n=n: sessions.new(
                 services.DungeonOptions(
@@ -303,17 +369,22 @@ def _stages(db: str, steps: int) -> None:
                 ),
                 "",
             )
-        ).info.id
+        ).info
         for n in range(10)
     ]
+    ids = [info.id for info in made]
+    tokens = {info.id: info.gm_token for info in made}
 
     def step(sid: str) -> None:
         state = timed(
             "step (Sessions.act, cached state)",
-            lambda: sessions.act(sid, "open", None, exit="next"),
+            lambda: sessions.act(sid, "open", None, tokens[sid], exit="next"),
         )
         doc = timed("view (views.show, gm)", lambda: show(state, "gm", "en"))
-        timed("JSON (JSONResponse)", lambda: JSONResponse(doc).body)
+        index = timed("JSON (orjson, piece by piece: web.delta.encode)", lambda: encode(doc))[1]
+        if index is not None:
+            timed("delta (digests, compared with the last answer's)", lambda: index.digested())
+        timed("for comparison: JSON by the standard library", lambda: JSONResponse(doc).body)
         timed(
             "for comparison: full replay",
             lambda: fold(state.info, list(state.events), services.registry()),
@@ -333,6 +404,17 @@ def _stages(db: str, steps: int) -> None:
     print(f"cache: {sessions.cache.stats}\n")
 
 
+ANSWERS = {
+    "full": "the whole state each time (the issue's request; the default answer of the API)",
+    "delta": "?since= the client's last event: what changed (what an API client that keeps "
+    "the state sends; the pages swap server-rendered HTML and use neither)",
+    "page": "what the GM page's script does: POST /play/ID/open (form), follow the 303 "
+    "and read the page's HTML (map, key, journal drawn by the server)",
+    "floor": "a no-op POST route on the same server, middleware and body parsing "
+    "(the platform's own floor; --floor)",
+}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--db", help="database URL (default: a fresh SQLite file)")
@@ -344,7 +426,21 @@ def main() -> int:
     )
     ap.add_argument("--clients", default="1,10,50")
     ap.add_argument(
-        "--memory", type=int, default=3000, help="requests of the memory run (default 3000)"
+        "--answer",
+        default="full,delta",
+        help="answers to measure at each level, of full, delta, page (default full,delta)",
+    )
+    ap.add_argument(
+        "--floor", action="store_true", help="also the no-op route of the same server stack"
+    )
+    ap.add_argument(
+        "--memory",
+        type=int,
+        default=3000,
+        help="requests of the memory run (default 3000; 0: no memory run)",
+    )
+    ap.add_argument(
+        "--no-stream", action="store_true", help="no second instance (the player stream's delay)"
     )
     ap.add_argument("--quick", action="store_true", help="a few requests: does it still run")
     ap.add_argument("--workers", type=int, default=1, help="kerker serve --workers (default 1)")
@@ -353,99 +449,132 @@ def main() -> int:
     )
     args = ap.parse_args()
     requests = 3 if args.quick else max(1, min(args.requests, 35))
-    memory = 200 if args.quick else max(100, min(args.memory, 20_000))
+    memory = 200 if args.quick else (0 if args.memory <= 0 else max(100, min(args.memory, 20_000)))
     levels = [int(x) for x in args.clients.split(",")]
+    answers = [a.strip() for a in args.answer.split(",") if a.strip()]
+    if not answers or any(a not in ("full", "delta", "page") for a in answers):
+        ap.error("--answer takes full, delta and page (comma-separated)")
+    if args.floor:
+        if args.workers != 1:
+            ap.error("--floor runs with one worker only")
+        answers.append("floor")
     folder = Path(tempfile.mkdtemp(prefix="kerker-bench-web-"))
     db = args.db or str(folder / "sessions.sqlite3")
     kind = "postgresql" if db.startswith("postgres") else "sqlite"
     print(f"# bench/web.py  {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}")
     print(
         f"python {platform.python_version()}  {platform.platform()}  cpus {os.cpu_count()}"
-        f"  load {os.getloadavg()[0]:.2f}  store {kind}"
+        f"  load {os.getloadavg()[0]:.2f}  store {kind}  http {_stack()}"
     )
     print(
         f"each client: its own session ({SESSION['max_areas']} areas at most), "
         f'{requests} x POST /api/sessions/ID/open {{"exit": "next"}}, one keep-alive '
-        "connection; one kerker serve instance"
+        "connection; one kerker serve instance. Answers:"
     )
+    for name in answers:
+        print(f"  {name}: {ANSWERS[name]}")
     if args.stages:
         _stages(args.db or str(folder / "stages.sqlite3"), 3 if args.quick else 20)
     print(f"instance: kerker serve --workers {args.workers}")
-    server = Server(db, folder / "serve-a.log", args.workers)
+    server = Server(db, folder / "serve-a.log", args.workers, floor=args.floor)
     errors = 0
-    rows: list[tuple[int, int, float, float, float, float, int, float, float, float]] = []
+    rows: list[tuple[int, str, int, float, float, float, float, int, float, float, float]] = []
     try:
         rss0 = server.rss_mib()
         seed = 1000
         for count in levels:
-            sessions = asyncio.run(_sessions(server.url, count, seed))
-            seed += count
-            before = server.rss_mib()
-            cpu0 = server.cpu_s()
-            times, bad, wall = asyncio.run(_load(server.url, sessions, requests))
-            cpu = (server.cpu_s() - cpu0) * 1000 / max(1, len(times))
-            errors += bad
-            rows.append(
-                (
-                    count,
-                    len(times),
-                    statistics.median(times),
-                    _pct(times, 99),
-                    max(times),
-                    len(times) / wall,
-                    bad,
-                    before,
-                    server.rss_mib(),
-                    cpu,
+            for answer in answers:
+                sessions = asyncio.run(_sessions(server.url, count, seed))
+                seed += count
+                before = server.rss_mib()
+                times, bad, wall, used = asyncio.run(
+                    _load(server.url, sessions, requests, answer, server.cpu_s)
                 )
-            )
+                cpu = used * 1000 / max(1, len(times))
+                errors += bad
+                rows.append(
+                    (
+                        count,
+                        answer,
+                        len(times),
+                        statistics.median(times),
+                        _pct(times, 99),
+                        max(times),
+                        len(times) / wall,
+                        bad,
+                        before,
+                        server.rss_mib(),
+                        cpu,
+                    )
+                )
         print()
         print(
-            "| clients | requests | p50 ms | p99 ms | max ms | req/s | non-200 | "
+            "| clients | answer | requests | p50 ms | p99 ms | max ms | req/s | non-200 | "
             "server CPU ms/request | RSS before MiB | RSS after MiB |"
         )
-        print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-        for count, n, p50, p99, top, rate, bad, before, after, cpu in rows:
+        print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for count, answer, n, p50, p99, top, rate, bad, before, after, cpu in rows:
             print(
-                f"| {count} | {n} | {p50:.1f} | {p99:.1f} | {top:.1f} | {rate:.1f} | {bad} | "
-                f"{cpu:.1f} | {before:.1f} | {after:.1f} |"
+                f"| {count} | {answer} | {n} | {p50:.1f} | {p99:.1f} | {top:.1f} | {rate:.1f} | "
+                f"{bad} | {cpu:.2f} | {before:.1f} | {after:.1f} |"
             )
-        print(f"\nRSS at start {rss0:.1f} MiB")
-        marks = _memory_run(server, memory, max(1, memory // 6))
-        print(f"\nmemory run: {memory} requests (open, undo, GM state, player page in turn)")
-        print("| requests | RSS MiB |")
-        print("| ---: | ---: |")
-        for n, rss in marks:
-            print(f"| {n} | {rss:.1f} |")
-        growth = marks[-1][1] - marks[1][1] if len(marks) > 2 else float("nan")
         print(
-            f"growth after the first {marks[1][0] if len(marks) > 1 else 0} requests: "
-            f"{growth:+.1f} MiB"
+            "(server CPU per request: user + system of the instance's processes over the "
+            "timed requests, from when every client has connected and read its state; "
+            "/proc's clock ticks: 10 ms)\n"
+            f"RSS at start {rss0:.1f} MiB; load now {os.getloadavg()[0]:.2f}"
         )
-        second = Server(db, folder / "serve-b.log")
-        try:
-            delays = _stream_delay(server, second, 3 if args.quick else 10)
-        finally:
-            second.stop()
-        how = "LISTEN/NOTIFY" if kind == "postgresql" else "polling the file every 1 s"
-        if delays:
+        if memory:
+            marks = _memory_run(server, memory, max(1, memory // 6))
+            print(f"\nmemory run: {memory} requests (open, undo, GM state, player page in turn)")
+            print("| requests | RSS MiB |")
+            print("| ---: | ---: |")
+            for n, rss in marks:
+                print(f"| {n} | {rss:.1f} |")
+            growth = marks[-1][1] - marks[1][1] if len(marks) > 2 else float("nan")
             print(
-                f"\nplayer stream on a second instance ({how}): told {len(delays)} times, "
-                f"after the open's response: median {statistics.median(delays):.0f} ms, "
-                f"min {min(delays):.0f} ms, max {max(delays):.0f} ms"
+                f"growth after the first {marks[1][0] if len(marks) > 1 else 0} requests: "
+                f"{growth:+.1f} MiB"
             )
-        else:
-            print("\nplayer stream on a second instance: told nothing (ERROR)")
-            errors += 1
+        if not args.no_stream:
+            second = Server(db, folder / "serve-b.log")
+            try:
+                delays = _stream_delay(server, second, 3 if args.quick else 10)
+            finally:
+                second.stop()
+            how = "LISTEN/NOTIFY" if kind == "postgresql" else "polling the file every 1 s"
+            if delays:
+                print(
+                    f"\nplayer stream on a second instance ({how}): told {len(delays)} times, "
+                    f"after the open's response: median {statistics.median(delays):.0f} ms, "
+                    f"min {min(delays):.0f} ms, max {max(delays):.0f} ms"
+                )
+            else:
+                print("\nplayer stream on a second instance: told nothing (ERROR)")
+                errors += 1
     finally:
         server.stop()
-    at50 = [r for r in rows if r[0] == 50]
-    if at50:
-        verdict = "PASS" if at50[0][3] < GOAL_P99_MS else "MISS"
-        print(f"\n{verdict}: p99 at 50 clients {at50[0][3]:.1f} ms (goal < {GOAL_P99_MS:.0f} ms)")
+    for answer in answers:
+        at50 = [r for r in rows if r[0] == 50 and r[1] == answer]
+        if at50 and answer in ("full", "delta"):
+            verdict = "PASS" if at50[0][4] < GOAL_P99_MS else "MISS"
+            print(
+                f"\n{verdict} ({answer}): p99 at 50 clients {at50[0][4]:.1f} ms "
+                f"(goal < {GOAL_P99_MS:.0f} ms)"
+            )
     if errors:
         print(f"ERROR: {errors} requests did not answer 200")
     return 1 if errors else 0
+
+
+def _stack() -> str:
+    """The HTTP parser and event loop uvicorn picks here ("auto": httptools and uvloop when
+    they are installed, as kerker's dependencies ask on CPython outside Windows)."""
+    import importlib.util
+
+    parser = "httptools" if importlib.util.find_spec("httptools") else "h11"
+    loop = "uvloop" if importlib.util.find_spec("uvloop") else "asyncio"
+    return f"{parser}+{loop}"
 
 
 if __name__ == "__main__":

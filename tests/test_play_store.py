@@ -44,9 +44,15 @@ def _note(seq: int, text: str) -> Event:
     return Event(seq, "note", {"text": text, "depth": None, "area": None})
 
 
+POOLS = (None, 4)
+"""A store on one connection (the CLI) and on a pool (the web app: on PostgreSQL its
+connections are in autocommit, reads run without BEGIN and an append is one statement)."""
+
+
+@pytest.mark.parametrize("pool", POOLS)
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_append_read_conflict(backend: str, tmp_path: Path) -> None:
-    with open_store(store_url(backend, tmp_path)) as store:
+def test_append_read_conflict(backend: str, pool: int | None, tmp_path: Path) -> None:
+    with open_store(store_url(backend, tmp_path), pool=pool) as store:
         assert store.migrate() == LATEST  # idempotent
         store.create(_info())
         with pytest.raises(StoreError, match="already exists"):
@@ -123,8 +129,9 @@ WRITER = textwrap.dedent("""
     from kerker.play.store import ConflictError, open_store
 
     url, sid, who, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+    pool = int(sys.argv[5]) or None
     info = SessionInfo(sid, "zufallslabyrinth", 7, {}, "0.1.0", "d", player_token="t" + sid)
-    store = open_store(url)
+    store = open_store(url, pool=pool)
     seq = len(store.events(sid))
     done = 0
     while done < count:
@@ -141,18 +148,21 @@ WRITER = textwrap.dedent("""
 """)
 
 
-def _writer(url: str, sid: str, who: str, count: int) -> subprocess.Popen[str]:
+def _writer(
+    url: str, sid: str, who: str, count: int, pool: int | None = None
+) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + str(ROOT)}
     return subprocess.Popen(
-        [sys.executable, "-c", WRITER, url, sid, who, str(count)],
+        [sys.executable, "-c", WRITER, url, sid, who, str(count), str(pool or 0)],
         stdout=subprocess.PIPE,
         text=True,
         env=env,
     )
 
 
+@pytest.mark.parametrize("pool", POOLS)
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_kill_9_loses_no_committed_event(backend: str, tmp_path: Path) -> None:
+def test_kill_9_loses_no_committed_event(backend: str, pool: int | None, tmp_path: Path) -> None:
     """A writer is killed with SIGKILL after a varying number of commits, 12 times over:
     every event it reported committed is in the store, and the log has no gap."""
     url = store_url(backend, tmp_path)
@@ -160,7 +170,7 @@ def test_kill_9_loses_no_committed_event(backend: str, tmp_path: Path) -> None:
         store.create(SessionInfo("k9", "zufallslabyrinth", 7, {}, "0.1.0", "d", player_token="tk9"))
     reported: list[int] = []
     for round_ in range(12):
-        proc = _writer(url, "k9", f"w{round_}", 10_000)
+        proc = _writer(url, "k9", f"w{round_}", 10_000, pool)
         assert proc.stdout is not None
         for _n in range(3 + (round_ * 7) % 23):
             line = proc.stdout.readline()
@@ -175,13 +185,16 @@ def test_kill_9_loses_no_committed_event(backend: str, tmp_path: Path) -> None:
         assert set(reported) <= set(seqs)
 
 
+@pytest.mark.parametrize("pool", POOLS)
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_two_concurrent_writers_neither_duplicate_nor_drop(backend: str, tmp_path: Path) -> None:
+def test_two_concurrent_writers_neither_duplicate_nor_drop(
+    backend: str, pool: int | None, tmp_path: Path
+) -> None:
     url = store_url(backend, tmp_path)
     with open_store(url) as store:
         store.create(SessionInfo("cc", "zufallslabyrinth", 7, {}, "0.1.0", "d", player_token="tcc"))
     count = 60
-    procs = [_writer(url, "cc", who, count) for who in ("a", "b")]
+    procs = [_writer(url, "cc", who, count, pool) for who in ("a", "b")]
     outs = [p.communicate(timeout=120)[0] for p in procs]
     assert all(p.returncode == 0 for p in procs)
     with open_store(url) as store:

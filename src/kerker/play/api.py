@@ -112,28 +112,32 @@ class Play:
         state.info = info
         return state
 
-    def state(self, ref: str) -> PlayState:
+    def state(self, ref: str, known: tuple[SessionInfo, int] | None = None) -> PlayState:
         """The session named ``ref`` (id, id prefix or name), replayed and verified (or, when
         the stored log is the one the state after this object's last step of it was folded
         from, that state: a second instance's append shows as a longer log). With a cache:
         the cached state of the session brought up to the store's last event (never an
         older one), else the whole log folded; the caller owns the state returned (and may
-        give it back to the cache when done with it)."""
+        give it back to the cache when done with it). ``known``: the session's header and last
+        event number as the caller just read them from this store (:meth:`Store.head`), so
+        they are not read again."""
         if self.cache is not None:
-            return self._cached_state(ref)
+            return self._cached_state(ref, known)
         info, events = self.store.load(ref)
         last = self._last.pop(info.id, None)
         if last is not None and last.info == info and last.events == events and not last.read_only:
             return last
         return self._fold(info, events)
 
-    def _cached_state(self, ref: str) -> PlayState:
+    def _cached_state(self, ref: str, known: tuple[SessionInfo, int] | None) -> PlayState:
         assert self.cache is not None
-        info, seq = self.store.head(ref)
+        info, seq = known if known is not None else self.store.head(ref)
         state = self.cache.take(info.id)
         if state is not None and not _same_session(state.info, info):
             state = None
-        if state is not None and state.seq <= seq:
+        if state is not None and state.seq == seq:
+            pass  # nothing appended since: no look at the log
+        elif state is not None and state.seq < seq:
             try:
                 tables = state.registry or self.registry  # the session's own tables too
                 for event in self.store.events(info.id, after=state.seq, upto=seq):
@@ -151,13 +155,21 @@ class Play:
         state.info = info
         return verify(state)
 
-    def act(self, ref: str, kind: str, expected: int | None = None, **fields: Any) -> PlayState:
+    def act(
+        self,
+        ref: str,
+        kind: str,
+        expected: int | None = None,
+        *,
+        known: tuple[SessionInfo, int] | None = None,
+        **fields: Any,
+    ) -> PlayState:
         """Do ``kind`` (see :func:`~kerker.play.session.propose`) on session ``ref`` and
         return the state after it (valid until the next step of that session through this
         object, which goes on from it). ``expected``: the last event the caller saw; when the
         session moved on since (another writer), :class:`ConflictError` with ``.state`` the
-        current state, and nothing is written."""
-        state = self.state(ref)
+        current state, and nothing is written. ``known``: as for :meth:`state`."""
+        state = self.state(ref, known)
         if expected is not None and expected != state.seq:
             err = ConflictError(state.info.id, expected, state.seq)
             err.state = state

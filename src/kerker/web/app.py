@@ -9,7 +9,6 @@ the field named, an unknown page a 404; the API answers JSON ``{"error", "messag
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
@@ -136,6 +135,72 @@ class BodyCap:
         await self.app(scope, counted, send)
 
 
+SECURITY_HEADERS = (
+    (
+        "content-security-policy",
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+        "script-src 'self'; frame-ancestors 'none'; form-action 'self'",
+    ),
+    ("x-content-type-options", "nosniff"),
+    ("referrer-policy", "same-origin"),
+)
+"""Headers every answer carries unless its route set them itself."""
+
+
+class LanguageAndGuards:
+    """Every request's language (``?lang=``, the cookie, ``Accept-Language``: a context
+    variable the routes and their worker threads read; ``?lang=`` also sets the cookie),
+    the refusals before any route (:func:`_refuse`: cross-site POSTs, oversized bodies),
+    and :data:`SECURITY_HEADERS` on every answer. A pure ASGI middleware: the answer
+    passes through as it is made (Starlette's ``BaseHTTPMiddleware`` ran every request
+    in a task and stream of its own)."""
+
+    def __init__(self, app: Any, pages: _Pages) -> None:
+        self.app = app
+        self.pages = pages
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        from starlette.datastructures import MutableHeaders
+
+        request = Request(scope)
+        asked = request.query_params.get("lang")
+        code = weblang.choose(
+            asked, request.cookies.get(weblang.COOKIE), request.headers.get("accept-language")
+        )
+        cookie = _language_cookie(code) if asked and asked.strip().lower() in LANGUAGES else None
+
+        async def sending(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                if cookie is not None:
+                    headers.append("set-cookie", cookie)
+                for name, value in SECURITY_HEADERS:
+                    if name not in headers:
+                        headers[name] = value
+            await send(message)
+
+        token = weblang.current.set(code)
+        try:
+            refusal = _refuse(request)
+            if refusal is not None:
+                response = _error(request, self.pages, refusal[0], refusal[1], refusal[2])
+                await response(scope, receive, sending)
+                return
+            await self.app(scope, receive, sending)
+        finally:
+            weblang.current.reset(token)
+
+
+def _language_cookie(code: str) -> str:
+    """The ``Set-Cookie`` value that keeps the language ``code`` for a year."""
+    made = Response()
+    made.set_cookie(weblang.COOKIE, code, max_age=365 * 24 * 3600, samesite="lax", httponly=True)
+    return next(v.decode("latin-1") for k, v in made.raw_headers if k == b"set-cookie")
+
+
 def _is_api(request: Request) -> bool:
     return request.url.path.startswith("/api/")
 
@@ -156,36 +221,7 @@ def create_app(db: str | Path | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.add_middleware(BodyCap, limit=MAX_BODY)
 
-    @app.middleware("http")
-    async def language_and_guards(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        code = weblang.choose(
-            request.query_params.get("lang"),
-            request.cookies.get(weblang.COOKIE),
-            request.headers.get("accept-language"),
-        )
-        token = weblang.current.set(code)
-        try:
-            refusal = _refuse(request)
-            if refusal is not None:
-                return _error(request, pages, refusal[0], refusal[1], refusal[2])
-            response = await call_next(request)
-        finally:
-            weblang.current.reset(token)
-        asked = request.query_params.get("lang")
-        if asked and asked.strip().lower() in LANGUAGES:
-            response.set_cookie(
-                weblang.COOKIE, code, max_age=365 * 24 * 3600, samesite="lax", httponly=True
-            )
-        response.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
-            "script-src 'self'; frame-ancestors 'none'; form-action 'self'",
-        )
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        return response
+    app.add_middleware(LanguageAndGuards, pages=pages)
 
     @app.exception_handler(KerkerError)
     async def kerker_error(request: Request, exc: KerkerError) -> Response:

@@ -1,6 +1,9 @@
 """Play sessions in the browser: the GM page, the player page with its live stream, and the
-session API. Every request opens the store, folds the session's log and answers; nothing
-is kept in the process, so any instance serves any session (principle 16).
+session API. Every request reads the session's header and last event number from the
+store (one row) and answers from its state at exactly that event (folded states, page
+views and the digests of recent API answers are kept per process only as caches), so any
+instance serves any session (principle 16). API answers may be deltas (``?since=``,
+:mod:`kerker.web.delta`).
 
 Writes carry the sequence number the page was drawn at (``expected``): when another writer
 came first, the answer is a 409 with the current state, never a lost or doubled event.
@@ -19,7 +22,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import Body, FastAPI, File, Form, Request, UploadFile
+from fastapi import Body, FastAPI, File, Form, Query, Request, UploadFile
 from fastapi.responses import (
     HTMLResponse,
     JSONResponse,
@@ -27,6 +30,7 @@ from fastapi.responses import (
     Response,
     StreamingResponse,
 )
+from pydantic import BaseModel
 
 from kerker.errors import N_, OptionError, Word
 
@@ -122,6 +126,9 @@ class Sessions:
         self.cache = StateCache()
         self._store: Any = None
         self._store_lock = threading.Lock()
+        self.answers: Any = None
+        """The indexes of recent API answers for deltas (:class:`kerker.web.delta.Kept`,
+        set by the session API)."""
 
     def store(self) -> Any:
         """The app's store (opened on first use, kept for the life of the app)."""
@@ -172,10 +179,10 @@ class Sessions:
             raise OptionError(N_("no session {session!r}"), session=session[:40])
         return state
 
-    def check_gm(self, play: Any, session: str, token: str | None) -> Any:
-        """The stored header of ``session`` if ``token`` is its game master token. No
-        token: 403; a wrong one, or no such session: 404 (the same for both, so a guess
-        learns nothing)."""
+    def check_gm(self, play: Any, session: str, token: str | None) -> tuple[Any, int]:
+        """The stored header of ``session`` and the number of its last event (one query) if
+        ``token`` is its game master token. No token: 403; a wrong one, or no such session:
+        404 (the same for both, so a guess learns nothing)."""
         import secrets as _secrets
 
         if not token:
@@ -188,25 +195,27 @@ class Sessions:
             )
         from kerker.play.store import StoreError
 
+        head: tuple[Any, int] | None
         try:
-            info = play.store.find(session) if SESSION_ID.match(session) else None
+            head = play.store.head(session) if SESSION_ID.match(session) else None
         except StoreError:
-            info = None
+            head = None
+        info: Any = head[0] if head is not None else None
         if (
-            info is None
+            head is None
             or info.id != session
             or not info.gm_token
             or not _secrets.compare_digest(info.gm_token.encode(), token.encode()[:200])
         ):
             raise _refused(404, N_("no such page"))
-        return info
+        assert head is not None
+        return info, int(head[1])
 
     def state(self, session: str, gm: str | None) -> Any:
         """The session with exactly this id, replayed, for its game master (``gm``: the
         token the request carries; see :meth:`check_gm`)."""
         with self.play() as play:
-            self.check_gm(play, session, gm)
-            return play.state(session)
+            return self._lend(play.state(session, self.check_gm(play, session, gm)))
 
     def by_gm_token(self, token: str) -> Any:
         """The stored header of the session whose game master token is ``token``."""
@@ -217,70 +226,75 @@ class Sessions:
         with self.play() as play:
             return play.store.by_gm_token(token)
 
-    def by_token(self, token: str) -> Any:
-        """The session a player token reads (and nothing else)."""
+    def _player_head(self, play: Any, token: str) -> tuple[Any, int]:
+        """The header and last event number of the session the player link ``token``
+        reads (one query); refuses a malformed or unknown link in one line."""
         from kerker.play.store import StoreError
 
         if not TOKEN.match(token):
             raise StoreError(
                 N_("this player link is not valid (ask the game master for a new one)")
             )
+        head: tuple[Any, int] = play.store.head_by_token(token)
+        return head
+
+    def by_token(self, token: str) -> Any:
+        """The session a player token reads (and nothing else)."""
         with self.play() as play:
-            info = play.store.by_token(token)
-            return self._lend(play.state(info.id))
+            head = self._player_head(play, token)
+            return self._lend(play.state(head[0].id, head))
 
     def act(
-        self, session: str, kind: str, expected: int | None, gm: str | None, **fields: Any
+        self,
+        ref: str,
+        kind: str,
+        expected: int | None,
+        gm: str | None,
+        *,
+        player: bool = False,
+        **fields: Any,
     ) -> Any:
-        """Do ``kind`` on the session as its game master (see
-        :func:`kerker.play.session.propose` and :meth:`check_gm`)."""
-        if kind not in ACTIONS:
+        """Do ``kind`` (see :func:`kerker.play.session.propose`) on a session: as its game
+        master (``ref`` the session id, ``gm`` the token the request carries, see
+        :meth:`check_gm`), or with ``player`` through the player link ``ref`` (only in a
+        session without a referee, only :data:`PLAYER_ACTIONS`: 403 otherwise)."""
+        from kerker.play.store import ConflictError
+
+        if not player and kind not in ACTIONS:
             raise OptionError(
                 N_("unknown {what} {value!r}; choose one of {choices}"),
                 what=Word(N_("action")),
                 value=kind,
                 choices=", ".join(ACTIONS),
             )
-        if not SESSION_ID.match(session):
-            raise OptionError(N_("no session {session!r}"), session=session[:40])
-        from kerker.play.store import ConflictError
-
+        if not player and not SESSION_ID.match(ref):
+            raise OptionError(N_("no session {session!r}"), session=ref[:40])
         with self.play() as play:
-            # exact id and its GM token: a cheap look-up in the same store, not a replay
-            # of its own (measured: a third of an open request's time went there)
-            self.check_gm(play, session, gm)
+            if player:
+                head = self._player_head(play, ref)
+                if head[0].referee:
+                    raise _refused(
+                        403,
+                        N_("the game master plays this session: the player link only watches"),
+                    )
+                if kind not in PLAYER_ACTIONS:
+                    raise _refused(403, N_("players cannot do this"))
+            else:
+                # exact id and its GM token: a cheap look-up in the same store, not a replay
+                # of its own; the header and last event read there are the step's basis
+                head = self.check_gm(play, ref, gm)
             try:
-                return self._lend(play.act(session, kind, expected=expected, **fields))
+                return self._lend(
+                    play.act(head[0].id, kind, expected=expected, known=head, **fields)
+                )
             except ConflictError as err:
                 if err.state is not None:
                     self._lend(err.state)
                 raise
 
     def act_as_player(self, token: str, kind: str, expected: int | None, **fields: Any) -> Any:
-        """Do ``kind`` through the player link ``token``: only in a session without a
-        referee, only :data:`PLAYER_ACTIONS` (403 otherwise)."""
-        from kerker.play.store import StoreError
-
-        if not TOKEN.match(token):
-            raise StoreError(
-                N_("this player link is not valid (ask the game master for a new one)")
-            )
-        with self.play() as play:
-            info = play.store.by_token(token)
-            if info.referee:
-                raise _refused(
-                    403, N_("the game master plays this session: the player link only watches")
-                )
-            if kind not in PLAYER_ACTIONS:
-                raise _refused(403, N_("players cannot do this"))
-            from kerker.play.store import ConflictError
-
-            try:
-                return self._lend(play.act(info.id, kind, expected=expected, **fields))
-            except ConflictError as err:
-                if err.state is not None:
-                    self._lend(err.state)
-                raise
+        """Do ``kind`` through the player link ``token`` (:meth:`act` with ``player``)."""
+        return self.act(token, kind, expected, None, player=True, **fields)
 
     def new(
         self,
@@ -780,73 +794,88 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
         remember_gm(response, state.info)
         return response
 
+    def page(
+        request: Request, state: Any, player: bool, status: int = 200, **extra: Any
+    ) -> HTMLResponse:
+        """The GM page (``play.html``) or the player page (``watch.html``) of ``state``."""
+        code = weblang.current.get()
+        info = state.info
+        if player:
+            template = "watch.html"
+            base = f"/watch/{info.player_token}"
+            links: dict[str, Any] = {"token": info.player_token}
+        else:
+            template = "play.html"
+            base = f"/play/{info.id}"
+            links = {
+                "watch_url": str(request.url_for("watch_page", token=info.player_token)),
+                "gm_url": str(request.url_for("gm_link", token=info.gm_token)),
+            }
+        data = _page_data(
+            state,
+            "player" if player else "gm",
+            code,
+            extra.pop("depth", None),
+            extra.pop("area", None),
+        )
+        shown: HTMLResponse = pages.render(
+            request,
+            template,
+            status=status,
+            act_base=base,
+            page_base=base,
+            **links,
+            **extra,
+            **data,
+        )
+        return shown
+
+    def form_step(request: Request, ref: str, kind: str, player: bool, form: Any) -> Response:
+        """A step sent by the GM page or (``player``) the player page: its form fields in,
+        a redirect to the page after it out (a conflict: the page as it is now, a 409)."""
+        from kerker.play.store import ConflictError
+
+        if player and kind not in PLAYER_ACTIONS:
+            raise _refused(403, N_("players cannot do this"))
+        fields = _fields(
+            kind,
+            form.exit,
+            form.text,
+            form.area,
+            form.value,
+            form.modifier,
+            form.secret and not player,
+            form.level,
+            form.depth,
+            form.side,
+            form.item,
+            form.dice,
+        )
+        seen = _form_int(form.expected, N_("expected"), 0, 10**9)
+        gm = None if player else gm_credential(request, ref)
+        try:
+            state = sessions.act(ref, kind, seen, gm, player=player, **fields)
+        except ConflictError as err:
+            return page(
+                request, err.state, player, status=409, conflict=err.message(weblang.gettext())
+            )
+        at = f"?depth={state.depth}" if state.depth else ""
+        if kind in ("search", "take") and fields.get("area"):
+            at += ("&" if at else "?") + f"area={fields['area']}"
+        return RedirectResponse(f"/{'watch' if player else 'play'}/{ref}{at}", status_code=303)
+
     @app.get("/play/{session}", response_class=HTMLResponse, include_in_schema=False)
     def play_page(
         request: Request, session: str, depth: int | None = None, area: int | None = None
     ) -> HTMLResponse:
-        code = weblang.current.get()
         state = sessions.state(session, gm_credential(request, session))
-        data = _page_data(state, "gm", code, depth, area)
-        watch = str(request.url_for("watch_page", token=state.info.player_token))
-        gm_url = str(request.url_for("gm_link", token=state.info.gm_token))
-        return pages.render(
-            request,
-            "play.html",
-            watch_url=watch,
-            gm_url=gm_url,
-            act_base=f"/play/{session}",
-            page_base=f"/play/{session}",
-            **data,
-        )
+        return page(request, state, False, depth=depth, area=area)
 
     @app.post("/play/{session}/{kind}", include_in_schema=False)
     def play_action(
-        request: Request,
-        session: str,
-        kind: str,
-        expected: str | None = Form(None),
-        exit: str | None = Form(None),
-        text: str | None = Form(None),
-        area: str | None = Form(None),
-        value: str | None = Form(None),
-        modifier: str | None = Form(None),
-        secret: bool = Form(False),
-        level: str | None = Form(None),
-        depth: str | None = Form(None),
-        side: str | None = Form(None),
-        item: str | None = Form(None),
-        dice: str | None = Form(None),
+        request: Request, session: str, kind: str, form: Annotated[StepForm, Form()]
     ) -> Response:
-        from kerker.play.store import ConflictError
-
-        gm = gm_credential(request, session)
-        fields = _fields(
-            kind, exit, text, area, value, modifier, secret, level, depth, side, item, dice
-        )
-        seen = _form_int(expected, N_("expected"), 0, 10**9)
-        try:
-            state = sessions.act(session, kind, seen, gm, **fields)
-        except ConflictError as err:
-            code = weblang.current.get()
-            data = _page_data(err.state, "gm", code, None)
-            watch = str(request.url_for("watch_page", token=err.state.info.player_token))
-            gm_url = str(request.url_for("gm_link", token=err.state.info.gm_token))
-            page: Response = pages.render(
-                request,
-                "play.html",
-                status=409,
-                watch_url=watch,
-                gm_url=gm_url,
-                act_base=f"/play/{session}",
-                page_base=f"/play/{session}",
-                conflict=err.message(weblang.gettext()),
-                **data,
-            )
-            return page
-        at = f"?depth={state.depth}" if state.depth else ""
-        if kind in ("search", "take") and fields.get("area"):
-            at += ("&" if at else "?") + f"area={fields['area']}"
-        return RedirectResponse(f"/play/{session}{at}", status_code=303)
+        return form_step(request, session, kind, False, form)
 
     @app.get("/play/{session}/journal.md", include_in_schema=False)
     def play_journal_md(request: Request, session: str, view: str = "gm") -> Response:
@@ -878,63 +907,14 @@ def session_routes(app: FastAPI, sessions: Sessions) -> None:
     def watch_page(
         request: Request, token: str, depth: int | None = None, area: int | None = None
     ) -> HTMLResponse:
-        code = weblang.current.get()
-        state = sessions.by_token(token)
-        data = _page_data(state, "player", code, depth, area)
-        return pages.render(
-            request,
-            "watch.html",
-            token=token,
-            act_base=f"/watch/{token}",
-            page_base=f"/watch/{token}",
-            **data,
-        )
+        return page(request, sessions.by_token(token), True, depth=depth, area=area)
 
     @app.post("/watch/{token}/{kind}", include_in_schema=False)
     def watch_action(
-        request: Request,
-        token: str,
-        kind: str,
-        expected: str | None = Form(None),
-        exit: str | None = Form(None),
-        text: str | None = Form(None),
-        area: str | None = Form(None),
-        value: str | None = Form(None),
-        modifier: str | None = Form(None),
-        level: str | None = Form(None),
-        depth: str | None = Form(None),
-        side: str | None = Form(None),
-        item: str | None = Form(None),
-        dice: str | None = Form(None),
+        request: Request, token: str, kind: str, form: Annotated[StepForm, Form()]
     ) -> Response:
         """A step of the players of a session without a referee (their own page)."""
-        from kerker.play.store import ConflictError
-
-        if kind not in PLAYER_ACTIONS:
-            raise _refused(403, N_("players cannot do this"))
-        fields = _fields(
-            kind, exit, text, area, value, modifier, False, level, depth, side, item, dice
-        )
-        seen = _form_int(expected, N_("expected"), 0, 10**9)
-        try:
-            state = sessions.act_as_player(token, kind, seen, **fields)
-        except ConflictError as err:
-            data = _page_data(err.state, "player", weblang.current.get(), None)
-            page: Response = pages.render(
-                request,
-                "watch.html",
-                status=409,
-                token=token,
-                act_base=f"/watch/{token}",
-                page_base=f"/watch/{token}",
-                conflict=err.message(weblang.gettext()),
-                **data,
-            )
-            return page
-        at = f"?depth={state.depth}" if state.depth else ""
-        if kind in ("search", "take") and fields.get("area"):
-            at += ("&" if at else "?") + f"area={fields['area']}"
-        return RedirectResponse(f"/watch/{token}{at}", status_code=303)
+        return form_step(request, token, kind, True, form)
 
     @app.get("/watch/{token}/events", include_in_schema=False)
     async def watch_events(request: Request, token: str) -> Response:
@@ -1070,8 +1050,7 @@ def _seq_of(sessions: Sessions, token: str) -> int | None:
     from kerker.play.store import StoreError
 
     try:
-        info = sessions.store().by_token(token)
-        return int(sessions.store().head(info.id)[1])  # one row, not the whole log
+        return int(sessions.store().head_by_token(token)[1])  # one row, not the whole log
     except StoreError:
         return None
 
@@ -1113,13 +1092,51 @@ SESSION_ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
+SinceQuery = Annotated[
+    int | None,
+    Query(
+        ge=0,
+        le=10**9,
+        description="The `seq` of an answer the client holds (same route, view and language): "
+        'answer the delta since it (`"delta": true`); a whole answer when this instance '
+        "does not know it",
+    ),
+]
+SESSION_ANSWERS: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "The session's view as `kerker play show --json` gives it, or with "
+        '`since` a delta: `{"delta": true, "since", "seq", "set": {changed top-level values}, '
+        '"unset": [keys], "levels": {"drop": [depths], "put": [whole levels], "patch": '
+        '[{"depth", "set", "unset", "areas": {"drop": [ids], "put": [items], "order": [ids]}, '
+        '"connections": {...}}], "order": [depths]}}` (docs/api.md, Deltas)',
+        "content": {"application/json": {"schema": {"type": "object"}}},
+    },
+    **SESSION_ERRORS,
+}
+
+
 def _session_api(app: FastAPI, sessions: Sessions) -> None:
+    from kerker.web import delta
     from kerker.web.app import dungeon_options
 
-    def shown(state: Any, view: str = "gm") -> dict[str, Any]:
+    kept = delta.Kept()
+    sessions.answers = kept
+
+    def answer(state: Any, view: str, since: int | None, status: int = 200) -> Response:
+        """The ``view`` of ``state`` as a JSON answer: whole, or the delta from the answer
+        of event ``since`` when this process made and kept that one (docs/api.md)."""
         from kerker.play.views import show
 
-        return show(state, view, weblang.current.get())
+        lang = weblang.current.get()
+        body, index = delta.encode(show(state, view, lang))
+        if index is not None and status == 200:
+            key = (state.info.id, state.info.created, view, lang)
+            old = kept.get(key, since) if since is not None else None
+            digests = index.digested()
+            kept.keep(key, state.seq, digests)
+            if old is not None:
+                body = delta.delta(old, index, digests, since or 0, state.seq)
+        return Response(body, status_code=status, media_type="application/json")
 
     def acting(
         session: str,
@@ -1127,6 +1144,7 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
         body: dict[str, Any],
         request: Request | None,
         player: bool = False,
+        since: int | None = None,
     ) -> Response:
         from kerker.play.store import ConflictError
         from kerker.tables.engine import MoreDiceNeeded
@@ -1154,11 +1172,8 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
             )
             if kind in ("open", "reroll"):
                 typed.update(_door_dice(fields.get("dice"), fields.get("rest")))
-            if player:
-                state = sessions.act_as_player(session, kind, expected, **typed)
-            else:
-                gm = gm_credential(request, session) if request is not None else None
-                state = sessions.act(session, kind, expected, gm, **typed)
+            gm = gm_credential(request, session) if request is not None and not player else None
+            state = sessions.act(session, kind, expected, gm, player=player, **typed)
         except MoreDiceNeeded as err:
             # the next table roll behind the door needs a value: say which (nothing written)
             named = err.in_language(weblang.current.get())
@@ -1167,15 +1182,21 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
                 status_code=422,
             )
         except ConflictError as err:
-            return JSONResponse(
-                {
-                    "error": "conflict",
-                    "message": err.message(weblang.gettext()),
-                    "state": shown(err.state, "player" if player else "gm"),
-                },
+            import orjson
+
+            whole = answer(err.state, "player" if player else "gm", None, status=409)
+            return Response(
+                orjson.dumps(
+                    {
+                        "error": "conflict",
+                        "message": err.message(weblang.gettext()),
+                        "state": orjson.Fragment(bytes(whole.body)),
+                    }
+                ),
                 status_code=409,
+                media_type="application/json",
             )
-        return JSONResponse(shown(state, "player" if player else "gm"))
+        return answer(state, "player" if player else "gm", since)
 
     @app.post("/api/sessions", responses=SESSION_ERRORS, tags=["sessions"])
     def api_new(response: Response, body: BodyDict = None) -> dict[str, Any]:
@@ -1225,18 +1246,41 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
             for info in sessions.listing(request)
         ]
 
-    @app.get("/api/sessions/{session}", responses=SESSION_ERRORS, tags=["sessions"])
-    def api_state(request: Request, session: str, view: str = "gm") -> dict[str, Any]:
-        """The session as `kerker play show --json` gives it (game master token needed)."""
-        return shown(sessions.state(session, gm_credential(request, session)), _view(view))
+    @app.get("/api/sessions/{session}", responses=SESSION_ANSWERS, tags=["sessions"])
+    def api_state(
+        request: Request, session: str, view: str = "gm", since: SinceQuery = None
+    ) -> Response:
+        """The session as `kerker play show --json` gives it (game master token needed);
+        `since`: the delta from the answer of that event (docs/api.md)."""
+        state = sessions.state(session, gm_credential(request, session))
+        return answer(state, _view(view), since)
 
-    def step(kind: str) -> Any:
-        def route(request: Request, session: str, body: BodyDict = None) -> Response:
-            return acting(session, kind, body or {}, request)
+    def step(kind: str, player: bool) -> Any:
+        if player:
+
+            def route(token: str, body: BodyDict = None, since: SinceQuery = None) -> Response:
+                return acting(token, kind, body or {}, None, player=True, since=since)
+
+        else:
+
+            def route(  # type: ignore[misc]
+                request: Request, session: str, body: BodyDict = None, since: SinceQuery = None
+            ) -> Response:
+                return acting(session, kind, body or {}, request, since=since)
 
         route.__doc__ = (
-            f"The `{kind}` step of `kerker play` (body: its fields, and "
-            "`expected`: the number of the last event seen)."
+            (
+                f"The `{kind}` step through the player link of a session without a referee "
+                "(403 in a session with one); answers the players' view."
+            )
+            if player
+            else (
+                f"The `{kind}` step of `kerker play` (body: its fields, and "
+                "`expected`: the number of the last event seen)."
+            )
+        ) + (
+            " `since`: answer the delta from the answer of that event instead of the whole "
+            "state (docs/api.md, Deltas)."
         )
         if kind in ("open", "reroll"):
             route.__doc__ += (
@@ -1252,33 +1296,24 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
     for kind in ACTIONS:
         app.post(
             f"/api/sessions/{{session}}/{kind}",
-            responses=SESSION_ERRORS,
+            responses=SESSION_ANSWERS,
             tags=["sessions"],
             name=f"api_{kind}",
-        )(step(kind))
-
-    def player_step(kind: str) -> Any:
-        def route(token: str, body: BodyDict = None) -> Response:
-            return acting(token, kind, body or {}, None, player=True)
-
-        route.__doc__ = (
-            f"The `{kind}` step through the player link of a session without a referee "
-            "(403 in a session with one); answers the players' view."
-        )
-        return route
+        )(step(kind, False))
 
     for kind in PLAYER_ACTIONS:
         app.post(
             f"/api/watch/{{token}}/{kind}",
-            responses=SESSION_ERRORS,
+            responses=SESSION_ANSWERS,
             tags=["players"],
             name=f"api_player_{kind}",
-        )(player_step(kind))
+        )(step(kind, True))
 
-    @app.get("/api/watch/{token}", responses=SESSION_ERRORS, tags=["players"])
-    def api_watch(token: str) -> dict[str, Any]:
-        """The players' view of the session the player link reads."""
-        return shown(sessions.by_token(token), "player")
+    @app.get("/api/watch/{token}", responses=SESSION_ANSWERS, tags=["players"])
+    def api_watch(token: str, since: SinceQuery = None) -> Response:
+        """The players' view of the session the player link reads; `since`: the delta from
+        the answer of that event (docs/api.md)."""
+        return answer(sessions.by_token(token), "player", since)
 
     @app.get("/api/sessions/{session}/journal", responses=SESSION_ERRORS, tags=["sessions"])
     def api_journal(
@@ -1302,6 +1337,24 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
             journal_md(state, services.registry(), weblang.current.get(), view=_view(view)),
             media_type="text/markdown; charset=utf-8",
         )
+
+
+class StepForm(BaseModel):
+    """The fields a step's form on the GM page or the player page may send (every one
+    text as typed; :func:`_fields` checks them per kind)."""
+
+    expected: str | None = None
+    exit: str | None = None
+    text: str | None = None
+    area: str | None = None
+    value: str | None = None
+    modifier: str | None = None
+    secret: bool = False
+    level: str | None = None
+    depth: str | None = None
+    side: str | None = None
+    item: str | None = None
+    dice: str | None = None
 
 
 NO_FILE: Any = File(None)

@@ -70,6 +70,14 @@ _COLUMNS = (
 )
 
 
+def _event_data(event: Event) -> str:
+    """What the ``data`` column keeps of ``event`` (all but its number and kind)."""
+    return json.dumps(
+        {k: v for k, v in event.to_json().items() if k not in ("seq", "kind")},
+        ensure_ascii=False,
+    )
+
+
 def _info(row: tuple[Any, ...]) -> SessionInfo:
     d = dict(zip(_COLUMNS, row, strict=False))
     return SessionInfo(
@@ -230,12 +238,11 @@ class Store(ABC):
     def sessions(self) -> list[SessionInfo]:
         """Every session, the most recently played first (at most
         :data:`MAX_SESSIONS_LISTED`)."""
-        with self.transaction(write=False) as cur:
-            cur.execute(
-                f"SELECT {', '.join(_COLUMNS)} FROM sessions "
-                f"ORDER BY updated DESC, id LIMIT {MAX_SESSIONS_LISTED}"
-            )
-            return [_info(tuple(r)) for r in cur.fetchall()]
+        rows = self._read(
+            f"SELECT {', '.join(_COLUMNS)} FROM sessions "
+            f"ORDER BY updated DESC, id LIMIT {MAX_SESSIONS_LISTED}"
+        )
+        return [_info(tuple(r)) for r in rows]
 
     def find(self, ref: str) -> SessionInfo:
         """The session whose id is ``ref``, starts with ``ref``, or whose name is ``ref``;
@@ -245,15 +252,14 @@ class Store(ABC):
     def head(self, ref: str) -> tuple[SessionInfo, int]:
         """The session named ``ref`` (as :meth:`find` names it) and the number of its last
         event, read together in one query (what a cache of folded states compares with)."""
-        with self.transaction(write=False) as cur:
-            cur.execute(
-                self._sql(
-                    f"SELECT {', '.join(_COLUMNS)}, seq FROM sessions "
-                    "WHERE id = ? OR name = ? OR id LIKE ? ORDER BY id LIMIT 3"
-                ),
+        rows = [
+            (_info(tuple(r)), int(r[len(_COLUMNS)]))
+            for r in self._read(
+                f"SELECT {', '.join(_COLUMNS)}, seq FROM sessions "
+                "WHERE id = ? OR name = ? OR id LIKE ? ORDER BY id LIMIT 3",
                 (ref, ref, ref.replace("%", "").replace("_", "") + "%"),
             )
-            rows = [(_info(tuple(r)), int(r[len(_COLUMNS)])) for r in cur.fetchall()]
+        ]
         exact = [r for r in rows if r[0].id == ref]
         if exact:
             return exact[0]
@@ -272,54 +278,54 @@ class Store(ABC):
     def by_token(self, token: str) -> SessionInfo:
         """The session whose player token is ``token`` (exactly); refuses others in one line
         without saying whether any session exists."""
-        with self.transaction(write=False) as cur:
-            cur.execute(
-                self._sql(f"SELECT {', '.join(_COLUMNS)} FROM sessions WHERE player_token = ?"),
-                (token,),
-            )
-            row = cur.fetchone()
-        if row is None or not token:
+        return self.head_by_token(token)[0]
+
+    def head_by_token(self, token: str) -> tuple[SessionInfo, int]:
+        """The session whose player token is ``token`` (exactly) and the number of its last
+        event, in one query; refuses others as :meth:`by_token` does."""
+        rows = self._read(
+            f"SELECT {', '.join(_COLUMNS)}, seq FROM sessions WHERE player_token = ?", (token,)
+        )
+        if not rows or not token:
             raise StoreError(
                 N_("this player link is not valid (ask the game master for a new one)")
             )
-        return _info(tuple(row))
+        return _info(tuple(rows[0])), int(rows[0][len(_COLUMNS)])
 
     def by_gm_token(self, token: str) -> SessionInfo:
         """The session whose game master token is ``token`` (exactly); refuses others in
         one line without saying whether any session exists."""
         if token:
-            with self.transaction(write=False) as cur:
-                cur.execute(
-                    self._sql(f"SELECT {', '.join(_COLUMNS)} FROM sessions WHERE gm_token = ?"),
-                    (token,),
-                )
-                row = cur.fetchone()
-            if row is not None:
-                return _info(tuple(row))
+            rows = self._read(
+                f"SELECT {', '.join(_COLUMNS)} FROM sessions WHERE gm_token = ?", (token,)
+            )
+            if rows:
+                return _info(tuple(rows[0]))
         raise StoreError(N_("this game master link is not valid"))
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """The rows of one read-only statement (``?`` marks), as one transaction (a single
+        statement sees one snapshot of the database on both backends; subclasses may run it
+        without ``BEGIN`` and ``COMMIT``)."""
+        with self.transaction(write=False) as cur:
+            cur.execute(self._sql(sql), tuple(params))
+            return list(cur.fetchall())
 
     def events(self, session: str, after: int = 0, upto: int | None = None) -> list[Event]:
         """The log of ``session`` in order: the events after number ``after`` up to number
         ``upto`` (None: the last). Refuses a stored event that does not read as one (a
         damaged database) in one line."""
-        with self.transaction(write=False) as cur:
-            if upto is None:
-                cur.execute(
-                    self._sql(
-                        "SELECT seq, kind, data FROM events WHERE session = ? AND seq > ? "
-                        "ORDER BY seq"
-                    ),
-                    (session, after),
-                )
-            else:
-                cur.execute(
-                    self._sql(
-                        "SELECT seq, kind, data FROM events "
-                        "WHERE session = ? AND seq > ? AND seq <= ? ORDER BY seq"
-                    ),
-                    (session, after, upto),
-                )
-            rows = cur.fetchall()
+        if upto is None:
+            rows = self._read(
+                "SELECT seq, kind, data FROM events WHERE session = ? AND seq > ? ORDER BY seq",
+                (session, after),
+            )
+        else:
+            rows = self._read(
+                "SELECT seq, kind, data FROM events "
+                "WHERE session = ? AND seq > ? AND seq <= ? ORDER BY seq",
+                (session, after, upto),
+            )
         out = []
         for seq, kind, data in rows:
             try:
@@ -341,10 +347,7 @@ class Store(ABC):
         recorded with it) in one transaction, if the session's last event is still
         ``event.seq - 1``; else :class:`ConflictError`, and nothing is written."""
         expected = event.seq - 1
-        data = json.dumps(
-            {k: v for k, v in event.to_json().items() if k not in ("seq", "kind")},
-            ensure_ascii=False,
-        )
+        data = _event_data(event)
         try:
             with self.transaction() as cur:
                 cur.execute(
@@ -367,10 +370,18 @@ class Store(ABC):
             raise
         except Exception as exc:
             if self.is_clash(exc):
-                with self.transaction(write=False) as cur:
-                    seq = self._seq(cur, info.id)
-                raise ConflictError(info.id, expected, seq) from None
+                raise self._conflict(info.id, expected) from None
             raise self.fail(exc) from None
+
+    def _conflict(self, session: str, expected: int) -> ConflictError:
+        """The conflict of an append that expected event ``expected`` (the session's last
+        event read anew); refuses a session that is gone."""
+        rows = self._read("SELECT seq FROM sessions WHERE id = ?", (session,))
+        if not rows:
+            raise StoreError(
+                N_("no session {session!r}; `kerker play list` shows them"), session=session
+            )
+        return ConflictError(session, expected, int(rows[0][0]))
 
     def _seq(self, cur: Any, session: str) -> int:
         cur.execute(self._sql("SELECT seq FROM sessions WHERE id = ?"), (session,))

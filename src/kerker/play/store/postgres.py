@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from kerker.errors import N_
 from kerker.play.events import Event
 from kerker.play.session import SessionInfo
-from kerker.play.store.base import BusyError, Store, StoreError
+from kerker.play.store.base import BusyError, Store, StoreError, _event_data
 from kerker.play.store.migrations import APP, LATEST
 
 CONNECT_TIMEOUT = 10
@@ -31,6 +31,16 @@ LISTEN_RETRY = 1.0
 POOL_WAIT = 10.0
 """Seconds a transaction waits for a free pooled connection before it is refused as busy
 (:class:`~kerker.play.store.base.BusyError`: nothing written, try again)."""
+
+
+_APPEND = (
+    "WITH moved AS (UPDATE sessions SET seq = %s, fingerprint = %s, updated = %s "
+    "WHERE id = %s AND seq = %s RETURNING id), "
+    "added AS (INSERT INTO events (session, seq, kind, data, created) "
+    "SELECT id, %s, %s, %s, %s FROM moved RETURNING session) "
+    "SELECT pg_notify(%s, session) FROM added"
+)
+"""An append on an autocommit connection, as one statement (:meth:`PostgresStore.append`)."""
 
 
 def _redacted(url: str) -> str:
@@ -74,7 +84,9 @@ class PostgresStore(Store):
             url,
             min_size=1,
             max_size=size,
-            kwargs={"connect_timeout": CONNECT_TIMEOUT},
+            # autocommit: a single read runs without BEGIN and COMMIT (two round trips fewer,
+            # :meth:`_read`); writes still run in ``conn.transaction()`` blocks
+            kwargs={"connect_timeout": CONNECT_TIMEOUT, "autocommit": True},
             open=False,
             name="kerker",
         )
@@ -145,15 +157,66 @@ class PostgresStore(Store):
         except psycopg.Error as exc:
             raise self.fail(exc) from None
 
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """One read-only statement: on a pooled connection (autocommit) without ``BEGIN``
+        and ``COMMIT`` (a single statement sees one snapshot), else in a transaction."""
+        if self._pool is None:
+            return super()._read(sql, params)
+        psycopg = self._psycopg
+        try:
+            with self._connection() as conn, conn.cursor() as cur:
+                cur.execute(self._sql(sql), tuple(params))
+                return list(cur.fetchall())
+        except StoreError:
+            raise
+        except psycopg.Error as exc:
+            raise self.fail(exc) from None
+
     def append(self, info: SessionInfo, event: Event) -> None:
         """As :meth:`Store.append`, and the same transaction sends ``NOTIFY kerker_events``
         with the session's id, so listeners of every instance (:func:`listen`) learn of
-        it when, and only when, the event is committed. A conflict notifies nothing."""
-        self._local.notify = info.id  # read (and cleared) by the append's own transaction
+        it when, and only when, the event is committed. A conflict notifies nothing.
+
+        On a pooled connection (autocommit) it is one statement, so one round trip and its
+        own transaction: the ``UPDATE ... WHERE seq = expected`` (a second writer waits for
+        the first's row lock and then finds the sequence moved on), the ``INSERT`` of the
+        event from the row it updated, and ``pg_notify`` for the row inserted; nothing
+        updated means nothing inserted or notified (a conflict)."""
+        if self._pool is None:
+            self._local.notify = info.id  # read (and cleared) by the append's transaction
+            try:
+                super().append(info, event)
+            finally:
+                self._local.notify = None
+            return
+        expected = event.seq - 1
+        psycopg = self._psycopg
         try:
-            super().append(info, event)
-        finally:
-            self._local.notify = None
+            with self._connection() as conn, conn.cursor() as cur:
+                cur.execute(
+                    _APPEND,
+                    (
+                        event.seq,
+                        info.fingerprint,
+                        info.updated,
+                        info.id,
+                        expected,
+                        event.seq,
+                        event.kind,
+                        _event_data(event),
+                        info.updated,
+                        CHANNEL,
+                    ),
+                )
+                done = cur.fetchall()
+        except StoreError:
+            raise
+        except psycopg.errors.IntegrityError:
+            raise self._conflict(info.id, expected) from None
+        except psycopg.Error as exc:
+            raise self.fail(exc) from None
+        if len(done) != 1:
+            raise self._conflict(info.id, expected)
 
     def _lock(self, cur: Any) -> None:
         cur.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))

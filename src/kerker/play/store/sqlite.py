@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -155,6 +155,15 @@ class SqliteStore(Store):
                 yield cur
         finally:
             self._writer.release()
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """One read-only statement without ``BEGIN``/``COMMIT``: in autocommit mode SQLite
+        runs a single statement in a read transaction of its own (one snapshot; in WAL mode
+        it neither waits for writers nor holds them up)."""
+        try:
+            return self.conn.execute(sql, tuple(params)).fetchall()
+        except sqlite3.Error as exc:
+            raise self.fail(exc) from None
 
     @contextmanager
     def _transaction(self, begin: str) -> Iterator[Any]:
