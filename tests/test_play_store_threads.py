@@ -73,3 +73,32 @@ def test_a_closed_sqlite_store_is_one_line(tmp_path: Path) -> None:
         store.sessions()
     assert "\n" not in str(err.value)
     assert not isinstance(err.value.__cause__, sqlite3.Error)
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts open files in /proc")
+def test_connections_of_ended_threads_are_closed(tmp_path: Path) -> None:
+    """The server's thread pool retires idle worker threads and starts new ones: each
+    opens its own connection, and a connection of a thread that ended must not stay open
+    (it did: 3 files per thread, ~10 000 open files after a few thousand test requests)."""
+    with open_store(tmp_path / "s.sqlite3") as store:
+
+        def read() -> None:
+            store.sessions()
+
+        def files() -> int:
+            return len(list(Path("/proc/self/fd").iterdir()))
+
+        for _ in range(3):  # the first threads open the WAL files once
+            worker = threading.Thread(target=read)
+            worker.start()
+            worker.join()
+        before = files()
+        for _ in range(60):
+            worker = threading.Thread(target=read)
+            worker.start()
+            worker.join()
+        assert files() <= before + 3  # at most the last thread's connection more
+        alive = threading.Thread(target=read)
+        alive.start()
+        alive.join()
+        store.sessions()  # this thread's connection still works

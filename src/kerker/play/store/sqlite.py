@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+import weakref
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -61,7 +62,11 @@ class SqliteStore(Store):
         self.synchronous = synchronous
         self._local = threading.local()
         self._conns_lock = threading.Lock()
-        self._conns: list[sqlite3.Connection] = []
+        self._conns: list[tuple[Callable[[], threading.Thread | None], sqlite3.Connection]] = []
+        """Every open connection with (a weak reference to) the thread it is for: a thread
+        that ended (the server's pool retires idle worker threads) leaves its connection
+        here, and the next new connection closes it, so the files open stay bounded by the
+        threads alive."""
         self._shared = str(path) == ":memory:"
         """One connection for every thread (an in-memory database is one connection's)."""
         self._writer = threading.RLock() if self._shared else _writer_lock(path)
@@ -103,7 +108,15 @@ class SqliteStore(Store):
             conn.close()
             raise self.fail(exc) from None
         with self._conns_lock:
-            self._conns.append(conn)
+            alive = []
+            for owner, other in self._conns:
+                thread = owner()
+                if self._shared or (thread is not None and thread.is_alive()):
+                    alive.append((owner, other))
+                else:
+                    other.close()  # its thread ended: nothing can use it any more
+            alive.append((weakref.ref(threading.current_thread()), conn))
+            self._conns = alive
         if self._shared:
             self._one = conn
         else:
@@ -219,5 +232,5 @@ class SqliteStore(Store):
         with self._conns_lock:
             self._closed = True
             conns, self._conns = self._conns, []
-        for conn in conns:
+        for _owner, conn in conns:
             conn.close()
