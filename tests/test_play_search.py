@@ -155,6 +155,51 @@ def test_a_twelve_brings_a_wandering_monster_and_ends_the_search(play: Play) -> 
         play.act(sid, "search", area=number, side="up")
 
 
+def test_a_wandering_monster_is_labelled_once(play: Play) -> None:
+    """The search that brings a wandering monster said "Compare un mostro errante: Mostro
+    errante (tabella di kerker, non nel testo): Un mostro ..." (session 5's closing note),
+    and a wandering monster in an area read "Errante: ..." under its label (issue 15,
+    "Mostro: Errante: ..."): one label, in the journal, the terminal, the key and the
+    short key, de/it/en. kerker's note that the table is its own stays with the rolls."""
+    from kerker.commands.dungeon import short_key
+    from kerker.dungeon.render_key import area_keys
+    from kerker.i18n import translator
+
+    def has_monster(s: PlayState) -> Any:
+        seen = _visible(s)
+        return any(
+            c["kind"] == "monster" and c["text"].startswith("Wandering: ")
+            for lv in s.document("en")["levels"]
+            for a in lv["areas"]
+            if (lv["depth"], a["number"]) in seen
+            for c in a["contents"]
+        )
+
+    s, _found = _find(play, "scatola-bianca", has_monster, steps=12)
+    s = play.act(s.info.id, "search", area=1, entered=[12])
+    assert isinstance(s.events[-1].data["monster"], int)
+    for lang in ("de", "it", "en"):
+        _ = translator(lang)
+        label, prefix = _("Wandering monster"), _("Wandering: ")
+        lead = _("A wandering monster comes: {what}").split("{what}")[0]
+        md = journal_md(s, REGISTRY, lang)
+        terminal = journal_lines(s, REGISTRY, lang, "gm", [s.events[-1]])
+        for text in (md, "\n".join(terminal)):
+            comes = [line for line in text.splitlines() if lead in line]
+            assert len(comes) == 1, (lang, comes)
+            what = comes[0].split(lead, 1)[1]
+            assert label not in what and "kerker" not in what and what.strip(), (lang, what)
+            # the table's title (kerker's own) and its die with the rolls
+            assert any(line.strip().startswith(f"- {label} (") for line in text.splitlines())
+        # the contents of the areas opened: "Wandering monster: ...", never the prefix
+        assert f"{label}: " in md and prefix not in md, lang
+        doc = s.document(lang)
+        keyed = [c for k in area_keys(doc, lang=lang) for c in k.contents]
+        assert any(c.startswith(f"{label}: ") for c in keyed), lang
+        assert not any(prefix in c for c in keyed), lang
+        assert f"{label}: " in short_key(doc) and prefix not in short_key(doc), lang
+
+
 def test_a_search_without_a_find_springs_the_areas_trap(play: Play) -> None:
     def trap(s: PlayState) -> Any:
         for depth, number in sorted(_visible(s)):

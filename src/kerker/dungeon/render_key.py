@@ -20,7 +20,7 @@ from typing import Any
 
 from kerker.dungeon.bend_text import bend_line, blocked_exit, whole_squares
 from kerker.dungeon.engine import kind_title, player_kind
-from kerker.dungeon.export import WANDERING
+from kerker.dungeon.export import WANDERING_MONSTER, wandering
 from kerker.dungeon.player import player_areas, player_level
 from kerker.dungeon.render_svg import (
     Doc,
@@ -152,10 +152,10 @@ def _content(content: Mapping[str, Any], gm: bool, _: Translate) -> str | None:
         return None
     label = _(_CONTENT_KIND[kind]) if kind in _CONTENT_KIND else kind
     text = str(content.get("text") or "")
-    wandering = _(WANDERING)
-    if kind == "monster" and wandering.strip() and text.startswith(wandering):
+    rest = wandering(text, _) if kind == "monster" else None
+    if rest is not None:
         # "Monster: Wandering: 3 goblins" read twice: one label, "Wandering monster".
-        label, text = _("Wandering monster"), text[len(wandering) :]
+        label, text = _(WANDERING_MONSTER), rest
     way = content.get("way")
     if kind == "stairs" and isinstance(way, str) and way in _EXIT_KIND:
         label = _(_EXIT_KIND[way])  # a trapdoor or shaft, not a stair

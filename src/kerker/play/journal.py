@@ -18,7 +18,7 @@ from typing import Any
 from kerker.dice.explain import explain
 from kerker.dice.roller import roll
 from kerker.errors import N_
-from kerker.i18n import translator
+from kerker.i18n import Translate, dice_text, translator
 from kerker.play.events import Event
 from kerker.play.session import EnteredDice, PlayState, event_seed, roll_check, table_rng
 from kerker.play.views import _visible, exit_name, open_exit_list
@@ -56,14 +56,13 @@ def _area_lines(
 
         for content in player_contents(state, depth, area, lang):
             if content.get("text"):
-                lines.append(f"     - {content['text']}")
+                lines.append(f"     - {_content_text(content, _)}")
     if view == "gm":
         from kerker.dungeon.bend_text import bend_line
 
         for content in area["contents"]:
-            text = content.get("text")
-            if text:
-                lines.append(f"     - {_one_line(text)}")
+            if content.get("text"):
+                lines.append(f"     - {_one_line(_content_text(content, _))}")
         # what was rolled but built otherwise, and why (issue 12: every bend is said)
         for bend in area.get("bends") or ():
             lines.append(f"     - {_one_line(bend_line(bend, _, lang))}")
@@ -77,6 +76,16 @@ def _area_lines(
                 lines.append(f"     - {label}: {r['explain']}{mark} → {_one_line(text)}")
             lines.append("\n     </details>")
     return lines
+
+
+def _content_text(content: dict[str, Any], _: Translate) -> str:
+    """A content's text as the journal lists it: a wandering monster under one label
+    ("Mostro errante: ...", not the document's "Errante: ...")."""
+    from kerker.dungeon.export import WANDERING_MONSTER, wandering
+
+    text = str(content.get("text") or "")
+    rest = wandering(text, _) if content.get("kind") == "monster" else None
+    return text if rest is None else _(WANDERING_MONSTER) + ": " + rest
 
 
 def _one_line(text: object) -> str:
@@ -334,17 +343,28 @@ def _search_lines(
             lines.append("   - " + _("A trap went off: {what}").format(what=what))
     if not d["found"]:
         lines.append("   - " + _("Nothing found."))
+    monster_roll = None
     if d["monster"] is not None:
         from kerker.tables.engine import roll_table
+        from kerker.tables.model import pick_text
         from kerker.tables.render import lines as table_lines
+        from kerker.tables.render import row_text
 
         table = rules_for(state.info.rules).monster_table
         text = "?"
         if table is not None:
-            result, _log = roll_table(
+            monster, _log = roll_table(
                 registry, table, monster_rng(state.info, e.seq), context={"level": d["depth"]}
             )
-            text = " ".join(line.strip() for line in table_lines(result, lang) if line.strip())
+            # the row's text and what follows it, without the table's title: the line says
+            # "a wandering monster comes" once ("Mostro errante: Mostro errante (...)" read
+            # twice); the title and its roll go with the rolls below
+            said = table_lines(monster, lang, final=True)
+            said[0] = row_text(monster, lang)
+            text = " ".join(line.strip() for line in said if line.strip())
+            title = pick_text(monster.table.title, lang)
+            shown = dice_text(monster.pick.roll.explain(), lang).replace(" -> ", " → ")
+            monster_roll = f"   - {title}: {shown}"
         lines.append("   - " + _("A wandering monster comes: {what}").format(what=text))
     if view == "gm" or not state.info.referee:
         rules = rules_for(state.info.rules)
@@ -370,6 +390,8 @@ def _search_lines(
                     rolls=", ".join(str(r) for r in d["rolls"]),
                 )
             )
+        if monster_roll is not None:
+            lines.append(monster_roll)
         lines.append("\n   </details>")
     return lines
 
