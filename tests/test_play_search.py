@@ -221,6 +221,108 @@ def test_a_search_without_a_find_springs_the_areas_trap(play: Play) -> None:
     assert "È scattata una trappola" in journal_md(s, REGISTRY, "it", "player")
 
 
+def _no_door_lines(s: PlayState, lang: str, view: str = "gm") -> list[str]:
+    """The journal lines of the last search that say a find came up where no door lies."""
+    from kerker.i18n import translator
+
+    _ = translator(lang)
+    tail = _(
+        "A {face} came up for the {wall} wall (stretch {n} of {of}, {feet} ft each), "
+        "but there is no secret door in that stretch of wall."
+    ).rsplit("}", 1)[1]
+    lines = journal_lines(s, REGISTRY, lang, view, [s.events[-1]])
+    return [line for line in lines if line.endswith(tail)]
+
+
+def test_a_one_where_no_secret_door_lies_is_told_as_such(play: Play) -> None:
+    """Session 5's note: a Scatola Bianca search rolled a 1 and the journal said "Nothing
+    found". The decision stays (only the doors the dungeon placed can be found; seed 001's
+    footnote to A.5.4 is rolled when the room is made, rules/play/search.yaml), but the
+    journal says what happened: the 1 came up on that stretch of wall, and no secret door
+    lies there -- for the GM and at a table without a referee, de/it/en; the players of a
+    refereed session, who read no dice, read "Nothing found.". Over every wall of the areas
+    of 12 sessions, all dice 1: each stretch without a door gets its line, each door is
+    found in the wall it lies in as seen from the area searched."""
+    from kerker.i18n import translator
+    from kerker.play.search import door_stretch, rules_for, secret_doors, stretches
+
+    rules = rules_for("scatola-bianca")
+    walls_told = doors_found = 0
+    for seed in range(12):
+        s = _explore(play, "scatola-bianca", seed, 6, referee=True)
+        for depth, number in sorted(_visible(s)):
+            for wall in "nesw":
+                level, area = _area(s, number, depth)
+                searched = stretches(area, wall, rules)
+                if not searched:
+                    continue
+                doors = secret_doors(level, area, wall)
+                at = {door_stretch(area, rules, w, c) for _k, w, c in doors}
+                unfound = [k for k, _w, _c in doors if k not in s.found]
+                s = play.act(
+                    s.info.id, "search", area=number, side=wall, entered=[1] * len(searched)
+                )
+                e = s.events[-1]
+                assert sorted(e.data["found"]) == sorted(unfound)
+                lang = ("de", "it", "en")[seed % 3]
+                _ = translator(lang)
+                told = _no_door_lines(s, lang)
+                md = journal_md(s, REGISTRY, lang)
+                if unfound:
+                    assert not told
+                    said = _("Found a secret door in the {wall} wall.").format(
+                        wall=_({"n": "north", "e": "east", "s": "south", "w": "west"}[wall])
+                    )
+                    assert said in md
+                    doors_found += 1
+                    continue
+                assert len(told) == len([h for h in searched if h not in at]), (seed, number)
+                assert all(f" {len(searched)}," in line for line in told)  # "stretch n of 4"
+                if told:
+                    walls_told += 1
+                    assert _("Nothing found.") not in "\n".join(
+                        journal_lines(s, REGISTRY, lang, "gm", [e])
+                    )
+                    # the players of a refereed session read no dice
+                    assert not _no_door_lines(s, lang, "player")
+                    player = journal_lines(s, REGISTRY, lang, "player", [e])
+                    assert any(_("Nothing found.") in line for line in player)
+    assert walls_told >= 50 and doors_found >= 1, (walls_told, doors_found)
+
+
+def test_a_one_where_no_door_lies_without_a_referee(play: Play) -> None:
+    """At a table without a referee everyone reads the dice: the players' journal says it."""
+    from kerker.play.search import secret_doors
+
+    s = play.new("scatola-bianca", 3, {}, referee=False)
+    level, area = _area(s, 1)
+    wall = next(w for w in "nesw" if not secret_doors(level, area, w) and walls(area)[w])
+    n = _stretches(area, wall)
+    s = play.act(s.info.id, "search", area=1, side=wall, entered=[1] * n)
+    for lang in ("de", "it", "en"):
+        assert len(_no_door_lines(s, lang, "player")) == n, lang
+
+
+def test_a_zufallslabyrinth_search_that_succeeds_where_nothing_lies(play: Play) -> None:
+    """The HPR check succeeded in walls without a secret door: said so (GM), not "Nothing
+    found."; a failed one finds nothing."""
+    from kerker.play.search import secret_doors
+
+    s = _explore(play, "zufallslabyrinth", 1, 4, referee=True)
+    level, area = _area(s, 1)
+    wall = next(w for w in "nesw" if not secret_doors(level, area, w))
+    s = play.act(s.info.id, "search", area=1, side=wall, entered=[3])
+    assert s.events[-1].data["check"] == "success"
+    md = journal_md(s, REGISTRY, "it")
+    assert "La ricerca è riuscita: nei muri controllati non c’è nessuna porta segreta." in md
+    assert "Non si trova niente." not in md
+    assert "Non si trova niente." in journal_md(s, REGISTRY, "it", "player")
+    s = play.act(s.info.id, "search", area=1, side=wall, entered=[19])
+    assert s.events[-1].data["check"] == "failure"
+    assert journal_md(s, REGISTRY, "en").rstrip().splitlines()[-1] != ""
+    assert "Nothing found." in journal_lines(s, REGISTRY, "en", "gm", [s.events[-1]])[1]
+
+
 # -- Zufallslabyrinth: an HPR check (seed 003) ----------------------------------------------
 
 
