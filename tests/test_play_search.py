@@ -323,6 +323,81 @@ def test_a_zufallslabyrinth_search_that_succeeds_where_nothing_lies(play: Play) 
     assert "Nothing found." in journal_lines(s, REGISTRY, "en", "gm", [s.events[-1]])[1]
 
 
+@pytest.mark.parametrize("rules", ["scatola-bianca", "zufallslabyrinth"])
+def test_with_a_referee_the_players_see_what_the_rules_made_known(play: Play, rules: str) -> None:
+    """A refereed session's player view showed no contents at all, so treasure the
+    players found or took and traps that went off were missing from their screen. Now it
+    shows exactly those (found/taken treasure, each sprung trap with its effect) and
+    nothing else: no monster or treasure the GM has not described, no unfound secret. Over
+    40 sessions per procedure: every area the players see is searched (a find, or a search
+    that finds nothing and springs the traps) and its treasure taken."""
+    from kerker.dungeon.render_key import area_keys
+    from kerker.play.search import mark
+
+    found_total = sprung_total = taken_total = 0
+    for seed in range(40):
+        s = _explore(play, rules, seed, 12, referee=True)
+        sid = s.info.id
+        for depth, number in sorted(_visible(s)):
+            _lv, area = _area(s, number, depth)
+            if not area["contents"]:
+                continue
+            finds = (seed + number) % 2 == 0
+            if rules == "scatola-bianca":
+                n = sum(_stretches(area, w) for w in "nesw")
+                if n > 100:
+                    continue
+                faces = [1 if finds else 5] * n
+            else:
+                faces = [3 if finds else 19]
+            s = play.act(sid, "search", area=number, entered=faces)
+            for _ in range(len(area["contents"])):
+                try:
+                    s = play.act(sid, "take", area=number)
+                except EventError:
+                    break
+        doc = show(s, "player", "en")
+        assert doc["view"] == "player"
+        text = json.dumps(doc, ensure_ascii=False)
+        leaked = [t for t in gm_only_texts(s) if t in text]
+        assert not leaked, (rules, seed, leaked[:3])
+        seen = _visible(s)
+        for level in s.document("en")["levels"]:
+            depth = level["depth"]
+            keys = {k.anchor: k for k in area_keys(doc, depth=depth, lang="en", view="player")}
+            for area in level["areas"]:
+                if (depth, area["number"]) not in seen:
+                    continue
+                shown = " | ".join(keys[f"area-{area['number']}"].contents)
+                for i, c in enumerate(area["contents"]):
+                    m = mark(depth, area["number"], i)
+                    said = str(c["text"]).rstrip(". ")
+                    if c["kind"] in ("trap", "trick"):
+                        if m in s.sprung:
+                            sprung_total += 1
+                            assert said in shown, (rules, seed, m, shown)
+                            assert all(d in shown for d in c.get("details", ()))
+                        else:
+                            assert said not in shown, (rules, seed, m)
+                    elif c["kind"] == "treasure":
+                        known = m in s.found or m in s.taken
+                        found_total += m in s.found
+                        taken_total += m in s.taken
+                        assert (said in shown) == known, (rules, seed, m, shown)
+                        if c.get("trapped") and m in s.sprung:
+                            sprung_total += 1
+                            assert str(c["trapped"]).rstrip(". ") in shown
+                    elif c.get("text"):
+                        # the GM tells the players what else is there
+                        assert said not in shown, (rules, seed, m, c["kind"])
+    hides = rules == "zufallslabyrinth"  # Scatola Bianca hides no treasure (seed 001)
+    assert found_total >= hides and sprung_total >= 3 and taken_total >= 5, (
+        found_total,
+        sprung_total,
+        taken_total,
+    )
+
+
 # -- Zufallslabyrinth: an HPR check (seed 003) ----------------------------------------------
 
 
