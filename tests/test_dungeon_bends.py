@@ -9,6 +9,7 @@ vanishes. Then one test per finding of the issue, each of which failed before it
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from typing import Any
 
@@ -16,7 +17,7 @@ import pytest
 
 from kerker.dungeon.engine import Params, generate
 from kerker.dungeon.export import to_document
-from kerker.dungeon.render_key import render_md
+from kerker.dungeon.render_key import area_keys, render_md
 from kerker.tables.registry import load_registry
 
 REGISTRY = load_registry([])
@@ -418,3 +419,54 @@ def test_default_sheet_holds_a_big_cave() -> None:
         sheet, spec, (30, 77), "n", set(), rng, lambda: None, lambda k: None, LIMITS
     )
     assert small is not None and small.built != spec
+
+
+_PART_SQUARES = re.compile(
+    r"(?<![\d.,])(\d+[,.]\d+)\s*(?:Feld|Felder|casella|caselle|squares?\b(?! feet))"
+)
+
+
+@pytest.mark.parametrize("rules", [ZL, SB])
+def test_no_key_shows_a_part_square_count_no_rule_rolled(rules: str) -> None:
+    """Issue 15 ("sizes '0,25 Felder' do not appear"; ZL seed 7, level 1, area 14 keyed
+    "gebaut: 1,25 Felder"): the grid's cells are 5 ft, so a slanted room or a narrowed
+    corridor covers part squares; the key (body and bend clauses, GM and players, de/it/en)
+    rounds a built area as its heading does ("≈ 1 Feld") and gives a part-square width in
+    feet ("gebaut: 15 Fuß"). A part-square count may appear only where a rule rolled it
+    (Zufallslabyrinth's Gangbreite "0,5 Felder"), that is in one of the area's roll texts.
+    Over >= 500 levels, small sheets (many bends) and default ones."""
+    levels = part_built = part_width = 0
+    seed = 0
+    while levels < 500:
+        small = seed % 2 == 0
+        params = (
+            Params(rules=rules, seed=seed, levels=3, size=(16, 16), max_areas=20, min_areas=1)
+            if small
+            else Params(rules=rules, seed=seed, levels=2)
+        )
+        dungeon = generate(params, REGISTRY)
+        lang = ("de", "it", "en")[seed % 3]
+        doc = to_document(dungeon, lang)
+        levels += len(doc["levels"])
+        for level in doc["levels"]:
+            for area in level["areas"]:
+                for bend in area["bends"]:
+                    built = bend["built"]
+                    if bend["what"] == "size" and not float(built).is_integer():
+                        part_built += 1
+                    if bend["what"] == "width" and built % 10:
+                        part_width += 1
+        for depth in (level["depth"] for level in doc["levels"]):
+            gm_keys = area_keys(doc, depth=depth, lang=lang)
+            rolls = {key.anchor: " ".join(key.rolls) for key in gm_keys}
+            for view in ("gm", "player"):
+                for key in gm_keys if view == "gm" else area_keys(doc, depth=depth, view=view):
+                    rolled = rolls[key.anchor]
+                    body = [key.heading, key.size, *key.contents, *key.features, *key.traps]
+                    body += [*key.bends, *(text for text, _ in key.exits)]
+                    for line in body:
+                        for m in _PART_SQUARES.finditer(line):
+                            assert m.group(1) in rolled, (rules, seed, lang, view, line)
+        seed += 1
+    # the case is there to be keyed: areas built at part squares, corridors narrowed to it
+    assert part_built >= 10 and part_width >= 10, (part_built, part_width)

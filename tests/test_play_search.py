@@ -155,6 +155,51 @@ def test_a_twelve_brings_a_wandering_monster_and_ends_the_search(play: Play) -> 
         play.act(sid, "search", area=number, side="up")
 
 
+def test_a_wandering_monster_is_labelled_once(play: Play) -> None:
+    """The search that brings a wandering monster said "Compare un mostro errante: Mostro
+    errante (tabella di kerker, non nel testo): Un mostro ..." (session 5's closing note),
+    and a wandering monster in an area read "Errante: ..." under its label (issue 15,
+    "Mostro: Errante: ..."): one label, in the journal, the terminal, the key and the
+    short key, de/it/en. kerker's note that the table is its own stays with the rolls."""
+    from kerker.commands.dungeon import short_key
+    from kerker.dungeon.render_key import area_keys
+    from kerker.i18n import translator
+
+    def has_monster(s: PlayState) -> Any:
+        seen = _visible(s)
+        return any(
+            c["kind"] == "monster" and c["text"].startswith("Wandering: ")
+            for lv in s.document("en")["levels"]
+            for a in lv["areas"]
+            if (lv["depth"], a["number"]) in seen
+            for c in a["contents"]
+        )
+
+    s, _found = _find(play, "scatola-bianca", has_monster, steps=12)
+    s = play.act(s.info.id, "search", area=1, entered=[12])
+    assert isinstance(s.events[-1].data["monster"], int)
+    for lang in ("de", "it", "en"):
+        _ = translator(lang)
+        label, prefix = _("Wandering monster"), _("Wandering: ")
+        lead = _("A wandering monster comes: {what}").split("{what}")[0]
+        md = journal_md(s, REGISTRY, lang)
+        terminal = journal_lines(s, REGISTRY, lang, "gm", [s.events[-1]])
+        for text in (md, "\n".join(terminal)):
+            comes = [line for line in text.splitlines() if lead in line]
+            assert len(comes) == 1, (lang, comes)
+            what = comes[0].split(lead, 1)[1]
+            assert label not in what and "kerker" not in what and what.strip(), (lang, what)
+            # the table's title (kerker's own) and its die with the rolls
+            assert any(line.strip().startswith(f"- {label} (") for line in text.splitlines())
+        # the contents of the areas opened: "Wandering monster: ...", never the prefix
+        assert f"{label}: " in md and prefix not in md, lang
+        doc = s.document(lang)
+        keyed = [c for k in area_keys(doc, lang=lang) for c in k.contents]
+        assert any(c.startswith(f"{label}: ") for c in keyed), lang
+        assert not any(prefix in c for c in keyed), lang
+        assert f"{label}: " in short_key(doc) and prefix not in short_key(doc), lang
+
+
 def test_a_search_without_a_find_springs_the_areas_trap(play: Play) -> None:
     def trap(s: PlayState) -> Any:
         for depth, number in sorted(_visible(s)):
@@ -174,6 +219,183 @@ def test_a_search_without_a_find_springs_the_areas_trap(play: Play) -> None:
     player = json.dumps(show(s, "player"), ensure_ascii=False)
     assert content["text"] in player  # sprung: the players know it now
     assert "È scattata una trappola" in journal_md(s, REGISTRY, "it", "player")
+
+
+def _no_door_lines(s: PlayState, lang: str, view: str = "gm") -> list[str]:
+    """The journal lines of the last search that say a find came up where no door lies."""
+    from kerker.i18n import translator
+
+    _ = translator(lang)
+    tail = _(
+        "A {face} came up for the {wall} wall (stretch {n} of {of}, {feet} ft each), "
+        "but there is no secret door in that stretch of wall."
+    ).rsplit("}", 1)[1]
+    lines = journal_lines(s, REGISTRY, lang, view, [s.events[-1]])
+    return [line for line in lines if line.endswith(tail)]
+
+
+def test_a_one_where_no_secret_door_lies_is_told_as_such(play: Play) -> None:
+    """Session 5's note: a Scatola Bianca search rolled a 1 and the journal said "Nothing
+    found". The decision stays (only the doors the dungeon placed can be found; seed 001's
+    footnote to A.5.4 is rolled when the room is made, rules/play/search.yaml), but the
+    journal says what happened: the 1 came up on that stretch of wall, and no secret door
+    lies there -- for the GM and at a table without a referee, de/it/en; the players of a
+    refereed session, who read no dice, read "Nothing found.". Over every wall of the areas
+    of 12 sessions, all dice 1: each stretch without a door gets its line, each door is
+    found in the wall it lies in as seen from the area searched."""
+    from kerker.i18n import translator
+    from kerker.play.search import door_stretch, rules_for, secret_doors, stretches
+
+    rules = rules_for("scatola-bianca")
+    walls_told = doors_found = 0
+    for seed in range(12):
+        s = _explore(play, "scatola-bianca", seed, 6, referee=True)
+        for depth, number in sorted(_visible(s)):
+            for wall in "nesw":
+                level, area = _area(s, number, depth)
+                searched = stretches(area, wall, rules)
+                if not searched:
+                    continue
+                doors = secret_doors(level, area, wall)
+                at = {door_stretch(area, rules, w, c) for _k, w, c in doors}
+                unfound = [k for k, _w, _c in doors if k not in s.found]
+                s = play.act(
+                    s.info.id, "search", area=number, side=wall, entered=[1] * len(searched)
+                )
+                e = s.events[-1]
+                assert sorted(e.data["found"]) == sorted(unfound)
+                lang = ("de", "it", "en")[seed % 3]
+                _ = translator(lang)
+                told = _no_door_lines(s, lang)
+                md = journal_md(s, REGISTRY, lang)
+                if unfound:
+                    assert not told
+                    said = _("Found a secret door in the {wall} wall.").format(
+                        wall=_({"n": "north", "e": "east", "s": "south", "w": "west"}[wall])
+                    )
+                    assert said in md
+                    doors_found += 1
+                    continue
+                assert len(told) == len([h for h in searched if h not in at]), (seed, number)
+                assert all(f" {len(searched)}," in line for line in told)  # "stretch n of 4"
+                if told:
+                    walls_told += 1
+                    assert _("Nothing found.") not in "\n".join(
+                        journal_lines(s, REGISTRY, lang, "gm", [e])
+                    )
+                    # the players of a refereed session read no dice
+                    assert not _no_door_lines(s, lang, "player")
+                    player = journal_lines(s, REGISTRY, lang, "player", [e])
+                    assert any(_("Nothing found.") in line for line in player)
+    assert walls_told >= 50 and doors_found >= 1, (walls_told, doors_found)
+
+
+def test_a_one_where_no_door_lies_without_a_referee(play: Play) -> None:
+    """At a table without a referee everyone reads the dice: the players' journal says it."""
+    from kerker.play.search import secret_doors
+
+    s = play.new("scatola-bianca", 3, {}, referee=False)
+    level, area = _area(s, 1)
+    wall = next(w for w in "nesw" if not secret_doors(level, area, w) and walls(area)[w])
+    n = _stretches(area, wall)
+    s = play.act(s.info.id, "search", area=1, side=wall, entered=[1] * n)
+    for lang in ("de", "it", "en"):
+        assert len(_no_door_lines(s, lang, "player")) == n, lang
+
+
+def test_a_zufallslabyrinth_search_that_succeeds_where_nothing_lies(play: Play) -> None:
+    """The HPR check succeeded in walls without a secret door: said so (GM), not "Nothing
+    found."; a failed one finds nothing."""
+    from kerker.play.search import secret_doors
+
+    s = _explore(play, "zufallslabyrinth", 1, 4, referee=True)
+    level, area = _area(s, 1)
+    wall = next(w for w in "nesw" if not secret_doors(level, area, w))
+    s = play.act(s.info.id, "search", area=1, side=wall, entered=[3])
+    assert s.events[-1].data["check"] == "success"
+    md = journal_md(s, REGISTRY, "it")
+    assert "La ricerca è riuscita: nei muri controllati non c’è nessuna porta segreta." in md
+    assert "Non si trova niente." not in md
+    assert "Non si trova niente." in journal_md(s, REGISTRY, "it", "player")
+    s = play.act(s.info.id, "search", area=1, side=wall, entered=[19])
+    assert s.events[-1].data["check"] == "failure"
+    assert journal_md(s, REGISTRY, "en").rstrip().splitlines()[-1] != ""
+    assert "Nothing found." in journal_lines(s, REGISTRY, "en", "gm", [s.events[-1]])[1]
+
+
+@pytest.mark.parametrize("rules", ["scatola-bianca", "zufallslabyrinth"])
+def test_with_a_referee_the_players_see_what_the_rules_made_known(play: Play, rules: str) -> None:
+    """A refereed session's player view showed no contents at all, so treasure the
+    players found or took and traps that went off were missing from their screen. Now it
+    shows exactly those (found/taken treasure, each sprung trap with its effect) and
+    nothing else: no monster or treasure the GM has not described, no unfound secret. Over
+    40 sessions per procedure: every area the players see is searched (a find, or a search
+    that finds nothing and springs the traps) and its treasure taken."""
+    from kerker.dungeon.render_key import area_keys
+    from kerker.play.search import mark
+
+    found_total = sprung_total = taken_total = 0
+    for seed in range(40):
+        s = _explore(play, rules, seed, 12, referee=True)
+        sid = s.info.id
+        for depth, number in sorted(_visible(s)):
+            _lv, area = _area(s, number, depth)
+            if not area["contents"]:
+                continue
+            finds = (seed + number) % 2 == 0
+            if rules == "scatola-bianca":
+                n = sum(_stretches(area, w) for w in "nesw")
+                if n > 100:
+                    continue
+                faces = [1 if finds else 5] * n
+            else:
+                faces = [3 if finds else 19]
+            s = play.act(sid, "search", area=number, entered=faces)
+            for _ in range(len(area["contents"])):
+                try:
+                    s = play.act(sid, "take", area=number)
+                except EventError:
+                    break
+        doc = show(s, "player", "en")
+        assert doc["view"] == "player"
+        text = json.dumps(doc, ensure_ascii=False)
+        leaked = [t for t in gm_only_texts(s) if t in text]
+        assert not leaked, (rules, seed, leaked[:3])
+        seen = _visible(s)
+        for level in s.document("en")["levels"]:
+            depth = level["depth"]
+            keys = {k.anchor: k for k in area_keys(doc, depth=depth, lang="en", view="player")}
+            for area in level["areas"]:
+                if (depth, area["number"]) not in seen:
+                    continue
+                shown = " | ".join(keys[f"area-{area['number']}"].contents)
+                for i, c in enumerate(area["contents"]):
+                    m = mark(depth, area["number"], i)
+                    said = str(c["text"]).rstrip(". ")
+                    if c["kind"] in ("trap", "trick"):
+                        if m in s.sprung:
+                            sprung_total += 1
+                            assert said in shown, (rules, seed, m, shown)
+                            assert all(d in shown for d in c.get("details", ()))
+                        else:
+                            assert said not in shown, (rules, seed, m)
+                    elif c["kind"] == "treasure":
+                        known = m in s.found or m in s.taken
+                        found_total += m in s.found
+                        taken_total += m in s.taken
+                        assert (said in shown) == known, (rules, seed, m, shown)
+                        if c.get("trapped") and m in s.sprung:
+                            sprung_total += 1
+                            assert str(c["trapped"]).rstrip(". ") in shown
+                    elif c.get("text"):
+                        # the GM tells the players what else is there
+                        assert said not in shown, (rules, seed, m, c["kind"])
+    hides = rules == "zufallslabyrinth"  # Scatola Bianca hides no treasure (seed 001)
+    assert found_total >= hides and sprung_total >= 3 and taken_total >= 5, (
+        found_total,
+        sprung_total,
+        taken_total,
+    )
 
 
 # -- Zufallslabyrinth: an HPR check (seed 003) ----------------------------------------------

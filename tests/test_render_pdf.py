@@ -130,6 +130,65 @@ def test_zone_map_and_heist_sheets() -> None:
         assert all(room.id in text for room in heist.rooms)
 
 
+def _colour_span(pdf: bytes, tmp: Path) -> tuple[float, float]:
+    """The share of the page's width and height the coloured pixels of the first page
+    span (a heist plan's room fills), from ``pdftoppm`` at 30 dpi."""
+    if shutil.which("pdftoppm") is None:  # pragma: no cover - poppler-utils is on the machines
+        if os.environ.get("CI") == "true":
+            pytest.fail("pdftoppm (poppler-utils) is needed under CI")
+        pytest.skip("pdftoppm (poppler-utils) is not installed")
+    (tmp / "sheet.pdf").write_bytes(pdf)
+    subprocess.run(
+        ["pdftoppm", "-r", "30", "-f", "1", "-l", "1", "-singlefile", "sheet.pdf", "sheet"],
+        cwd=tmp,
+        check=True,
+        capture_output=True,
+    )
+    raw = (tmp / "sheet.ppm").read_bytes()
+    magic, width, height, _depth, pixels = raw.split(maxsplit=4)
+    assert magic == b"P6"
+    w, h = int(width), int(height)
+    xs, ys = [], []
+    for i in range(w * h):
+        r, g, b = pixels[3 * i : 3 * i + 3]
+        if max(r, g, b) - min(r, g, b) > 40:
+            xs.append(i % w)
+            ys.append(i // w)
+    assert xs, "no colour on the sheet"
+    return (max(xs) - min(xs) + 1) / w, (max(ys) - min(ys) + 1) / h
+
+
+@pytest.mark.parametrize("seed", [1, 3, 2054479296])
+def test_a_heist_sheet_gives_its_wide_plan_the_page(seed: int, tmp_path: Path) -> None:
+    """The heist sheet put its plan (2 to 2.4 times as wide as high, with these seeds) in
+    the left 58 % column, a strip across the top third with the page below it white (its
+    rooms spanned 46-51 % of the page's width), and cut its doors' list at 400 characters
+    ("… Falle: Ein …"). A plan wider than 1.4 : 1 now goes across the page with the key
+    below in columns (the rooms span 76-91 %), and the doors are all there."""
+    from kerker.prowl.generate import ProwlOptions
+    from kerker.prowl.generate import generate as prowl_generate
+    from kerker.prowl.render_md import render_pdf as prowl_pdf
+    from kerker.prowl.render_svg import render_svg
+    from kerker.render.pdf import _aspect, layout
+
+    heist = prowl_generate(ProwlOptions(reputation=5, players=4), random.Random(seed), seed=seed)
+    assert layout(render_svg(heist, "de"), "a4")["layout"] == "stack"
+    pdf = prowl_pdf(heist, "de")
+    assert len(_pages(pdf)) == 1
+    across, down = _colour_span(pdf, tmp_path)
+    assert 2 <= _aspect(render_svg(heist, "de")) <= 2.5
+    assert across >= 0.7 and down >= 0.35, (across, down)
+    if shutil.which("pdftotext"):
+        text = subprocess.run(
+            ["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True
+        ).stdout.decode()
+        flat = " ".join(text.split())
+        assert all(f"{conn.id} " in flat for conn in heist.connections), flat[-300:]
+        assert all(room.id in flat for room in heist.rooms)
+    # a square map stays beside its key
+    assert layout('<svg viewBox="0 0 900 880">', "a4")["layout"] == "side"
+
+
 A4 = (841.89, 595.28)  # landscape, points
 LETTER = (792.0, 612.0)
 

@@ -96,6 +96,50 @@ def test_table_sets_are_capped_and_checked(backend: str, tmp_path: Path) -> None
             store.load_tables(digest)
 
 
+def _set(n: int) -> list[tuple[str, str]]:
+    """Own table files that differ by ``n`` (a comment line: another digest)."""
+    return [("breit.yaml", WIDE + f"# {n}\n")]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_table_sets_are_pruned_but_never_one_a_session_names(backend: str, tmp_path: Path) -> None:
+    """Table sets were never pruned: every upload of other files stayed in the database.
+    Beyond the caps the sets uploaded longest ago go (a new upload of the same files counts
+    as new), never the one just kept and never one a session names as its own tables; that
+    session replays on its own texts as before."""
+    from kerker.play.api import Play
+    from kerker.tables.registry import load_registry
+
+    with open_store(store_url(backend, tmp_path)) as store:
+        store.table_sets_kept = 3
+        digests = [store.save_tables(_set(n), f"t{n:02}") for n in range(3)]
+        # a session made on the oldest set (the web's play form copies the texts in)
+        play = Play(store, load_registry())
+        texts = [{"name": n, "text": t} for n, t in _set(0)]
+        session = play.new("zufallslabyrinth", 7, {"tables": texts})
+        assert session.info.tables_digest == digests[0]
+        play.act(session.info.id, "open", exit="next")
+        digests.append(store.save_tables(_set(3), "t03"))
+        # the three uploaded last are kept, and the oldest because the session names it
+        assert all(store.load_tables(d) is not None for d in digests)
+        # the same files again: uploaded anew; then one more, and the oldest other set goes
+        assert store.save_tables(_set(2), "t04") == digests[2]
+        digests.append(store.save_tables(_set(5), "t05"))
+        kept = [d for d in digests if store.load_tables(d) is not None]
+        assert kept == [digests[0], digests[2], digests[3], digests[4]]
+        # the characters cap: room for one set, the one just kept (and the session's)
+        store.table_set_chars_kept = len(json.dumps(_set(0), ensure_ascii=False)) + 10
+        newest = store.save_tables(_set(6), "t06")
+        kept = [d for d in [*digests, newest] if store.load_tables(d) is not None]
+        assert kept == [digests[0], newest]
+        # the session replays on its own texts, whatever was pruned
+        again = play.state(session.info.id)
+        assert again.read_only is None and len(again.events) == 1
+        with store.transaction() as cur:
+            cur.execute(store._sql("SELECT COUNT(*) FROM table_sets"))
+            assert cur.fetchone()[0] == 2
+
+
 # -- the dungeon page --------------------------------------------------------------------
 
 

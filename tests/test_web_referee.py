@@ -136,6 +136,40 @@ def test_the_player_link_only_watches_a_refereed_session(app: Any) -> None:
     assert player.get(f"/api/sessions/{made['session']}").status_code == 403
 
 
+def test_the_watch_page_of_a_refereed_session_shows_what_the_rules_made_known(
+    app: Any, db: Path
+) -> None:
+    """The players' page of a session with a referee: the chosen area's key with the
+    treasure the party took and the trap that went off, in the players' language; no
+    controls; before the GM's step neither is there."""
+    gm = TestClient(app)
+    made = _new(gm, rules="zufallslabyrinth", seed=1)
+    sid, token, key = made["session"], made["player_token"], made["gm_token"]
+    headers = {"X-Kerker-GM": key}
+    for _ in range(12):
+        assert gm.post(f"/api/sessions/{sid}/open", json={"exit": "next"}, headers=headers)
+    with open_store(db) as store:
+        state = Play(store, REGISTRY).state(sid)
+    target = None
+    for level in state.document("de")["levels"]:
+        for area in level["areas"]:
+            trapped = [c for c in area["contents"] if c["kind"] == "treasure" and c.get("trapped")]
+            if (level["depth"], area["number"]) in _visible(state) and trapped:
+                target = area["number"], trapped[0]
+    assert target is not None
+    number, treasure = target
+    page = TestClient(app).get(f"/watch/{token}?lang=de&area={number}").text
+    assert str(treasure["text"]).rstrip(". ") not in page and "genommen" not in page
+    # the GM lets the party take it (the area's first treasure: this one); its trap goes off
+    got = gm.post(f"/api/sessions/{sid}/take", json={"area": number}, headers=headers)
+    assert got.status_code == 200, got.text
+    page = TestClient(app).get(f"/watch/{token}?lang=de&area={number}").text
+    card = page.split('class="card areakey"')[1].split("</section>")[0]
+    assert str(treasure["text"]).rstrip(". ") in card and "(genommen)" in card
+    assert "Falle ausgelöst: " + str(treasure["trapped"]) in card
+    assert f'action="/watch/{token}/' not in page  # the players watch; the GM plays
+
+
 def test_players_play_a_session_without_a_referee(app: Any) -> None:
     made = _new(TestClient(app), rules="scatola-bianca", seed=2, referee=False)
     token = made["player_token"]

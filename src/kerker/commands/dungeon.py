@@ -146,19 +146,19 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def short_key(doc: dict[str, Any]) -> str:
     """One line per area with contents, per level: number, title, what is in it."""
-    from kerker.dungeon.export import WANDERING
+    from kerker.dungeon.export import WANDERING_MONSTER, wandering
 
     _ = translator(str(doc.get("lang") or "en"))
-    wandering = _(WANDERING)
     out = []
     for level in doc["levels"]:
         for area in level["areas"]:
             things = []
             for content in area["contents"]:
                 text = str(content["text"])
-                if content.get("kind") == "monster" and text.startswith(wandering):
+                rest = wandering(text, _) if content.get("kind") == "monster" else None
+                if rest is not None:
                     # "Errante: 2 ratti giganti" read as a label of its own
-                    text = _("Wandering monster") + ": " + text[len(wandering) :]
+                    text = _(WANDERING_MONSTER) + ": " + rest
                 things.append(text.rstrip(". "))  # "(me); 900", not "(me).; 900"
             if things:
                 out.append(

@@ -65,17 +65,31 @@ def _num(value: float, lang: str) -> str:
     return text.replace(".", ",") if lang in ("de", "it") else text
 
 
+def whole_squares(value: float) -> tuple[int, bool]:
+    """``value`` squares as the key gives them: a whole number (half up, at least 1) and
+    whether it was rounded. The grid has 5 ft cells, so a slanted or round area covers part
+    squares (1.25 = 5 cells); no rule rolls such a count, so no key prints it ("≈ 1 square",
+    never "1,25 squares")."""
+    if float(value).is_integer():
+        return int(value), False
+    return max(1, int(value + 0.5)), True
+
+
 def _squares(value: object, _: Translate, lang: str) -> str:
     if not isinstance(value, int | float) or isinstance(value, bool):
         return str(value)
-    if value == 1:
-        return _("1 square")
-    return _("{n} squares").format(n=_num(value, lang))
+    n, approx = whole_squares(value)
+    text = _("1 square") if n == 1 else _("{n} squares").format(n=n)
+    return "≈ " + text if approx else text
 
 
 def _width(feet: object, _: Translate, lang: str) -> str:
+    """A width as squares and feet ("2 squares (20 ft)"); one that is not a whole number of
+    squares (a corridor narrowed to 15 ft on the 5 ft grid) in feet only ("15 ft")."""
     if not isinstance(feet, int | float) or isinstance(feet, bool):
         return str(feet)
+    if feet % 10:
+        return _("{feet} ft").format(feet=_num(feet, lang))
     squares = _squares(feet / 10, _, lang)
     return _("{squares} ({feet} ft)").format(squares=squares, feet=_num(feet, lang))
 

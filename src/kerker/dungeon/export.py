@@ -16,7 +16,7 @@ from kerker.dungeon.engine import BASIC_KINDS, declared, kind_title
 from kerker.dungeon.model import Area, Bend, Connection, Content, Dungeon, Feature, Level, RollEntry
 from kerker.errors import N_, KerkerError
 from kerker.geometry.grid import bounds
-from kerker.i18n import dice_text, translator
+from kerker.i18n import Translate, dice_text, translator
 from kerker.jsonio import _dumps_json, _Unusual, _write  # noqa: F401 (tests read them)
 from kerker.tables.engine import AmountResult, RowPick, TableResult
 from kerker.tables.model import Table, pick_text
@@ -29,6 +29,18 @@ AREA_KINDS = BASIC_KINDS
 (``kinds``: :class:`~kerker.dungeon.engine.Procedure`), :func:`area_title` finds both."""
 
 WANDERING = N_("Wandering: ")
+WANDERING_MONSTER = N_("Wandering monster")
+
+
+def wandering(text: str, _: Translate) -> str | None:
+    """What a wandering monster's content text says after its document prefix ("Errante: 2
+    ratti giganti" -> "2 ratti giganti"), for a reader that labels it once as "Mostro
+    errante"; None for any other text. (The document keeps the prefix: its text reads on its
+    own, and older documents have it.)"""
+    prefix = _(WANDERING)
+    return text[len(prefix) :] if prefix.strip() and text.startswith(prefix) else None
+
+
 WELL = N_("Well")
 
 

@@ -6,6 +6,14 @@ one-way door, ``'`` archway or opening, ``<``/``v`` stairs up/down, ``T`` trapdo
 shaft, ``E`` an elevator room's way (what is GM-only is left out for players), ``~``
 water, ``o`` well, ``=`` bridge, area numbers at their label cells (a way under a number
 moves beside it).
+
+Walls against rock take the rock cells beside the floor (``#``). Two areas that touch have
+their wall on the edge between two floor cells, where one character per cell has no room:
+it is drawn on the cells along one side of that edge, ``|`` between areas side by side,
+``-`` between areas one above the other, on the side of the area that is the wider there
+(the longer run of its cells across the edge's direction), so that a corridor one cell wide
+beside a room keeps its floor; a door, opening or secret door through that wall is drawn
+on the same cell, in the wall's line.
 """
 
 from __future__ import annotations
@@ -24,6 +32,42 @@ FEATURES = {
     "bridge": "=",
     "well": "o",
 }
+
+
+_SIDES = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
+Cell = tuple[int, int]
+
+
+def _seams(level: dict[str, Any]) -> dict[frozenset[Cell], tuple[Cell, str]]:
+    """The walls between areas that touch: for each edge between two floor cells of
+    different areas, the cell of the two that shows it and its mark (``|`` or ``-``)."""
+    owner: dict[Cell, int] = {}
+    for i, area in enumerate(level["areas"]):
+        for x, y in area["cells"]:
+            owner[(x, y)] = i
+
+    def run(cell: Cell, dx: int, dy: int) -> int:
+        """How many cells of the area of ``cell`` lie in a row with it along (dx, dy)."""
+        n, who = 1, owner[cell]
+        for sign in (1, -1):
+            x, y = cell[0] + sign * dx, cell[1] + sign * dy
+            while owner.get((x, y)) == who:
+                n += 1
+                x, y = x + sign * dx, y + sign * dy
+        return n
+
+    out: dict[frozenset[Cell], tuple[Cell, str]] = {}
+    for (x, y), who in owner.items():
+        for (dx, dy), mark in (((1, 0), "|"), ((0, 1), "-")):
+            other = (x + dx, y + dy)
+            if owner.get(other, who) == who:
+                continue
+            # the wall goes on the side that is wider across the edge (a corridor one cell
+            # wide beside a room keeps its floor); west or north on a tie
+            here = run((x, y), dx, dy)
+            there = run(other, dx, dy)
+            out[frozenset(((x, y), other))] = ((x, y) if here >= there else other, mark)
+    return out
 
 
 def render_level(level: dict[str, Any], view: str = "gm") -> str:
@@ -52,17 +96,20 @@ def render_level(level: dict[str, Any], view: str = "gm") -> str:
         ring.add((x + 1, y))
     grid: dict[tuple[int, int], str] = dict.fromkeys(ring - cells, "#")
     grid.update(floor)
+    seams = _seams(level)
+    for cell, mark in seams.values():
+        grid[cell] = mark
     ways: list[tuple[tuple[int, int], str]] = []
     for conn in level["connections"]:
         x, y = conn["at"]
         kind = conn["kind"]
         if view != "gm" and conn.get("gm_only") and kind != "secret_door":
             continue
+        side = _SIDES.get(conn["side"])
+        seam = seams.get(frozenset(((x, y), (x + side[0], y + side[1])))) if side else None
         if kind == "secret_door":
-            mark = "S" if view == "gm" else "#"
-            side = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}.get(conn["side"])
             if side and view == "gm":
-                grid[(x + side[0], y + side[1])] = mark
+                grid[seam[0] if seam else (x + side[0], y + side[1])] = "S"
             continue
         if kind == "stairs":
             mark = "<" if conn["direction"] == "up" else "v"
@@ -71,11 +118,12 @@ def render_level(level: dict[str, Any], view: str = "gm") -> str:
         if mark:
             ways.append(((x, y), mark))
             continue
-        side = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}.get(conn["side"])
         if side is None:
             continue
         across = (x + side[0], y + side[1])
-        if grid.get(across) == "#":
+        if seam is not None:
+            grid[seam[0]] = DOORS.get(kind, "+")  # in the line of the wall between the two
+        elif grid.get(across) == "#":
             grid[across] = DOORS.get(kind, "+")
         else:
             grid[(x, y)] = DOORS.get(kind, "+")

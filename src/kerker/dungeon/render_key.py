@@ -18,9 +18,9 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from kerker.dungeon.bend_text import bend_line, blocked_exit
+from kerker.dungeon.bend_text import bend_line, blocked_exit, whole_squares
 from kerker.dungeon.engine import kind_title, player_kind
-from kerker.dungeon.export import WANDERING
+from kerker.dungeon.export import WANDERING_MONSTER, wandering
 from kerker.dungeon.player import player_areas, player_level
 from kerker.dungeon.render_svg import (
     Doc,
@@ -121,11 +121,12 @@ def _size(area: Mapping[str, Any], _: Translate, lang: str) -> str:
     squares = size.get("squares")
     if squares is None:
         squares = max(1, len(area.get("cells") or ()) // 4)
-    approx = isinstance(squares, float) and not float(squares).is_integer()
-    if isinstance(squares, float):
-        # A round or slanted area covers part squares: "≈ 27 squares", never "26,75" or
-        # "0,25 squares" (a key gives the size a GM can use at a glance).
-        squares = max(1, int(squares + 0.5))
+    # A round or slanted area covers part squares: "≈ 27 squares", never "26,75" or
+    # "0,25 squares" (a key gives the size a GM can use at a glance; the bend clauses
+    # round the same way).
+    approx = False
+    if isinstance(squares, int | float) and not isinstance(squares, bool):
+        squares, approx = whole_squares(squares)
     n = _grouped(squares)
     count = _("1 square") if squares == 1 else _("{n} squares").format(n=n)
     if approx:
@@ -151,10 +152,10 @@ def _content(content: Mapping[str, Any], gm: bool, _: Translate) -> str | None:
         return None
     label = _(_CONTENT_KIND[kind]) if kind in _CONTENT_KIND else kind
     text = str(content.get("text") or "")
-    wandering = _(WANDERING)
-    if kind == "monster" and wandering.strip() and text.startswith(wandering):
+    rest = wandering(text, _) if kind == "monster" else None
+    if rest is not None:
         # "Monster: Wandering: 3 goblins" read twice: one label, "Wandering monster".
-        label, text = _("Wandering monster"), text[len(wandering) :]
+        label, text = _(WANDERING_MONSTER), rest
     way = content.get("way")
     if kind == "stairs" and isinstance(way, str) and way in _EXIT_KIND:
         label = _(_EXIT_KIND[way])  # a trapdoor or shaft, not a stair

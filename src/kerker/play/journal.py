@@ -18,7 +18,7 @@ from typing import Any
 from kerker.dice.explain import explain
 from kerker.dice.roller import roll
 from kerker.errors import N_
-from kerker.i18n import dice_text, translator
+from kerker.i18n import Translate, dice_text, translator
 from kerker.play.events import Event
 from kerker.play.session import EnteredDice, PlayState, event_seed, roll_check, table_rng
 from kerker.play.views import _visible, exit_name, open_exit_list
@@ -56,14 +56,13 @@ def _area_lines(
 
         for content in player_contents(state, depth, area, lang):
             if content.get("text"):
-                lines.append(f"     - {content['text']}")
+                lines.append(f"     - {_content_text(content, _)}")
     if view == "gm":
         from kerker.dungeon.bend_text import bend_line
 
         for content in area["contents"]:
-            text = content.get("text")
-            if text:
-                lines.append(f"     - {_one_line(text)}")
+            if content.get("text"):
+                lines.append(f"     - {_one_line(_content_text(content, _))}")
         # what was rolled but built otherwise, and why (issue 12: every bend is said)
         for bend in area.get("bends") or ():
             lines.append(f"     - {_one_line(bend_line(bend, _, lang))}")
@@ -79,6 +78,16 @@ def _area_lines(
                 )
             lines.append("\n     </details>")
     return lines
+
+
+def _content_text(content: dict[str, Any], _: Translate) -> str:
+    """A content's text as the journal lists it: a wandering monster under one label
+    ("Mostro errante: ...", not the document's "Errante: ...")."""
+    from kerker.dungeon.export import WANDERING_MONSTER, wandering
+
+    text = str(content.get("text") or "")
+    rest = wandering(text, _) if content.get("kind") == "monster" else None
+    return text if rest is None else _(WANDERING_MONSTER) + ": " + rest
 
 
 def _one_line(text: object) -> str:
@@ -303,7 +312,7 @@ def _search_lines(
 ) -> list[str]:
     """A search told: where, what it found or set off, the dice folded (the players of a
     refereed session read no dice: the GM rolled them)."""
-    from kerker.play.search import mark, monster_rng, rules_for
+    from kerker.play.search import mark, monster_rng, rules_for, secret_doors
 
     _ = translator(lang)
     d = e.data
@@ -315,10 +324,18 @@ def _search_lines(
             wall=sides.get(d["side"], d["side"]), area=d["area"], depth=d["depth"]
         )
     area = _by_number(areas, d["depth"], d["area"]) or {"contents": [], "number": d["area"]}
+    level = next((lv for lv in state.document(lang)["levels"] if lv["depth"] == d["depth"]), None)
+    # every secret door in this area's walls, by key: the wall as seen from this area (a door
+    # of the area behind that wall is keyed by that area's side)
+    in_walls = (
+        {key: (wall, cell) for key, wall, cell in secret_doors(level, area, None)}
+        if level is not None and "cells" in area
+        else {}
+    )
     lines = [head]
     doors = [k for k in d["found"] if "," in k]
     for key in doors:
-        wall = key.rsplit(":", 1)[-1].split("#")[0]
+        wall = in_walls[key][0] if key in in_walls else key.rsplit(":", 1)[-1].split("#")[0]
         lines.append(
             "   - "
             + _("Found a secret door in the {wall} wall.").format(wall=sides.get(wall, wall))
@@ -335,18 +352,34 @@ def _search_lines(
             what = " → ".join([str(content.get("text") or ""), *content.get("details", ())])
             lines.append("   - " + _("A trap went off: {what}").format(what=what))
     if not d["found"]:
-        lines.append("   - " + _("Nothing found."))
+        # What a roll that finds found when nothing lay there, as the searchers learn it (the
+        # players of a refereed session read no dice: "Nothing found.")
+        told = []
+        if (view == "gm" or not state.info.referee) and "cells" in area:
+            told = _found_nothing_there(state, d, area, in_walls, sides, _)
+        lines += ["   - " + line for line in told or [_("Nothing found.")]]
+    monster_roll = None
     if d["monster"] is not None:
         from kerker.tables.engine import roll_table
+        from kerker.tables.model import pick_text
         from kerker.tables.render import lines as table_lines
+        from kerker.tables.render import row_text
 
         table = rules_for(state.info.rules).monster_table
         text = "?"
         if table is not None:
-            result, _log = roll_table(
+            monster, _log = roll_table(
                 registry, table, monster_rng(state.info, e.seq), context={"level": d["depth"]}
             )
-            text = " ".join(line.strip() for line in table_lines(result, lang) if line.strip())
+            # the row's text and what follows it, without the table's title: the line says
+            # "a wandering monster comes" once ("Mostro errante: Mostro errante (...)" read
+            # twice); the title and its roll go with the rolls below
+            said = table_lines(monster, lang, final=True)
+            said[0] = row_text(monster, lang)
+            text = " ".join(line.strip() for line in said if line.strip())
+            title = pick_text(monster.table.title, lang)
+            shown = dice_text(monster.pick.roll.explain(), lang).replace(" -> ", " → ")
+            monster_roll = f"   - {title}: {shown}"
         lines.append("   - " + _("A wandering monster comes: {what}").format(what=text))
     if view == "gm" or not state.info.referee:
         rules = rules_for(state.info.rules)
@@ -372,8 +405,51 @@ def _search_lines(
                     rolls=", ".join(str(r) for r in d["rolls"]),
                 )
             )
+        if monster_roll is not None:
+            lines.append(monster_roll)
         lines.append("\n   </details>")
     return lines
+
+
+def _found_nothing_there(
+    state: PlayState,
+    d: dict[str, Any],
+    area: dict[str, Any],
+    in_walls: dict[str, tuple[str, tuple[int, int]]],
+    sides: dict[str, str],
+    _: Translate,
+) -> list[str]:
+    """The lines for a search whose dice found but where nothing lay: Scatola Bianca's 1 on
+    a stretch of wall without a secret door (only the doors the dungeon placed can be found:
+    rules/play/search.yaml), the Zufallslabyrinth's check that succeeded in walls without
+    one. Empty when no die found (then "Nothing found." says it)."""
+    from kerker.checks.hpr import Outcome
+    from kerker.play.search import door_stretch, rules_for, stretches
+
+    rules = rules_for(state.info.rules)
+    if rules.method != "walls":
+        if d["check"] is not None and Outcome(d["check"]).succeeded:
+            return [_("The search succeeded: there is no secret door in the walls searched.")]
+        return []
+    searched = stretches(area, d["side"], rules)
+    doors = {door_stretch(area, rules, wall, cell) for wall, cell in in_walls.values()}
+    out = []
+    for face, (wall, index) in zip(d["rolls"], searched, strict=False):
+        if face in rules.find and (wall, index) not in doors:
+            on_wall = sum(1 for w, _i in searched if w == wall)
+            out.append(
+                _(
+                    "A {face} came up for the {wall} wall (stretch {n} of {of}, {feet} ft each), "
+                    "but there is no secret door in that stretch of wall."
+                ).format(
+                    face=face,
+                    wall=sides.get(wall, wall),
+                    n=index + 1,
+                    of=on_wall,
+                    feet=rules.segment_feet,
+                )
+            )
+    return out
 
 
 def journal_md(state: PlayState, registry: Registry, lang: str = "en", view: str = "gm") -> str:

@@ -138,6 +138,29 @@ def secret_doors(
     return out
 
 
+def stretches(area: dict[str, Any], side: str | None, rules: SearchRules) -> list[tuple[str, int]]:
+    """The stretches of wall a ``walls`` search of ``area`` rolls for, in the order of its
+    dice: (wall, index along the wall) for wall ``side`` or every wall (n, e, s, w), each
+    wall cut into ``rules.segment_feet`` (a started stretch counts)."""
+    from kerker.geometry.grid import feet_to_cells
+
+    per = feet_to_cells(rules.segment_feet)
+    edges = walls(area)
+    sides = [side] if side is not None else list(SIDES)
+    return [(s, i) for s in sides for i in range((len(edges[s]) + per - 1) // per)]
+
+
+def door_stretch(
+    area: dict[str, Any], rules: SearchRules, wall: str, cell: tuple[int, int]
+) -> tuple[str, int]:
+    """The stretch of wall (wall, index) of ``area`` in which a secret door in ``wall`` at
+    ``cell`` lies (a 45° wall's door counts to the first stretch of its wall)."""
+    from kerker.geometry.grid import feet_to_cells
+
+    cells = walls(area)[wall]
+    return wall, cells.index(cell) // feet_to_cells(rules.segment_feet) if cell in cells else 0
+
+
 @dataclass
 class Outcome:
     """What one search rolled and did."""
@@ -197,31 +220,27 @@ def search(
     sides = [side] if side is not None else list(SIDES)
     if rules.method == "walls":
         from kerker.dice.roller import roll
-        from kerker.geometry.grid import feet_to_cells
 
-        per = feet_to_cells(rules.segment_feet)
-        edges = walls(area)
-        stretches = [(s, i) for s in sides for i in range((len(edges[s]) + per - 1) // per)]
-        if len(stretches) > rules.max_rolls:
+        searched_at = stretches(area, side, rules)
+        if len(searched_at) > rules.max_rolls:
             raise EventError(
                 N_("{n} stretches of wall are more than {max} dice at once: search one wall"),
-                n=len(stretches),
+                n=len(searched_at),
                 max=rules.max_rolls,
             )
+        at_door = {key: door_stretch(area, rules, wall, cell) for key, wall, cell in doors}
         if entered is not None:
             for face in entered:
                 check_entered(rules.die, [int(face)])
             rng: random.Random = EnteredDice([int(f) for f in entered])
         else:
             rng = random.Random(event_seed(info, seq))
-        for wall, stretch in stretches:
+        for here in searched_at:
             face = roll(rules.die, rng).total
             rolls.append(face)
             if face in rules.find:
-                for key, door_wall, cell in doors:
-                    cells = edges[door_wall]
-                    where = cells.index(cell) // per if cell in cells else 0
-                    if door_wall == wall and where == stretch and key not in found:
+                for key, _wall, _cell in doors:
+                    if at_door[key] == here and key not in found:
                         found.append(key)
             if face in rules.monster:
                 monster = _monster(info, seq, rules, registry, depth)

@@ -140,9 +140,9 @@ def _reach(state: PlayState) -> set[tuple[int, int]]:
 
 def document(state: PlayState, view: str, lang: str) -> dict[str, Any]:
     """The dungeon document in ``lang`` for ``view`` (the player's: only visible areas,
-    their shapes and features, ways between them that are not unfound secret doors; without
-    a referee also their contents as far as the players can know them:
-    :func:`player_contents`)."""
+    their shapes and features, ways between them that are not unfound secret doors, and
+    their contents as far as the players can know them (:func:`player_contents`; with a
+    referee only what the rules made known: found or taken treasure, sprung traps))."""
     view = effective(state, view)
     doc = state.document(lang)
     if view == "gm":
@@ -157,7 +157,9 @@ def document(state: PlayState, view: str, lang: str) -> dict[str, Any]:
         areas = [
             {
                 **a,
-                "contents": [] if state.info.referee else player_contents(state, depth, a, lang),
+                "contents": player_contents(
+                    state, depth, a, lang, known_only=bool(state.info.referee)
+                ),
                 "rolls": [],
             }
             for a in level["areas"]
@@ -193,12 +195,17 @@ def document(state: PlayState, view: str, lang: str) -> dict[str, Any]:
 
 
 def player_contents(
-    state: PlayState, depth: int, area: dict[str, Any], lang: str
+    state: PlayState, depth: int, area: dict[str, Any], lang: str, *, known_only: bool = False
 ) -> list[dict[str, Any]]:
     """What the players of a session without a referee know of ``area``'s contents:
     monsters, treasure (hidden treasure once a search found it; where it was hidden and
     what guarded it left out), a trap, a trick or a treasure's trap only once it went off
-    (as a line of its own), taken treasure marked; no other GM-only content."""
+    (as a line of its own), taken treasure marked; no other GM-only content.
+
+    ``known_only`` (a session with a referee, who tells the players the rest): only what a
+    step by the rules made known -- treasure a search found or the players took, traps and
+    tricks that went off with their effect -- never a monster or treasure the GM has not
+    described, never an unfound secret."""
     from kerker.i18n import translator
     from kerker.play.search import TRAP_KINDS, mark
 
@@ -215,14 +222,16 @@ def player_contents(
         if kind == "treasure":
             if content.get("hidden") and m not in state.found:
                 continue
+            if known_only and m not in state.found and m not in state.taken:
+                continue
             text = str(content.get("text") or "")
             if m in state.taken:
-                text = _("{what} (taken)").format(what=text)
+                text = _("{what} (taken)").format(what=text.rstrip(". "))  # not "coins. (taken)"
             out.append({**content, "text": text, "trapped": None, "hidden": None, "gm_only": False})
             if content.get("trapped") and m in state.sprung:
                 out.append(note(_("Trap sprung: {what}").format(what=content["trapped"])))
             continue
-        if content.get("gm_only"):
+        if content.get("gm_only") or known_only:
             continue
         out.append({**content, "magic": None} if "magic" in content else dict(content))
     return out

@@ -29,6 +29,8 @@ PAPERS = {"a4": "a4", "letter": "us-letter"}
 """Paper names kerker takes and Typst's names for them."""
 SIZES = (8.0, 7.2, 6.5, 5.8, 5.2, 4.6)
 """Type sizes (pt) of the key tried in turn until the sheet fits one page."""
+STACK_SIZES = (10.0, 9.0, *SIZES)
+"""The same below a map across the page, whose four columns hold more at a size."""
 MAX_ENTRIES = 2000
 MAX_TEXT = 400  # characters of one line on a sheet
 
@@ -66,29 +68,43 @@ class Sheet:
 
 
 _PAGE = r"""
-#let page-of(data) = grid(columns: (data.mapshare * 1fr, (1 - data.mapshare) * 1fr),
-  gutter: 5mm,
-  image(data.map, width: 100%, height: 100%, fit: "contain"),
-  [
-    #set text(size: data.size * 1pt, lang: data.lang)
-    #text(font: "Source Serif Pro", weight: "bold", size: 11pt, data.title) \
-    #text(fill: rgb("#6b6459"), size: 7pt, data.subtitle)
-    #v(1mm)
-    #columns(data.cols, gutter: 3mm)[
-      #for s in data.sections [
-        #block(breakable: true, above: 0.7em, below: 0em)[
-          #text(font: "Source Serif Pro", weight: "bold", s.heading)
-          #for l in s.lines [
-            \ #l
-          ]
+#let head(data) = [
+  #text(font: "Source Serif Pro", weight: "bold", size: 11pt, data.title) \
+  #text(fill: rgb("#6b6459"), size: 7pt, data.subtitle)
+]
+#let key(data) = [
+  #set text(size: data.size * 1pt, lang: data.lang)
+  #columns(data.cols, gutter: 3mm)[
+    #for s in data.sections [
+      #block(breakable: true, above: 0.7em, below: 0em)[
+        #text(font: "Source Serif Pro", weight: "bold", s.heading)
+        #for l in s.lines [
+          \ #l
         ]
       ]
-      #if data.tail.len() > 0 [
-        #v(0.6em)
-        #for l in data.tail [ #l \ ]
-      ]
     ]
-  ])
+    #if data.tail.len() > 0 [
+      #v(0.6em)
+      #for l in data.tail [ #l \ ]
+    ]
+  ]
+]
+#let page-of(data) = if data.layout == "stack" [
+  #head(data)
+  #v(1mm)
+  #align(center, image(data.map, width: 100%, height: data.maph * 1mm, fit: "contain"))
+  #v(2mm)
+  #key(data)
+] else [
+  #grid(columns: (data.mapshare * 1fr, (1 - data.mapshare) * 1fr),
+    gutter: 5mm,
+    image(data.map, width: 100%, height: 100%, fit: "contain"),
+    [
+      #head(data)
+      #v(1mm)
+      #key(data)
+    ])
+]
 #let pages = json("sheet.json")
 #set document(title: pages.at(0).title)
 #set page(paper: pages.at(0).paper, flipped: true, margin: (x: 8mm, y: 8mm))
@@ -99,6 +115,41 @@ _PAGE = r"""
   page-of(data)
 }
 """
+PAGE_MM = {"a4": (297.0, 210.0), "us-letter": (279.4, 215.9)}
+"""Typst's papers, landscape (width, height) in mm; the margins are 8 mm all round."""
+MARGIN_MM = 8.0
+STACK_ASPECT = 1.4
+"""A map wider than this (width / height) goes above the key across the page (a heist's
+plan, a long zone map); a squarer one beside it. At 1.4 on A4 both give the map about the
+same area; wider, the side column would shrink it to a strip with white space below."""
+STACK_MAP_SHARE = 0.6
+"""The most of the page's height a map above the key takes."""
+MAX_TAIL = 20_000
+"""Characters of a sheet's closing paragraph (kerker's own compact list: corridors, doors)."""
+
+
+def _aspect(svg: str) -> float:
+    """The SVG's width / height (its viewBox, else width and height; 1 when unknown)."""
+    box = re.search(r'viewBox="\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)', svg)
+    if box is None:
+        box = re.search(r'<svg[^>]*\swidth="([\d.]+)[^"]*"[^>]*\sheight="([\d.]+)', svg)
+    if box is None:
+        return 1.0
+    w, h = float(box.group(1)), float(box.group(2))
+    return w / h if w > 0 and h > 0 else 1.0
+
+
+def layout(svg: str, paper: str) -> dict[str, object]:
+    """Where the map goes on a page of ``paper`` (Typst's name): ``side`` (the map on the
+    left 58 %, the key in two columns beside it) for a map up to :data:`STACK_ASPECT`
+    wide, else ``stack`` (the map across the page, at most :data:`STACK_MAP_SHARE` of its
+    height, ``maph`` mm, the key below in four columns)."""
+    aspect = _aspect(svg)
+    if aspect <= STACK_ASPECT:
+        return {"layout": "side", "mapshare": 0.58, "cols": 2, "maph": 0}
+    width, height = (v - 2 * MARGIN_MM for v in PAGE_MM.get(paper, PAGE_MM["a4"]))
+    maph = round(min(width / aspect, STACK_MAP_SHARE * height), 1)
+    return {"layout": "stack", "mapshare": 1.0, "cols": 4, "maph": maph}
 
 
 def _typst() -> ModuleType:
@@ -110,9 +161,9 @@ def _typst() -> ModuleType:
         ) from None
 
 
-def _clean(text: str) -> str:
+def _clean(text: str, limit: int = MAX_TEXT) -> str:
     text = visible(text)
-    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _pages(pdf: bytes) -> int:
@@ -154,7 +205,7 @@ def sheet_pdf(sheets: Sequence[Sheet], *, paper: str = "a4") -> bytes:
 
 def _data(sheet: Sheet, paper: str, size: float, keep: int, k: int) -> dict[str, object]:
     sections = sheet.sections[:keep]
-    tail = [_clean(t) for t in sheet.tail]
+    tail = [_clean(t, MAX_TAIL) for t in sheet.tail]
     if keep < len(sheet.sections):
         tail.append(_clean(sheet.more.replace("{n}", str(len(sheet.sections) - keep))))
     return {
@@ -163,8 +214,7 @@ def _data(sheet: Sheet, paper: str, size: float, keep: int, k: int) -> dict[str,
         "paper": paper,
         "size": size,
         "lang": sheet.lang if sheet.lang in ("de", "it", "en") else "en",
-        "mapshare": 0.58,
-        "cols": 2,
+        **layout(sheet.svg, paper),
         "map": f"map-{k}.svg",
         "sections": [
             {"heading": _clean(s.heading), "lines": [_clean(x) for x in s.lines]} for s in sections
@@ -197,7 +247,8 @@ def _fit(
         raise PdfError(N_("a sheet holds at most {max} key entries"), max=MAX_ENTRIES)
     (root / f"map-{k}.svg").write_text(sheet.svg, encoding="utf-8")
     keep = len(sheet.sections)
-    for size in SIZES:
+    sizes = STACK_SIZES if layout(sheet.svg, paper)["layout"] == "stack" else SIZES
+    for size in sizes:
         data = _data(sheet, paper, size, keep, k)
         pdf = _write_and_compile(typst, root, fonts, [data])
         if _pages(pdf) == 1:

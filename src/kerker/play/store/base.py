@@ -108,6 +108,12 @@ class Store(ABC):
     mark = "?"
     where = ""
     """What the store is (a path or a URL without password), for messages."""
+    table_sets_kept = 500
+    """Own table sets kept at most (:meth:`save_tables` prunes the ones uploaded longest ago
+    beyond it)."""
+    table_set_chars_kept = 25_000_000
+    """Characters of own table sets kept at most in all (fifty sets at a session's cap of
+    500 000 characters; :data:`kerker.tables.owntexts.MAX_TOTAL`)."""
 
     @abstractmethod
     def transaction(self, write: bool = True) -> AbstractContextManager[Any]:
@@ -402,9 +408,15 @@ class Store(ABC):
     def save_tables(self, texts: Sequence[tuple[str, str]], created: str) -> str:
         """Keep own table files (``(name, text)`` pairs, in order) under their digest
         (:func:`~kerker.tables.owntexts.texts_digest`) and return it; the same files again
-        are kept once. Refuses none, or more than a session's caps
-        (:func:`~kerker.tables.owntexts.check_sizes`), in one line; does not lint (callers
-        lint before they keep)."""
+        are kept once (``created`` becomes the time of the last upload). Refuses none, or
+        more than a session's caps (:func:`~kerker.tables.owntexts.check_sizes`), in one
+        line; does not lint (callers lint before they keep).
+
+        Then prunes: the sets uploaded last are kept, up to :attr:`table_sets_kept` sets and
+        :attr:`table_set_chars_kept` characters (this one always); an older one is dropped
+        unless a session names it as its own tables' digest (sessions keep their own texts,
+        so none needs a set to replay; a dropped set's ``tables=`` link answers "upload the
+        table files again")."""
         from kerker.tables.owntexts import check_sizes, texts_digest
 
         if not texts:
@@ -416,11 +428,33 @@ class Store(ABC):
             cur.execute(
                 self._sql(
                     "INSERT INTO table_sets (digest, texts, created) VALUES (?, ?, ?) "
-                    "ON CONFLICT (digest) DO NOTHING"
+                    "ON CONFLICT (digest) DO UPDATE SET created = excluded.created"
                 ),
                 (digest, data, created),
             )
+            self._prune_tables(cur, digest)
         return digest
+
+    def _prune_tables(self, cur: Any, keep: str) -> None:
+        """Drop the table sets beyond the caps, uploaded longest ago first, except ``keep``
+        and those a session names (its options hold the digest: ``tables_digest``)."""
+        cur.execute(
+            self._sql("SELECT digest, LENGTH(texts) FROM table_sets ORDER BY created DESC, digest")
+        )
+        count = chars = 0
+        for digest, size in cur.fetchall():
+            if digest == keep or (
+                count < self.table_sets_kept and chars + int(size) <= self.table_set_chars_kept
+            ):
+                count, chars = count + 1, chars + int(size)  # among the last uploaded
+                continue
+            # older: kept only when a session names it (a digest is 32 hex digits; another
+            # text that holds it by chance only keeps a set longer)
+            cur.execute(
+                self._sql("SELECT 1 FROM sessions WHERE options LIKE ? LIMIT 1"), (f"%{digest}%",)
+            )
+            if cur.fetchone() is None:
+                cur.execute(self._sql("DELETE FROM table_sets WHERE digest = ?"), (digest,))
 
     def load_tables(self, digest: str) -> list[tuple[str, str]] | None:
         """The own table files kept under ``digest`` (None when there are none); refuses a
