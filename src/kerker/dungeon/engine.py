@@ -22,11 +22,13 @@ roll had to be bent. The public face of it is :mod:`kerker.dungeon.api`.
 from __future__ import annotations
 
 import importlib
+import itertools
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, Self, SupportsIndex, TypeVar
 
 from kerker import seeding
 from kerker.dice.explain import explain
@@ -40,9 +42,9 @@ from kerker.dungeon.model import (
     Level,
     RollEntry,
 )
-from kerker.dungeon.sheet import PLANE, crop
+from kerker.dungeon.sheet import PLANE, crop, crop_area, crop_box, crop_connection
 from kerker.errors import N_, OptionError
-from kerker.geometry.grid import CELLS_PER_SQUARE, Cell, sort_cells, step
+from kerker.geometry.grid import CELLS_PER_SQUARE, Cell, bounds, sort_cells, step
 from kerker.geometry.occupancy import Occupancy
 from kerker.limits import DEFAULT_DUNGEON_LIMITS, DungeonLimits
 from kerker.tables.engine import TableResult, roll_table_picks
@@ -217,9 +219,145 @@ class Params:
         return self.options or tuple(self._options().items())
 
 
+_CLOCK = itertools.count(1)
+"""Stamps of :class:`Log` and :class:`CellSet` changes: one clock for all, so a container
+made anew never carries the stamp of the one it replaced."""
+
+T = TypeVar("T")
+
+
+class Log(list[T]):
+    """A list that stamps every change (``version``, from one clock): what an
+    :class:`AreaBuilder` keeps its contents, features, rolls, results and bends in, so a
+    snapshot reuses the frozen area of a builder nothing changed (:class:`_Freezer`).
+    Reading costs what a list's does; each changing method sets a new stamp."""
+
+    __slots__ = ("version",)
+
+    def __init__(self, items: Iterable[T] = ()) -> None:
+        super().__init__(items)
+        self.version = next(_CLOCK)
+
+    def append(self, item: T, /) -> None:
+        super().append(item)
+        self.version = next(_CLOCK)
+
+    def extend(self, items: Iterable[T], /) -> None:
+        super().extend(items)
+        self.version = next(_CLOCK)
+
+    def insert(self, index: SupportsIndex, item: T, /) -> None:
+        super().insert(index, item)
+        self.version = next(_CLOCK)
+
+    def pop(self, index: SupportsIndex = -1, /) -> T:
+        self.version = next(_CLOCK)
+        return super().pop(index)
+
+    def remove(self, item: T, /) -> None:
+        self.version = next(_CLOCK)
+        super().remove(item)
+
+    def clear(self) -> None:
+        super().clear()
+        self.version = next(_CLOCK)
+
+    def sort(self, *args: Any, **kwargs: Any) -> None:
+        self.version = next(_CLOCK)
+        super().sort(*args, **kwargs)
+
+    def reverse(self) -> None:
+        super().reverse()
+        self.version = next(_CLOCK)
+
+    def __setitem__(self, index: Any, value: Any, /) -> None:
+        self.version = next(_CLOCK)
+        super().__setitem__(index, value)
+
+    def __delitem__(self, index: SupportsIndex | slice, /) -> None:
+        self.version = next(_CLOCK)
+        super().__delitem__(index)
+
+    def __iadd__(self, items: Iterable[T], /) -> Self:  # type: ignore[override,misc]
+        self.version = next(_CLOCK)
+        return super().__iadd__(items)
+
+    def __imul__(self, n: SupportsIndex, /) -> Self:
+        self.version = next(_CLOCK)
+        return super().__imul__(n)
+
+
+class CellSet(set[Cell]):
+    """A set of cells that stamps every change (``version``, see :class:`Log`): an
+    :class:`AreaBuilder`'s ``cells``."""
+
+    __slots__ = ("version",)
+
+    def __init__(self, cells: Iterable[Cell] = ()) -> None:
+        super().__init__(cells)
+        self.version = next(_CLOCK)
+
+    def add(self, cell: Cell, /) -> None:
+        super().add(cell)
+        self.version = next(_CLOCK)
+
+    def discard(self, cell: object, /) -> None:
+        super().discard(cell)
+        self.version = next(_CLOCK)
+
+    def remove(self, cell: Cell, /) -> None:
+        self.version = next(_CLOCK)
+        super().remove(cell)
+
+    def pop(self) -> Cell:
+        self.version = next(_CLOCK)
+        return super().pop()
+
+    def clear(self) -> None:
+        super().clear()
+        self.version = next(_CLOCK)
+
+    def update(self, *others: Iterable[Cell]) -> None:
+        super().update(*others)
+        self.version = next(_CLOCK)
+
+    def difference_update(self, *others: Iterable[Any]) -> None:
+        super().difference_update(*others)
+        self.version = next(_CLOCK)
+
+    def intersection_update(self, *others: Iterable[Any]) -> None:
+        super().intersection_update(*others)
+        self.version = next(_CLOCK)
+
+    def symmetric_difference_update(self, other: Iterable[Cell], /) -> None:
+        super().symmetric_difference_update(other)
+        self.version = next(_CLOCK)
+
+    def __ior__(self, other: AbstractSet[Cell], /) -> Self:  # type: ignore[override,misc]
+        self.version = next(_CLOCK)
+        return super().__ior__(other)
+
+    def __iand__(self, other: AbstractSet[object], /) -> Self:
+        self.version = next(_CLOCK)
+        return super().__iand__(other)
+
+    def __isub__(self, other: AbstractSet[object], /) -> Self:
+        self.version = next(_CLOCK)
+        return super().__isub__(other)
+
+    def __ixor__(self, other: AbstractSet[Cell], /) -> Self:  # type: ignore[override,misc]
+        self.version = next(_CLOCK)
+        return super().__ixor__(other)
+
+
 @dataclass
 class AreaBuilder:
-    """An area while it is being made (mutable; frozen by :meth:`DungeonState.snapshot`)."""
+    """An area while it is being made (mutable; frozen by :meth:`DungeonState.snapshot`).
+
+    Its ``cells`` are a :class:`CellSet` and its lists :class:`Log` s (made so by
+    ``__post_init__`` when given plain ones): a snapshot knows by their stamps whether the
+    area changed since the last one. A field given another container later (not a
+    :class:`CellSet` / :class:`Log`) makes every snapshot freeze the area afresh."""
 
     id: str
     number: int
@@ -227,14 +365,14 @@ class AreaBuilder:
     shape: str
     cells: set[Cell]
     heading: str = "n"
-    contents: list[Content] = field(default_factory=list)
-    features: list[Feature] = field(default_factory=list)
-    rolls: list[RollEntry] = field(default_factory=list)
-    results: list[TableResult] = field(default_factory=list)
+    contents: list[Content] = field(default_factory=Log)
+    features: list[Feature] = field(default_factory=Log)
+    rolls: list[RollEntry] = field(default_factory=Log)
+    results: list[TableResult] = field(default_factory=Log)
     width_ft: int | None = None
     rolled_width_ft: int | None = None
     rolled_squares: int | float | None = None
-    bends: list[Bend] = field(default_factory=list)
+    bends: list[Bend] = field(default_factory=Log)
     closed: bool = False
     """Exits have doors (a room) rather than open passages (a hall)."""
     edges: dict[str, tuple[int, list[Cell]]] = field(
@@ -242,6 +380,13 @@ class AreaBuilder:
     )
     """Side -> (cells at the time, the cells with no cell of the area beyond that side, by
     (y, x)): kept while the area has that many cells (cells are only ever added)."""
+
+    def __post_init__(self) -> None:
+        if type(self.cells) is not CellSet:
+            self.cells = CellSet(self.cells)
+        for name in ("contents", "features", "rolls", "results", "bends"):
+            if type(getattr(self, name)) is not Log:
+                setattr(self, name, Log(getattr(self, name)))
 
     def absorb(self, sink: Sink) -> None:
         """Take over rolls made before the area existed."""
@@ -540,6 +685,8 @@ class DungeonState:
         self._areas = 0
         self._conns = 0
         self._made_areas: list[str] = []
+        self._freezers: dict[int, _Freezer] | None = None
+        """Depth -> the level's last snapshot (:meth:`snapshot`), made on first use."""
 
     # -- levels --------------------------------------------------------------------------
     def level(self, depth: int) -> LevelState:
@@ -589,7 +736,7 @@ class DungeonState:
         """A new area owning ``cells`` (checked free by the caller)."""
         self._areas += 1
         area = AreaBuilder(
-            f"a{self._areas}", len(level.areas) + 1, kind, shape, set(cells), heading
+            f"a{self._areas}", len(level.areas) + 1, kind, shape, CellSet(cells), heading
         )
         level.areas[area.id] = area
         level.occ.add(area.id, cells)
@@ -866,12 +1013,35 @@ class DungeonState:
 
     def snapshot(self) -> Dungeon:
         """The frozen dungeon as it stands; changes nothing in the state (a snapshot in the
-        middle of play does not change what later steps make)."""
+        middle of play does not change what later steps make).
+
+        Incremental: each level's :class:`_Freezer` reuses the frozen areas, connections
+        (and the whole level) of its last snapshot that nothing changed since; the result
+        equals :meth:`fresh_snapshot` (tests/test_play_incremental.py plays sessions and
+        compares them after every step)."""
+        freezers = self._freezers
+        if freezers is None:
+            freezers = self._freezers = {}
         levels = []
         for depth in sorted(self.levels):
             st = self.levels[depth]
             if not st.areas:
+                freezers.pop(depth, None)
                 continue  # a level no way reached stays out of the document
+            freezer = freezers.get(depth)
+            if freezer is None:
+                freezer = freezers[depth] = _Freezer()
+            levels.append(freezer.level(st, cut=not self.params.size))
+        return self._dungeon(levels)
+
+    def fresh_snapshot(self) -> Dungeon:
+        """:meth:`snapshot` made from scratch, reusing nothing (what the incremental one
+        must equal)."""
+        levels = []
+        for depth in sorted(self.levels):
+            st = self.levels[depth]
+            if not st.areas:
+                continue
             fitted = {c.id: _fit_span(st, c) for c in st.conns.values()}
             doubles = _drop_doubles(st, fitted)
             # area numbers stay off the cells of stairs, trapdoors, shafts and elevators
@@ -889,6 +1059,9 @@ class DungeonState:
             )
             frozen = Level(depth, st.occ.width, st.occ.height, st.entrance, areas, conns, open_ids)
             levels.append(frozen if self.params.size else crop(frozen))
+        return self._dungeon(levels)
+
+    def _dungeon(self, levels: list[Level]) -> Dungeon:
         p = self.params
         options = (
             ("levels", p.levels),
@@ -900,6 +1073,164 @@ class DungeonState:
         return Dungeon(
             p.rules, p.seed, options, tuple(levels), tuple(sorted(self.bent.items())), self.attempt
         )
+
+
+_AreaEntry = tuple[tuple[Any, ...] | None, Area, tuple[int, int, int, int] | None]
+"""A frozen area with its marker (:func:`_area_marker`) and its cells' bounds."""
+
+
+class _Freezer:
+    """One level's last snapshot, kept to make the next one from what changed.
+
+    An area is frozen again when its marker (:func:`_area_marker`: its fields' values, its
+    containers' stamps, the cells of ways to other levels among its cells) differs; a
+    connection when its frozen fields (with the span :func:`_fit_span` and
+    :func:`_drop_doubles` give it, computed afresh every time) differ. A cut level
+    (:func:`~kerker.dungeon.sheet.crop`) reuses the cut areas and connections of an
+    unchanged value at an unchanged cut; an unchanged level is the same :class:`Level`.
+    """
+
+    __slots__ = ("areas", "conns", "cut", "cut_areas", "cut_conns", "last", "last_cut")
+
+    def __init__(self) -> None:
+        self.areas: dict[str, _AreaEntry] = {}
+        self.conns: dict[str, tuple[tuple[Any, ...], Connection]] = {}
+        self.cut: tuple[int, int, int, int] | None = None
+        self.cut_areas: dict[str, tuple[Area, Area]] = {}
+        self.cut_conns: dict[str, tuple[Connection, Connection]] = {}
+        self.last: Level | None = None
+        """The last level as frozen (before the cut)."""
+        self.last_cut: Level | None = None
+        """The last level as returned (cut, or ``last`` itself)."""
+
+    def level(self, st: LevelState, cut: bool) -> Level:
+        """The frozen level ``st`` (cut to its used cells when ``cut``)."""
+        conns_now = st.conns
+        fitted = {c.id: _fit_span(st, c) for c in conns_now.values()}
+        doubles = _drop_doubles(st, fitted)
+        # area numbers stay off the cells of stairs, trapdoors, shafts and elevators
+        ways = {c.at for c in conns_now.values() if c.mode == "level"}
+        old_areas = self.areas
+        new_areas: dict[str, _AreaEntry] = {}
+        for a in st.areas.values():
+            marker = _area_marker(a, ways)
+            entry = old_areas.get(a.id)
+            if marker is None or entry is None or entry[0] != marker:
+                frozen = _freeze_area(a, ways)
+                entry = (marker, frozen, bounds(frozen.cells) if frozen.cells else None)
+            new_areas[a.id] = entry
+        self.areas = new_areas
+        old_conns = self.conns
+        new_conns: dict[str, tuple[tuple[Any, ...], Connection]] = {}
+        open_ids = []
+        for c in conns_now.values():
+            if c.id in doubles:
+                continue
+            at, width = fitted[c.id]
+            values = _conn_values(c, at, width)
+            found = old_conns.get(c.id)
+            if (
+                found is None
+                or found[0] != values
+                or not _same(found[1].bends, values[12])
+                or _conn_types(found[1]) != _conn_types(c, width)
+            ):
+                found = (values, Connection(*values))
+            new_conns[c.id] = found
+            if c.to is None and (c.mode in OPEN_MODES or (c.to_level or 0) >= 1):
+                open_ids.append(c.id)
+        self.conns = new_conns
+        areas = tuple(e[1] for e in new_areas.values())
+        conns = tuple(e[1] for e in new_conns.values())
+        last = self.last
+        if (
+            last is not None
+            and last.entrance == st.entrance
+            and (last.width, last.height) == (st.occ.width, st.occ.height)
+            and _same(last.areas, areas)
+            and _same(last.connections, conns)
+            and list(last.unexplored) == open_ids
+            and self.last_cut is not None
+        ):
+            return self.last_cut
+        made = Level(
+            st.depth, st.occ.width, st.occ.height, st.entrance, areas, conns, tuple(open_ids)
+        )
+        shown = self._cut(made, new_areas, new_conns) if cut else made
+        self.last, self.last_cut = made, shown
+        return shown
+
+    def _cut(
+        self,
+        level: Level,
+        areas: dict[str, _AreaEntry],
+        conns: dict[str, tuple[tuple[Any, ...], Connection]],
+    ) -> Level:
+        """``level`` cut as :func:`~kerker.dungeon.sheet.crop` cuts it, reusing the cut
+        values of the last cut where the value and the cut are the same."""
+        boxes = [e[2] for e in areas.values() if e[2] is not None]
+        boxes += [(c.at[0], c.at[1], c.at[0], c.at[1]) for c in level.connections]
+        box = crop_box(level.width, level.height, boxes)
+        if box is None or self.cut is None or box[:2] != self.cut[:2]:
+            self.cut_areas, self.cut_conns = {}, {}  # cut values move by (x0, y0) only
+        self.cut = box
+        if box is None:
+            return level
+        x0, y0, width, height = box
+        old_areas, old_conns = self.cut_areas, self.cut_conns
+        cut_areas: dict[str, tuple[Area, Area]] = {}
+        for area_id, (_marker, area, _box) in areas.items():
+            found = old_areas.get(area_id)
+            if found is None or found[0] is not area:
+                found = (area, crop_area(area, x0, y0))
+            cut_areas[area_id] = found
+        cut_conns: dict[str, tuple[Connection, Connection]] = {}
+        for conn_id, (_values, conn) in conns.items():
+            hit = old_conns.get(conn_id)
+            if hit is None or hit[0] is not conn:
+                hit = (conn, crop_connection(conn, x0, y0))
+            cut_conns[conn_id] = hit
+        self.cut_areas, self.cut_conns = cut_areas, cut_conns
+        return replace(
+            level,
+            width=width,
+            height=height,
+            areas=tuple(e[1] for e in cut_areas.values()),
+            connections=tuple(e[1] for e in cut_conns.values()),
+            origin=(level.origin[0] + x0, level.origin[1] + y0),
+        )
+
+
+def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """The same objects in the same order."""
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+
+
+def _area_marker(a: AreaBuilder, ways: set[Cell]) -> tuple[Any, ...] | None:
+    """What :func:`_freeze_area` reads of ``a``: its fields (with the types of the numbers),
+    the stamps of its cells and lists, the way cells among its cells (its label cell keeps
+    off them); None when a container is not a stamped one (then it is always frozen anew)."""
+    cells = a.cells
+    logs: tuple[Any, ...] = (a.contents, a.features, a.rolls, a.results, a.bends)
+    if type(cells) is not CellSet or any(type(x) is not Log for x in logs):
+        return None
+    near = tuple(sorted(ways.intersection(cells))) if ways else ()
+    return (
+        a.id,
+        a.number,
+        a.kind,
+        a.shape,
+        a.width_ft,
+        a.rolled_width_ft,
+        a.rolled_squares,
+        type(a.number),
+        type(a.width_ft),
+        type(a.rolled_width_ft),
+        type(a.rolled_squares),
+        cells.version,
+        *(x.version for x in logs),
+        near,
+    )
 
 
 def _span(at: Cell, side: str, width: int) -> list[Cell]:
@@ -1054,7 +1385,19 @@ def _label_cell(cells: tuple[Cell, ...], ways: set[Cell] | frozenset[Cell] = fro
 
 
 def _freeze_conn(c: ConnBuilder, at: Cell, width: int) -> Connection:
-    return Connection(
+    return Connection(*_conn_values(c, at, width))
+
+
+def _conn_types(c: ConnBuilder | Connection, width: int | None = None) -> tuple[type, ...]:
+    """The types of a connection's numbers and flag (equal values of other types would
+    write another document: ``1`` and ``True``)."""
+    return type(c.width if width is None else width), type(c.to_level), type(c.gm_only)
+
+
+def _conn_values(c: ConnBuilder, at: Cell, width: int) -> tuple[Any, ...]:
+    """The fields of the frozen connection ``c`` spanning ``width`` cells from ``at``, in
+    :class:`Connection`'s order."""
+    return (
         c.id,
         c.from_,
         c.to,

@@ -208,15 +208,26 @@ class RollLabels:
     known from the results the dungeon keeps.
     """
 
-    def __init__(self, dungeon: Dungeon) -> None:
+    def __init__(
+        self,
+        dungeon: Dungeon,
+        *,
+        tables: dict[str, Table] | None = None,
+        nodes: dict[int, tuple[Area, list[TableResult]]] | None = None,
+    ) -> None:
+        """``tables``: the tables of the dungeon's results, when known (what this would
+        find: :class:`DocumentMemo`); ``nodes``: the walk of each area's results, shared
+        with the caller (by ``id``, as :meth:`_nodes_of` keeps it)."""
         self.checks: dict[str, str] = dict(declared(dungeon.rules, "checks", ()))
         """The procedure's own checks (roll key -> sentence), see ``Procedure.checks``."""
-        self.tables: dict[str, Table] = {}
-        self._area_nodes: dict[int, tuple[Area, list[TableResult]]] = {}
-        for level in dungeon.levels:
-            for area in level.areas:
-                for node in self._nodes_of(area):
-                    self.tables.setdefault(node.table.id, node.table)
+        self._area_nodes: dict[int, tuple[Area, list[TableResult]]] = {} if nodes is None else nodes
+        if tables is None:
+            tables = {}
+            for level in dungeon.levels:
+                for area in level.areas:
+                    for node in self._nodes_of(area):
+                        tables.setdefault(node.table.id, node.table)
+        self.tables: dict[str, Table] = tables
         self.numbered = {
             t.rule_set for t in self.tables.values() if heading_number(t.heading) is not None
         }
@@ -483,10 +494,17 @@ def level_json(
     }
 
 
-def to_document(dungeon: Dungeon, lang: str) -> dict[str, Any]:
-    """The whole document (docs/dungeon-json.md)."""
-    labels = RollLabels(dungeon)
-    doors = stair_doors(dungeon)
+def to_document(dungeon: Dungeon, lang: str, memo: DocumentMemo | None = None) -> dict[str, Any]:
+    """The whole document (docs/dungeon-json.md). ``memo``: what the last documents of
+    the same dungeon being played were made of (:class:`DocumentMemo`); the document is
+    the same either way, its unchanged parts are then the objects of the last one (which
+    no caller changes)."""
+    if memo is None:
+        labels = RollLabels(dungeon)
+        doors = stair_doors(dungeon)
+        levels = [level_json(level, lang, labels, doors, dungeon.rules) for level in dungeon.levels]
+    else:
+        levels = memo.levels(dungeon, lang)
     return {
         "kerker": kerker.__version__,
         "format": FORMAT_VERSION,
@@ -494,15 +512,150 @@ def to_document(dungeon: Dungeon, lang: str) -> dict[str, Any]:
         "seed": dungeon.seed,
         "lang": lang,
         "options": dict(dungeon.options),
-        "levels": [
-            level_json(level, lang, labels, doors, dungeon.rules) for level in dungeon.levels
-        ],
+        "levels": levels,
         "stats": {
             "areas": dungeon.area_count,
             "bent": dict(dungeon.bent),
             "attempt": dungeon.attempt,
         },
     }
+
+
+_AreaJson = tuple[Area, dict[str, Any], frozenset[str]]
+"""A frozen area, its document entry and the tables of its roll log."""
+
+
+class DocumentMemo:
+    """The parts of the documents made last of one dungeon being played (a play session's
+    state: a step adds areas and links exits, it rarely changes a frozen value), reused by
+    :func:`to_document` where they are the same.
+
+    Kept by identity of the frozen values (:meth:`~kerker.dungeon.engine.DungeonState.
+    snapshot` gives an unchanged area or connection as the same object): an area's entry
+    per language while its :class:`Area` is the same object and no label of a table in its
+    roll log changed (:class:`RollLabels`: a table's label depends on which tables the
+    whole dungeon keeps results of), a connection's while its :class:`Connection` and its
+    ``door_closes`` are. Table results are never changed after their step (what the frozen
+    values share with the builders)."""
+
+    __slots__ = ("_areas", "_conns", "_labels", "_langs", "_nodes", "_tables")
+
+    def __init__(self) -> None:
+        self._labels: RollLabels | None = None
+        self._nodes: dict[int, tuple[Area, list[TableResult]]] = {}
+        self._tables: dict[int, tuple[Area, dict[str, Table]]] = {}
+        """Area (by id) -> the tables of its results, first seen first."""
+        self._conns: dict[int, tuple[Connection, bool | None, dict[str, Any]]] = {}
+        self._langs: dict[tuple[str, str], tuple[RollLabels, dict[int, _AreaJson]]] = {}
+
+    def labels(self, dungeon: Dungeon) -> RollLabels:
+        """The :class:`RollLabels` of ``dungeon``: the last one while the tables of the
+        dungeon's results are the same."""
+        nodes: dict[int, tuple[Area, list[TableResult]]] = {}
+        per_area: dict[int, tuple[Area, dict[str, Table]]] = {}
+        tables: dict[str, Table] = {}
+        old_nodes, old_tables = self._nodes, self._tables
+        for level in dungeon.levels:
+            for area in level.areas:
+                key = id(area)
+                hit = old_tables.get(key)
+                walked = old_nodes.get(key)
+                if walked is None or walked[0] is not area:
+                    walked = (area, [n for result in _results(area) for n in _nodes(result)])
+                nodes[key] = walked
+                if hit is None or hit[0] is not area:
+                    own: dict[str, Table] = {}
+                    for node in walked[1]:
+                        own.setdefault(node.table.id, node.table)
+                    hit = (area, own)
+                per_area[key] = hit
+                for table_id, table in hit[1].items():
+                    tables.setdefault(table_id, table)
+        self._nodes, self._tables = nodes, per_area
+        last = self._labels
+        if (
+            last is not None
+            and last.tables.keys() == tables.keys()
+            and all(last.tables[k] is t for k, t in tables.items())
+        ):
+            last._area_nodes = nodes
+            return last
+        self._labels = RollLabels(dungeon, tables=tables, nodes=nodes)
+        return self._labels
+
+    def levels(self, dungeon: Dungeon, lang: str) -> list[dict[str, Any]]:
+        """The document's ``levels`` of ``dungeon`` in ``lang`` (:func:`level_json` of each)."""
+        labels = self.labels(dungeon)
+        doors = stair_doors(dungeon)
+        rules = dungeon.rules
+        kept = self._langs.get((lang, rules))
+        changed: set[str] | None = set()
+        old: dict[int, _AreaJson] = {}
+        if kept is not None:
+            old = kept[1]
+            changed = _relabelled(kept[0], labels)
+        areas: dict[int, _AreaJson] = {}
+        conns: dict[int, tuple[Connection, bool | None, dict[str, Any]]] = {}
+        old_conns = self._conns
+        out = []
+        for level in dungeon.levels:
+            area_list = []
+            for area in level.areas:
+                key = id(area)
+                hit = old.get(key)
+                if (
+                    hit is None
+                    or hit[0] is not area
+                    or changed is None
+                    or (changed and not hit[2].isdisjoint(changed))
+                ):
+                    hit = (
+                        area,
+                        area_json(area, lang, labels, rules),
+                        frozenset(r.table for r in area.rolls),
+                    )
+                areas[key] = hit
+                area_list.append(hit[1])
+            conn_list = []
+            for conn in level.connections:
+                door = doors.get(conn.id)
+                found = old_conns.get(id(conn))
+                if found is None or found[0] is not conn or found[1] is not door:
+                    found = (conn, door, connection_json(conn, door))
+                conns[id(conn)] = found
+                conn_list.append(found[2])
+            out.append(
+                {
+                    "depth": level.depth,
+                    "width": level.width,
+                    "height": level.height,
+                    "origin": list(level.origin),
+                    "entrance": level.entrance,
+                    "areas": area_list,
+                    "connections": conn_list,
+                    "unexplored": list(level.unexplored),
+                }
+            )
+        self._langs[(lang, rules)] = (labels, areas)
+        self._conns = conns
+        return out
+
+
+def _relabelled(old: RollLabels, new: RollLabels) -> set[str] | None:
+    """The ids of the tables whose roll-log label may differ between ``old`` and ``new``
+    (:meth:`RollLabels.label`: which tables are known, and which rule sets number them);
+    None when anything may (other checks)."""
+    if old is new:
+        return set()
+    if old.checks != new.checks:
+        return None
+    changed = set(old.tables.keys() ^ new.tables.keys())
+    changed.update(k for k, t in new.tables.items() if k in old.tables and old.tables[k] is not t)
+    toggled = old.numbered ^ new.numbered
+    if toggled:
+        for tables in (old.tables, new.tables):
+            changed.update(k for k, t in tables.items() if t.rule_set in toggled)
+    return changed
 
 
 def dumps_document(doc: dict[str, Any]) -> str:

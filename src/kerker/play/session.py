@@ -307,6 +307,11 @@ class PlayState:
     trial_rolls: EnteredRolls | None = None
     _frozen: Any = None
     _docs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _prints: Any = None
+    """What the last :func:`fingerprint` of this state hashed (:class:`_Prints`)."""
+    _memo: Any = None
+    """What the last GM documents of this state were made of
+    (:class:`kerker.dungeon.export.DocumentMemo`)."""
     _seen: Any = None
     """What the players can see (:func:`kerker.play.views._visible`), made once per step."""
 
@@ -331,9 +336,11 @@ class PlayState:
         """The GM document (docs/dungeon-json.md) with texts in ``lang``, made once."""
         doc = self._docs.get(lang)
         if doc is None:
-            from kerker.dungeon.export import to_document
+            from kerker.dungeon.export import DocumentMemo, to_document
 
-            doc = to_document(self.frozen(), lang)
+            if self._memo is None:
+                self._memo = DocumentMemo()
+            doc = to_document(self.frozen(), lang, self._memo)
             if self.entered:
                 _mark_entered(self, doc)
             self._docs[lang] = doc
@@ -363,7 +370,20 @@ def fingerprint(state: PlayState) -> str:
     """A digest of the dungeon a session replays to: every area's kind, cells, contents'
     row keys and roll log (tables, dice, totals, rows), every connection's key, kind and
     ends, the exits still open. Made from the frozen dungeon, not a rendered document, so
-    it costs a fraction of one and does not change with texts or the kerker version."""
+    it costs a fraction of one and does not change with texts or the kerker version.
+
+    Incremental (:class:`_Prints`): the bytes hashed are those of :func:`fresh_fingerprint`,
+    in the same order (blake2b of their concatenation), each area's and connection's made
+    once per frozen value, and the hash goes on from the state after the longest run of
+    leading pieces the last digest of this state hashed too."""
+    prints: _Prints | None = state._prints
+    if prints is None:
+        prints = state._prints = _Prints()
+    return prints.digest(state.frozen())
+
+
+def fresh_fingerprint(state: PlayState) -> str:
+    """:func:`fingerprint` made from scratch (the definition stored sessions carry)."""
     h = hashlib.blake2b(digest_size=16)
     dungeon = state.frozen()
     for level in dungeon.levels:
@@ -378,6 +398,84 @@ def fingerprint(state: PlayState) -> str:
             h.update(f"C{c.key}:{c.kind}:{c.from_}:{c.to}:{c.to_level}:{c.at}:{c.width}".encode())
         h.update(repr(level.unexplored).encode())
     return h.hexdigest()
+
+
+def _area_bytes(a: Any) -> bytes:
+    """What :func:`fresh_fingerprint` hashes of the frozen area ``a``."""
+    parts = [f"A{a.id}:{a.kind}:{a.shape}:{a.cells}"]
+    parts += [f"r{r.table}:{r.dice}:{r.roll}:{r.row}:{r.key}" for r in a.rolls]
+    parts += [f"c{c.kind}:{c.result.key if c.result is not None else None}" for c in a.contents]
+    return "".join(parts).encode()
+
+
+def _conn_bytes(c: Any) -> bytes:
+    """What :func:`fresh_fingerprint` hashes of the frozen connection ``c``."""
+    return f"C{c.key}:{c.kind}:{c.from_}:{c.to}:{c.to_level}:{c.at}:{c.width}".encode()
+
+
+class _Prints:
+    """The pieces a state's last fingerprint hashed and the hash after each: per level its
+    head, each area, then its connections and open exits as one piece. Pieces of the same
+    frozen value (by identity) are not made again."""
+
+    __slots__ = ("areas", "conns", "hashes", "levels", "pieces")
+
+    def __init__(self) -> None:
+        self.pieces: list[bytes] = []
+        self.hashes: list[Any] = []
+        """The hash after each piece (a blake2b object, copied)."""
+        self.levels: dict[int, tuple[Any, list[bytes]]] = {}
+        self.areas: dict[int, tuple[Any, bytes]] = {}
+        self.conns: dict[int, tuple[Any, bytes]] = {}
+
+    def digest(self, dungeon: Any) -> str:
+        """The fingerprint of ``dungeon`` (a frozen :class:`~kerker.dungeon.model.Dungeon`)."""
+        pieces: list[bytes] = []
+        levels: dict[int, tuple[Any, list[bytes]]] = {}
+        areas: dict[int, tuple[Any, bytes]] = {}
+        conns: dict[int, tuple[Any, bytes]] = {}
+        for level in dungeon.levels:
+            known = self.levels.get(id(level))
+            if known is not None and known[0] is level:
+                levels[id(level)] = known
+                pieces += known[1]
+                for a in level.areas:
+                    areas[id(a)] = self.areas[id(a)]
+                for c in level.connections:
+                    conns[id(c)] = self.conns[id(c)]
+                continue
+            own = [f"L{level.depth}:{level.entrance}".encode()]
+            for a in level.areas:
+                hit = self.areas.get(id(a))
+                if hit is None or hit[0] is not a:
+                    hit = (a, _area_bytes(a))
+                areas[id(a)] = hit
+                own.append(hit[1])
+            tail = []
+            for c in level.connections:
+                found = self.conns.get(id(c))
+                if found is None or found[0] is not c:
+                    found = (c, _conn_bytes(c))
+                conns[id(c)] = found
+                tail.append(found[1])
+            tail.append(repr(level.unexplored).encode())
+            own.append(b"".join(tail))
+            levels[id(level)] = (level, own)
+            pieces += own
+        old = self.pieces
+        same = 0
+        for was, now in zip(old, pieces, strict=False):
+            if was is not now and was != now:
+                break
+            same += 1
+        hashes = self.hashes[:same]
+        h = hashes[-1].copy() if hashes else hashlib.blake2b(digest_size=16)
+        for piece in pieces[same:]:
+            h.update(piece)
+            hashes.append(h.copy())
+        self.pieces, self.hashes = pieces, hashes
+        self.levels, self.areas, self.conns = levels, areas, conns
+        return str(h.hexdigest())
 
 
 def _effective(events: list[Event]) -> tuple[list[int], list[int]]:
