@@ -347,6 +347,17 @@ class PlayState:
         return doc
 
 
+def fresh_document(state: PlayState, lang: str = "en") -> dict[str, Any]:
+    """:meth:`PlayState.document` made from scratch, of a fresh snapshot, reusing nothing
+    (what the incremental one must equal, byte for byte)."""
+    from kerker.dungeon.export import to_document
+
+    doc = to_document(state.dungeon.fresh_snapshot(), lang)
+    if state.entered:
+        _mark_entered(state, doc)
+    return doc
+
+
 def _mark_entered(state: PlayState, doc: dict[str, Any]) -> None:
     """Mark the roll-log entries of the areas an open with entered dice made as
     ``"entered": true`` (the picks in order, matched by table and dice)."""
@@ -383,9 +394,10 @@ def fingerprint(state: PlayState) -> str:
 
 
 def fresh_fingerprint(state: PlayState) -> str:
-    """:func:`fingerprint` made from scratch (the definition stored sessions carry)."""
+    """:func:`fingerprint` made from scratch, of a fresh snapshot (the definition stored
+    sessions carry; what the incremental one must equal)."""
     h = hashlib.blake2b(digest_size=16)
-    dungeon = state.frozen()
+    dungeon = state.dungeon.fresh_snapshot()
     for level in dungeon.levels:
         h.update(f"L{level.depth}:{level.entrance}".encode())
         for a in level.areas:
