@@ -404,8 +404,8 @@ def fresh_fingerprint(state: PlayState) -> str:
             h.update(f"A{a.id}:{a.kind}:{a.shape}:{a.cells}".encode())
             for r in a.rolls:
                 h.update(f"r{r.table}:{r.dice}:{r.roll}:{r.row}:{r.key}".encode())
-            for c in a.contents:
-                h.update(f"c{c.kind}:{c.result.key if c.result is not None else None}".encode())
+            for t in a.contents:
+                h.update(f"c{t.kind}:{t.result.key if t.result is not None else None}".encode())
         for c in level.connections:
             h.update(f"C{c.key}:{c.kind}:{c.from_}:{c.to}:{c.to_level}:{c.at}:{c.width}".encode())
         h.update(repr(level.unexplored).encode())
