@@ -381,7 +381,14 @@ class AreaBuilder:
     """Side -> (cells at the time, the cells with no cell of the area beyond that side, by
     (y, x)): kept while the area has that many cells (cells are only ever added)."""
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name != "edges":  # (not frozen: no new stamp)
+            object.__setattr__(self, "_stamp", next(_CLOCK))
+
     def __post_init__(self) -> None:
+        self._stamp: int = next(_CLOCK)
+        """Set anew whenever a field is (``__setattr__``)."""
         if type(self.cells) is not CellSet:
             self.cells = CellSet(self.cells)
         for name in ("contents", "features", "rolls", "results", "bends"):
@@ -1050,13 +1057,7 @@ class DungeonState:
             conns = tuple(
                 _freeze_conn(c, *fitted[c.id]) for c in st.conns.values() if c.id not in doubles
             )
-            open_ids = tuple(
-                c.id
-                for c in st.conns.values()
-                if c.id not in doubles
-                and c.to is None
-                and (c.mode in OPEN_MODES or (c.to_level or 0) >= 1)
-            )
+            open_ids = tuple(c.id for c in st.conns.values() if c.id not in doubles and _is_open(c))
             frozen = Level(depth, st.occ.width, st.occ.height, st.entrance, areas, conns, open_ids)
             levels.append(frozen if self.params.size else crop(frozen))
         return self._dungeon(levels)
@@ -1076,25 +1077,47 @@ class DungeonState:
 
 
 _AreaEntry = tuple[tuple[Any, ...] | None, Area, tuple[int, int, int, int] | None]
-"""A frozen area with its marker (:func:`_area_marker`) and its cells' bounds."""
+"""A frozen area with what it was frozen from (:func:`_area_stamps` and :func:`_near`,
+None: always frozen anew) and its cells' bounds."""
+
+
+class _ConnEntry(NamedTuple):
+    """A connection's last freeze: what it was made from (``key``: :func:`_conn_key`, the
+    stamps of the cells of the areas it joins), its span, wall edges and frozen value."""
+
+    key: tuple[Any, ...]
+    cells: tuple[int | None, int | None]
+    fitted: tuple[Cell, int]
+    edges: set[tuple[Cell, Cell]]
+    values: tuple[Any, ...] | None
+    frozen: Connection | None
+    open: bool
+    span: tuple[Cell, int] | None = None
+    """The span ``frozen`` was made with (``fitted``, or narrowed by :func:`_drop_doubles`)."""
 
 
 class _Freezer:
     """One level's last snapshot, kept to make the next one from what changed.
 
-    An area is frozen again when its marker (:func:`_area_marker`: its fields' values, its
-    containers' stamps, the cells of ways to other levels among its cells) differs; a
-    connection when its frozen fields (with the span :func:`_fit_span` and
-    :func:`_drop_doubles` give it, computed afresh every time) differ. A cut level
-    (:func:`~kerker.dungeon.sheet.crop`) reuses the cut areas and connections of an
-    unchanged value at an unchanged cut; an unchanged level is the same :class:`Level`.
+    An area is frozen again when its stamps (:func:`_area_stamps`) or the cells of ways to
+    other levels among its cells (:func:`_near`, looked at when the level's way cells
+    changed) differ. A
+    connection's span (:func:`_fit_span`) is worked out again when its fields
+    (:func:`_conn_key`) or the cells of the two areas it joins changed (the span reads who
+    owns the cells along and across its wall: the cells of those areas, while every owned
+    cell is one area's; else every span is worked out again), its frozen value when its
+    fields, span, bends or :func:`_drop_doubles` say so (which always runs, on the kept
+    wall edges). A cut level (:func:`~kerker.dungeon.sheet.crop`) reuses the cut values
+    of an unchanged value at an unchanged cut; an unchanged level is the same
+    :class:`Level`.
     """
 
-    __slots__ = ("areas", "conns", "cut", "cut_areas", "cut_conns", "last", "last_cut")
+    __slots__ = ("areas", "conns", "cut", "cut_areas", "cut_conns", "last", "last_cut", "ways")
 
     def __init__(self) -> None:
         self.areas: dict[str, _AreaEntry] = {}
-        self.conns: dict[str, tuple[tuple[Any, ...], Connection]] = {}
+        self.conns: dict[str, _ConnEntry] = {}
+        self.ways: frozenset[Cell] | None = None
         self.cut: tuple[int, int, int, int] | None = None
         self.cut_areas: dict[str, tuple[Area, Area]] = {}
         self.cut_conns: dict[str, tuple[Connection, Connection]] = {}
@@ -1105,43 +1128,81 @@ class _Freezer:
 
     def level(self, st: LevelState, cut: bool) -> Level:
         """The frozen level ``st`` (cut to its used cells when ``cut``)."""
+        builders = st.areas
         conns_now = st.conns
-        fitted = {c.id: _fit_span(st, c) for c in conns_now.values()}
-        doubles = _drop_doubles(st, fitted)
         # area numbers stay off the cells of stairs, trapdoors, shafts and elevators
-        ways = {c.at for c in conns_now.values() if c.mode == "level"}
+        ways = frozenset(c.at for c in conns_now.values() if c.mode == "level")
+        same_ways = ways == self.ways
+        self.ways = ways
         old_areas = self.areas
         new_areas: dict[str, _AreaEntry] = {}
-        for a in st.areas.values():
-            marker = _area_marker(a, ways)
+        owned = 0
+        for a in builders.values():
+            owned += len(a.cells)
+            stamped = _area_stamps(a)
             entry = old_areas.get(a.id)
-            if marker is None or entry is None or entry[0] != marker:
+            marker = None if entry is None else entry[0]
+            if (
+                stamped is None
+                or entry is None
+                or marker is None
+                or marker[:2] != stamped
+                or not (same_ways or marker[2] == _near(a, ways))
+            ):
                 frozen = _freeze_area(a, ways)
+                marker = None if stamped is None else (*stamped, _near(a, ways))
                 entry = (marker, frozen, bounds(frozen.cells) if frozen.cells else None)
             new_areas[a.id] = entry
         self.areas = new_areas
+        # a span reads the owners of cells: kept while they are the areas' cells
+        spans_kept = owned == len(st.occ.owners)
         old_conns = self.conns
-        new_conns: dict[str, tuple[tuple[Any, ...], Connection]] = {}
-        open_ids = []
+        entries: dict[str, _ConnEntry] = {}
         for c in conns_now.values():
-            if c.id in doubles:
-                continue
-            at, width = fitted[c.id]
-            values = _conn_values(c, at, width)
+            key = _conn_key(c)
+            stamps = (_cells_stamp(builders, c.from_), _cells_stamp(builders, c.to))
             found = old_conns.get(c.id)
             if (
                 found is None
-                or found[0] != values
-                or not _same(found[1].bends, values[12])
-                or _conn_types(found[1]) != _conn_types(c, width)
+                or found.key != key
+                or not spans_kept
+                or found.cells != stamps
+                or None in stamps
             ):
-                found = (values, Connection(*values))
-            new_conns[c.id] = found
-            if c.to is None and (c.mode in OPEN_MODES or (c.to_level or 0) >= 1):
+                fitted = _fit_span(st, c)
+                if found is not None and found.key == key and found.fitted == fitted:
+                    found = found._replace(cells=stamps)
+                else:
+                    edges = _edges(c, *fitted)
+                    found = _ConnEntry(key, stamps, fitted, edges, None, None, _is_open(c))
+            entries[c.id] = found
+        fitted_now = {i: e.fitted for i, e in entries.items()}
+        doubles = _drop_doubles(st, fitted_now, {i: e.edges for i, e in entries.items()})
+        open_ids = []
+        frozen_conns = []
+        for c in conns_now.values():
+            ce = entries[c.id]
+            if c.id in doubles:
+                continue
+            span = fitted_now[c.id]
+            kept = ce.frozen
+            bends = c.info.get("bends")
+            if (
+                kept is None
+                or ce.span is None
+                or (span is not ce.span and span != ce.span)
+                or ((bends or kept.bends) and not _same(kept.bends, tuple(bends or ())))
+            ):
+                values = _conn_values(c, *span)
+                if kept is None or ce.values != values or not _same(kept.bends, values[12]):
+                    kept = Connection(*values)
+                ce = entries[c.id] = ce._replace(values=values, frozen=kept, span=span)
+            frozen_conns.append(kept)
+            if ce.open:
                 open_ids.append(c.id)
-        self.conns = new_conns
+        self.conns = entries
         areas = tuple(e[1] for e in new_areas.values())
-        conns = tuple(e[1] for e in new_conns.values())
+        conns = tuple(frozen_conns)
         last = self.last
         if (
             last is not None
@@ -1156,18 +1217,13 @@ class _Freezer:
         made = Level(
             st.depth, st.occ.width, st.occ.height, st.entrance, areas, conns, tuple(open_ids)
         )
-        shown = self._cut(made, new_areas, new_conns) if cut else made
+        shown = self._cut(made, new_areas) if cut else made
         self.last, self.last_cut = made, shown
         return shown
 
-    def _cut(
-        self,
-        level: Level,
-        areas: dict[str, _AreaEntry],
-        conns: dict[str, tuple[tuple[Any, ...], Connection]],
-    ) -> Level:
+    def _cut(self, level: Level, areas: dict[str, _AreaEntry]) -> Level:
         """``level`` cut as :func:`~kerker.dungeon.sheet.crop` cuts it, reusing the cut
-        values of the last cut where the value and the cut are the same."""
+        values of the last cut where the value and the cut offset are the same."""
         boxes = [e[2] for e in areas.values() if e[2] is not None]
         boxes += [(c.at[0], c.at[1], c.at[0], c.at[1]) for c in level.connections]
         box = crop_box(level.width, level.height, boxes)
@@ -1179,17 +1235,17 @@ class _Freezer:
         x0, y0, width, height = box
         old_areas, old_conns = self.cut_areas, self.cut_conns
         cut_areas: dict[str, tuple[Area, Area]] = {}
-        for area_id, (_marker, area, _box) in areas.items():
-            found = old_areas.get(area_id)
+        for area in level.areas:
+            found = old_areas.get(area.id)
             if found is None or found[0] is not area:
                 found = (area, crop_area(area, x0, y0))
-            cut_areas[area_id] = found
+            cut_areas[area.id] = found
         cut_conns: dict[str, tuple[Connection, Connection]] = {}
-        for conn_id, (_values, conn) in conns.items():
-            hit = old_conns.get(conn_id)
+        for conn in level.connections:
+            hit = old_conns.get(conn.id)
             if hit is None or hit[0] is not conn:
                 hit = (conn, crop_connection(conn, x0, y0))
-            cut_conns[conn_id] = hit
+            cut_conns[conn.id] = hit
         self.cut_areas, self.cut_conns = cut_areas, cut_conns
         return replace(
             level,
@@ -1206,31 +1262,62 @@ def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 
-def _area_marker(a: AreaBuilder, ways: set[Cell]) -> tuple[Any, ...] | None:
-    """What :func:`_freeze_area` reads of ``a``: its fields (with the types of the numbers),
-    the stamps of its cells and lists, the way cells among its cells (its label cell keeps
-    off them); None when a container is not a stamped one (then it is always frozen anew)."""
+def _area_stamps(a: AreaBuilder) -> tuple[int, int] | None:
+    """What :func:`_freeze_area` reads of ``a`` besides the level's way cells, as stamps:
+    the builder's (any field set anew) and the newest of its cells' and lists' (stamps
+    come from one clock, so any change of any of them makes a newer one). None when a
+    container is not a stamped one (then it is frozen anew every time)."""
     cells = a.cells
     logs: tuple[Any, ...] = (a.contents, a.features, a.rolls, a.results, a.bends)
     if type(cells) is not CellSet or any(type(x) is not Log for x in logs):
         return None
-    near = tuple(sorted(ways.intersection(cells))) if ways else ()
+    return a._stamp, max(cells.version, *(x.version for x in logs))
+
+
+def _near(a: AreaBuilder, ways: frozenset[Cell]) -> tuple[Cell, ...]:
+    """The cells of ways to other levels among ``a``'s cells (its label cell keeps off
+    them), sorted."""
+    return tuple(sorted(ways.intersection(a.cells))) if ways else ()
+
+
+def _conn_key(c: ConnBuilder) -> tuple[Any, ...]:
+    """Every field of ``c`` its span, wall edges, frozen value and openness are made from
+    (the span also reads the cells around it, the frozen value its bends), with the types
+    of its numbers and flag (``1`` and ``True`` are equal, their JSON is not)."""
     return (
-        a.id,
-        a.number,
-        a.kind,
-        a.shape,
-        a.width_ft,
-        a.rolled_width_ft,
-        a.rolled_squares,
-        type(a.number),
-        type(a.width_ft),
-        type(a.rolled_width_ft),
-        type(a.rolled_squares),
-        cells.version,
-        *(x.version for x in logs),
-        near,
+        c.id,
+        c.from_,
+        c.to,
+        c.kind,
+        c.at,
+        c.side,
+        c.width,
+        c.to_level,
+        c.direction,
+        c.one_way,
+        c.gm_only,
+        c.mode,
+        c.key,
+        type(c.width),
+        type(c.to_level),
+        type(c.gm_only),
     )
+
+
+def _cells_stamp(builders: dict[str, AreaBuilder], area: str | None) -> int | None:
+    """The stamp of the cells of the area ``area`` (0 for none: an open exit's far side);
+    None when they are unknown (no such area, cells not a :class:`CellSet`)."""
+    if area is None:
+        return 0
+    found = builders.get(area)
+    if found is None or type(found.cells) is not CellSet:
+        return None
+    return found.cells.version
+
+
+def _is_open(c: ConnBuilder) -> bool:
+    """Whether the document lists ``c`` among the exits not yet explored."""
+    return c.to is None and (c.mode in OPEN_MODES or (c.to_level or 0) >= 1)
 
 
 def _span(at: Cell, side: str, width: int) -> list[Cell]:
@@ -1291,7 +1378,11 @@ def _edges(conn: ConnBuilder, at: Cell, width: int) -> set[tuple[Cell, Cell]]:
     return {(c, step(c, conn.side)) for c in cells}
 
 
-def _drop_doubles(level: LevelState, fitted: dict[str, tuple[Cell, int]]) -> set[str]:
+def _drop_doubles(
+    level: LevelState,
+    fitted: dict[str, tuple[Cell, int]],
+    edges_of: dict[str, set[tuple[Cell, Cell]]] | None = None,
+) -> set[str]:
     """Ids of links through a wall edge another link between the same two areas already
     opens (two exits that both joined the same area through the same wall, a secret door
     where a door is, a corridor's way back through the door it came by): one way through a
@@ -1300,12 +1391,13 @@ def _drop_doubles(level: LevelState, fitted: dict[str, tuple[Cell, int]]) -> set
     ``fitted``: each link's span (:func:`_fit_span`). A link that shares only some of its
     edges, and only with links from its own area, keeps the rest (its span in ``fitted`` is
     narrowed to them): two rolled exits of one area side by side into the same area are
-    two ways (issue 12: Zufallslabyrinth seed 551, level 1, area 14)."""
+    two ways (issue 12: Zufallslabyrinth seed 551, level 1, area 14). ``edges_of``: each
+    link's wall edges at its span in ``fitted`` (:func:`_edges`), when known."""
     seen: dict[tuple[Cell, Cell], str] = {}
     doubles: set[str] = set()
     order = sorted(level.conns.values(), key=lambda c: c.kind == "secret_door")
     for conn in order:
-        edges = _edges(conn, *fitted[conn.id])
+        edges = _edges(conn, *fitted[conn.id]) if edges_of is None else edges_of[conn.id]
         if not edges:
             continue
         shared = [seen[e] for e in edges if e in seen]
