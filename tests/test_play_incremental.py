@@ -142,3 +142,78 @@ def test_incremental_snapshot_document_and_fingerprint_equal_fresh_ones(rules: s
     assert seen >= {"open", "enter", "undo", "redo", "reroll", "reveal", "hide", "note"}, seen
     assert seen & {"search", "take"}, seen
     assert reused_areas > steps and reused_entries > steps, (reused_areas, reused_entries)
+
+
+@pytest.mark.parametrize("rules", PROCEDURES)
+def test_a_memo_entry_follows_the_labels_of_the_dungeons_tables(rules: str) -> None:
+    """A roll-log entry is labelled only when the dungeon keeps a result of its table
+    (:class:`RollLabels`): an area whose rolls' tables no area kept a result of is
+    written without labels, and with them once another area keeps such results; the memo
+    writes that area again then (equal to a fresh document, in every language)."""
+    from dataclasses import replace
+
+    from kerker.dungeon.engine import Params, generate
+    from kerker.dungeon.export import DocumentMemo, to_document
+
+    dungeon = generate(Params(rules=rules, seed=7, max_areas=8), REGISTRY)
+    level = dungeon.levels[0]
+    rich = next(a for a in level.areas if a.rolls and a.results)
+    bare = replace(rich, id="bare", number=99, results=(), contents=())
+    memo = DocumentMemo()
+    for lang in LANGS:
+        alone = replace(dungeon, levels=(replace(level, areas=(bare,), connections=()),))
+        first = to_document(alone, lang, memo)
+        entries = first["levels"][0]["areas"][0]["rolls"]
+        assert entries and not any("label" in e for e in entries), entries[:2]
+        both = replace(alone, levels=(replace(alone.levels[0], areas=(bare, rich)),))
+        again = to_document(both, lang, memo)
+        assert dumps_document(again) == dumps_document(to_document(both, lang))
+        assert all("label" in e for e in again["levels"][0]["areas"][0]["rolls"])
+
+
+@pytest.mark.parametrize("rules", PROCEDURES)
+def test_a_snapshot_sees_every_change_of_a_builder(rules: str) -> None:
+    """A procedure may only add what a step makes, but the snapshot does not rely on it:
+    whatever changes in an area or a connection of an earlier step (contents, cells, a
+    field, a list replaced by a plain one, a connection's bends, width or far side, a way
+    to another level on an area's cells) shows in the next snapshot as in a fresh one."""
+    from kerker.dungeon.engine import Params, _span, start, walk
+    from kerker.dungeon.model import Bend, Content
+
+    state = walk(start(Params(rules=rules, seed=11, max_areas=12, levels=1), REGISTRY))
+    level = state.levels[1]
+    areas = list(level.areas.values())
+    conns = [c for c in level.conns.values() if c.to is not None and c.width > 1]
+    assert len(areas) >= 4 and conns
+
+    def same(what: str) -> None:
+        assert state.snapshot() == state.fresh_snapshot(), what
+
+    same("unchanged")
+    areas[0].contents.append(Content("note", None, note="added"))
+    same("contents appended")
+    free = next(
+        (x + dx, y)
+        for x, y in sorted(areas[1].cells)
+        for dx in (1, -1)
+        if (x + dx, y) not in level.occ.owners
+    )
+    state.grow(level, areas[1], [free])
+    same("a cell added")
+    areas[2].width_ft = 15
+    same("a field set")
+    areas[3].rolls = list(areas[3].rolls)  # a plain list: frozen anew every time
+    same("a list replaced")
+    areas[3].rolls.pop()
+    same("a plain list changed")
+    conns[0].info.setdefault("bends", []).append(Bend("exit", "door", "blocked", "no_room"))
+    same("a connection's bends")
+    link = conns[0]
+    gone = next(c for c in _span(link.at, link.side, link.width) if c in level.occ.owners)
+    level.areas[level.occ.owners.pop(gone)].cells.discard(gone)
+    same("a cell of a link's wall taken away (its span narrows)")
+    conns[-1].width = 1
+    same("a connection's width")
+    way = state.connect(level, areas[0].id, None, "stairs", sorted(areas[0].cells)[0], "n")
+    way.mode, way.to_level = "level", 2
+    same("a way to another level on an area's cells")

@@ -426,68 +426,61 @@ def _conn_bytes(c: Any) -> bytes:
 
 
 class _Prints:
-    """The pieces a state's last fingerprint hashed and the hash after each: per level its
-    head, each area, then its connections and open exits as one piece. Pieces of the same
-    frozen value (by identity) are not made again."""
+    """What a state's last fingerprint hashed, as pieces, with the hash after each: per
+    level its head, each area (the frozen :class:`~kerker.dungeon.model.Area`), then its
+    connections and open exits as one piece. A piece is the same when its area is the same
+    object (or its connections are, and its open exits equal); only the pieces from the
+    first that is not are encoded and hashed (the bytes are not kept)."""
 
-    __slots__ = ("areas", "conns", "hashes", "levels", "pieces")
+    __slots__ = ("hashes", "pieces")
 
     def __init__(self) -> None:
-        self.pieces: list[bytes] = []
+        self.pieces: list[Any] = []
         self.hashes: list[Any] = []
         """The hash after each piece (a blake2b object, copied)."""
-        self.levels: dict[int, tuple[Any, list[bytes]]] = {}
-        self.areas: dict[int, tuple[Any, bytes]] = {}
-        self.conns: dict[int, tuple[Any, bytes]] = {}
 
     def digest(self, dungeon: Any) -> str:
         """The fingerprint of ``dungeon`` (a frozen :class:`~kerker.dungeon.model.Dungeon`)."""
-        pieces: list[bytes] = []
-        levels: dict[int, tuple[Any, list[bytes]]] = {}
-        areas: dict[int, tuple[Any, bytes]] = {}
-        conns: dict[int, tuple[Any, bytes]] = {}
+        pieces: list[Any] = []
         for level in dungeon.levels:
-            known = self.levels.get(id(level))
-            if known is not None and known[0] is level:
-                levels[id(level)] = known
-                pieces += known[1]
-                for a in level.areas:
-                    areas[id(a)] = self.areas[id(a)]
-                for c in level.connections:
-                    conns[id(c)] = self.conns[id(c)]
-                continue
-            own = [f"L{level.depth}:{level.entrance}".encode()]
-            for a in level.areas:
-                hit = self.areas.get(id(a))
-                if hit is None or hit[0] is not a:
-                    hit = (a, _area_bytes(a))
-                areas[id(a)] = hit
-                own.append(hit[1])
-            tail = []
-            for c in level.connections:
-                found = self.conns.get(id(c))
-                if found is None or found[0] is not c:
-                    found = (c, _conn_bytes(c))
-                conns[id(c)] = found
-                tail.append(found[1])
-            tail.append(repr(level.unexplored).encode())
-            own.append(b"".join(tail))
-            levels[id(level)] = (level, own)
-            pieces += own
+            pieces.append(f"L{level.depth}:{level.entrance}".encode())
+            pieces += level.areas
+            pieces.append((level.connections, level.unexplored))
         old = self.pieces
         same = 0
         for was, now in zip(old, pieces, strict=False):
-            if was is not now and was != now:
+            if not _same_piece(was, now):
                 break
             same += 1
         hashes = self.hashes[:same]
         h = hashes[-1].copy() if hashes else hashlib.blake2b(digest_size=16)
         for piece in pieces[same:]:
-            h.update(piece)
+            if type(piece) is bytes:
+                h.update(piece)
+            elif type(piece) is tuple:
+                conns, unexplored = piece
+                h.update(b"".join(map(_conn_bytes, conns)))
+                h.update(repr(unexplored).encode())
+            else:
+                h.update(_area_bytes(piece))
             hashes.append(h.copy())
         self.pieces, self.hashes = pieces, hashes
-        self.levels, self.areas, self.conns = levels, areas, conns
         return str(h.hexdigest())
+
+
+def _same_piece(was: Any, now: Any) -> bool:
+    """Whether two pieces of :class:`_Prints` hash the same bytes (as far as cheaply known)."""
+    if was is now:
+        return True
+    if type(was) is bytes and type(now) is bytes:
+        return was == now
+    if type(was) is tuple and type(now) is tuple:
+        return (
+            len(was[0]) == len(now[0])
+            and all(x is y for x, y in zip(was[0], now[0], strict=True))
+            and was[1] == now[1]
+        )
+    return False
 
 
 def _effective(events: list[Event]) -> tuple[list[int], list[int]]:
