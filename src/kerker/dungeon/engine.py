@@ -1088,8 +1088,7 @@ class _ConnEntry(NamedTuple):
     key: tuple[Any, ...]
     cells: tuple[int | None, int | None]
     fitted: tuple[Cell, int]
-    edges: set[tuple[Cell, Cell]]
-    values: tuple[Any, ...] | None
+    edges: tuple[tuple[Cell, Cell], ...]
     frozen: Connection | None
     open: bool
     span: tuple[Cell, int] | None = None
@@ -1173,8 +1172,8 @@ class _Freezer:
                 if found is not None and found.key == key and found.fitted == fitted:
                     found = found._replace(cells=stamps)
                 else:
-                    edges = _edges(c, *fitted)
-                    found = _ConnEntry(key, stamps, fitted, edges, None, None, _is_open(c))
+                    edges = tuple(_edges(c, *fitted))
+                    found = _ConnEntry(key, stamps, fitted, edges, None, _is_open(c))
             entries[c.id] = found
         fitted_now = {i: e.fitted for i, e in entries.items()}
         doubles = _drop_doubles(st, fitted_now, {i: e.edges for i, e in entries.items()})
@@ -1194,9 +1193,13 @@ class _Freezer:
                 or ((bends or kept.bends) and not _same(kept.bends, tuple(bends or ())))
             ):
                 values = _conn_values(c, *span)
-                if kept is None or ce.values != values or not _same(kept.bends, values[12]):
+                if (
+                    kept is None
+                    or _frozen_values(kept) != values
+                    or not _same(kept.bends, values[12])
+                ):
                     kept = Connection(*values)
-                ce = entries[c.id] = ce._replace(values=values, frozen=kept, span=span)
+                ce = entries[c.id] = ce._replace(frozen=kept, span=span)
             frozen_conns.append(kept)
             if ce.open:
                 open_ids.append(c.id)
@@ -1381,7 +1384,7 @@ def _edges(conn: ConnBuilder, at: Cell, width: int) -> set[tuple[Cell, Cell]]:
 def _drop_doubles(
     level: LevelState,
     fitted: dict[str, tuple[Cell, int]],
-    edges_of: dict[str, set[tuple[Cell, Cell]]] | None = None,
+    edges_of: dict[str, tuple[tuple[Cell, Cell], ...]] | None = None,
 ) -> set[str]:
     """Ids of links through a wall edge another link between the same two areas already
     opens (two exits that both joined the same area through the same wall, a secret door
@@ -1484,6 +1487,26 @@ def _conn_types(c: ConnBuilder | Connection, width: int | None = None) -> tuple[
     """The types of a connection's numbers and flag (equal values of other types would
     write another document: ``1`` and ``True``)."""
     return type(c.width if width is None else width), type(c.to_level), type(c.gm_only)
+
+
+def _frozen_values(c: Connection) -> tuple[Any, ...]:
+    """The fields of ``c`` in their order (what :func:`_conn_values` gives)."""
+    return (
+        c.id,
+        c.from_,
+        c.to,
+        c.kind,
+        c.at,
+        c.side,
+        c.width,
+        c.to_level,
+        c.direction,
+        c.one_way,
+        c.gm_only,
+        c.blocked,
+        c.bends,
+        c.key,
+    )
 
 
 def _conn_values(c: ConnBuilder, at: Cell, width: int) -> tuple[Any, ...]:
