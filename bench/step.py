@@ -3,13 +3,15 @@ session and answering it as the web app's GM view does, per dungeon size, by par
 
 A step is what ``POST /api/sessions/ID/open {"exit": "next"}`` costs the server beside the
 store and the HTTP stack: ``propose`` (the exit list, the walk's next exit), ``advance``
-(the engine's ``expand``), the fingerprint (the frozen snapshot and its digest), the GM
-document (``to_document``) and ``views.show(state, "gm")`` as JSON text.
+(the engine's ``expand``), the frozen snapshot (``PlayState.frozen``), the fingerprint's
+digest of it, the GM document (``to_document``) and ``views.show(state, "gm")`` as JSON
+text (the whole answer of today's API; perfweb's side). Each session's state is stepped
+in place as the web app's state cache does, its GM document made after every step.
 
 Run: ``python bench/step.py [--runs N] [--sizes 10,30,60]``. CPU time
 (``time.process_time``: the machine is shared), medians over the steps timed (``--runs``
-sessions per rule set and size, each timed over a few consecutive opens from that size on).
-Measures, never asserts.
+sessions per rule set and size, each timed over a few consecutive opens from that size on;
+the last column the 90th percentile of the total). Measures, never asserts.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ REGISTRY = load_registry([])
 RULES = ("zufallslabyrinth", "scatola-bianca")
 STEPS = 3
 """Consecutive opens timed per session and size."""
-PARTS = ("propose", "advance", "fingerprint", "document", "show+json")
+PARTS = ("propose", "advance", "snapshot", "fingerprint", "document", "show+json")
 
 
 def areas(state: PlayState) -> int:
@@ -69,6 +71,7 @@ def timed_step(state: PlayState) -> tuple[PlayState, dict[str, float]]:
 
     event = part("propose", lambda: propose(state, "open", REGISTRY, exit="next"))
     after: PlayState = part("advance", lambda: advance(state, event, REGISTRY))
+    part("snapshot", after.frozen)
     part("fingerprint", lambda: fingerprint(after))
     part("document", lambda: after.document("en"))
     part("show+json", lambda: json.dumps(show(after, "gm", "en"), ensure_ascii=False))
@@ -83,7 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
     print(f"one open in process, CPU ms (median of {args.runs} sessions x {STEPS} opens)")
-    print(f"{'rules':17} {'areas':>5} " + " ".join(f"{p:>11}" for p in (*PARTS, "total")))
+    print(
+        f"{'rules':17} {'areas':>5} " + " ".join(f"{p:>11}" for p in (*PARTS, "total", "p90 total"))
+    )
     for rules in RULES:
         for size in sizes:
             times: dict[str, list[float]] = {p: [] for p in (*PARTS, "total")}
@@ -105,7 +110,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{rules:17} {size:>5}  no session reaches this size")
                 continue
             medians = [statistics.median(times[p]) for p in (*PARTS, "total")]
-            print(f"{rules:17} {size:>5} " + " ".join(f"{m:11.2f}" for m in medians))
+            totals = sorted(times["total"])
+            p90 = totals[min(len(totals) - 1, int(0.9 * len(totals)))]
+            print(f"{rules:17} {size:>5} " + " ".join(f"{m:11.2f}" for m in (*medians, p90)))
     return 0
 
 

@@ -598,11 +598,18 @@ class DocumentMemo:
         conns: dict[int, tuple[Connection, bool | None, dict[str, Any]]] = {}
         old_conns = self._conns
         out = []
+        moved: dict[str, _AreaJson] | None = None
         for level in dungeon.levels:
             area_list = []
             for area in level.areas:
                 key = id(area)
                 hit = old.get(key)
+                if hit is None and old:  # the same area cut at another offset?
+                    if moved is None:
+                        moved = {e[0].id: e for e in old.values()}
+                    prior = moved.get(area.id)
+                    if prior is not None and _moved(prior[0], area):
+                        hit = (area, _moved_json(prior[1], area, lang), prior[2])
                 if (
                     hit is None
                     or hit[0] is not area
@@ -639,6 +646,45 @@ class DocumentMemo:
         self._langs[(lang, rules)] = (labels, areas)
         self._conns = conns
         return out
+
+
+def _moved(old: Area, new: Area) -> bool:
+    """Whether ``new`` is ``old`` on a level cut at another offset
+    (:func:`~kerker.dungeon.sheet.crop_area` of the same frozen area): every field but the
+    cells, the label cell and the features' cells is the same object."""
+    return (
+        old.id == new.id
+        and old.number == new.number
+        and old.kind == new.kind
+        and old.shape == new.shape
+        and old.contents is new.contents
+        and old.rolls is new.rolls
+        and old.results is new.results
+        and old.bends is new.bends
+        and old.width_ft is new.width_ft
+        and old.rolled_width_ft is new.rolled_width_ft
+        and old.rolled_squares is new.rolled_squares
+        and len(old.cells) == len(new.cells)
+        and len(old.features) == len(new.features)
+        and all(
+            f.kind == g.kind and f.dir == g.dir and f.result is g.result
+            for f, g in zip(old.features, new.features, strict=True)
+        )
+    )
+
+
+def _moved_json(entry: dict[str, Any], area: Area, lang: str) -> dict[str, Any]:
+    """:func:`area_json` of ``area`` from the ``entry`` of the same area at another cut
+    (:func:`_moved`): the entry with its cells, bounds, label cell, size and features
+    written again, its texts and roll log kept."""
+    out = dict(entry)
+    box = bounds(area.cells)
+    out["cells"] = list(map(list, area.cells))
+    out["bounds"] = list(box)
+    out["label_at"] = list(area.label_at)
+    out["size"] = _size(area, lang, box)
+    out["features"] = [feature_json(f, lang) for f in area.features]
+    return out
 
 
 def _relabelled(old: RollLabels, new: RollLabels) -> set[str] | None:
