@@ -384,9 +384,10 @@ def fingerprint(state: PlayState) -> str:
     it costs a fraction of one and does not change with texts or the kerker version.
 
     Incremental (:class:`_Prints`): the bytes hashed are those of :func:`fresh_fingerprint`,
-    in the same order (blake2b of their concatenation), each area's and connection's made
-    once per frozen value, and the hash goes on from the state after the longest run of
-    leading pieces the last digest of this state hashed too."""
+    in the same order (blake2b of their concatenation, so the digest stored sessions carry
+    is unchanged); the hash goes on from its state after the longest run of leading pieces
+    (level heads, frozen areas, each level's connections) the last digest of this state
+    hashed too, and only the pieces after it are encoded."""
     prints: _Prints | None = state._prints
     if prints is None:
         prints = state._prints = _Prints()
