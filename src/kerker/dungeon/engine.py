@@ -1100,15 +1100,14 @@ class _Freezer:
 
     An area is frozen again when its stamps (:func:`_area_stamps`) or the cells of ways to
     other levels among its cells (:func:`_near`, looked at when the level's way cells
-    changed) differ. A
-    connection's span (:func:`_fit_span`) is worked out again when its fields
-    (:func:`_conn_key`) or the cells of the two areas it joins changed (the span reads who
-    owns the cells along and across its wall: the cells of those areas, while every owned
-    cell is one area's; else every span is worked out again), its frozen value when its
-    fields, span, bends or :func:`_drop_doubles` say so (which always runs, on the kept
-    wall edges). A cut level (:func:`~kerker.dungeon.sheet.crop`) reuses the cut values
-    of an unchanged value at an unchanged cut; an unchanged level is the same
-    :class:`Level`.
+    changed) differ. A connection's span (:func:`_fit_span`) is worked out again when its
+    fields (:func:`_conn_key`) or the cells of the two areas it joins changed (the span
+    reads who owns the cells along and across its wall: the cells of those areas, while
+    every owned cell is one area's; else every span is worked out again), its frozen value
+    when its fields, span or bends changed or :func:`_drop_doubles` (which always runs, on
+    the kept wall edges) narrows it otherwise. A cut level
+    (:func:`~kerker.dungeon.sheet.crop`) reuses the cut values of an unchanged value at an
+    unchanged cut offset; an unchanged level is the same :class:`Level`.
     """
 
     __slots__ = ("areas", "conns", "cut", "cut_areas", "cut_conns", "last", "last_cut", "ways")
@@ -1481,12 +1480,6 @@ def _label_cell(cells: tuple[Cell, ...], ways: set[Cell] | frozenset[Cell] = fro
 
 def _freeze_conn(c: ConnBuilder, at: Cell, width: int) -> Connection:
     return Connection(*_conn_values(c, at, width))
-
-
-def _conn_types(c: ConnBuilder | Connection, width: int | None = None) -> tuple[type, ...]:
-    """The types of a connection's numbers and flag (equal values of other types would
-    write another document: ``1`` and ``True``)."""
-    return type(c.width if width is None else width), type(c.to_level), type(c.gm_only)
 
 
 def _frozen_values(c: Connection) -> tuple[Any, ...]:
