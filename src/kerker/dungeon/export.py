@@ -5,6 +5,7 @@ Same dungeon, same language -> the same bytes (:func:`dumps`).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import deque
 from collections.abc import Iterator, Mapping
@@ -521,6 +522,8 @@ def to_document(dungeon: Dungeon, lang: str, memo: DocumentMemo | None = None) -
     }
 
 
+_Walked = tuple[tuple[TableResult, ...], tuple[Content, ...], list[TableResult], dict[str, Table]]
+"""An area's results and contents, every node of them (:func:`_nodes`) and their tables."""
 _AreaJson = tuple[Area, dict[str, Any], frozenset[str]]
 """A frozen area, its document entry and the tables of its roll log."""
 
@@ -538,13 +541,13 @@ class DocumentMemo:
     ``door_closes`` are. Table results are never changed after their step (what the frozen
     values share with the builders)."""
 
-    __slots__ = ("_areas", "_conns", "_labels", "_langs", "_nodes", "_tables")
+    __slots__ = ("_conns", "_labels", "_langs", "_tables")
 
     def __init__(self) -> None:
         self._labels: RollLabels | None = None
-        self._nodes: dict[int, tuple[Area, list[TableResult]]] = {}
-        self._tables: dict[int, tuple[Area, dict[str, Table]]] = {}
-        """Area (by id) -> the tables of its results, first seen first."""
+        self._tables: dict[tuple[int, int], _Walked] = {}
+        """(results, contents) of an area (by id) -> the walk of its results and their
+        tables, first seen first (the same for the area cut at another offset)."""
         self._conns: dict[int, tuple[Connection, bool | None, dict[str, Any]]] = {}
         self._langs: dict[tuple[str, str], tuple[RollLabels, dict[int, _AreaJson]]] = {}
 
@@ -552,26 +555,24 @@ class DocumentMemo:
         """The :class:`RollLabels` of ``dungeon``: the last one while the tables of the
         dungeon's results are the same."""
         nodes: dict[int, tuple[Area, list[TableResult]]] = {}
-        per_area: dict[int, tuple[Area, dict[str, Table]]] = {}
+        per_area: dict[tuple[int, int], _Walked] = {}
         tables: dict[str, Table] = {}
-        old_nodes, old_tables = self._nodes, self._tables
+        old_tables = self._tables
         for level in dungeon.levels:
             for area in level.areas:
-                key = id(area)
+                key = (id(area.results), id(area.contents))
                 hit = old_tables.get(key)
-                walked = old_nodes.get(key)
-                if walked is None or walked[0] is not area:
-                    walked = (area, [n for result in _results(area) for n in _nodes(result)])
-                nodes[key] = walked
-                if hit is None or hit[0] is not area:
+                if hit is None or hit[0] is not area.results or hit[1] is not area.contents:
+                    walked = [n for result in _results(area) for n in _nodes(result)]
                     own: dict[str, Table] = {}
-                    for node in walked[1]:
+                    for node in walked:
                         own.setdefault(node.table.id, node.table)
-                    hit = (area, own)
+                    hit = (area.results, area.contents, walked, own)
                 per_area[key] = hit
-                for table_id, table in hit[1].items():
+                nodes[id(area)] = (area, hit[2])
+                for table_id, table in hit[3].items():
                     tables.setdefault(table_id, table)
-        self._nodes, self._tables = nodes, per_area
+        self._tables = per_area
         last = self._labels
         if (
             last is not None
@@ -599,6 +600,7 @@ class DocumentMemo:
         old_conns = self._conns
         out = []
         moved: dict[str, _AreaJson] | None = None
+        moved_conns: dict[str, tuple[Connection, bool | None, dict[str, Any]]] | None = None
         for level in dungeon.levels:
             area_list = []
             for area in level.areas:
@@ -627,6 +629,14 @@ class DocumentMemo:
             for conn in level.connections:
                 door = doors.get(conn.id)
                 found = old_conns.get(id(conn))
+                if found is None and old_conns:  # the same connection cut at another offset?
+                    if moved_conns is None:
+                        moved_conns = {e[0].id: e for e in old_conns.values()}
+                    before = moved_conns.get(conn.id)
+                    if before is not None and before[1] is door and _moved_conn(before[0], conn):
+                        shifted = dict(before[2])
+                        shifted["at"] = list(conn.at)
+                        found = (conn, door, shifted)
                 if found is None or found[0] is not conn or found[1] is not door:
                     found = (conn, door, connection_json(conn, door))
                 conns[id(conn)] = found
@@ -673,17 +683,31 @@ def _moved(old: Area, new: Area) -> bool:
     )
 
 
+def _moved_conn(old: Connection, new: Connection) -> bool:
+    """Whether ``new`` is ``old`` on a level cut at another offset
+    (:func:`~kerker.dungeon.sheet.crop_connection`): every field but ``at`` the same object."""
+    return all(getattr(old, name) is getattr(new, name) for name in _CONN_FIELDS if name != "at")
+
+
+_CONN_FIELDS = tuple(f.name for f in dataclasses.fields(Connection))
+
+
 def _moved_json(entry: dict[str, Any], area: Area, lang: str) -> dict[str, Any]:
     """:func:`area_json` of ``area`` from the ``entry`` of the same area at another cut
-    (:func:`_moved`): the entry with its cells, bounds, label cell, size and features
-    written again, its texts and roll log kept."""
+    (:func:`_moved`): the entry with its cells, bounds, label cell, size and features'
+    cells written again, its texts and roll log kept."""
     out = dict(entry)
     box = bounds(area.cells)
     out["cells"] = list(map(list, area.cells))
     out["bounds"] = list(box)
     out["label_at"] = list(area.label_at)
     out["size"] = _size(area, lang, box)
-    out["features"] = [feature_json(f, lang) for f in area.features]
+    features = []
+    for was, feature in zip(entry["features"], area.features, strict=True):
+        moved = dict(was)  # its text is the same: only its cells moved
+        moved["cells"] = [list(c) for c in feature.cells]
+        features.append(moved)
+    out["features"] = features
     return out
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from kerker.dungeon.model import Area, Connection, Level
-from kerker.geometry.grid import CELLS_PER_SQUARE, Cell, bounds
+from kerker.geometry.grid import CELLS_PER_SQUARE, bounds
 
 PLANE = (64, 84)
 """Squares across and down of the plane a level grows on without ``--size``: the largest
@@ -75,14 +75,15 @@ def crop_area(area: Area, x0: int, y0: int) -> Area:
     """``area`` on a level cut at ``(x0, y0)`` (:func:`crop_box`): its cells, label cell
     and features' cells moved."""
 
-    def move(cell: Cell) -> Cell:
-        return (cell[0] - x0, cell[1] - y0)
-
+    x, y = area.label_at
     return replace(
         area,
-        cells=tuple(map(move, area.cells)),
-        label_at=move(area.label_at),
-        features=tuple(replace(f, cells=tuple(map(move, f.cells))) for f in area.features),
+        cells=tuple([(cx - x0, cy - y0) for cx, cy in area.cells]),
+        label_at=(x - x0, y - y0),
+        features=tuple(
+            replace(f, cells=tuple([(cx - x0, cy - y0) for cx, cy in f.cells]))
+            for f in area.features
+        ),
     )
 
 
