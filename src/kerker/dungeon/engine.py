@@ -22,11 +22,13 @@ roll had to be bent. The public face of it is :mod:`kerker.dungeon.api`.
 from __future__ import annotations
 
 import importlib
+import itertools
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, Self, SupportsIndex, TypeVar
 
 from kerker import seeding
 from kerker.dice.explain import explain
@@ -40,9 +42,9 @@ from kerker.dungeon.model import (
     Level,
     RollEntry,
 )
-from kerker.dungeon.sheet import PLANE, crop
+from kerker.dungeon.sheet import PLANE, crop, crop_area, crop_box, crop_connection
 from kerker.errors import N_, OptionError
-from kerker.geometry.grid import CELLS_PER_SQUARE, Cell, sort_cells, step
+from kerker.geometry.grid import CELLS_PER_SQUARE, Cell, bounds, sort_cells, step
 from kerker.geometry.occupancy import Occupancy
 from kerker.limits import DEFAULT_DUNGEON_LIMITS, DungeonLimits
 from kerker.tables.engine import TableResult, roll_table_picks
@@ -217,9 +219,145 @@ class Params:
         return self.options or tuple(self._options().items())
 
 
+_CLOCK = itertools.count(1)
+"""Stamps of :class:`Log` and :class:`CellSet` changes: one clock for all, so a container
+made anew never carries the stamp of the one it replaced."""
+
+T = TypeVar("T")
+
+
+class Log(list[T]):
+    """A list that stamps every change (``version``, from one clock): what an
+    :class:`AreaBuilder` keeps its contents, features, rolls, results and bends in, so a
+    snapshot reuses the frozen area of a builder nothing changed (:class:`_Freezer`).
+    Reading costs what a list's does; each changing method sets a new stamp."""
+
+    __slots__ = ("version",)
+
+    def __init__(self, items: Iterable[T] = ()) -> None:
+        super().__init__(items)
+        self.version = next(_CLOCK)
+
+    def append(self, item: T, /) -> None:
+        super().append(item)
+        self.version = next(_CLOCK)
+
+    def extend(self, items: Iterable[T], /) -> None:
+        super().extend(items)
+        self.version = next(_CLOCK)
+
+    def insert(self, index: SupportsIndex, item: T, /) -> None:
+        super().insert(index, item)
+        self.version = next(_CLOCK)
+
+    def pop(self, index: SupportsIndex = -1, /) -> T:
+        self.version = next(_CLOCK)
+        return super().pop(index)
+
+    def remove(self, item: T, /) -> None:
+        self.version = next(_CLOCK)
+        super().remove(item)
+
+    def clear(self) -> None:
+        super().clear()
+        self.version = next(_CLOCK)
+
+    def sort(self, *args: Any, **kwargs: Any) -> None:
+        self.version = next(_CLOCK)
+        super().sort(*args, **kwargs)
+
+    def reverse(self) -> None:
+        super().reverse()
+        self.version = next(_CLOCK)
+
+    def __setitem__(self, index: Any, value: Any, /) -> None:
+        self.version = next(_CLOCK)
+        super().__setitem__(index, value)
+
+    def __delitem__(self, index: SupportsIndex | slice, /) -> None:
+        self.version = next(_CLOCK)
+        super().__delitem__(index)
+
+    def __iadd__(self, items: Iterable[T], /) -> Self:  # type: ignore[override,misc]
+        self.version = next(_CLOCK)
+        return super().__iadd__(items)
+
+    def __imul__(self, n: SupportsIndex, /) -> Self:
+        self.version = next(_CLOCK)
+        return super().__imul__(n)
+
+
+class CellSet(set[Cell]):
+    """A set of cells that stamps every change (``version``, see :class:`Log`): an
+    :class:`AreaBuilder`'s ``cells``."""
+
+    __slots__ = ("version",)
+
+    def __init__(self, cells: Iterable[Cell] = ()) -> None:
+        super().__init__(cells)
+        self.version = next(_CLOCK)
+
+    def add(self, cell: Cell, /) -> None:
+        super().add(cell)
+        self.version = next(_CLOCK)
+
+    def discard(self, cell: object, /) -> None:
+        super().discard(cell)
+        self.version = next(_CLOCK)
+
+    def remove(self, cell: Cell, /) -> None:
+        self.version = next(_CLOCK)
+        super().remove(cell)
+
+    def pop(self) -> Cell:
+        self.version = next(_CLOCK)
+        return super().pop()
+
+    def clear(self) -> None:
+        super().clear()
+        self.version = next(_CLOCK)
+
+    def update(self, *others: Iterable[Cell]) -> None:
+        super().update(*others)
+        self.version = next(_CLOCK)
+
+    def difference_update(self, *others: Iterable[Any]) -> None:
+        super().difference_update(*others)
+        self.version = next(_CLOCK)
+
+    def intersection_update(self, *others: Iterable[Any]) -> None:
+        super().intersection_update(*others)
+        self.version = next(_CLOCK)
+
+    def symmetric_difference_update(self, other: Iterable[Cell], /) -> None:
+        super().symmetric_difference_update(other)
+        self.version = next(_CLOCK)
+
+    def __ior__(self, other: AbstractSet[Cell], /) -> Self:  # type: ignore[override,misc]
+        self.version = next(_CLOCK)
+        return super().__ior__(other)
+
+    def __iand__(self, other: AbstractSet[object], /) -> Self:
+        self.version = next(_CLOCK)
+        return super().__iand__(other)
+
+    def __isub__(self, other: AbstractSet[object], /) -> Self:
+        self.version = next(_CLOCK)
+        return super().__isub__(other)
+
+    def __ixor__(self, other: AbstractSet[Cell], /) -> Self:  # type: ignore[override,misc]
+        self.version = next(_CLOCK)
+        return super().__ixor__(other)
+
+
 @dataclass
 class AreaBuilder:
-    """An area while it is being made (mutable; frozen by :meth:`DungeonState.snapshot`)."""
+    """An area while it is being made (mutable; frozen by :meth:`DungeonState.snapshot`).
+
+    Its ``cells`` are a :class:`CellSet` and its lists :class:`Log` s (made so by
+    ``__post_init__`` when given plain ones): a snapshot knows by their stamps whether the
+    area changed since the last one. A field given another container later (not a
+    :class:`CellSet` / :class:`Log`) makes every snapshot freeze the area afresh."""
 
     id: str
     number: int
@@ -227,14 +365,14 @@ class AreaBuilder:
     shape: str
     cells: set[Cell]
     heading: str = "n"
-    contents: list[Content] = field(default_factory=list)
-    features: list[Feature] = field(default_factory=list)
-    rolls: list[RollEntry] = field(default_factory=list)
-    results: list[TableResult] = field(default_factory=list)
+    contents: list[Content] = field(default_factory=Log)
+    features: list[Feature] = field(default_factory=Log)
+    rolls: list[RollEntry] = field(default_factory=Log)
+    results: list[TableResult] = field(default_factory=Log)
     width_ft: int | None = None
     rolled_width_ft: int | None = None
     rolled_squares: int | float | None = None
-    bends: list[Bend] = field(default_factory=list)
+    bends: list[Bend] = field(default_factory=Log)
     closed: bool = False
     """Exits have doors (a room) rather than open passages (a hall)."""
     edges: dict[str, tuple[int, list[Cell]]] = field(
@@ -242,6 +380,20 @@ class AreaBuilder:
     )
     """Side -> (cells at the time, the cells with no cell of the area beyond that side, by
     (y, x)): kept while the area has that many cells (cells are only ever added)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name != "edges":  # (not frozen: no new stamp)
+            object.__setattr__(self, "_stamp", next(_CLOCK))
+
+    def __post_init__(self) -> None:
+        self._stamp: int = next(_CLOCK)
+        """Set anew whenever a field is (``__setattr__``)."""
+        if type(self.cells) is not CellSet:
+            self.cells = CellSet(self.cells)
+        for name in ("contents", "features", "rolls", "results", "bends"):
+            if type(getattr(self, name)) is not Log:
+                setattr(self, name, Log(getattr(self, name)))
 
     def absorb(self, sink: Sink) -> None:
         """Take over rolls made before the area existed."""
@@ -540,6 +692,8 @@ class DungeonState:
         self._areas = 0
         self._conns = 0
         self._made_areas: list[str] = []
+        self._freezers: dict[int, _Freezer] | None = None
+        """Depth -> the level's last snapshot (:meth:`snapshot`), made on first use."""
 
     # -- levels --------------------------------------------------------------------------
     def level(self, depth: int) -> LevelState:
@@ -589,7 +743,7 @@ class DungeonState:
         """A new area owning ``cells`` (checked free by the caller)."""
         self._areas += 1
         area = AreaBuilder(
-            f"a{self._areas}", len(level.areas) + 1, kind, shape, set(cells), heading
+            f"a{self._areas}", len(level.areas) + 1, kind, shape, CellSet(cells), heading
         )
         level.areas[area.id] = area
         level.occ.add(area.id, cells)
@@ -866,12 +1020,35 @@ class DungeonState:
 
     def snapshot(self) -> Dungeon:
         """The frozen dungeon as it stands; changes nothing in the state (a snapshot in the
-        middle of play does not change what later steps make)."""
+        middle of play does not change what later steps make).
+
+        Incremental: each level's :class:`_Freezer` reuses the frozen areas, connections
+        (and the whole level) of its last snapshot that nothing changed since; the result
+        equals :meth:`fresh_snapshot` (tests/test_play_incremental.py plays sessions and
+        compares them after every step)."""
+        freezers = self._freezers
+        if freezers is None:
+            freezers = self._freezers = {}
         levels = []
         for depth in sorted(self.levels):
             st = self.levels[depth]
             if not st.areas:
+                freezers.pop(depth, None)
                 continue  # a level no way reached stays out of the document
+            freezer = freezers.get(depth)
+            if freezer is None:
+                freezer = freezers[depth] = _Freezer()
+            levels.append(freezer.level(st, cut=not self.params.size))
+        return self._dungeon(levels)
+
+    def fresh_snapshot(self) -> Dungeon:
+        """:meth:`snapshot` made from scratch, reusing nothing (what the incremental one
+        must equal)."""
+        levels = []
+        for depth in sorted(self.levels):
+            st = self.levels[depth]
+            if not st.areas:
+                continue
             fitted = {c.id: _fit_span(st, c) for c in st.conns.values()}
             doubles = _drop_doubles(st, fitted)
             # area numbers stay off the cells of stairs, trapdoors, shafts and elevators
@@ -880,15 +1057,12 @@ class DungeonState:
             conns = tuple(
                 _freeze_conn(c, *fitted[c.id]) for c in st.conns.values() if c.id not in doubles
             )
-            open_ids = tuple(
-                c.id
-                for c in st.conns.values()
-                if c.id not in doubles
-                and c.to is None
-                and (c.mode in OPEN_MODES or (c.to_level or 0) >= 1)
-            )
+            open_ids = tuple(c.id for c in st.conns.values() if c.id not in doubles and _is_open(c))
             frozen = Level(depth, st.occ.width, st.occ.height, st.entrance, areas, conns, open_ids)
             levels.append(frozen if self.params.size else crop(frozen))
+        return self._dungeon(levels)
+
+    def _dungeon(self, levels: list[Level]) -> Dungeon:
         p = self.params
         options = (
             ("levels", p.levels),
@@ -900,6 +1074,252 @@ class DungeonState:
         return Dungeon(
             p.rules, p.seed, options, tuple(levels), tuple(sorted(self.bent.items())), self.attempt
         )
+
+
+_AreaEntry = tuple[tuple[Any, ...] | None, Area, tuple[int, int, int, int] | None]
+"""A frozen area with what it was frozen from (:func:`_area_stamps` and :func:`_near`,
+None: always frozen anew) and its cells' bounds."""
+
+
+class _ConnEntry(NamedTuple):
+    """A connection's last freeze: what it was made from (``key``: :func:`_conn_key`, the
+    stamps of the cells of the areas it joins), its span, wall edges and frozen value."""
+
+    key: tuple[Any, ...]
+    cells: tuple[int | None, int | None]
+    fitted: tuple[Cell, int]
+    edges: tuple[tuple[Cell, Cell], ...]
+    frozen: Connection | None
+    open: bool
+    span: tuple[Cell, int] | None = None
+    """The span ``frozen`` was made with (``fitted``, or narrowed by :func:`_drop_doubles`)."""
+
+
+class _Freezer:
+    """One level's last snapshot, kept to make the next one from what changed.
+
+    An area is frozen again when its stamps (:func:`_area_stamps`) or the cells of ways to
+    other levels among its cells (:func:`_near`, looked at when the level's way cells
+    changed) differ. A connection's span (:func:`_fit_span`) is worked out again when its
+    fields (:func:`_conn_key`) or the cells of the two areas it joins changed (the span
+    reads who owns the cells along and across its wall: the cells of those areas, while
+    every owned cell is one area's; else every span is worked out again), its frozen value
+    when its fields, span or bends changed or :func:`_drop_doubles` (which always runs, on
+    the kept wall edges) narrows it otherwise. A cut level
+    (:func:`~kerker.dungeon.sheet.crop`) reuses the cut values of an unchanged value at an
+    unchanged cut offset; an unchanged level is the same :class:`Level`.
+    """
+
+    __slots__ = ("areas", "conns", "cut", "cut_areas", "cut_conns", "last", "last_cut", "ways")
+
+    def __init__(self) -> None:
+        self.areas: dict[str, _AreaEntry] = {}
+        self.conns: dict[str, _ConnEntry] = {}
+        self.ways: frozenset[Cell] | None = None
+        self.cut: tuple[int, int, int, int] | None = None
+        self.cut_areas: dict[str, tuple[Area, Area]] = {}
+        self.cut_conns: dict[str, tuple[Connection, Connection]] = {}
+        self.last: Level | None = None
+        """The last level as frozen (before the cut)."""
+        self.last_cut: Level | None = None
+        """The last level as returned (cut, or ``last`` itself)."""
+
+    def level(self, st: LevelState, cut: bool) -> Level:
+        """The frozen level ``st`` (cut to its used cells when ``cut``)."""
+        builders = st.areas
+        conns_now = st.conns
+        # area numbers stay off the cells of stairs, trapdoors, shafts and elevators
+        ways = frozenset(c.at for c in conns_now.values() if c.mode == "level")
+        same_ways = ways == self.ways
+        self.ways = ways
+        old_areas = self.areas
+        new_areas: dict[str, _AreaEntry] = {}
+        owned = 0
+        for a in builders.values():
+            owned += len(a.cells)
+            stamped = _area_stamps(a)
+            entry = old_areas.get(a.id)
+            marker = None if entry is None else entry[0]
+            if (
+                stamped is None
+                or entry is None
+                or marker is None
+                or marker[:2] != stamped
+                or not (same_ways or marker[2] == _near(a, ways))
+            ):
+                frozen = _freeze_area(a, ways)
+                marker = None if stamped is None else (*stamped, _near(a, ways))
+                entry = (marker, frozen, bounds(frozen.cells) if frozen.cells else None)
+            new_areas[a.id] = entry
+        self.areas = new_areas
+        # a span reads the owners of cells: kept while they are the areas' cells
+        spans_kept = owned == len(st.occ.owners)
+        old_conns = self.conns
+        entries: dict[str, _ConnEntry] = {}
+        for c in conns_now.values():
+            key = _conn_key(c)
+            stamps = (_cells_stamp(builders, c.from_), _cells_stamp(builders, c.to))
+            found = old_conns.get(c.id)
+            if (
+                found is None
+                or found.key != key
+                or not spans_kept
+                or found.cells != stamps
+                or None in stamps
+            ):
+                fitted = _fit_span(st, c)
+                if found is not None and found.key == key and found.fitted == fitted:
+                    found = found._replace(cells=stamps)
+                else:
+                    edges = tuple(_edges(c, *fitted))
+                    found = _ConnEntry(key, stamps, fitted, edges, None, _is_open(c))
+            entries[c.id] = found
+        fitted_now = {i: e.fitted for i, e in entries.items()}
+        doubles = _drop_doubles(st, fitted_now, {i: e.edges for i, e in entries.items()})
+        open_ids = []
+        frozen_conns = []
+        for c in conns_now.values():
+            ce = entries[c.id]
+            if c.id in doubles:
+                continue
+            span = fitted_now[c.id]
+            kept = ce.frozen
+            bends = c.info.get("bends")
+            if (
+                kept is None
+                or ce.span is None
+                or (span is not ce.span and span != ce.span)
+                or ((bends or kept.bends) and not _same(kept.bends, tuple(bends or ())))
+            ):
+                values = _conn_values(c, *span)
+                if (
+                    kept is None
+                    or _frozen_values(kept) != values
+                    or not _same(kept.bends, values[12])
+                ):
+                    kept = Connection(*values)
+                ce = entries[c.id] = ce._replace(frozen=kept, span=span)
+            frozen_conns.append(kept)
+            if ce.open:
+                open_ids.append(c.id)
+        self.conns = entries
+        areas = tuple(e[1] for e in new_areas.values())
+        conns = tuple(frozen_conns)
+        last = self.last
+        if (
+            last is not None
+            and last.entrance == st.entrance
+            and (last.width, last.height) == (st.occ.width, st.occ.height)
+            and _same(last.areas, areas)
+            and _same(last.connections, conns)
+            and list(last.unexplored) == open_ids
+            and self.last_cut is not None
+        ):
+            return self.last_cut
+        made = Level(
+            st.depth, st.occ.width, st.occ.height, st.entrance, areas, conns, tuple(open_ids)
+        )
+        shown = self._cut(made, new_areas) if cut else made
+        self.last, self.last_cut = made, shown
+        return shown
+
+    def _cut(self, level: Level, areas: dict[str, _AreaEntry]) -> Level:
+        """``level`` cut as :func:`~kerker.dungeon.sheet.crop` cuts it, reusing the cut
+        values of the last cut where the value and the cut offset are the same."""
+        boxes = [e[2] for e in areas.values() if e[2] is not None]
+        boxes += [(c.at[0], c.at[1], c.at[0], c.at[1]) for c in level.connections]
+        box = crop_box(level.width, level.height, boxes)
+        if box is None or self.cut is None or box[:2] != self.cut[:2]:
+            self.cut_areas, self.cut_conns = {}, {}  # cut values move by (x0, y0) only
+        self.cut = box
+        if box is None:
+            return level
+        x0, y0, width, height = box
+        old_areas, old_conns = self.cut_areas, self.cut_conns
+        cut_areas: dict[str, tuple[Area, Area]] = {}
+        for area in level.areas:
+            found = old_areas.get(area.id)
+            if found is None or found[0] is not area:
+                found = (area, crop_area(area, x0, y0))
+            cut_areas[area.id] = found
+        cut_conns: dict[str, tuple[Connection, Connection]] = {}
+        for conn in level.connections:
+            hit = old_conns.get(conn.id)
+            if hit is None or hit[0] is not conn:
+                hit = (conn, crop_connection(conn, x0, y0))
+            cut_conns[conn.id] = hit
+        self.cut_areas, self.cut_conns = cut_areas, cut_conns
+        return replace(
+            level,
+            width=width,
+            height=height,
+            areas=tuple(e[1] for e in cut_areas.values()),
+            connections=tuple(e[1] for e in cut_conns.values()),
+            origin=(level.origin[0] + x0, level.origin[1] + y0),
+        )
+
+
+def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """The same objects in the same order."""
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+
+
+def _area_stamps(a: AreaBuilder) -> tuple[int, int] | None:
+    """What :func:`_freeze_area` reads of ``a`` besides the level's way cells, as stamps:
+    the builder's (any field set anew) and the newest of its cells' and lists' (stamps
+    come from one clock, so any change of any of them makes a newer one). None when a
+    container is not a stamped one (then it is frozen anew every time)."""
+    cells = a.cells
+    logs: tuple[Any, ...] = (a.contents, a.features, a.rolls, a.results, a.bends)
+    if type(cells) is not CellSet or any(type(x) is not Log for x in logs):
+        return None
+    return a._stamp, max(cells.version, *(x.version for x in logs))
+
+
+def _near(a: AreaBuilder, ways: frozenset[Cell]) -> tuple[Cell, ...]:
+    """The cells of ways to other levels among ``a``'s cells (its label cell keeps off
+    them), sorted."""
+    return tuple(sorted(ways.intersection(a.cells))) if ways else ()
+
+
+def _conn_key(c: ConnBuilder) -> tuple[Any, ...]:
+    """Every field of ``c`` its span, wall edges, frozen value and openness are made from
+    (the span also reads the cells around it, the frozen value its bends), with the types
+    of its numbers and flag (``1`` and ``True`` are equal, their JSON is not)."""
+    return (
+        c.id,
+        c.from_,
+        c.to,
+        c.kind,
+        c.at,
+        c.side,
+        c.width,
+        c.to_level,
+        c.direction,
+        c.one_way,
+        c.gm_only,
+        c.mode,
+        c.key,
+        type(c.width),
+        type(c.to_level),
+        type(c.gm_only),
+    )
+
+
+def _cells_stamp(builders: dict[str, AreaBuilder], area: str | None) -> int | None:
+    """The stamp of the cells of the area ``area`` (0 for none: an open exit's far side);
+    None when they are unknown (no such area, cells not a :class:`CellSet`)."""
+    if area is None:
+        return 0
+    found = builders.get(area)
+    if found is None or type(found.cells) is not CellSet:
+        return None
+    return found.cells.version
+
+
+def _is_open(c: ConnBuilder) -> bool:
+    """Whether the document lists ``c`` among the exits not yet explored."""
+    return c.to is None and (c.mode in OPEN_MODES or (c.to_level or 0) >= 1)
 
 
 def _span(at: Cell, side: str, width: int) -> list[Cell]:
@@ -960,7 +1380,11 @@ def _edges(conn: ConnBuilder, at: Cell, width: int) -> set[tuple[Cell, Cell]]:
     return {(c, step(c, conn.side)) for c in cells}
 
 
-def _drop_doubles(level: LevelState, fitted: dict[str, tuple[Cell, int]]) -> set[str]:
+def _drop_doubles(
+    level: LevelState,
+    fitted: dict[str, tuple[Cell, int]],
+    edges_of: dict[str, tuple[tuple[Cell, Cell], ...]] | None = None,
+) -> set[str]:
     """Ids of links through a wall edge another link between the same two areas already
     opens (two exits that both joined the same area through the same wall, a secret door
     where a door is, a corridor's way back through the door it came by): one way through a
@@ -969,12 +1393,13 @@ def _drop_doubles(level: LevelState, fitted: dict[str, tuple[Cell, int]]) -> set
     ``fitted``: each link's span (:func:`_fit_span`). A link that shares only some of its
     edges, and only with links from its own area, keeps the rest (its span in ``fitted`` is
     narrowed to them): two rolled exits of one area side by side into the same area are
-    two ways (issue 12: Zufallslabyrinth seed 551, level 1, area 14)."""
+    two ways (issue 12: Zufallslabyrinth seed 551, level 1, area 14). ``edges_of``: each
+    link's wall edges at its span in ``fitted`` (:func:`_edges`), when known."""
     seen: dict[tuple[Cell, Cell], str] = {}
     doubles: set[str] = set()
     order = sorted(level.conns.values(), key=lambda c: c.kind == "secret_door")
     for conn in order:
-        edges = _edges(conn, *fitted[conn.id])
+        edges = _edges(conn, *fitted[conn.id]) if edges_of is None else edges_of[conn.id]
         if not edges:
             continue
         shared = [seen[e] for e in edges if e in seen]
@@ -1054,7 +1479,33 @@ def _label_cell(cells: tuple[Cell, ...], ways: set[Cell] | frozenset[Cell] = fro
 
 
 def _freeze_conn(c: ConnBuilder, at: Cell, width: int) -> Connection:
-    return Connection(
+    return Connection(*_conn_values(c, at, width))
+
+
+def _frozen_values(c: Connection) -> tuple[Any, ...]:
+    """The fields of ``c`` in their order (what :func:`_conn_values` gives)."""
+    return (
+        c.id,
+        c.from_,
+        c.to,
+        c.kind,
+        c.at,
+        c.side,
+        c.width,
+        c.to_level,
+        c.direction,
+        c.one_way,
+        c.gm_only,
+        c.blocked,
+        c.bends,
+        c.key,
+    )
+
+
+def _conn_values(c: ConnBuilder, at: Cell, width: int) -> tuple[Any, ...]:
+    """The fields of the frozen connection ``c`` spanning ``width`` cells from ``at``, in
+    :class:`Connection`'s order."""
+    return (
         c.id,
         c.from_,
         c.to,

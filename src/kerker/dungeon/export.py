@@ -5,6 +5,7 @@ Same dungeon, same language -> the same bytes (:func:`dumps`).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import deque
 from collections.abc import Iterator, Mapping
@@ -221,15 +222,26 @@ class RollLabels:
     known from the results the dungeon keeps.
     """
 
-    def __init__(self, dungeon: Dungeon) -> None:
+    def __init__(
+        self,
+        dungeon: Dungeon,
+        *,
+        tables: dict[str, Table] | None = None,
+        nodes: dict[int, tuple[Area, list[TableResult]]] | None = None,
+    ) -> None:
+        """``tables``: the tables of the dungeon's results, when known (what this would
+        find: :class:`DocumentMemo`); ``nodes``: the walk of each area's results, shared
+        with the caller (by ``id``, as :meth:`_nodes_of` keeps it)."""
         self.checks: dict[str, str] = dict(declared(dungeon.rules, "checks", ()))
         """The procedure's own checks (roll key -> sentence), see ``Procedure.checks``."""
-        self.tables: dict[str, Table] = {}
-        self._area_nodes: dict[int, tuple[Area, list[TableResult]]] = {}
-        for level in dungeon.levels:
-            for area in level.areas:
-                for node in self._nodes_of(area):
-                    self.tables.setdefault(node.table.id, node.table)
+        self._area_nodes: dict[int, tuple[Area, list[TableResult]]] = {} if nodes is None else nodes
+        if tables is None:
+            tables = {}
+            for level in dungeon.levels:
+                for area in level.areas:
+                    for node in self._nodes_of(area):
+                        tables.setdefault(node.table.id, node.table)
+        self.tables: dict[str, Table] = tables
         self.numbered = {
             t.rule_set for t in self.tables.values() if heading_number(t.heading) is not None
         }
@@ -496,10 +508,17 @@ def level_json(
     }
 
 
-def to_document(dungeon: Dungeon, lang: str) -> dict[str, Any]:
-    """The whole document (docs/dungeon-json.md)."""
-    labels = RollLabels(dungeon)
-    doors = stair_doors(dungeon)
+def to_document(dungeon: Dungeon, lang: str, memo: DocumentMemo | None = None) -> dict[str, Any]:
+    """The whole document (docs/dungeon-json.md). ``memo``: what the last documents of
+    the same dungeon being played were made of (:class:`DocumentMemo`); the document is
+    the same either way, its unchanged parts are then the objects of the last one (which
+    no caller changes)."""
+    if memo is None:
+        labels = RollLabels(dungeon)
+        doors = stair_doors(dungeon)
+        levels = [level_json(level, lang, labels, doors, dungeon.rules) for level in dungeon.levels]
+    else:
+        levels = memo.levels(dungeon, lang)
     return {
         "kerker": kerker.__version__,
         "format": FORMAT_VERSION,
@@ -507,15 +526,219 @@ def to_document(dungeon: Dungeon, lang: str) -> dict[str, Any]:
         "seed": dungeon.seed,
         "lang": lang,
         "options": dict(dungeon.options),
-        "levels": [
-            level_json(level, lang, labels, doors, dungeon.rules) for level in dungeon.levels
-        ],
+        "levels": levels,
         "stats": {
             "areas": dungeon.area_count,
             "bent": dict(dungeon.bent),
             "attempt": dungeon.attempt,
         },
     }
+
+
+_Walked = tuple[tuple[TableResult, ...], tuple[Content, ...], list[TableResult], dict[str, Table]]
+"""An area's results and contents, every node of them (:func:`_nodes`) and their tables."""
+_AreaJson = tuple[Area, dict[str, Any], frozenset[str]]
+"""A frozen area, its document entry and the tables of its roll log."""
+
+
+class DocumentMemo:
+    """The parts of the documents made last of one dungeon being played (a play session's
+    state: a step adds areas and links exits, it rarely changes a frozen value), reused by
+    :func:`to_document` where they are the same.
+
+    Kept by identity of the frozen values (:meth:`~kerker.dungeon.engine.DungeonState.
+    snapshot` gives an unchanged area or connection as the same object): an area's entry
+    per language while its :class:`Area` is the same object and no label of a table in its
+    roll log changed (:class:`RollLabels`: a table's label depends on which tables the
+    whole dungeon keeps results of), a connection's while its :class:`Connection` and its
+    ``door_closes`` are. Table results are never changed after their step (what the frozen
+    values share with the builders)."""
+
+    __slots__ = ("_conns", "_labels", "_langs", "_tables")
+
+    def __init__(self) -> None:
+        self._labels: RollLabels | None = None
+        self._tables: dict[tuple[int, int], _Walked] = {}
+        """(results, contents) of an area (by id) -> the walk of its results and their
+        tables, first seen first (the same for the area cut at another offset)."""
+        self._conns: dict[int, tuple[Connection, bool | None, dict[str, Any]]] = {}
+        self._langs: dict[tuple[str, str], tuple[RollLabels, dict[int, _AreaJson]]] = {}
+
+    def labels(self, dungeon: Dungeon) -> RollLabels:
+        """The :class:`RollLabels` of ``dungeon``: the last one while the tables of the
+        dungeon's results are the same."""
+        nodes: dict[int, tuple[Area, list[TableResult]]] = {}
+        per_area: dict[tuple[int, int], _Walked] = {}
+        tables: dict[str, Table] = {}
+        old_tables = self._tables
+        for level in dungeon.levels:
+            for area in level.areas:
+                key = (id(area.results), id(area.contents))
+                hit = old_tables.get(key)
+                if hit is None or hit[0] is not area.results or hit[1] is not area.contents:
+                    walked = [n for result in _results(area) for n in _nodes(result)]
+                    own: dict[str, Table] = {}
+                    for node in walked:
+                        own.setdefault(node.table.id, node.table)
+                    hit = (area.results, area.contents, walked, own)
+                per_area[key] = hit
+                nodes[id(area)] = (area, hit[2])
+                for table_id, table in hit[3].items():
+                    tables.setdefault(table_id, table)
+        self._tables = per_area
+        last = self._labels
+        if (
+            last is not None
+            and last.tables.keys() == tables.keys()
+            and all(last.tables[k] is t for k, t in tables.items())
+        ):
+            last._area_nodes = nodes
+            return last
+        self._labels = RollLabels(dungeon, tables=tables, nodes=nodes)
+        return self._labels
+
+    def levels(self, dungeon: Dungeon, lang: str) -> list[dict[str, Any]]:
+        """The document's ``levels`` of ``dungeon`` in ``lang`` (:func:`level_json` of each)."""
+        labels = self.labels(dungeon)
+        doors = stair_doors(dungeon)
+        rules = dungeon.rules
+        kept = self._langs.get((lang, rules))
+        changed: set[str] | None = set()
+        old: dict[int, _AreaJson] = {}
+        if kept is not None:
+            old = kept[1]
+            changed = _relabelled(kept[0], labels)
+        areas: dict[int, _AreaJson] = {}
+        conns: dict[int, tuple[Connection, bool | None, dict[str, Any]]] = {}
+        old_conns = self._conns
+        out = []
+        moved: dict[str, _AreaJson] | None = None
+        moved_conns: dict[str, tuple[Connection, bool | None, dict[str, Any]]] | None = None
+        for level in dungeon.levels:
+            area_list = []
+            for area in level.areas:
+                key = id(area)
+                hit = old.get(key)
+                if hit is None and old:  # the same area cut at another offset?
+                    if moved is None:
+                        moved = {e[0].id: e for e in old.values()}
+                    prior = moved.get(area.id)
+                    if prior is not None and _moved(prior[0], area):
+                        hit = (area, _moved_json(prior[1], area, lang), prior[2])
+                if (
+                    hit is None
+                    or hit[0] is not area
+                    or changed is None
+                    or (changed and not hit[2].isdisjoint(changed))
+                ):
+                    hit = (
+                        area,
+                        area_json(area, lang, labels, rules),
+                        frozenset(r.table for r in area.rolls),
+                    )
+                areas[key] = hit
+                area_list.append(hit[1])
+            conn_list = []
+            for conn in level.connections:
+                door = doors.get(conn.id)
+                found = old_conns.get(id(conn))
+                if found is None and old_conns:  # the same connection cut at another offset?
+                    if moved_conns is None:
+                        moved_conns = {e[0].id: e for e in old_conns.values()}
+                    before = moved_conns.get(conn.id)
+                    if before is not None and before[1] is door and _moved_conn(before[0], conn):
+                        shifted = dict(before[2])
+                        shifted["at"] = list(conn.at)
+                        found = (conn, door, shifted)
+                if found is None or found[0] is not conn or found[1] is not door:
+                    found = (conn, door, connection_json(conn, door))
+                conns[id(conn)] = found
+                conn_list.append(found[2])
+            out.append(
+                {
+                    "depth": level.depth,
+                    "width": level.width,
+                    "height": level.height,
+                    "origin": list(level.origin),
+                    "entrance": level.entrance,
+                    "areas": area_list,
+                    "connections": conn_list,
+                    "unexplored": list(level.unexplored),
+                }
+            )
+        self._langs[(lang, rules)] = (labels, areas)
+        self._conns = conns
+        return out
+
+
+def _moved(old: Area, new: Area) -> bool:
+    """Whether ``new`` is ``old`` on a level cut at another offset
+    (:func:`~kerker.dungeon.sheet.crop_area` of the same frozen area): every field but the
+    cells, the label cell and the features' cells is the same object."""
+    return (
+        old.id == new.id
+        and old.number == new.number
+        and old.kind == new.kind
+        and old.shape == new.shape
+        and old.contents is new.contents
+        and old.rolls is new.rolls
+        and old.results is new.results
+        and old.bends is new.bends
+        and old.width_ft is new.width_ft
+        and old.rolled_width_ft is new.rolled_width_ft
+        and old.rolled_squares is new.rolled_squares
+        and len(old.cells) == len(new.cells)
+        and len(old.features) == len(new.features)
+        and all(
+            f.kind == g.kind and f.dir == g.dir and f.result is g.result
+            for f, g in zip(old.features, new.features, strict=True)
+        )
+    )
+
+
+def _moved_conn(old: Connection, new: Connection) -> bool:
+    """Whether ``new`` is ``old`` on a level cut at another offset
+    (:func:`~kerker.dungeon.sheet.crop_connection`): every field but ``at`` the same object."""
+    return all(getattr(old, name) is getattr(new, name) for name in _CONN_FIELDS if name != "at")
+
+
+_CONN_FIELDS = tuple(f.name for f in dataclasses.fields(Connection))
+
+
+def _moved_json(entry: dict[str, Any], area: Area, lang: str) -> dict[str, Any]:
+    """:func:`area_json` of ``area`` from the ``entry`` of the same area at another cut
+    (:func:`_moved`): the entry with its cells, bounds, label cell, size and features'
+    cells written again, its texts and roll log kept."""
+    out = dict(entry)
+    box = bounds(area.cells)
+    out["cells"] = list(map(list, area.cells))
+    out["bounds"] = list(box)
+    out["label_at"] = list(area.label_at)
+    out["size"] = _size(area, lang, box)
+    features = []
+    for was, feature in zip(entry["features"], area.features, strict=True):
+        moved = dict(was)  # its text is the same: only its cells moved
+        moved["cells"] = [list(c) for c in feature.cells]
+        features.append(moved)
+    out["features"] = features
+    return out
+
+
+def _relabelled(old: RollLabels, new: RollLabels) -> set[str] | None:
+    """The ids of the tables whose roll-log label may differ between ``old`` and ``new``
+    (:meth:`RollLabels.label`: which tables are known, and which rule sets number them);
+    None when anything may (other checks)."""
+    if old is new:
+        return set()
+    if old.checks != new.checks:
+        return None
+    changed = set(old.tables.keys() ^ new.tables.keys())
+    changed.update(k for k, t in new.tables.items() if k in old.tables and old.tables[k] is not t)
+    toggled = old.numbered ^ new.numbered
+    if toggled:
+        for tables in (old.tables, new.tables):
+            changed.update(k for k, t in tables.items() if t.rule_set in toggled)
+    return changed
 
 
 def dumps_document(doc: dict[str, Any]) -> str:

@@ -11,10 +11,11 @@ then the level is that sheet, uncut, and what does not fit on it is bent and key
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
-from kerker.dungeon.model import Area, Connection, Feature, Level
-from kerker.geometry.grid import CELLS_PER_SQUARE, Cell
+from kerker.dungeon.model import Area, Connection, Level
+from kerker.geometry.grid import CELLS_PER_SQUARE, bounds
 
 PLANE = (64, 84)
 """Squares across and down of the plane a level grows on without ``--size``: the largest
@@ -30,44 +31,62 @@ deeper level does not scatter over the whole plane)."""
 def crop(level: Level) -> Level:
     """``level`` cut to its used cells plus :data:`MARGIN` squares, shifted to start at
     whole squares (the grid stays on 10-ft lines); an empty level is returned as is."""
-    cells = [c for a in level.areas for c in a.cells]
-    cells += [c.at for c in level.connections]
-    if not cells:
+    boxes = [bounds(a.cells) for a in level.areas if a.cells]
+    boxes += [(c.at[0], c.at[1], c.at[0], c.at[1]) for c in level.connections]
+    cut = crop_box(level.width, level.height, boxes)
+    if cut is None:
         return level
-    m = MARGIN * CELLS_PER_SQUARE
-    x0 = max(0, min(x for x, _ in cells) - m)
-    y0 = max(0, min(y for _, y in cells) - m)
-    x0 -= x0 % CELLS_PER_SQUARE
-    y0 -= y0 % CELLS_PER_SQUARE
-    x1 = min(level.width, max(x for x, _ in cells) + 1 + m)
-    y1 = min(level.height, max(y for _, y in cells) + 1 + m)
-    width = -(-(x1 - x0) // CELLS_PER_SQUARE) * CELLS_PER_SQUARE
-    height = -(-(y1 - y0) // CELLS_PER_SQUARE) * CELLS_PER_SQUARE
-    if (x0, y0, width, height) == (0, 0, level.width, level.height):
-        return level
-
-    def move(cell: Cell) -> Cell:
-        return (cell[0] - x0, cell[1] - y0)
-
-    def feature(f: Feature) -> Feature:
-        return replace(f, cells=tuple(map(move, f.cells)))
-
-    def area(a: Area) -> Area:
-        return replace(
-            a,
-            cells=tuple(map(move, a.cells)),
-            label_at=move(a.label_at),
-            features=tuple(map(feature, a.features)),
-        )
-
-    def conn(c: Connection) -> Connection:
-        return replace(c, at=move(c.at))
-
+    x0, y0, width, height = cut
     return replace(
         level,
         width=width,
         height=height,
-        areas=tuple(map(area, level.areas)),
-        connections=tuple(map(conn, level.connections)),
+        areas=tuple(crop_area(a, x0, y0) for a in level.areas),
+        connections=tuple(crop_connection(c, x0, y0) for c in level.connections),
         origin=(level.origin[0] + x0, level.origin[1] + y0),
     )
+
+
+def crop_box(
+    width: int, height: int, boxes: Iterable[tuple[int, int, int, int]]
+) -> tuple[int, int, int, int] | None:
+    """Where :func:`crop` cuts a level of ``width`` x ``height`` cells whose used cells lie
+    in ``boxes`` (inclusive ``(x0, y0, x1, y1)`` each: its areas' bounds, its connections'
+    cells): ``(x0, y0, width, height)`` of the cut, or None when the level stays as it is
+    (nothing used, or the cut is the whole level)."""
+    boxes = list(boxes)
+    if not boxes:
+        return None
+    m = MARGIN * CELLS_PER_SQUARE
+    x0 = max(0, min(b[0] for b in boxes) - m)
+    y0 = max(0, min(b[1] for b in boxes) - m)
+    x0 -= x0 % CELLS_PER_SQUARE
+    y0 -= y0 % CELLS_PER_SQUARE
+    x1 = min(width, max(b[2] for b in boxes) + 1 + m)
+    y1 = min(height, max(b[3] for b in boxes) + 1 + m)
+    cut_w = -(-(x1 - x0) // CELLS_PER_SQUARE) * CELLS_PER_SQUARE
+    cut_h = -(-(y1 - y0) // CELLS_PER_SQUARE) * CELLS_PER_SQUARE
+    if (x0, y0, cut_w, cut_h) == (0, 0, width, height):
+        return None
+    return x0, y0, cut_w, cut_h
+
+
+def crop_area(area: Area, x0: int, y0: int) -> Area:
+    """``area`` on a level cut at ``(x0, y0)`` (:func:`crop_box`): its cells, label cell
+    and features' cells moved."""
+
+    x, y = area.label_at
+    return replace(
+        area,
+        cells=tuple([(cx - x0, cy - y0) for cx, cy in area.cells]),
+        label_at=(x - x0, y - y0),
+        features=tuple(
+            replace(f, cells=tuple([(cx - x0, cy - y0) for cx, cy in f.cells]))
+            for f in area.features
+        ),
+    )
+
+
+def crop_connection(conn: Connection, x0: int, y0: int) -> Connection:
+    """``conn`` on a level cut at ``(x0, y0)`` (:func:`crop_box`)."""
+    return replace(conn, at=(conn.at[0] - x0, conn.at[1] - y0))

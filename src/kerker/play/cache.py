@@ -29,14 +29,16 @@ MAX_STATES = 256
 """Sessions a cache keeps at most (per process)."""
 MAX_BYTES = 96 * 2**20
 """Estimated memory a cache keeps at most (per process)."""
-BYTES_BASE = 120_000
-BYTES_PER_AREA = 9_000
+BYTES_BASE = 100_000
+BYTES_PER_AREA = 14_000
 BYTES_PER_CELL = 300
 BYTES_PER_EVENT = 700
 """The estimate's terms, against tracemalloc on folded sessions of both rule sets holding
 their GM document in one language (as a state given back after a response does): 7 to 47
-areas after 5 to 40 opens measured 254 KiB to 1 017 KiB; the estimate lies within about
-15 % of that from 20 areas on, within about a third below that."""
+areas after 5 to 40 opens measured 254 KiB to 1 017 KiB. With the memo of the incremental
+snapshot, fingerprint and document (a state stepped once more, fingerprinted and shown:
+about a fifth more) 7 to 49 areas after 5 to 40 opens measured 225 KiB to 1 414 KiB; the
+estimate lies within about 11 % of that from 18 areas on, up to a fifth above below."""
 
 
 def estimate_bytes(state: PlayState) -> int:

@@ -252,6 +252,11 @@ class PlayState:
     trial_rolls: EnteredRolls | None = None
     _frozen: Any = None
     _docs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _prints: Any = None
+    """What the last :func:`fingerprint` of this state hashed (:class:`_Prints`)."""
+    _memo: Any = None
+    """What the last GM documents of this state were made of
+    (:class:`kerker.dungeon.export.DocumentMemo`)."""
     _seen: Any = None
     """What the players can see (:func:`kerker.play.views._visible`), made once per step."""
 
@@ -276,13 +281,26 @@ class PlayState:
         """The GM document (docs/dungeon-json.md) with texts in ``lang``, made once."""
         doc = self._docs.get(lang)
         if doc is None:
-            from kerker.dungeon.export import to_document
+            from kerker.dungeon.export import DocumentMemo, to_document
 
-            doc = to_document(self.frozen(), lang)
+            if self._memo is None:
+                self._memo = DocumentMemo()
+            doc = to_document(self.frozen(), lang, self._memo)
             if self.entered:
                 _mark_entered(self, doc)
             self._docs[lang] = doc
         return doc
+
+
+def fresh_document(state: PlayState, lang: str = "en") -> dict[str, Any]:
+    """:meth:`PlayState.document` made from scratch, of a fresh snapshot, reusing nothing
+    (what the incremental one must equal, byte for byte)."""
+    from kerker.dungeon.export import to_document
+
+    doc = to_document(state.dungeon.fresh_snapshot(), lang)
+    if state.entered:
+        _mark_entered(state, doc)
+    return doc
 
 
 def _mark_entered(state: PlayState, doc: dict[str, Any]) -> None:
@@ -308,21 +326,107 @@ def fingerprint(state: PlayState) -> str:
     """A digest of the dungeon a session replays to: every area's kind, cells, contents'
     row keys and roll log (tables, dice, totals, rows), every connection's key, kind and
     ends, the exits still open. Made from the frozen dungeon, not a rendered document, so
-    it costs a fraction of one and does not change with texts or the kerker version."""
+    it costs a fraction of one and does not change with texts or the kerker version.
+
+    Incremental (:class:`_Prints`): the bytes hashed are those of :func:`fresh_fingerprint`,
+    in the same order (blake2b of their concatenation, so the digest stored sessions carry
+    is unchanged); the hash goes on from its state after the longest run of leading pieces
+    (level heads, frozen areas, each level's connections) the last digest of this state
+    hashed too, and only the pieces after it are encoded."""
+    prints: _Prints | None = state._prints
+    if prints is None:
+        prints = state._prints = _Prints()
+    return prints.digest(state.frozen())
+
+
+def fresh_fingerprint(state: PlayState) -> str:
+    """:func:`fingerprint` made from scratch, of a fresh snapshot (the definition stored
+    sessions carry; what the incremental one must equal)."""
     h = hashlib.blake2b(digest_size=16)
-    dungeon = state.frozen()
+    dungeon = state.dungeon.fresh_snapshot()
     for level in dungeon.levels:
         h.update(f"L{level.depth}:{level.entrance}".encode())
         for a in level.areas:
             h.update(f"A{a.id}:{a.kind}:{a.shape}:{a.cells}".encode())
             for r in a.rolls:
                 h.update(f"r{r.table}:{r.dice}:{r.roll}:{r.row}:{r.key}".encode())
-            for c in a.contents:
-                h.update(f"c{c.kind}:{c.result.key if c.result is not None else None}".encode())
+            for t in a.contents:
+                h.update(f"c{t.kind}:{t.result.key if t.result is not None else None}".encode())
         for c in level.connections:
             h.update(f"C{c.key}:{c.kind}:{c.from_}:{c.to}:{c.to_level}:{c.at}:{c.width}".encode())
         h.update(repr(level.unexplored).encode())
     return h.hexdigest()
+
+
+def _area_bytes(a: Any) -> bytes:
+    """What :func:`fresh_fingerprint` hashes of the frozen area ``a``."""
+    parts = [f"A{a.id}:{a.kind}:{a.shape}:{a.cells}"]
+    parts += [f"r{r.table}:{r.dice}:{r.roll}:{r.row}:{r.key}" for r in a.rolls]
+    parts += [f"c{c.kind}:{c.result.key if c.result is not None else None}" for c in a.contents]
+    return "".join(parts).encode()
+
+
+def _conn_bytes(c: Any) -> bytes:
+    """What :func:`fresh_fingerprint` hashes of the frozen connection ``c``."""
+    return f"C{c.key}:{c.kind}:{c.from_}:{c.to}:{c.to_level}:{c.at}:{c.width}".encode()
+
+
+class _Prints:
+    """What a state's last fingerprint hashed, as pieces, with the hash after each: per
+    level its head, each area (the frozen :class:`~kerker.dungeon.model.Area`), then its
+    connections and open exits as one piece. A piece is the same when its area is the same
+    object (or its connections are, and its open exits equal); only the pieces from the
+    first that is not are encoded and hashed (the bytes are not kept)."""
+
+    __slots__ = ("hashes", "pieces")
+
+    def __init__(self) -> None:
+        self.pieces: list[Any] = []
+        self.hashes: list[Any] = []
+        """The hash after each piece (a blake2b object, copied)."""
+
+    def digest(self, dungeon: Any) -> str:
+        """The fingerprint of ``dungeon`` (a frozen :class:`~kerker.dungeon.model.Dungeon`)."""
+        pieces: list[Any] = []
+        for level in dungeon.levels:
+            pieces.append(f"L{level.depth}:{level.entrance}".encode())
+            pieces += level.areas
+            pieces.append((level.connections, level.unexplored))
+        old = self.pieces
+        same = 0
+        for was, now in zip(old, pieces, strict=False):
+            if not _same_piece(was, now):
+                break
+            same += 1
+        hashes = self.hashes[:same]
+        h = hashes[-1].copy() if hashes else hashlib.blake2b(digest_size=16)
+        for piece in pieces[same:]:
+            if type(piece) is bytes:
+                h.update(piece)
+            elif type(piece) is tuple:
+                conns, unexplored = piece
+                h.update(b"".join(map(_conn_bytes, conns)))
+                h.update(repr(unexplored).encode())
+            else:
+                h.update(_area_bytes(piece))
+            hashes.append(h.copy())
+        self.pieces, self.hashes = pieces, hashes
+        return str(h.hexdigest())
+
+
+def _same_piece(was: Any, now: Any) -> bool:
+    """Whether two pieces of :class:`_Prints` hash the same bytes (as far as cheaply known)."""
+    if was is now:
+        return True
+    if type(was) is bytes and type(now) is bytes:
+        return was == now
+    if type(was) is tuple and type(now) is tuple:
+        return (
+            len(was[0]) == len(now[0])
+            and all(x is y for x, y in zip(was[0], now[0], strict=True))
+            and was[1] == now[1]
+        )
+    return False
 
 
 def _effective(events: list[Event]) -> tuple[list[int], list[int]]:
