@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -604,8 +607,9 @@ def test_cli_search_take_and_no_referee(tmp_path: Path) -> None:
     code, out, err = _cli(db, "search", sid, "1", "--json")
     assert code == 0, err
     assert json.loads(out)["event"]["kind"] == "search"
-    code, out, err = _cli(db, "search", sid, "1", "--side", "x")
-    assert code == 2 and "a wall is n, e, s or w" in err and err.count("\n") == 1
+    code, out, err = _cli(db, "search", sid, "1", "--side", "x", "--lang", "en")
+    assert code == 2 and err.count("\n") == 1
+    assert "a wall is n, e, s, w or north, east, south, west, not 'x'" in err
     code, out, err = _cli(db, "reveal", sid, "1")
     assert code == 2 and "nobody reveals" in err
     code, out, _err = _cli(db, "show", sid, "--json")
@@ -668,3 +672,90 @@ def test_the_terminal_loop_searches_and_has_no_gm_view_without_a_referee(play: P
     assert "Searched the north wall of area 1" in text
     assert "error: no treasure 1 to take in area 1 (0 there)" in text  # one line, loop goes on
     assert text.rstrip().endswith("goes on from here.")
+
+
+# -- walls in the reader's language ----------------------------------------------------------
+
+
+def test_a_wall_is_read_in_the_readers_language() -> None:
+    from kerker.errors import OptionError
+    from kerker.i18n import translator
+    from kerker.play.wallnames import read_wall
+
+    # "o" is Osten in German and ovest in Italian; English has no "o"
+    assert [read_wall(t, "de") for t in ("n", "o", "s", "w")] == ["n", "e", "s", "w"]
+    assert [read_wall(t, "it") for t in ("n", "e", "s", "o")] == ["n", "e", "s", "w"]
+    assert [read_wall(t, "en") for t in ("N", "E", "S", "W")] == ["n", "e", "s", "w"]
+    for lang, words in (
+        ("de", ("Norden", "OSTEN", "süden", "Westen")),
+        ("it", ("Nord", "est", "SUD", "ovest")),
+        ("en", ("north", "East", "south", "WEST")),
+    ):
+        assert [read_wall(w, lang) for w in words] == ["n", "e", "s", "w"], lang
+    assert (read_wall("Ost", "de"), read_wall("sueden", "de"), read_wall(" Süd ", "de")) == (
+        "e",
+        "s",
+        "s",
+    )
+    assert read_wall("ov", "it") == "w" and read_wall("Osten", "it") == "e"  # whole words
+    assert read_wall(None, "de") is None and read_wall("  ", "it") is None
+    for lang, typed, listed in (
+        ("de", "x", "eine Wand ist n, o, s, w oder Norden, Osten, Süden, Westen, nicht 'x'"),
+        ("it", "ost", "un muro è n, e, s, o oppure nord, est, sud, ovest, non 'ost'"),
+        ("en", "o", "a wall is n, e, s, w or north, east, south, west, not 'o'"),
+    ):
+        with pytest.raises(OptionError) as caught:
+            read_wall(typed, lang)
+        assert caught.value.message(translator(lang)) == listed
+
+
+def test_the_cli_searches_the_wall_named_in_its_language(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite3"
+    code, out, err = _cli(db, "new", "--seed", "3", "--json")
+    assert code == 0, err
+    sid = json.loads(out)["session"]
+    assert _cli(db, "open", sid, "next")[0] == 0
+    for lang, typed, wall, told in (
+        ("de", "o", "e", "Die Wand im Osten von Gebiet 1"),
+        ("it", "o", "w", "Cercato nel muro a ovest dell’area 1"),
+        ("de", "Süden", "s", "Die Wand im Süden von Gebiet 1"),
+        ("en", "west", "w", "Searched the west wall of area 1"),
+    ):
+        code, out, err = _cli(db, "search", sid, "1", "--side", typed, "--lang", lang)
+        assert code == 0, (lang, typed, err)
+        assert told in out, (lang, typed, out)
+        with open_store(db) as store:
+            assert Play(store, REGISTRY).state(sid).events[-1].data["side"] == wall
+    code, out, err = _cli(db, "search", sid, "1", "--side", "o", "--lang", "en")
+    assert code == 2 and err == (
+        "kerker: error: a wall is n, e, s, w or north, east, south, west, not 'o'\n"
+    )
+    code, out, err = _cli(db, "search", sid, "1", "--side", "q", "--lang", "de")
+    assert code == 2 and "Norden, Osten, Süden, Westen" in err and err.count("\n") == 1
+    # the help is written in its language in a fresh process (help texts are read at start)
+    helped = subprocess.run(
+        [sys.executable, "-m", "kerker", "play", "search", "--help", "--lang", "de"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=dict(os.environ, PYTHONPATH=str(Path(__file__).parent.parent / "src")),
+    ).stdout
+    assert "--side n|o|s|w" in helped and "n, o, s oder w oder das Wort" in " ".join(helped.split())
+
+
+def test_the_terminal_loop_reads_the_wall_in_the_sessions_language(play: Play) -> None:
+    import io
+
+    from kerker.play.terminal import run_loop
+
+    s = _explore(play, "zufallslabyrinth", 3, 1)
+    out = io.StringIO()
+    run_loop(play, s.info.id, "de", io.StringIO("s1 o\rs1 e\rs1 x\rq"), out)
+    text = out.getvalue()
+    after = play.state(s.info.id)
+    assert [e.data["side"] for e in after.events[s.seq :]] == ["e", "e"]
+    assert "n/o/s/w" in text
+    assert "Fehler: eine Wand ist n, o, s, w oder Norden, Osten, Süden, Westen, nicht 'x'" in text
+    s = _explore(play, "scatola-bianca", 2, 2)
+    run_loop(play, s.info.id, "it", io.StringIO("s1 o\rq"), io.StringIO())
+    assert play.state(s.info.id).events[-1].data["side"] == "w"

@@ -241,3 +241,25 @@ def test_no_response_of_a_session_without_a_referee_holds_gm_only_information(
                 leaked = [s for s in secrets if s in text or json.dumps(s)[1:-1] in text]
                 assert not leaked, (rules, seed, step, leaked[:3])
     assert held > 10
+
+
+def test_the_api_reads_a_wall_in_the_requests_language(app: Any, db: Path) -> None:
+    made = _new(TestClient(app), rules="scatola-bianca", seed=2, referee=False)
+    token, sid = made["player_token"], made["session"]
+    player = TestClient(app)
+    assert player.post(f"/api/watch/{token}/open", json={"exit": "next"}).status_code == 200
+    walls = (("de", "o", "e"), ("it", "o", "w"), ("it", "Ovest", "w"), ("en", "", None))
+    for lang, typed, wall in walls:
+        got = player.post(f"/api/watch/{token}/search?lang={lang}", json={"area": 1, "side": typed})
+        assert got.status_code == 200, (lang, typed, got.text)
+        with open_store(db) as store:
+            assert Play(store, REGISTRY).state(sid).events[-1].data["side"] == wall, (lang, typed)
+    for lang, listed in (
+        ("de", "eine Wand ist n, o, s, w oder Norden, Osten, Süden, Westen, nicht 'o!'"),
+        ("it", "un muro è n, e, s, o oppure nord, est, sud, ovest, non 'o!'"),
+        ("en", "a wall is n, e, s, w or north, east, south, west, not 'o!'"),
+    ):
+        bad = player.post(f"/api/watch/{token}/search?lang={lang}", json={"area": 1, "side": "o!"})
+        assert bad.status_code == 400 and bad.json()["message"] == listed, (lang, bad.text)
+    english = player.post(f"/api/watch/{token}/search?lang=en", json={"area": 1, "side": "o"})
+    assert english.status_code == 400  # no "o" in English

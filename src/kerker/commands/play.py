@@ -604,7 +604,14 @@ def search_command(
     side: Annotated[
         str | None,
         typer.Option(
-            "--side", metavar="n|e|s|w", help=_h(N_("Search only this wall (default: all)."))
+            "--side",
+            metavar=_h(N_("n|e|s|w")),
+            help=_h(
+                N_(
+                    "Search only this wall: n, e, s or w, or the word (north, east, south, "
+                    "west; default: all walls)."
+                )
+            ),
         ),
     ] = None,
     level: AreaLevelOption = None,
@@ -627,6 +634,8 @@ def search_command(
     lang: LangOption = None,
 ) -> None:
     """Search."""
+    from kerker.play.wallnames import read_wall
+
     _act(
         s,
         "search",
@@ -635,7 +644,7 @@ def search_command(
         json_out,
         area=area,
         depth=level,
-        side=side,
+        side=read_wall(side, resolve_language(lang)),  # the language of the help and errors
         value=value,
         modifier=difficulty,
         entered=_faces(entered),

@@ -176,6 +176,7 @@ def run_loop(
 
     from kerker.play.journal import journal_lines, journal_md, plain_text
     from kerker.play.views import exit_lines, rules_language, summary
+    from kerker.play.wallnames import read_wall
 
     console = Console(file=stdout, highlight=False, soft_wrap=True)
     keys = _Keys(stream, stdout)
@@ -284,7 +285,11 @@ def run_loop(
                     continue
                 kind, fields = "search", {"area": int(parts[0])}
                 if len(parts) > 1:
-                    fields["side"] = parts[1].lower()
+                    try:
+                        fields["side"] = read_wall(parts[1], code)
+                    except KerkerError as err:
+                        console.print(_("error") + ": " + err.message(_), markup=False)
+                        continue
             elif key == "g":
                 answer = keys.line(_("Take treasure: area number, and which (e.g. 4 or 4 2): "))
                 parts = (answer or "").split()

@@ -533,10 +533,10 @@ def _fields(
         if kind == "take":
             fields["item"] = _form_int(item, N_("treasure"), 1, 1_000) or 1
         else:
-            wall = (side or "").strip().lower() or None
-            if wall is not None and wall not in ("n", "e", "s", "w"):
-                raise OptionError(N_("a wall is n, e, s or w, not {side!r}"), side=wall[:10])
-            fields["side"] = wall
+            from kerker.play.wallnames import read_wall
+
+            # the form sends kerker's keys; the JSON may name a wall in the reader's words
+            fields["side"] = read_wall(side, weblang.current.get())
             fields["value"] = _form_int(value, N_("value"), -100, 100)
             fields["modifier"] = _form_int(modifier, N_("modifier"), -100, 100) or 0
             fields["entered"] = _dice(dice)
