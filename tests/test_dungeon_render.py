@@ -563,16 +563,16 @@ def test_markdown_key_gm(small: dict[str, Any]) -> None:
         mark = "- **" if area["kind"] == "corridor" else "## "
         assert f"{mark}{area['number']}. " in md
     for line in (
-        "- Door to the east to 2",
-        "Door to the west to 1",
-        "- Secret door to the east to 6",
-        "- One-way door to the south to 5 (opens only from this side)",
-        "- One-way door to the north to 4 (opens only from the other side)",
-        "- Stairs down to level 2, to the west",
+        "- Door east to area 2",
+        "Door west to area 1",
+        "- Secret door east to area 6",
+        "- One-way door south to area 5 (opens only from this side)",
+        "- One-way door north to area 4 (opens only from the other side)",
+        "- Stairs down to level 2, west side",
         "- Trapdoor down to level 2",
         "- Shaft up to the surface",
-        "- Door to the north: unexplored",
-        "- Opening to the east: unexplored",
+        "- Door north: unexplored",
+        "- Opening east: unexplored",
         "- Speerfalle: 1W6 Schaden",
         "1 300 Kupfermünzen (KM)",
         "trapped: Vergiftete Nadeln im Schloss",
@@ -589,7 +589,7 @@ def test_markdown_key_player_leaves_out_secrets(small: dict[str, Any]) -> None:
     assert "Secret door" not in md and "Speerfalle" not in md and "Trapdoor" not in md
     assert "Vergiftete Nadeln" not in md and "losen Bodenstein" not in md
     assert "Rolls" not in md
-    assert "- Door to the east to 2" in md
+    assert "- Door east to area 2" in md
 
 
 def test_markdown_key_languages(small: dict[str, Any]) -> None:
@@ -599,6 +599,12 @@ def test_markdown_key_languages(small: dict[str, Any]) -> None:
     assert de != en and it != en
     assert "## 1. Eingangsbereich" in de  # the document's own titles in its language
     assert "## 1. Entrance" in en
+    # the exit lines read as each language says them, the number named as an area
+    assert "- Tür nach Osten zu Gebiet 2\n" in de and "- Door east to area 2\n" in en
+    assert "- Porta a est verso l’area 2\n" in it
+    assert "- Tür nach Norden: unerforscht" in de and "- Porta a nord: da esplorare" in it
+    assert "Treppe hinab zu Ebene 2, nach Westen" in de
+    assert "Scala che scende al livello 2, a ovest" in it
 
 
 def test_html_key(small: dict[str, Any]) -> None:
@@ -607,8 +613,8 @@ def test_html_key(small: dict[str, Any]) -> None:
     assert "<link" not in html and "<script" not in html
     for area in small["levels"][0]["areas"]:
         assert f'id="area-{area["number"]}"' in html
-    assert 'Door to the east to <a href="#area-2">2</a>' in html
-    assert "Door to the north: unexplored" in html
+    assert 'Door east to area <a href="#area-2">2</a>' in html
+    assert "Door north: unexplored" in html
     assert "<details><summary>Rolls (3)</summary>" in html
     player = render_html(small, lang="en", view="player")
     assert "Secret door" not in player and "<details>" not in player

@@ -89,7 +89,8 @@ def test_a_key_too_long_is_cut_with_a_note() -> None:
         '<rect width="100" height="80" fill="#ffffff"/></svg>'
     )
     sections = [
-        Section(f"{i}. Raum", ["Tür nach Norden zu 2; Tür nach Süden zu 3"] * 3) for i in range(150)
+        Section(f"{i}. Raum", ["Tür nach Norden zu Gebiet 2; Tür nach Süden zu Gebiet 3"] * 3)
+        for i in range(150)
     ]
     pdf = sheet_pdf([Sheet("T", "S", svg, sections, more="{n} weitere")])
     assert len(_pages(pdf)) == 1

@@ -46,8 +46,8 @@ def test_entrance_star_at_the_way_in_and_keyed(registry: Any) -> None:
     assert way["side"] == "s" and ay < sy < ay + 3 * CELL and abs(sx - ax) < 2 * CELL
     keys = area_keys(doc, lang="en")
     first = next(k for k in keys if k.heading.startswith("1."))
-    assert "Door to the south: the way in from the surface" in [t for t, _n in first.exits]
-    assert not any(t.startswith("Door to the south: unexplored") for t, _n in first.exits)
+    assert "Door south: the way in from the surface" in [t for t, _n in first.exits]
+    assert not any(t.startswith("Door south: unexplored") for t, _n in first.exits)
 
 
 def test_stairs_down_and_up_differ(registry: Any) -> None:

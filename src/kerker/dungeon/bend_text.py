@@ -142,10 +142,10 @@ def blocked_exit(conn: Mapping[str, Any], name: str, direction: str, _: Translat
     was rolled, and the line says what was rolled behind it and why nothing is there."""
     bends = [b for b in conn.get("bends") or () if isinstance(b, Mapping)]
     if bends and bends[0].get("what") == "stairs":
-        return _("{kind} {direction}: {why}").format(
-            kind=name, direction=direction, why=bend_line(bends[0], _, "en")
+        return _("{kind} {compass}: {why}").format(
+            kind=name, compass=direction, why=bend_line(bends[0], _, "en")
         )
     rolled = _word(THINGS, bends[0].get("rolled"), _) if bends else "?"
-    return _("{kind} {direction}: blocked (rolled behind it: {rolled}; no space for it)").format(
-        kind=name, direction=direction, rolled=rolled
+    return _("{kind} {compass}: blocked (rolled behind it: {rolled}; no space for it)").format(
+        kind=name, compass=direction, rolled=rolled
     )

@@ -2,7 +2,7 @@
 
 A pure function of the dungeon document (``docs/dungeon-json.md``). Per area: its number,
 kind or title, size (squares, feet, metres), contents with their rolled amounts, features,
-exits and where they lead ("Tür nach Osten zu 7", "Treppe hinab zu Ebene 2", "unerforscht"),
+exits and where they lead ("Tür nach Osten zu Gebiet 7", "Treppe hinab zu Ebene 2", "unerforscht"),
 traps (game master only) and the roll log. ``view="player"`` keys only what the players can
 know (:mod:`kerker.dungeon.player`): no secret door, no area reachable only through one, no
 trap, no trapped or hidden treasure, no ``gm_only`` content. Every UI word goes through the
@@ -36,15 +36,17 @@ from kerker.i18n import Translate, dice_text, translator
 from kerker.render.kit import md_text
 
 _DIRECTION = {
-    "n": N_("to the north"),
-    "ne": N_("to the north-east"),
-    "e": N_("to the east"),
-    "se": N_("to the south-east"),
-    "s": N_("to the south"),
-    "sw": N_("to the south-west"),
-    "w": N_("to the west"),
-    "nw": N_("to the north-west"),
+    "n": N_("north"),
+    "ne": N_("north-east"),
+    "e": N_("east"),
+    "se": N_("south-east"),
+    "s": N_("south"),
+    "sw": N_("south-west"),
+    "w": N_("west"),
+    "nw": N_("north-west"),
 }
+"""The compass word of an exit's wall; the exit lines' templates carry the preposition
+("Door north to area 2", "Tür nach Norden zu Gebiet 2", "Porta a nord verso l’area 2")."""
 _OPPOSITE = {"n": "s", "ne": "sw", "e": "w", "se": "nw", "s": "n", "sw": "ne", "w": "e", "nw": "se"}
 _EXIT_KIND = {
     "door": N_("Door"),
@@ -205,7 +207,7 @@ def _exit(
             text = _(_VERTICAL.get((kind, "up" if up else "down"), _VERTICAL[("stairs", "down")]))
             text = text.format(level="?" if target is None else target)
         if kind == "stairs":
-            text = _("{what}, {direction}").format(what=text, direction=direction)
+            text = _("{what}, {compass} side").format(what=text, compass=direction)
         if conn.get("door_closes"):
             text += "; " + (
                 _("a door bars the way up for a day")
@@ -215,16 +217,18 @@ def _exit(
         return text, None
     if conn.get("to_level") == 0 and conn.get("to") is None:
         # Not a stair: the door or opening the party comes in by (the map's star).
-        return _("{kind} {direction}: the way in from the surface").format(
-            kind=name, direction=direction
+        return _("{kind} {compass}: the way in from the surface").format(
+            kind=name, compass=direction
         ), None
     if outgoing and is_unexplored(conn, level):
-        return _("{kind} {direction}: unexplored").format(kind=name, direction=direction), None
+        return _("{kind} {compass}: unexplored").format(kind=name, compass=direction), None
     other = conn.get("to") if outgoing else conn.get("from")
     number = numbers.get(str(other))
     if number is None:  # leads to no area of this level: nothing is known beyond it yet
-        return _("{kind} {direction}: unexplored").format(kind=name, direction=direction), None
-    text = _("{kind} {direction} to {number}").format(kind=name, direction=direction, number=number)
+        return _("{kind} {compass}: unexplored").format(kind=name, compass=direction), None
+    text = _("{kind} {compass} to area {number}").format(
+        kind=name, compass=direction, number=number
+    )
     if kind == "one_way_door":
         passable_out = (conn.get("one_way") != "to_from") == outgoing
         text += " " + (
