@@ -132,3 +132,96 @@ def test_help_text_translates_only_the_words_click_adds() -> None:
     assert help_text("Wert.  [1<=x<=6]", _) == "Wert.  [1<=x<=6]"  # a range stays
     assert help_text("Eine Liste [a, b] mitten im Text.", _) == "Eine Liste [a, b] mitten im Text."
     assert help_text("So oft.  [default: 1]", translator("en")) == "So oft.  [default: 1]"
+
+
+def test_lang_before_help_works_for_every_group() -> None:
+    """``kerker --help --lang de`` was refused ("unknown option: --lang"): the groups take
+    ``--lang`` for their help page, before or after ``--help``."""
+    for args, wanted in (
+        (("--help", "--lang", "de"), "Aufruf: kerker [OPTIONEN] BEFEHL [ARGUMENTE]...\n"),
+        (("--lang", "it", "--help"), "Uso: kerker [OPZIONI] COMANDO [ARGOMENTI]...\n"),
+        (("--lang=de", "--help"), "Aufruf: kerker [OPTIONEN] BEFEHL"),
+        (("--lang", "de"), "Aufruf: kerker [OPTIONEN] BEFEHL"),  # no command: the help
+        (("table", "--help", "--lang", "it"), "Uso: kerker table [OPZIONI] COMANDO"),
+        (("--lang", "de", "table", "--help"), "Aufruf: kerker table [OPTIONEN] BEFEHL"),
+        (("play", "--lang", "it", "--help"), "Uso: kerker play [OPZIONI] COMANDO"),
+        (("play", "--help", "--lang", "de"), "Aufruf: kerker play [OPTIONEN] BEFEHL"),
+        (("prowl", "--help", "--lang", "it"), "Uso: kerker prowl [OPZIONI]"),
+        (("serve", "--help", "--lang", "de"), "Aufruf: kerker serve [OPTIONEN]"),
+        (("table", "import", "--help", "--lang", "it"), "Uso: kerker table import [OPZIONI]"),
+        (("table", "schema", "--help", "--lang", "de"), "Aufruf: kerker table schema"),
+    ):
+        done = _run(*args)
+        text = done.stdout or done.stderr
+        assert done.returncode in (0, 2) and text.startswith(wanted), (args, text, done.stderr)
+        _no_english(text)
+    assert "Verliese, Zonenkarten" in _run("--help", "--lang", "de").stdout  # kerker's own
+
+
+def test_every_command_takes_lang_and_every_group_passes_it_on() -> None:
+    import click
+    import typer
+
+    from kerker.cli import app
+    from kerker.cli_support import LangGroup
+
+    def walk(command: click.Command, path: str) -> None:
+        names = [p.name for p in command.params]
+        subs = getattr(command, "commands", None)
+        if subs is None:
+            assert "lang" in names, path
+            return
+        assert isinstance(command, LangGroup) or "lang" in names, path
+        for name in list(subs):
+            walk(subs[name], f"{path} {name}")
+
+    walk(typer.main.get_command(app), "kerker")
+
+
+def test_a_groups_lang_goes_to_its_command() -> None:
+    from typer.testing import CliRunner
+
+    from kerker.cli import app
+    from kerker.cli_support import lang_to_command
+
+    assert lang_to_command(["--lang", "de", "roll", "1d6"]) == ["roll", "--lang", "de", "1d6"]
+    assert lang_to_command(["--lang=it", "table", "roll", "x"]) == [
+        "table",
+        "--lang=it",
+        "roll",
+        "x",
+    ]
+    assert lang_to_command(["--help", "--lang", "de"]) == ["--help"]
+    assert lang_to_command(["--lang", "de"]) == []
+    assert lang_to_command(["--lang", "de"], bare=True) == ["--lang", "de"]  # kerker play
+    assert lang_to_command(["roll", "--lang", "de"]) == ["roll", "--lang", "de"]
+    assert lang_to_command(["--", "--lang", "de"]) == ["--", "--lang", "de"]
+    runner = CliRunner()
+    args = ["table", "roll", "zufallslabyrinth/schatz", "--seed", "1"]
+    italian = runner.invoke(app, ["--lang", "it", *args], env={"KERKER_LANG": "en"})
+    assert italian.exit_code == 0 and "monete di rame" in italian.stdout, italian.output
+    german = runner.invoke(app, ["table", "--lang", "de", *args[1:]], env={"KERKER_LANG": "en"})
+    assert german.exit_code == 0 and "Kupfermünzen" in german.stdout, german.output
+
+
+def test_help_follows_the_terminal_width_up_to_100_columns() -> None:
+    """Click wrapped help at 78 columns whatever the terminal's width."""
+
+    def widest(columns: str | None) -> int:
+        env = {"COLUMNS": columns} if columns else {}
+        full = dict(os.environ, PYTHONPATH=str(SRC), LANG="C.UTF-8", LC_ALL="C.UTF-8", **env)
+        if columns is None:
+            full.pop("COLUMNS", None)
+        out = subprocess.run(
+            [sys.executable, "-m", "kerker", "play", "new", "--help", "--lang", "en"],
+            capture_output=True,
+            text=True,
+            env=full,
+            check=True,
+        ).stdout
+        return max(len(line) for line in out.splitlines())
+
+    assert 78 < widest("160") <= 98  # as wide as the terminal, capped at 100
+    assert 78 < widest("100") <= 98
+    assert widest("70") <= 68
+    assert widest(None) <= 78  # a pipe of unknown width keeps Click's 78

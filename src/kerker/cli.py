@@ -16,9 +16,8 @@ from collections.abc import Iterator, MutableMapping
 from typing import Any
 
 import typer
-from typer.core import TyperGroup
 
-from kerker.cli_support import cli_language
+from kerker.cli_support import LangGroup, cli_language
 from kerker.cli_support import cli_translate as _h
 from kerker.errors import N_
 from kerker.i18n import translator
@@ -38,15 +37,24 @@ COMMANDS: dict[str, tuple[str, str, str | None]] = {
 name of its help text in that module (``None`` for a sub-app, which carries its own)."""
 
 
+HELP_MAX_WIDTH = 100
+"""The widest a help page is wrapped: as wide as the terminal up to this (Click's own cap
+is 80, so a wide terminal got 78 columns); a pipe or a terminal of unknown width keeps
+Click's 78."""
+
+
 class HelpContext(typer.Context):
     """The context of every kerker command: its help pages in the reader's language."""
 
     def make_formatter(self) -> Any:
         """Click's help formatter with Click's and Typer's own words translated
-        (:mod:`kerker.cli_help`, imported only when a help page is written)."""
+        (:mod:`kerker.cli_help`, imported only when a help page is written), wrapped to
+        the terminal's width up to :data:`HELP_MAX_WIDTH`."""
         from kerker.cli_help import HelpFormatter
 
-        return HelpFormatter(width=self.terminal_width, max_width=self.max_content_width)
+        return HelpFormatter(
+            width=self.terminal_width, max_width=self.max_content_width or HELP_MAX_WIDTH
+        )
 
 
 def localise(command: Any) -> Any:
@@ -97,7 +105,7 @@ class _LazyCommands(MutableMapping[str, Any]):
         return len(COMMANDS) + sum(1 for name in self._built if name not in COMMANDS)
 
 
-class LazyGroup(TyperGroup):
+class LazyGroup(LangGroup):
     """A Typer group whose commands are imported and built only when looked up."""
 
     context_class = HelpContext

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
+import typer.core
 
 from kerker.errors import N_, DiceError, KerkerError, OptionError
 from kerker.i18n import LANGUAGES, Translate, check_language, default_language, translator
@@ -64,6 +65,48 @@ def cli_language(
     return default_language(dict(env))
 
 
+HELP_FLAGS = ("--help", "-h")
+
+
+def lang_to_command(args: Sequence[str], has_help: bool = True, *, bare: bool = False) -> list[str]:
+    """The arguments of a command group with a ``--lang X`` (or ``--lang=X``) written before
+    the subcommand handed to it: ``--lang de roll 1d6`` -> ``roll --lang de 1d6``. Before
+    ``--help`` (or with no subcommand) it is taken out, since the help page reads its
+    language from the command line itself (:func:`cli_language`): ``kerker --help --lang
+    de``; with no subcommand a ``bare`` group (one that runs alone, ``kerker play``) keeps
+    it. Arguments after the first word that is not an option stay as they are."""
+    out: list[str] = []
+    lang: list[str] = []
+    rest = list(args)
+    while rest and rest[0].startswith("-") and rest[0] != "--":
+        arg = rest.pop(0)
+        if arg == "--lang" and rest:
+            lang = [arg, rest.pop(0)]
+        elif arg.startswith("--lang="):
+            lang = [arg]
+        else:
+            out.append(arg)
+    if not lang:
+        return list(args)
+    helped = has_help and any(arg in HELP_FLAGS for arg in out)
+    if rest and rest[0] != "--" and not helped:
+        return [*out, rest[0], *lang, *rest[1:]]
+    if bare and not rest and not helped:
+        return [*out, *lang]
+    return [*out, *rest]
+
+
+class LangGroup(typer.core.TyperGroup):
+    """A command group that takes ``--lang`` before its subcommand (for the help page, or
+    handed on to the subcommand, see :func:`lang_to_command`); a group with a ``--lang``
+    option of its own (``kerker prowl``) reads it itself."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if not any(param.name == "lang" for param in self.get_params(ctx)):
+            args = lang_to_command(args, bool(self.get_help_option_names(ctx)))
+        return super().parse_args(ctx, args)
+
+
 def resolve_language(lang: str | None) -> str:
     """``--lang`` if given (validated), else ``KERKER_LANG``, else the locale's language,
     else English."""
@@ -75,6 +118,15 @@ cli_translate = translator(cli_language())
 commands translate their help texts with it (imported as ``_h``)."""
 _h = cli_translate
 
+MessageLangOption = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        help=_h(N_("Language of the help and messages: de, it or en (default: locale).")),
+    ),
+]
+"""``--lang`` of a command whose output speaks no language of its own (``kerker serve``,
+``table import``): its help page and its messages."""
 JsonOption = Annotated[bool, typer.Option("--json", help=_h(N_("Print JSON for other tools.")))]
 """``--json``: print JSON for other tools (the commands' common wording)."""
 PaperOption = Annotated[

@@ -18,12 +18,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from typer.core import TyperGroup
 
 from kerker.cli_support import (
     JsonOption,
+    LangGroup,
     dump_json,
     friendly,
+    lang_to_command,
     make_rng,
     resolve_language,
 )
@@ -55,11 +56,13 @@ PLAY_HELP = N_(
 )
 
 
-class _PlayGroup(TyperGroup):
+class _PlayGroup(LangGroup):
     """``kerker play S`` = ``kerker play resume S``: a first word that is not a command
     names a session."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        # "--lang de S" -> "S --lang de"; "--lang de --help": play's help; "--lang de": the loop
+        args = lang_to_command(args, bare=True)
         if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h")):
             args = ["resume", *args]
         return super().parse_args(ctx, args)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from kerker.cli_support import cli_language, friendly
+from kerker.cli_support import MessageLangOption, friendly, resolve_language
 from kerker.cli_support import cli_translate as _h
 from kerker.errors import N_, OptionError
 from kerker.i18n import translator
@@ -75,9 +75,10 @@ def serve_command(
             ),
         ),
     ] = 1,
+    lang: MessageLangOption = None,
 ) -> None:
     """Run the web app until Ctrl-C; see ``SERVE_HELP``."""
-    _ = translator(cli_language())
+    _ = translator(resolve_language(lang))  # the terminal's lines; the pages choose their own
     if not 1 <= port <= 65535:
         raise OptionError(N_("--port must be between 1 and 65535"))
     if not 1 <= workers <= MAX_WORKERS:

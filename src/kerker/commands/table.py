@@ -12,6 +12,8 @@ import typer
 
 from kerker.cli_support import (
     JsonOption,
+    LangGroup,
+    MessageLangOption,
     dump_json,
     frac,
     friendly,
@@ -29,6 +31,7 @@ from kerker.i18n import dice_text, translator
 
 table_app = typer.Typer(
     name="table",
+    cls=LangGroup,
     help=_h(
         N_(
             "Random tables as data: list, show, roll, exact odds, lint, export, import.\n\n"
@@ -427,6 +430,7 @@ def import_command(
         Path | None,
         typer.Option("--out", help=_h(N_("Write the table file here (default: print it)."))),
     ] = None,
+    lang: MessageLangOption = None,
 ) -> None:
     from kerker.fileio import read_text, write_atomic
     from kerker.tables.csvimport import MAX_CSV_BYTES, import_csv
@@ -453,7 +457,7 @@ def import_command(
     ),
 )
 @friendly
-def schema_command() -> None:
+def schema_command(lang: MessageLangOption = None) -> None:
     from kerker.tables.schema import json_schema
 
     print_json(dump_json(json_schema()))
