@@ -759,3 +759,23 @@ def test_the_terminal_loop_reads_the_wall_in_the_sessions_language(play: Play) -
     s = _explore(play, "scatola-bianca", 2, 2)
     run_loop(play, s.info.id, "it", io.StringIO("s1 o\rq"), io.StringIO())
     assert play.state(s.info.id).events[-1].data["side"] == "w"
+
+
+def test_every_open_exit_names_its_wall(play: Play) -> None:
+    """A second exit at one place ("1:108,119:s~2") and a 45° wall ("ne") were listed with
+    an empty wall: "Durchgang von Gebiet 9 (), Ebene 1"."""
+    from kerker.i18n import translator
+    from kerker.play.views import exit_lines
+
+    s = _explore(play, "zufallslabyrinth", 5, 15)
+    keys = [e["key"] for e in open_exit_list(s, "gm")]
+    assert any("~" in key for key in keys)  # the case that was broken
+    for lang in ("de", "it", "en"):
+        lines = exit_lines(s, "gm", translator(lang))
+        assert lines and not any("()" in line for line in lines), (lang, lines)
+    wide = [
+        exit_lines(t, "gm", translator("de"))
+        for seed in range(3)
+        for t in [_explore(play, "scatola-bianca", seed, 12)]
+    ]
+    assert not any("()" in line for lines in wide for line in lines)

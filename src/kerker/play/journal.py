@@ -335,7 +335,8 @@ def _search_lines(
     lines = [head]
     doors = [k for k in d["found"] if "," in k]
     for key in doors:
-        wall = in_walls[key][0] if key in in_walls else key.rsplit(":", 1)[-1].split("#")[0]
+        last = key.rsplit(":", 1)[-1].split("#")[0].split("~")[0]  # "s~2": a second door, s
+        wall = in_walls[key][0] if key in in_walls else last
         lines.append(
             "   - "
             + _("Found a secret door in the {wall} wall.").format(wall=sides.get(wall, wall))

@@ -285,10 +285,14 @@ MARKS = "abcdefghijklmnopqrstuvwxyz"
 def exit_lines(state: PlayState, view: str, _: Callable[[str], str]) -> list[str]:
     """The open exits as numbered lines in the language of ``_``, each with the letter
     that marks it on the map preview (:func:`summary`)."""
-    sides = {"n": _("north"), "e": _("east"), "s": _("south"), "w": _("west")}
+    from kerker.play.wallnames import COMPASS
+
+    sides = {key: _(word) for key, word in COMPASS.items()}  # a 45° wall's "ne" too
     out = []
     for item in open_exit_list(state, view):
-        side = sides.get(item["key"].rsplit(":", 1)[-1].split("#")[0], "")
+        # "1:108,119:s", "1:108,119:s~2" (a second exit there), "...#..." -> "s"
+        wall = item["key"].rsplit(":", 1)[-1].split("#")[0].split("~")[0]
+        side = sides.get(wall, "")
         where = (
             _("to level {level}").format(level=item["to_level"])
             if item["to_level"] is not None

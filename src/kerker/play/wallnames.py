@@ -23,6 +23,14 @@ WALLS: tuple[tuple[str, str], ...] = (
     ("w", N_("west")),
 )
 """kerker's wall keys and their names (the journal's words)."""
+COMPASS: dict[str, str] = {
+    **dict(WALLS),
+    "ne": N_("north-east"),
+    "se": N_("south-east"),
+    "sw": N_("south-west"),
+    "nw": N_("north-west"),
+}
+"""The side of every exit, the 45° walls' too (``"ne"``), as the exit lists name it."""
 
 
 def _fold(text: str) -> str:
