@@ -20,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from kerker import __version__
@@ -75,8 +76,15 @@ def _environment() -> Environment:
     env.filters["dice"] = lambda v: dice_text(str(v), weblang.current.get())
     env.filters["share"] = lambda part, whole: f"{float(part / whole * 100):.1f}" if whole else "0"
     env.filters["decimal"] = lambda v: _decimal(v, weblang.current.get())
-    env.filters["dice"] = lambda v: dice_text(str(v), weblang.current.get())
+    env.filters["markdown"] = _markdown
     return env
+
+
+def _markdown(text: str) -> Markup:
+    """kerker's own Markdown (a prowl sheet, a zone-map key) as escaped HTML for a page."""
+    from kerker.render.md_html import markdown_html
+
+    return Markup(markdown_html(str(text)))
 
 
 class _Pages:
@@ -573,7 +581,7 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         ops: str = "",
         add: str = "",
     ) -> HTMLResponse:
-        from kerker.prowl.render_md import render_markdown
+        from kerker.prowl.render_md import change_text, render_markdown
         from kerker.prowl.render_svg import render_svg
 
         code = weblang.current.get()
@@ -615,6 +623,11 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
             sheet=render_markdown(plan, code),
             query=query,
             plan=plan,
+            # the log's stable English keys ("R3 lo -> mid") as the sheet words them
+            tunelog=[
+                (e.op, e.cost, [change_text(plan, c, code) for c in e.changes])
+                for e in plan.tuning.log
+            ],
             chain=chain,
             ops=", ".join(chain),
             rooms=rooms,
