@@ -77,7 +77,19 @@ def _environment() -> Environment:
     env.filters["share"] = lambda part, whole: f"{float(part / whole * 100):.1f}" if whole else "0"
     env.filters["decimal"] = lambda v: _decimal(v, weblang.current.get())
     env.filters["markdown"] = _markdown
+    env.filters["rule_text"] = _rule_text
     return env
+
+
+def _rule_text(seed: object) -> str:
+    """A table's source file as the reader names it: "Regeltext 000", "testo 001", "rule
+    text 004" for a shipped rule text (``000_e7a8….txt``); any other source as it is."""
+    import re
+
+    found = re.match(r"(\d{3})_[0-9a-f]+\.txt$", str(seed))
+    if found is None:
+        return str(seed)
+    return weblang.gettext()(N_("rule text {number}")).format(number=found.group(1))
 
 
 def _markdown(text: str) -> Markup:
