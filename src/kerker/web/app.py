@@ -20,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from kerker import __version__
@@ -75,8 +76,27 @@ def _environment() -> Environment:
     env.filters["dice"] = lambda v: dice_text(str(v), weblang.current.get())
     env.filters["share"] = lambda part, whole: f"{float(part / whole * 100):.1f}" if whole else "0"
     env.filters["decimal"] = lambda v: _decimal(v, weblang.current.get())
-    env.filters["dice"] = lambda v: dice_text(str(v), weblang.current.get())
+    env.filters["markdown"] = _markdown
+    env.filters["rule_text"] = _rule_text
     return env
+
+
+def _rule_text(seed: object) -> str:
+    """A table's source file as the reader names it: "Regeltext 000", "testo 001", "rule
+    text 004" for a shipped rule text (``000_e7a8….txt``); any other source as it is."""
+    import re
+
+    found = re.match(r"(\d{3})_[0-9a-f]+\.txt$", str(seed))
+    if found is None:
+        return str(seed)
+    return weblang.gettext()(N_("rule text {number}")).format(number=found.group(1))
+
+
+def _markdown(text: str) -> Markup:
+    """kerker's own Markdown (a prowl sheet, a zone-map key) as escaped HTML for a page."""
+    from kerker.render.md_html import markdown_html
+
+    return Markup(markdown_html(str(text)))
 
 
 class _Pages:
@@ -573,7 +593,7 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         ops: str = "",
         add: str = "",
     ) -> HTMLResponse:
-        from kerker.prowl.render_md import render_markdown
+        from kerker.prowl.render_md import change_text, render_markdown
         from kerker.prowl.render_svg import render_svg
 
         code = weblang.current.get()
@@ -615,6 +635,11 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
             sheet=render_markdown(plan, code),
             query=query,
             plan=plan,
+            # the log's stable English keys ("R3 lo -> mid") as the sheet words them
+            tunelog=[
+                (e.op, e.cost, [change_text(plan, c, code) for c in e.changes])
+                for e in plan.tuning.log
+            ],
             chain=chain,
             ops=", ".join(chain),
             rooms=rooms,

@@ -645,6 +645,24 @@ def _page_data(
         for e in state.events
         if e.kind in ("open", "reroll") and e.seq not in gone and "exit" in e.data
     ]
+    # the opened doors a game master may roll again, named as the journal names their step
+    # (the newest first), so nobody reads or types an engine key ("1:32,74:n")
+    rerollable: list[dict[str, Any]] = []
+    listed: set[str] = set()
+    for e in reversed(state.events):
+        key = e.data.get("exit")
+        if e.kind != "open" or e.seq in gone or e.seq not in state.ways or key in listed:
+            continue
+        listed.add(key)
+        kind, number = state.ways[e.seq]
+        rerollable.append(
+            {
+                "key": key,
+                "label": weblang.gettext()(N_("step {seq}: {exit} of area {area}")).format(
+                    seq=e.seq, exit=exit_name(kind, weblang.gettext()), area=number
+                ),
+            }
+        )
     treasures: list[dict[str, Any]] = []
     if shown is not None and chosen is not None and not state.read_only:
         from kerker.play.session import takeable
@@ -673,6 +691,7 @@ def _page_data(
         "depths": depths,
         "depth": shown,
         "last_opened": opened[-1] if opened else None,
+        "rerollable": rerollable,
         "areas": [(n, k.heading) for k, n in numbered if n is not None],
         "area_key": chosen,
         "area": _area_number(chosen.anchor) if chosen else None,
