@@ -27,7 +27,7 @@ from kerker.cli_support import (
 from kerker.cli_support import cli_translate as _h
 from kerker.commands.options import TablesOption
 from kerker.errors import N_, OptionError
-from kerker.i18n import dice_text, translator
+from kerker.i18n import translator
 
 table_app = typer.Typer(
     name="table",
@@ -106,6 +106,7 @@ def list_command(
     tables: TablesOption = None, json_out: JsonOption = False, lang: LangOption = None
 ) -> None:
     from kerker.tables.model import pick_text
+    from kerker.tables.show import shown_dice
 
     code = resolve_language(lang)
     registry = _registry(tables)
@@ -138,8 +139,8 @@ def list_command(
     view.add_column(_("dice"), overflow="fold", max_width=14)
     if wide:
         view.add_column(_("source"), ratio=2)
-    for item in items:
-        dice = dice_text(item["dice"], code) if item["dice"] else "—"  # the JSON keeps the data's
+    for item, t in zip(items, registry, strict=True):
+        dice = shown_dice(t.dice, t.params, code) or "—"  # the JSON keeps the data's template
         row = [rich_text(item["id"]), rich_text(item["title"]), rich_text(dice)]
         view.add_row(*row, *([rich_text(item["source"]["heading"])] if wide else []))
     terminal.print(view)

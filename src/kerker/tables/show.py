@@ -17,11 +17,31 @@ def _text(value: Any, lang: str) -> str:
     return chosen
 
 
+def shown_dice(dice: str | None, params: Any, lang: str) -> str | None:
+    """A table's die as a reader sees it: a template such as ``d{one_in}`` or
+    ``W{10 if curve else 20}`` filled with the table's own ``params`` (``level`` 1), then
+    written the way ``lang`` writes dice (``d12``, ``W20``). Never shows a ``{name}``; a
+    template that cannot be filled from the defaults is shown as ``…``; None stays None."""
+    if not dice:
+        return None
+    text = dice
+    if "{" in dice:
+        from kerker.errors import KerkerError
+        from kerker.tables.expr import fill
+
+        try:
+            text = fill(dice, {"level": 1, **dict(params or {})})
+        except (KerkerError, KeyError, ValueError, TypeError):
+            text = re.sub(r"\{[^{}]*\}", "…", dice)
+    return dice_text(text, lang)
+
+
 def show_json(table: Table, lang: str) -> dict[str, Any]:
     """The table as stored: ``{"id", "title", "dice", "modifier", "params", "source",
     "rows": [{"range"|"weight", "key", "text", "value", "effects", "then"}], ...}``.
 
-    ``text`` is in ``lang``; ``texts`` has every language; ``effects`` are the stored data.
+    ``text`` is in ``lang``; ``texts`` has every language; ``effects`` are the stored data;
+    ``dice`` is the stored template, ``dice_shown`` the die a reader sees (:func:`shown_dice`).
     """
     raw_rows = table.raw.get("rows", [])
     return {
@@ -29,6 +49,7 @@ def show_json(table: Table, lang: str) -> dict[str, Any]:
         "title": _text(table.title, lang),
         "kind": table.kind,
         "dice": table.dice,
+        "dice_shown": shown_dice(table.dice, table.params, lang),
         "modifier": table.modifier,
         "params": dict(table.params),
         "gaps": table.gaps,
@@ -142,7 +163,7 @@ def show_rich(table: Table, lang: str) -> None:
     from kerker.termio import rich_text as esc
 
     _ = translator(lang)
-    head = dice_text(table.dice, lang) if table.dice else None
+    head = shown_dice(table.dice, table.params, lang)
     head = head or (_("weighted") if table.kind == "weighted" else _("lookup"))
     view = RichTable(
         title=esc(f"{_text(table.title, lang)} ({head})"),
@@ -164,7 +185,7 @@ def show_rich(table: Table, lang: str) -> None:
                 row.then.rows, raw.get("then", {}).get("rows", []), strict=False
             ):
                 view.add_row(
-                    esc(f"{dice_text(row.then.dice, lang)} {sub.label()}"),
+                    esc(f"{shown_dice(row.then.dice, table.params, lang) or ''} {sub.label()}"),
                     "  " + esc(row_display(_text(sub.text, lang), sub_raw, lang)),
                     esc(_effects_summary(sub_raw.get("effects"), lang)),
                 )

@@ -128,14 +128,17 @@ def _check_expression(expression: str) -> None:
 
 
 def table_list(lang: str) -> list[dict[str, Any]]:
-    """Every shipped table: id, title in ``lang``, dice and source, sorted by id."""
+    """Every shipped table: id, title in ``lang``, dice (stored, and as a reader sees it)
+    and source, sorted by id."""
     from kerker.tables.model import pick_text
+    from kerker.tables.show import shown_dice
 
     return [
         {
             "id": t.id,
             "title": pick_text(t.title, lang),
             "dice": t.dice,
+            "dice_shown": shown_dice(t.dice, t.params, lang),
             "rule_set": t.rule_set,
             "source": {"seed": t.seed, "heading": t.heading},
         }

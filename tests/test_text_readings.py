@@ -1,0 +1,63 @@
+"""Texts as a reader gets them (issue 15, language): filled dice templates, counts, labels,
+in de/it/en, through the command line, the web app and the renderers."""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import pytest
+from typer.testing import CliRunner
+
+from kerker.cli import app
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from kerker.web import create_app
+
+runner = CliRunner()
+LANGS = ("de", "it", "en")
+D12 = {"de": "W12", "it": "d12", "en": "d12"}
+TEMPLATE = re.compile(r"\{[a-z_][^{}]*\}")
+
+
+def cli(*args: str) -> str:
+    result = runner.invoke(app, list(args), env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.stdout + result.stderr
+    return result.stdout
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app(), raise_server_exceptions=True)
+
+
+# -- item 2: a table's die with a parameter ------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_table_show_fills_the_die_of_a_template(lang: str) -> None:
+    out = cli("table", "show", "scatola-bianca/porta-delle-scale", "--lang", lang)
+    assert D12[lang] in out
+    assert "{" not in out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_table_list_shows_no_template(lang: str) -> None:
+    out = cli("table", "list", "--lang", lang)
+    assert not TEMPLATE.search(out), TEMPLATE.search(out)
+    line = next(ln for ln in out.splitlines() if "scatola-bianca/porta-delle-scale" in ln)
+    assert D12[lang] in line
+    line = next(ln for ln in out.splitlines() if "zufallslabyrinth/gewaesser" in ln)
+    assert ("W20" if lang == "de" else "d20") in line
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_web_tables_pages_fill_the_die(client: TestClient, lang: str) -> None:
+    listing = client.get(f"/tables?lang={lang}").text
+    assert "{one_in}" not in listing and "W{" not in listing and "{reputation}" not in listing
+    page = client.get(f"/tables/scatola-bianca/porta-delle-scale?lang={lang}&odds=1").text
+    assert f"<code>{D12[lang]}</code>" in page
+    assert "{one_in}" not in page
