@@ -779,3 +779,19 @@ def test_every_open_exit_names_its_wall(play: Play) -> None:
         for t in [_explore(play, "scatola-bianca", seed, 12)]
     ]
     assert not any("()" in line for lines in wide for line in lines)
+
+
+def test_undo_after_a_search_names_the_step_it_takes_back(play: Play) -> None:
+    """A search stays when undone past, so "Undid the last step." told the wrong step."""
+    s = _explore(play, "zufallslabyrinth", 5, 2)
+    s = play.act(s.info.id, "search", area=1)
+    s = play.act(s.info.id, "undo")
+    s = play.act(s.info.id, "redo")
+    undo, redo = s.events[-2], s.events[-1]
+    for lang, wanted in (
+        ("en", ("Undid step 2.", "Redid step 2.")),
+        ("de", ("Schritt 2 zurückgenommen.", "Schritt 2 wiederhergestellt.")),
+        ("it", ("Annullato il passo 2.", "Ripristinato il passo 2.")),
+    ):
+        told = [journal_lines(s, REGISTRY, lang, "player", [e])[0] for e in (undo, redo)]
+        assert told == [f"4. {wanted[0]}", f"5. {wanted[1]}"], (lang, told)
