@@ -795,3 +795,16 @@ def test_undo_after_a_search_names_the_step_it_takes_back(play: Play) -> None:
     ):
         told = [journal_lines(s, REGISTRY, lang, "player", [e])[0] for e in (undo, redo)]
         assert told == [f"4. {wanted[0]}", f"5. {wanted[1]}"], (lang, told)
+
+
+def test_a_check_in_the_journal_names_its_value_not_a_second_target(play: Play) -> None:
+    """ "Check against 12 (modifier -2): … against a target of 10" named two targets."""
+    s = _explore(play, "zufallslabyrinth", 5, 1)
+    s = play.act(s.info.id, "check", value=12, modifier=-2)
+    for lang, head in (
+        ("en", "Check with value 12 (modifier -2): "),
+        ("de", "Probe auf Wert 12 (Modifikation -2): "),
+        ("it", "Prova con valore 12 (modificatore -2): "),
+    ):
+        line = journal_lines(s, REGISTRY, lang, "player", [s.events[-1]])[0]
+        assert line.startswith(f"{s.seq}. {head}"), (lang, line)

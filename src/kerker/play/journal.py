@@ -263,7 +263,8 @@ def _step(
         ]
     if e.kind == "check":
         result = roll_check(state.info, e.seq, d["value"], d["modifier"], d["secret"], d["entered"])
-        head = _("Check against {value} (modifier {modifier}):").format(
+        # the value and its modifier; the target they make stands in the roll line after it
+        head = _("Check with value {value} (modifier {modifier}):").format(
             value=d["value"], modifier=f"{d['modifier']:+d}"
         )
         if view == "player":
