@@ -808,3 +808,15 @@ def test_a_check_in_the_journal_names_its_value_not_a_second_target(play: Play) 
     ):
         line = journal_lines(s, REGISTRY, lang, "player", [s.events[-1]])[0]
         assert line.startswith(f"{s.seq}. {head}"), (lang, line)
+
+
+def test_undo_help_says_what_it_takes_back() -> None:
+    """The help said "the last step", which a search, a roll or a take never is for undo."""
+    helped = subprocess.run(
+        [sys.executable, "-m", "kerker", "play", "undo", "--help", "--lang", "it"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=dict(os.environ, PYTHONPATH=str(Path(__file__).parent.parent / "src"), COLUMNS="100"),
+    ).stdout
+    assert "ricerche, tiri e tesori presi restano" in " ".join(helped.split())
