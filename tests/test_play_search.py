@@ -779,3 +779,44 @@ def test_every_open_exit_names_its_wall(play: Play) -> None:
         for t in [_explore(play, "scatola-bianca", seed, 12)]
     ]
     assert not any("()" in line for lines in wide for line in lines)
+
+
+def test_undo_after_a_search_names_the_step_it_takes_back(play: Play) -> None:
+    """A search stays when undone past, so "Undid the last step." told the wrong step."""
+    s = _explore(play, "zufallslabyrinth", 5, 2)
+    s = play.act(s.info.id, "search", area=1)
+    s = play.act(s.info.id, "undo")
+    s = play.act(s.info.id, "redo")
+    undo, redo = s.events[-2], s.events[-1]
+    for lang, wanted in (
+        ("en", ("Undid step 2.", "Redid step 2.")),
+        ("de", ("Schritt 2 zurückgenommen.", "Schritt 2 wiederhergestellt.")),
+        ("it", ("Annullato il passo 2.", "Ripristinato il passo 2.")),
+    ):
+        told = [journal_lines(s, REGISTRY, lang, "player", [e])[0] for e in (undo, redo)]
+        assert told == [f"4. {wanted[0]}", f"5. {wanted[1]}"], (lang, told)
+
+
+def test_a_check_in_the_journal_names_its_value_not_a_second_target(play: Play) -> None:
+    """ "Check against 12 (modifier -2): … against a target of 10" named two targets."""
+    s = _explore(play, "zufallslabyrinth", 5, 1)
+    s = play.act(s.info.id, "check", value=12, modifier=-2)
+    for lang, head in (
+        ("en", "Check with value 12 (modifier -2): "),
+        ("de", "Probe auf Wert 12 (Modifikation -2): "),
+        ("it", "Prova con valore 12 (modificatore -2): "),
+    ):
+        line = journal_lines(s, REGISTRY, lang, "player", [s.events[-1]])[0]
+        assert line.startswith(f"{s.seq}. {head}"), (lang, line)
+
+
+def test_undo_help_says_what_it_takes_back() -> None:
+    """The help said "the last step", which a search, a roll or a take never is for undo."""
+    helped = subprocess.run(
+        [sys.executable, "-m", "kerker", "play", "undo", "--help", "--lang", "it"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=dict(os.environ, PYTHONPATH=str(Path(__file__).parent.parent / "src"), COLUMNS="100"),
+    ).stdout
+    assert "ricerche, tiri e tesori presi restano" in " ".join(helped.split())

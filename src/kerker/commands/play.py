@@ -451,9 +451,15 @@ play_app.command(
         )
     ),
 )(_door_command("open"))
-play_app.command("undo", help=_h(N_("Take back the last step (it stays in the log).")))(
-    _step_command("undo")
-)
+play_app.command(
+    "undo",
+    help=_h(
+        N_(
+            "Take back the last open, reroll, enter, note, reveal or hide (it stays in the "
+            "log); searches, rolls and takes stay."
+        )
+    ),
+)(_step_command("undo"))
 play_app.command("redo", help=_h(N_("Redo the last undone step.")))(_step_command("redo"))
 play_app.command(
     "reroll",

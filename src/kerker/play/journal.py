@@ -216,10 +216,16 @@ def _step(
                 key=d["exit"],
             )
         ]
-    if e.kind == "undo":
-        return [_("Undid the last step.")]
-    if e.kind == "redo":
-        return [_("Redid the undone step.")]
+    if e.kind in ("undo", "redo"):
+        # which step: searches, rolls and takes stay, so "the last step" may be an older one
+        from kerker.play.session import _effective
+
+        done, undone = _effective([x for x in state.events if x.seq < e.seq])
+        target = (done if e.kind == "undo" else undone)[-1:]
+        if not target:
+            return [_("Undid the last step.") if e.kind == "undo" else _("Redid the undone step.")]
+        template = N_("Undid step {step}.") if e.kind == "undo" else N_("Redid step {step}.")
+        return [_(template).format(step=target[0])]
     if e.kind == "note":
         where = (
             _("Note on area {area} (level {depth}):").format(area=d["area"], depth=d["depth"])
@@ -257,7 +263,8 @@ def _step(
         ]
     if e.kind == "check":
         result = roll_check(state.info, e.seq, d["value"], d["modifier"], d["secret"], d["entered"])
-        head = _("Check against {value} (modifier {modifier}):").format(
+        # the value and its modifier; the target they make stands in the roll line after it
+        head = _("Check with value {value} (modifier {modifier}):").format(
             value=d["value"], modifier=f"{d['modifier']:+d}"
         )
         if view == "player":
