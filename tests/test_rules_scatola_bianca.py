@@ -83,6 +83,7 @@ FROM_NOTES = {
     "lancia-avvelenata": ("Tabella A.7.1: Trappole e tranelli", "d12"),
     "uscita-caverna": ("Cave e caverne per i livelli inferiori", "d6"),
     "alterazione-caratteristica": ("Tabella A.8.4: Pozze magiche", "d6"),
+    "tana-del-lago-incantato": ("Tabella A.8.3: Laghi", "1d4+1"),
     "mostro-errante": ("Tabella A.1: Tiri periodici", "d6"),
 }
 
@@ -669,8 +670,11 @@ def test_26_lakes_monsters_treasure_and_portals() -> None:
     ]
     assert t("laghi").params == {"other_planes": False}
     enchanted = row_at("laghi", 12)
-    (lair,) = of(enchanted, AmountEffect)
-    assert (lair.amount, lair.when) == ("1d4+1", "not other_planes")
+    lair, kind = of(enchanted, RollEffect)
+    assert (lair.roll, lair.when) == ("tana-del-lago-incantato", "not other_planes")
+    assert (kind.roll, kind.when) == ("mostro-errante", "not other_planes")
+    assert t("tana-del-lago-incantato").dice == "1d4+1"  # the lair's 1d4+1 monsters
+    assert ranges("tana-del-lago-incantato") == [(2, 2), (3, 3), (4, 4), (5, 5)]
     assert [n.when for n in of(enchanted, NoteEffect)] == ["other_planes"]
 
 

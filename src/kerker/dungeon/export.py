@@ -21,7 +21,7 @@ from kerker.i18n import Translate, dice_text, translator
 from kerker.jsonio import _dumps_json, _Unusual, _write  # noqa: F401 (tests read them)
 from kerker.tables.engine import AmountResult, RowPick, TableResult
 from kerker.tables.model import Table, pick_text
-from kerker.tables.render import amount_rolls, fill_text, lines, row_text
+from kerker.tables.render import amount_rolls, fill_text, final_text, lines, row_text
 
 FORMAT_VERSION = 1
 
@@ -81,8 +81,11 @@ def _amount(result: TableResult, lang: str) -> tuple[int | None, str | None]:
     return (value if isinstance(value, int) and not isinstance(value, bool) else None), None
 
 
-def content_json(content: Content, lang: str) -> dict[str, Any]:
-    """One entry of an area's ``contents``."""
+def content_json(
+    content: Content, lang: str, leave_out: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """One entry of an area's ``contents``. ``leave_out``: the tables whose outcome the map
+    and the exits show (a procedure's ``key_leaves_out``), left out of a trap's summary."""
     text = _text(content.result, lang) or ""
     if content.kind == "monster":
         if content.note == "wandering":
@@ -96,7 +99,7 @@ def content_json(content: Content, lang: str) -> dict[str, Any]:
     if content.kind == "treasure":
         assert content.result is not None
         amount, unit = _amount(content.result, lang)
-        return {
+        treasure: dict[str, Any] = {
             "kind": "treasure",
             "text": text,
             "amount": amount,
@@ -106,20 +109,27 @@ def content_json(content: Content, lang: str) -> dict[str, Any]:
             "hidden": _text(content.hidden, lang),
             "gm_only": content.hidden is not None,
         }
+        rolled = amount_rolls(content.result, lang)
+        if rolled:  # "1d4 per level": the dice behind the number, for the key's roll log
+            treasure["amounts"] = rolled
+        return treasure
     if content.kind in ("trap", "trick"):
         out: dict[str, Any] = {"kind": content.kind, "text": text, "gm_only": True}
+        if content.result is not None:
+            summary = final_text(content.result, lang, leave_out=leave_out)
+            if summary != text:
+                out["summary"] = summary
         details = _details(content.result, lang) if content.result is not None else []
         if details:
             out["details"] = details
         return out
     if content.kind == "water":
-        magic = None
+        # what the water is, with what its own checks and notes fixed ("the lair of 4
+        # monsters"); its monster, treasure and magic are keyed on their own
+        assert content.result is not None
+        text = final_text(content.result, lang, leave_out=leave_out)
         water: dict[str, Any] = {"kind": "water", "text": text}
-        if content.magic is not None:
-            magic = " ".join(
-                line.strip().lstrip("· ") for line in lines(content.magic, lang, final=True)
-            )
-        water["magic"] = magic
+        water["magic"] = final_text(content.magic, lang) if content.magic is not None else None
         rolled = amount_rolls(content.magic, lang) if content.magic is not None else []
         if rolled:
             water["amounts"] = rolled
@@ -145,14 +155,15 @@ def _details(result: TableResult, lang: str) -> list[str]:
     return [line if n == 1 else f"{line} (×{n})" for line, n in counts.items()]
 
 
-def feature_json(feature: Feature, lang: str) -> dict[str, Any]:
-    """One entry of an area's ``features``."""
+def feature_json(
+    feature: Feature, lang: str, leave_out: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """One entry of an area's ``features``: what is there (:func:`final_text`, without
+    the follow-ups in ``leave_out`` that are keyed on their own)."""
     if feature.kind == "well":
         text = translator(lang)(WELL)
     elif feature.result is not None:
-        text = " ".join(
-            line.strip().lstrip("· ") for line in lines(feature.result, lang, final=True)
-        )
+        text = final_text(feature.result, lang, leave_out=leave_out)
     else:
         text = ""
     out: dict[str, Any] = {
@@ -422,12 +433,19 @@ def stair_doors(dungeon: Dungeon) -> dict[str, bool]:
     return out
 
 
+def _leaves_out(rules: str) -> frozenset[str]:
+    """The tables a procedure keys on their own -- as contents, magic or exits -- and so
+    leaves out of the texts of the results they follow (``key_leaves_out``)."""
+    return frozenset(declared(rules, "key_leaves_out", ()))
+
+
 def area_json(
     area: Area, lang: str, labels: RollLabels | None = None, rules: str = "zufallslabyrinth"
 ) -> dict[str, Any]:
     """One area of a level; ``labels`` adds the transcript labels to its roll log; ``rules``
     names the kind titles (:func:`area_title`)."""
     box = bounds(area.cells)
+    leave_out = _leaves_out(rules)
     return {
         "id": area.id,
         "number": area.number,
@@ -438,8 +456,8 @@ def area_json(
         "label_at": list(area.label_at),
         "size": _size(area, lang, box),
         "title": area_title(rules, area.kind, lang),
-        "contents": [content_json(c, lang) for c in area.contents],
-        "features": [feature_json(f, lang) for f in area.features],
+        "contents": [content_json(c, lang, leave_out) for c in area.contents],
+        "features": [feature_json(f, lang, leave_out) for f in area.features],
         "rolls": (
             labels.entries(area, lang)
             if labels is not None

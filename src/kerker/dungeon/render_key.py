@@ -153,7 +153,7 @@ def _content(content: Mapping[str, Any], gm: bool, _: Translate) -> str | None:
     if not gm and (content.get("gm_only") or kind == "trap"):
         return None
     label = _(_CONTENT_KIND[kind]) if kind in _CONTENT_KIND else kind
-    text = str(content.get("text") or "")
+    text = str(content.get("summary") or content.get("text") or "")  # a trick: its summary
     rest = wandering(text, _) if kind == "monster" else None
     if rest is not None:
         # "Monster: Wandering: 3 goblins" read twice: one label, "Wandering monster".
@@ -296,17 +296,31 @@ def area_keys(
         for content in area.get("contents") or ():
             if content.get("kind") == "trap":
                 if gm:
-                    details = [str(d) for d in content.get("details") or ()]
-                    key.traps.append(" → ".join([str(content.get("text") or _("Trap")), *details]))
+                    # What the trap is and does (its summary: the rule when it is sprung,
+                    # what the dungeon fixed); what was rolled for it is in the rolls.
+                    key.traps.append(
+                        str(content.get("summary") or content.get("text") or _("Trap"))
+                    )
                 continue
             line = _content(content, gm, _)
             if line is not None:
                 key.contents.append(line)
+        # A feature whose text a water content says already (the pool of "Water: a pool
+        # with a monster") is named only; features of one roll (a river and its bridge)
+        # are one line with both names.
+        said = {str(c.get("text") or "") for c in area.get("contents") or ()}
+        named: dict[str, list[str]] = {}
         for feature in area.get("features") or ():
             fkind = str(feature.get("kind", ""))
             name = _(_FEATURE_KIND[fkind]) if fkind in _FEATURE_KIND else fkind
             text = str(feature.get("text") or "")
-            key.features.append(f"{text} ({name})" if text and fkind != "" else text or name)
+            text = "" if text in said or not fkind else text
+            names = named.setdefault(text, [])
+            if name and name not in names:
+                names.append(name)
+        for text, names in named.items():
+            both = ", ".join(names)
+            key.features.append(f"{text} ({both})" if text and both else text or both)
         seen: dict[tuple[str, int | None], int] = {}
         for conn in conns:
             if conn.get("from") == here or conn.get("to") == here:

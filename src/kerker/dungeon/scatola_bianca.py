@@ -147,6 +147,13 @@ class ScatolaBianca(CorridorKit):
     """The players see an elevator room as a room (A.7.1: the trick)."""
     checks = ()
     """No checks of its own logged without a row."""
+    key_leaves_out = (
+        "scatola-bianca/porte",
+        "scatola-bianca/mostro-errante",
+        "scatola-bianca/pozze-magiche",
+    )
+    """Keyed on their own, not in the texts they follow: the door of a hidden door found
+    (A.7.1 -> A.2) among the exits, a pool's or lake's monster as a content, its magic."""
     door_value = "door_shuts_exit"
     """The A.6 footnotes: a door may shut the way back for a day (``door_closes``)."""
 

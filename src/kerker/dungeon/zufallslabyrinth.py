@@ -120,6 +120,14 @@ class Zufallslabyrinth(CorridorKit):
     or a hall of Schritt 5."""
     kinds: tuple[tuple[str, str], ...] = (("special", N_("Special room")),)
     """Area kinds beyond the engine's basic ones (entrance, room, hall, cave, corridor)."""
+    key_leaves_out = (
+        "zufallslabyrinth/kerkerzufallsbegegnung",
+        "zufallslabyrinth/kerkerzufallsbegegnung_wasser",
+        "zufallslabyrinth/schatz",
+        "zufallslabyrinth/magisches_gewaesser",
+    )
+    """Keyed on their own, not in the texts they follow: a water's monster and treasure
+    (contents) and its magic."""
     checks: tuple[tuple[str, str], ...] = (
         ("secret_door", N_("A secret door in this wall section ({row} on {dice}).")),
         ("none", N_("No secret door in this wall section ({row} on {dice}).")),

@@ -191,6 +191,8 @@ class AmountResult:
     expression: str
     roll: Roll
     unit: TextMap | None
+    in_play: bool = False
+    """Rolled here, but meant for when the party meets it (``AmountFx.in_play``)."""
 
     @property
     def value(self) -> int:
@@ -208,6 +210,8 @@ class ChanceResult:
     passed: bool
     text: TextMap | None
     effects: tuple[EffectResult, ...]
+    in_play: bool = False
+    """Rolled here, but meant for when the party meets it (``ChanceFx.in_play``)."""
 
 
 @dataclass(slots=True)
@@ -519,7 +523,11 @@ def _effects(
             expression = fill(effect.amount, ctx)
             out.append(
                 AmountResult(
-                    effect.name, expression, roll(expression, walk.rng, walk.limits), effect.unit
+                    effect.name,
+                    expression,
+                    roll(expression, walk.rng, walk.limits),
+                    effect.unit,
+                    effect.in_play,
                 )
             )
         elif isinstance(effect, ChanceFx):
@@ -538,6 +546,7 @@ def _effects(
                     passed,
                     effect.text if passed else effect.else_text,
                     tuple(inner),
+                    effect.in_play,
                 )
             )
         elif isinstance(effect, NoteFx):

@@ -60,6 +60,8 @@ class AmountFx:
     unit: TextMap | None = None
     name: str = "amount"
     when: str | None = None
+    in_play: bool = False
+    """Rolled when the party meets it, not when the dungeon is made (texts show the dice)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +75,8 @@ class ChanceFx:
     else_: tuple[Effect, ...] = ()
     name: str | None = None
     when: str | None = None
+    in_play: bool = False
+    """Rolled when the party meets it: a key shows the rule, not the side taken."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +144,9 @@ class Table:
     notes: tuple[TextMap, ...] = ()
     decision: str | None = None
     default: bool = False
+    in_play: bool = False
+    """Rolled when the party meets it (a fall into a pit, a poisoned arrow), not when the
+    dungeon is made: a key states the rule its parent row gives, not this roll."""
     language: str = "en"
     file: str = ""
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -193,6 +200,7 @@ def build_effect(data: Mapping[str, Any]) -> Effect:
             unit=_opt_text(data.get("unit")),
             name=data.get("name", "amount"),
             when=data.get("when"),
+            in_play=bool(data.get("in_play", False)),
         )
     if "chance" in data:
         return ChanceFx(
@@ -203,6 +211,7 @@ def build_effect(data: Mapping[str, Any]) -> Effect:
             else_=tuple(build_effect(e) for e in (data.get("else") or data.get("else_") or ())),
             name=data.get("name"),
             when=data.get("when"),
+            in_play=bool(data.get("in_play", False)),
         )
     return NoteFx(note=_text(data["note"]), when=data.get("when"))
 
@@ -245,6 +254,7 @@ def build_table(
         notes=tuple(_text(n) for n in data.get("notes") or ()),
         decision=data.get("decision"),
         default=bool(data.get("default", False)),
+        in_play=bool(data.get("in_play", False)),
         language=language,
         file=file,
         raw=data,

@@ -100,6 +100,78 @@ def lines(
     return out
 
 
+def _dice_shown(expression: str, lang: str) -> str:
+    """An amount's dice as a reader writes them: ``1W6 × 10`` (de), ``1d6 × 10``."""
+    return dice_text(re.sub(r"\s*\*\s*", " × ", expression.strip()), lang)
+
+
+def final_text(result: TableResult, lang: str, *, leave_out: frozenset[str] = frozenset()) -> str:
+    """What ``result`` leaves, the way a game master reads it at the table: the row text
+    (the sub-die row's), then what its checks, notes and follow-ups add, one sentence
+    after the other -- no table title, no chance mark, no roll, no amount twice.
+
+    What is rolled in play (``in_play`` tables, checks and amounts: a fall into a pit, a
+    poisoned arrow, how long a wall stays shut) is not told as rolled here: an amount reads
+    as its dice in ``lang``'s notation ("1W6 × 10 Spielrunden"), a check or follow-up is
+    left out (the row text states the rule; the roll log keeps the roll). Follow-ups on a
+    table whose id is in ``leave_out`` (what the map and the exits show) are left out too.
+    """
+    parts: list[str] = []
+    _final(result, lang, leave_out, parts)
+    return " ".join(p for p in parts if p)
+
+
+def _final(node: TableResult, lang: str, leave_out: frozenset[str], parts: list[str]) -> None:
+    names: dict[str, Any] = dict(node.context)
+    names.update(node.values)
+    count: int | None = None
+    for effect in node.effects:
+        if isinstance(effect, AmountResult):
+            if effect.in_play:  # the dice, not the value the values already hold
+                names[effect.name] = _dice_shown(effect.expression, lang)
+            elif count is None:
+                count = effect.value
+    names["result"] = node.pick.total
+    text = pick_text(node.sub.row.text if node.sub is not None else node.pick.row.text, lang)
+    used = set(_PLACEHOLDER.findall(" ".join(text) if isinstance(text, tuple) else text))
+    row = node.sub.row if node.sub is not None else node.pick.row
+    parts.append(fill_text(row.text, lang, names, count))
+    _final_effects(node.effects, lang, leave_out, parts, names, used, count)
+    if node.again is not None:
+        _final(node.again, lang, leave_out, parts)
+
+
+def _final_effects(
+    effects: tuple[Any, ...],
+    lang: str,
+    leave_out: frozenset[str],
+    parts: list[str],
+    names: Mapping[str, Any],
+    used: set[str],
+    count: int | None,
+) -> None:
+    for effect in effects:
+        if isinstance(effect, AmountResult):
+            if effect.name in used or effect.expression.strip().isdigit():
+                continue  # the text says it, or a fixed number
+            value = _dice_shown(effect.expression, lang) if effect.in_play else None
+            shown = value or number(effect.value, lang)
+            unit = fill_text(effect.unit, lang, {}, None if value else effect.value)
+            parts.append(f"{shown} {unit}".strip() + ".")
+        elif isinstance(effect, ChanceResult):
+            if effect.in_play:
+                continue
+            if effect.text:
+                parts.append(fill_text(effect.text, lang, names, count))
+            _final_effects(effect.effects, lang, leave_out, parts, names, used, count)
+        elif isinstance(effect, NoteResult):
+            parts.append(fill_text(effect.note, lang, names, count))
+        elif isinstance(effect, TableResult):
+            if effect.table.in_play or effect.table.id in leave_out:
+                continue
+            _final(effect, lang, leave_out, parts)
+
+
 def amount_rolls(result: TableResult, lang: str) -> list[str]:
     """Every rolled amount of the result and its follow-ups as ``"1d4+1 -> 4 monsters"``
     (fixed numbers left out: the texts say them), in the order :func:`lines` shows them."""

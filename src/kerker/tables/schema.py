@@ -81,6 +81,11 @@ class AmountEffect(_Strict):
     unit: Text | None = None
     name: str = Field(default="amount", pattern=NAME_PATTERN)
     when: str | None = None
+    in_play: bool = Field(
+        default=False,
+        description="Rolled in play, when the party meets it (a trap sprung, a character in "
+        "the water), not when the dungeon is made: a key shows the rule, its dice, not this roll.",
+    )
 
 
 class ChanceEffect(_Strict):
@@ -93,6 +98,11 @@ class ChanceEffect(_Strict):
     else_: list[Effect] = Field(default_factory=list, alias="else")
     name: str | None = Field(default=None, pattern=NAME_PATTERN)
     when: str | None = None
+    in_play: bool = Field(
+        default=False,
+        description="Rolled in play, when the party meets it (a trap sprung, a character in "
+        "the water), not when the dungeon is made: a key shows the rule, not this roll.",
+    )
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
@@ -165,6 +175,11 @@ class Table(_Strict):
     decision: str | None = Field(default=None, description="What kerker decided, and why.")
     default: bool = Field(
         default=False, description="A labelled default, not from the seed; users override it."
+    )
+    in_play: bool = Field(
+        default=False,
+        description="Rolled in play, when the party meets it (a trap sprung, a character in "
+        "the water), not when the dungeon is made: a key shows the rule, not this roll.",
     )
 
     @model_validator(mode="after")

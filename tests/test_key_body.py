@@ -1,0 +1,178 @@
+"""Issue 15 (Keys): the body of a room key gives the game master the final values.
+
+Over 300 levels of each procedure (seeds 1, 2, ... with three levels asked for, default options) the
+key is rendered in German, Italian and English, as Markdown and as HTML. With the rolls
+taken out (the Markdown appendix "Rolls", the HTML's folded ``<details>``) the body holds
+no chance mark ("50 %: ✓"), no roll chain ("->", "→"), no dice expression with its result
+("1d4 -> 3", "W6: 4"), no unfilled ``{template}`` and no dice in another language's
+notation (German "W6", Italian and English "d6"). The rolls themselves stay complete in the
+folded part: every roll entry of the document is there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from html import escape
+from typing import Any
+
+import pytest
+
+from kerker.dungeon.engine import Params, generate
+from kerker.dungeon.export import to_document
+from kerker.dungeon.render_key import area_keys, render_html, render_md
+from kerker.i18n import translator
+from kerker.render.kit import md_text
+from kerker.tables.model import pick_text
+from kerker.tables.registry import load_registry
+
+REGISTRY = load_registry([])
+RULES = ("zufallslabyrinth", "scatola-bianca")
+MIN_LEVELS = 300
+LEVELS = 3
+LANGS = ("de", "it", "en")
+
+CHECKS: dict[str, re.Pattern[str]] = {
+    "chance mark": re.compile(r"%\s*:|[✓✗]"),
+    "roll chain": re.compile(r"->|→"),
+    "dice with a result": re.compile(
+        r"\b\d*[dW](?:\d+|%)(?:\s*[-+×x*]\s*\d+)*\s*(?:->|→|=|:)\s*\d", re.IGNORECASE
+    ),
+    "unfilled template": re.compile(r"\{[^{}\s]*\}"),
+}
+FOREIGN_DICE = {
+    "de": re.compile(r"\b\d*d(?:\d+|%)(?![\w’'])"),
+    "it": re.compile(r"\b\d*W(?:\d+|%)(?![\w’'])"),
+    "en": re.compile(r"\b\d*W(?:\d+|%)(?![\w’'])"),
+}
+
+
+def _md_body(md: str, lang: str) -> list[str]:
+    """The Markdown key without its per-level appendix of rolls."""
+    rolls = f"## {translator(lang)('Rolls')}"
+    out: list[str] = []
+    skipping = False
+    for line in md.splitlines():
+        if line.startswith("#"):
+            skipping = line == rolls
+        if not skipping:
+            out.append(line)
+    return out
+
+
+def _html_body(html: str) -> list[str]:
+    """The HTML key's text without the folded rolls, the style sheet and the maps."""
+    html = re.sub(r"<style>.*?</style>", "", html, flags=re.S)
+    html = re.sub(r"<svg\b.*?</svg>", "", html, flags=re.S)
+    html = re.sub(r"<details>.*?</details>", "", html, flags=re.S)
+    text = re.sub(r"<[^>]+>", "\n", html)
+    return [t for t in (line.strip() for line in text.splitlines()) if t]
+
+
+# The key's own labels ("Treasure:", "Stairs:", "Contents") are no roll chain, though a
+# table may bear the same title.
+_LABELS = (
+    "Monster",
+    "Treasure",
+    "Trap",
+    "Trick",
+    "Water",
+    "Stairs",
+    "Note",
+    "Contents",
+    "Corridors",
+)
+
+
+def _titles(lang: str) -> re.Pattern[str]:
+    """A table title of the two procedures followed by ":", as a roll chain prints it
+    ("Effetti del gas: ...", "Caratteristica modificata: Forza")."""
+    _ = translator(lang)
+    labels = {_(label) for label in _LABELS}
+    titles = {
+        str(pick_text(t.title, lang))
+        for t in REGISTRY
+        if t.rule_set in RULES and str(pick_text(t.title, lang)) not in labels
+    }
+    alternatives = "|".join(re.escape(t) for t in sorted(titles, key=len, reverse=True))
+    return re.compile(rf"(?:^|[\s(])(?:{alternatives}):")
+
+
+TITLES = {lang: _titles(lang) for lang in LANGS}
+STRAY_AMOUNT = re.compile(r"[.!?]\s+\d+(?:\s+[^\W\d]+)?(?:[.!?]|\s+[A-ZÄÖÜ(]|$)")
+"""A bare rolled number after a sentence ("... agli altri. 5 Il desiderio ...")."""
+
+
+def _findings(lines: list[str], lang: str) -> Iterator[tuple[str, str]]:
+    for line in lines:
+        for name, pattern in CHECKS.items():
+            if pattern.search(line):
+                yield name, line
+        if FOREIGN_DICE[lang].search(line):
+            yield "dice in another notation", line
+        if TITLES[lang].search(line):
+            yield "table title of a roll", line
+        if STRAY_AMOUNT.search(line):
+            yield "bare rolled number", line
+
+
+@pytest.fixture(scope="module", params=RULES)
+def dungeons(request: pytest.FixtureRequest) -> list[Any]:
+    # seeds 1, 2, ... until 300 levels are made (a dungeon without a way down has fewer)
+    out: list[Any] = []
+    seed = 0
+    while sum(len(d.levels) for d in out) < MIN_LEVELS:
+        seed += 1
+        out.append(generate(Params(rules=request.param, seed=seed, levels=LEVELS), REGISTRY))
+    return out
+
+
+def test_the_key_body_gives_final_values(dungeons: list[Any]) -> None:
+    found: dict[tuple[str, str], list[str]] = {}
+    levels = 0
+    for dungeon in dungeons:
+        levels += len(dungeon.levels)
+        for lang in LANGS:
+            doc = to_document(dungeon, lang)
+            for where, lines in (
+                ("md", _md_body(render_md(doc, lang=lang), lang)),
+                ("html", _html_body(render_html(doc, lang=lang, with_maps=False))),
+            ):
+                for name, line in _findings(lines, lang):
+                    found.setdefault((name, lang), []).append(
+                        f"seed {dungeon.seed} {where}: {line[:240]}"
+                    )
+    assert levels >= MIN_LEVELS
+    report = [
+        f"{name} ({lang}): {len(lines)}×, e.g. {lines[0]}"
+        for (name, lang), lines in sorted(found.items())
+    ]
+    assert not report, "\n".join(report)
+
+
+def test_the_folded_rolls_keep_every_roll(dungeons: list[Any]) -> None:
+    # What the body no longer shows is all in the folded part: every roll entry of the
+    # document, and the dice behind the amounts (treasure, water, features), in the HTML's
+    # <details> of the area and in the Markdown appendix.
+    seen = 0
+    for dungeon in dungeons[:30]:
+        doc = to_document(dungeon, "it")
+        md = render_md(doc)
+        html = render_html(doc, with_maps=False)
+        folded = "\n".join(re.findall(r"<details>.*?</details>", html, flags=re.S))
+        appendix = "\n".join(line for line in md.splitlines() if line.startswith("    - "))
+        for level in doc["levels"]:
+            by_number = {a["number"]: a for a in level["areas"]}
+            for key in area_keys(doc, depth=level["depth"]):
+                area = by_number[int(key.heading.split(".", 1)[0])]
+                amounts = [
+                    a
+                    for item in area["contents"] + area["features"]
+                    for a in item.get("amounts", ())
+                ]
+                assert len(key.rolls) == len(area["rolls"]) + len(amounts), key.heading
+                for line in key.rolls:
+                    seen += 1
+                    assert escape(line) in folded, (key.heading, line)
+                    assert md_text(line, lead=False) in appendix, (key.heading, line)
+    assert seen > 1000
