@@ -434,12 +434,17 @@ def _stream_delay(writer: Server, reader: Server, repeats: int) -> list[float]:
     return [(arrived[s] - sent[s]) * 1000 for s in sent if s in arrived]
 
 
-def _stages(db: str, steps: int) -> None:
+def _stages(db: str, steps: int, count: int = 10) -> None:
     """Time an open request's stages in-process, on 10 sessions of their own, ``steps``
     opens each: the step through the web app's session layer (store look-up, the state
     cache's catch-up or a fold, propose, apply, fingerprint, append), the view
     (``show``), its JSON; and for comparison a full replay of the same log per step.
-    Medians of wall and CPU time in ms."""
+    Medians of wall and CPU time in ms; then what the cyclic garbage collector took over
+    the whole run, with the thresholds ``kerker serve`` runs with (``kerker.cli.main``;
+    ``count`` sessions: its young generation holds the states of every session opened
+    since the last collection)."""
+    import gc
+
     sys.path.insert(0, str(ROOT / "src"))
     from starlette.responses import JSONResponse
 
@@ -451,6 +456,17 @@ def _stages(db: str, steps: int) -> None:
 
     sessions = Sessions(db)
     marks: dict[str, list[tuple[float, float]]] = {}
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)  # as kerker.cli.main sets them for every command
+    collected: list[list[float]] = [[], [], []]
+    began = [0.0]
+
+    def collector(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            began[0] = time.thread_time()
+        else:
+            collected[info["generation"]].append((time.thread_time() - began[0]) * 1000)
 
     def timed(label: str, work: Any) -> Any:
         t0, c0 = time.perf_counter(), time.process_time()
@@ -478,7 +494,7 @@ def _stages(db: str, steps: int) -> None:
                 "",
             )
         ).info
-        for n in range(10)
+        for n in range(count)
     ]
     ids = [info.id for info in made]
     tokens = {info.id: info.gm_token for info in made}
@@ -498,9 +514,15 @@ def _stages(db: str, steps: int) -> None:
             lambda: fold(state.info, list(state.events), services.registry()),
         )
 
-    for _ in range(steps):
-        for sid in ids:
-            request(lambda sid=sid: step(sid))
+    gc.callbacks.append(collector)
+    cpu0 = time.process_time()
+    try:
+        for _ in range(steps):
+            for sid in ids:
+                request(lambda sid=sid: step(sid))
+    finally:
+        gc.callbacks.remove(collector)
+    spent = (time.process_time() - cpu0) * 1000
     sessions.close()
     print(f"\nstages of an open request, in-process ({len(ids)} sessions x {steps} opens):")
     print("| stage | wall ms (median) | CPU ms (median) |")
@@ -509,7 +531,17 @@ def _stages(db: str, steps: int) -> None:
         wall = statistics.median(w for w, _c in got)
         cpu = statistics.median(c for _w, c in got)
         print(f"| {label} | {wall:.1f} | {cpu:.1f} |")
-    print(f"cache: {sessions.cache.stats}\n")
+    print(f"cache: {sessions.cache.stats}")
+    runs = [
+        f"gen{g}: {len(ms)} x {statistics.median(ms):.1f} ms (max {max(ms):.1f})"
+        for g, ms in enumerate(collected)
+        if ms
+    ]
+    share = 100 * sum(map(sum, collected)) / spent if spent else 0.0
+    print(
+        f"cyclic GC over the run: {'; '.join(runs) or 'none'}; {share:.1f} % of the run's "
+        "CPU (the comparisons included)\n"
+    )
 
 
 ANSWERS = {
@@ -561,6 +593,12 @@ def main() -> int:
     ap.add_argument(
         "--stages", action="store_true", help="first time an open request's stages in-process"
     )
+    ap.add_argument(
+        "--stage-sessions",
+        type=int,
+        default=10,
+        help="sessions of --stages (default 10; 50: what the 50 clients' states cost the GC)",
+    )
     args = ap.parse_args()
     requests = 3 if args.quick else max(1, min(args.requests, 35))
     memory = 200 if args.quick else (0 if args.memory <= 0 else max(100, min(args.memory, 20_000)))
@@ -591,7 +629,9 @@ def main() -> int:
     for name in answers:
         print(f"  {name}: {ANSWERS[name]}")
     if args.stages:
-        _stages(args.db or str(folder / "stages.sqlite3"), 3 if args.quick else 20)
+        _stages(
+            args.db or str(folder / "stages.sqlite3"), 3 if args.quick else 20, args.stage_sessions
+        )
     print(f"instance: kerker serve --workers {args.workers}")
     server = Server(db, folder / "serve-a.log", args.workers, floor=args.floor)
     errors = 0
