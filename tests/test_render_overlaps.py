@@ -73,3 +73,18 @@ def test_the_measurement_sees_legend_collisions() -> None:
     assert ("door text", "archway symbol") in found
     assert ("water symbol", "map") in found
     assert ("archway text", "map") not in found and ("archway symbol", "map") not in found
+
+
+@pytest.mark.parametrize(
+    ("rules", "seed", "depth"), [("zufallslabyrinth", 4, 3), ("scatola-bianca", 109, 2)]
+)
+def test_a_crowded_secret_door_mark_finds_a_clear_spot(
+    registry: Any, rules: str, seed: int, depth: int
+) -> None:
+    """Full-size levels where the "S" of a secret door once lay on a door beside it (ZL seed
+    4 level 3, between 46 and 52) or on an unexplored exit's arrow (SB seed 109 level 2):
+    the mark slides further along its wall or into the room when the near spots are taken."""
+    doc = to_document(generate(Params(rules=rules, seed=seed, levels=3), registry), "de")
+    svg = render_views(doc, depth=depth)["gm"]
+    assert 'class="secret"' in svg
+    assert measure(svg) == {"labels": [], "walls": [], "legend": []}

@@ -912,6 +912,14 @@ class _Placer:
         spots = [
             (spec.x + dx * o + px * a, spec.y + dy * o + py * a) for o in outs for a in acrosses
         ]
+        if spec.fixed:
+            # Crowded (a door, an exit arrow or another "S" beside it): further along the
+            # wall and into the room, tried only after the near spots.
+            spots += [
+                (spec.x + dx * o + px * a, spec.y + dy * o + py * a)
+                for o in (0, -3, -6, -9, -12, -15, -18)
+                for a in (16, -16, 20, -20, 24, -24)
+            ] + [(spec.x + dx * o, spec.y + dy * o) for o in (-15, -18)]
         spot = next(
             (p for p in spots if self.free(self._mark_box(spec, *p), walls=not spec.fixed)), None
         )
