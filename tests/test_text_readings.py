@@ -61,3 +61,19 @@ def test_web_tables_pages_fill_the_die(client: TestClient, lang: str) -> None:
     page = client.get(f"/tables/scatola-bianca/porta-delle-scale?lang={lang}&odds=1").text
     assert f"<code>{D12[lang]}</code>" in page
     assert "{one_in}" not in page
+
+
+# -- item 7: "Start" split into the start page and the session button ---------------------
+
+PAGE = {"de": "Startseite", "it": "Pagina iniziale", "en": "Start page"}
+BUTTON = {"de": "Sitzung starten", "it": "Inizia la sessione", "en": "Start the session"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_start_page_and_start_button_have_their_own_words(client: TestClient, lang: str) -> None:
+    index = client.get(f"/?lang={lang}").text
+    assert f"<title>{PAGE[lang]}" in index
+    plays = client.get(f"/play?lang={lang}").text
+    assert f"<button>{BUTTON[lang]}</button>" in plays
+    for text in (index, plays):
+        assert "<button>Start</button>" not in text and "<title>Start · " not in text

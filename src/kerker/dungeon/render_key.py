@@ -82,6 +82,9 @@ _CONTENT_KIND = {
     "water": N_("Water"),
     "stairs": N_("Stairs"),
     "note": N_("Note"),
+    # what the players saw go off (play's player view)
+    "sprung_trap": N_("Trap (sprung)"),
+    "sprung_trick": N_("Trick (sprung)"),
 }
 _FEATURE_KIND = {
     "water": N_("water"),
