@@ -77,3 +77,34 @@ def test_start_page_and_start_button_have_their_own_words(client: TestClient, la
     assert f"<button>{BUTTON[lang]}</button>" in plays
     for text in (index, plays):
         assert "<button>Start</button>" not in text and "<title>Start · " not in text
+
+
+# -- item 5: one area-count line for the map, the key and the web start page --------------
+
+COUNT = {
+    "de": r"Gebiete: (\d+) \((\d+) ohne Gänge\)",
+    "it": r"aree: (\d+) \((\d+) senza corridoi\)",
+    "en": r"areas: (\d+) \((\d+) not counting corridors\)",
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_map_and_key_count_every_area_but_the_corridors(lang: str) -> None:
+    from kerker.dungeon.engine import Params, generate
+    from kerker.dungeon.export import to_document
+    from kerker.dungeon.render_key import render_md
+    from kerker.dungeon.render_svg import render_svg
+    from kerker.tables.registry import load_registry
+
+    # Scatola Bianca from level 3 has caves and chambers: neither rooms nor halls
+    params = Params(rules="scatola-bianca", seed=5, levels=3)
+    doc = to_document(generate(params, load_registry([])), lang)
+    level = doc["levels"][2]
+    kinds = [str(a.get("kind")) for a in level["areas"]]
+    assert {"cave", "chamber"} & set(kinds), kinds
+    wanted = (len(kinds), sum(1 for k in kinds if k != "corridor"))
+    for text in (render_svg(doc, depth=3, lang=lang), render_md(doc, depth=3, lang=lang)):
+        found = re.search(COUNT[lang], text)
+        assert found, lang
+        assert (int(found.group(1)), int(found.group(2))) == wanted
+        assert "rooms and halls" not in text and "stanze e sale" not in text

@@ -297,8 +297,10 @@ def ago(stamp: str, now: datetime | None = None) -> str:
 
 def _recent_sessions(sessions: Any, lang: str, request: Request) -> list[dict[str, Any]]:
     """The most recently played sessions this browser holds the GM link of: name or seed,
-    rule set, rooms, when."""
+    rule set, its areas (:func:`~kerker.dungeon.area_count.area_count_text`), when."""
+    from kerker.dungeon.area_count import area_count_text
     from kerker.errors import KerkerError as _Err
+    from kerker.i18n import translator
 
     out: list[dict[str, Any]] = []
     try:
@@ -308,11 +310,9 @@ def _recent_sessions(sessions: Any, lang: str, request: Request) -> list[dict[st
     for info in infos:
         try:
             state = sessions.replay(info.id)
-            rooms = sum(
-                1
-                for lv in state.document(lang)["levels"]
-                for a in lv["areas"]
-                if a.get("kind") != "corridor"
+            rooms: str | None = area_count_text(
+                [a for lv in state.document(lang)["levels"] for a in lv["areas"]],
+                translator(lang),
             )
         except _Err:
             rooms = None
