@@ -108,3 +108,20 @@ def test_map_and_key_count_every_area_but_the_corridors(lang: str) -> None:
         assert found, lang
         assert (int(found.group(1)), int(found.group(2))) == wanted
         assert "rooms and halls" not in text and "stanze e sale" not in text
+
+
+# -- item 1: singular and plural where a count is printed ---------------------------------
+
+WRONG = {"de": r"\b1 Ausgänge\b|\b[02-9] Ausgang\b", "it": r"\b1 uscite\b|\b[02-9] uscita\b"}
+WRONG["en"] = r"\b1 exits\b|\b[02-9] exit\b"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_table_show_writes_each_count_in_its_number(client: TestClient, lang: str) -> None:
+    out = cli("table", "show", "scatola-bianca/numero-uscite", "--lang", lang)
+    page = client.get(f"/tables/scatola-bianca/numero-uscite?lang={lang}").text
+    one = {"de": "1 Ausgang (", "it": "1 uscita (", "en": "1 exit ("}[lang]
+    two = {"de": "2 Ausgänge (", "it": "2 uscite (", "en": "2 exits ("}[lang]
+    for text in (" ".join(out.split()), page):
+        assert not re.search(WRONG[lang], text), re.search(WRONG[lang], text)
+        assert one in text and two in text

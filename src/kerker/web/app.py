@@ -509,13 +509,13 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         seed: int | None = None,
         odds: bool = False,
     ) -> HTMLResponse:
-        from kerker.tables.show import row_display
+        from kerker.tables.show import row_shown
 
         code = weblang.current.get()
         shown = services.table_show(table_id, code)
         for row in shown.get("rows") or ():
             # amounts as the expressions that fill them, never a bare "{amount}" or "{exits}"
-            row["shown"] = row_display(str(row.get("text") or ""), row, code)
+            row["shown"] = row_shown(row.get("texts") or row.get("text"), row, code)
         rolled = services.table_roll(table_id, _seed(seed), code) if roll else None
         outcomes = None
         odds_error = None
