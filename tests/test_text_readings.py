@@ -125,3 +125,20 @@ def test_table_show_writes_each_count_in_its_number(client: TestClient, lang: st
     for text in (" ".join(out.split()), page):
         assert not re.search(WRONG[lang], text), re.search(WRONG[lang], text)
         assert one in text and two in text
+
+
+# -- item 3: the heist page's operation buttons in the reader's language ------------------
+
+BUTTONS = {
+    "de": ("Türenstärke neu würfeln", "Budget abschließen"),
+    "it": ("Ritira la robustezza delle porte", "Chiudi il budget"),
+    "en": ("Reroll the door strength", "Close the budget"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_heist_tuning_buttons_are_translated(client: TestClient, lang: str) -> None:
+    page = client.get(f"/prowl?seed=5&reputation=3&players=4&lang={lang}").text
+    for label in BUTTONS[lang]:
+        assert f">{label}</a>" in page, label
+    assert ">reroll-doors</a>" not in page and ">finish</a>" not in page
