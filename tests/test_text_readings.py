@@ -142,3 +142,35 @@ def test_heist_tuning_buttons_are_translated(client: TestClient, lang: str) -> N
     for label in BUTTONS[lang]:
         assert f">{label}</a>" in page, label
     assert ">reroll-doors</a>" not in page and ">finish</a>" not in page
+
+
+# -- item 6: the example of a hidden way fits the map's theme -------------------------------
+
+
+def test_the_hidden_way_example_fits_the_theme() -> None:
+    import random
+
+    from kerker.tables.registry import load_registry
+    from kerker.zones import ZoneParams, generate
+    from kerker.zones.render_text import notes
+
+    registry = load_registry([])
+    lead = {"de": "Verborgene Wege", "it": "Passaggi nascosti", "en": "Hidden ways"}
+    examples = {
+        "scifi": {"de": "Druckschotttür", "it": "porta stagna", "en": "pressure door"},
+        "fantasy": {"de": "Wandteppich", "it": "arazzo", "en": "tapestry"},
+    }
+    seen: set[str] = set()
+    for theme, example in examples.items():
+        other = examples["fantasy" if theme == "scifi" else "scifi"]
+        for seed in range(60):
+            params = ZoneParams(size=(8, 8), seed=seed, theme=theme)
+            zmap = generate(params, random.Random(seed), registry)
+            if not any(c.via for c in zmap.connections):
+                continue
+            for lang in LANGS:
+                line = next(ln for ln in notes(zmap, lang) if ln.startswith(lead[lang]))
+                assert example[lang] in line and other[lang] not in line, line
+            seen.add(theme)
+            break
+    assert seen == set(examples)
