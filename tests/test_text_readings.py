@@ -174,3 +174,23 @@ def test_the_hidden_way_example_fits_the_theme() -> None:
             seen.add(theme)
             break
     assert seen == set(examples)
+
+
+# -- item 4: a form error names the field by the label the form shows ---------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "lang", "message"),
+    [
+        ("/prowl?seed=5&reputation=abc", "de", "Reputation: kein gültiger Wert"),
+        ("/dungeon?seed=x&go=1", "it", "Seme: valore non valido"),
+        ("/dice?expr=3W6&seed=zz", "en", "Seed: not a valid value"),
+        ("/dungeon?seed=7&go=1&levels=zwei", "de", "Ebenen: kein gültiger Wert"),
+    ],
+)
+def test_form_errors_name_the_translated_field(
+    client: TestClient, url: str, lang: str, message: str
+) -> None:
+    response = client.get(f"{url}&lang={lang}")
+    assert response.status_code == 422
+    assert f'<p class="message">{message}</p>' in response.text

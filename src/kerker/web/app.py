@@ -246,7 +246,10 @@ def create_app(db: str | Path | None = None) -> FastAPI:
         problems = []
         for err in exc.errors()[:3]:
             where = ".".join(str(p) for p in err.get("loc", ()) if p not in ("query", "body"))
-            problems.append(_("{field}: not a valid value").format(field=where or "?"))
+            label = field_label(request.url.path, where)
+            problems.append(
+                _("{field}: not a valid value").format(field=_(label) if label else where or "?")
+            )
         return _error(request, pages, 422, "invalid_request", "; ".join(problems))
 
     @app.exception_handler(StarletteHTTPException)
@@ -293,6 +296,35 @@ def ago(stamp: str, now: datetime | None = None) -> str:
     if seconds < 36 * 3600:
         return _("{n} h ago").format(n=round(seconds / 3600))
     return _("{n} days ago").format(n=round(seconds / 86400))
+
+
+FIELD_LABELS: dict[str, str] = {
+    "seed": N_("Seed"),
+    "accesses": N_("Entrances"),
+    "caves": N_("Caves (Scatola Bianca)"),
+    "difficulty": N_("Difficulty"),
+    "entrance": N_("Entrance"),
+    "expr": N_("Expression"),
+    "levels": N_("Levels"),
+    "max_areas": N_("Areas at most"),
+    "min_areas": N_("Areas at least"),
+    "modifier": N_("modifier"),
+    "nosec": N_("Extra NoSec rooms"),
+    "players": N_("Number of players"),
+    "reputation": N_("Reputation"),
+    "rules": N_("Rule set"),
+    "theme": N_("Theme"),
+    "value": N_("Value"),
+    "size": N_("Sheet (squares)"),
+}
+"""The web forms' fields by the label the form shows them with (for error messages)."""
+PATH_LABELS: dict[tuple[str, str], str] = {("/zones", "size"): N_("Size (nodes)")}
+
+
+def field_label(path: str, name: str) -> str | None:
+    """The (untranslated) label of form field ``name`` on page ``path``, or None for a
+    parameter no form shows."""
+    return PATH_LABELS.get((path, name)) or FIELD_LABELS.get(name)
 
 
 def _recent_sessions(sessions: Any, lang: str, request: Request) -> list[dict[str, Any]]:
