@@ -65,3 +65,18 @@ def test_the_terminal_journal_is_plain_text(tmp_path: Path) -> None:
     assert "Würfe:" in text
     assert "Ratten <b>hier</b> & `dort` *2*" in text  # the note as it was written
     assert "\\" not in text and "&amp;" not in text and "~~" not in text
+
+
+@pytest.mark.parametrize("lang", ["de", "it", "en"])
+def test_the_journal_writes_an_arrow_where_it_shows_a_result(tmp_path: Path, lang: str) -> None:
+    from kerker.play.journal import journal_lines
+
+    play, state = _explored(tmp_path, "zufallslabyrinth", 7)
+    sid = state.info.id
+    state = play.act(sid, "roll", expr="3d6+1")
+    state = play.act(sid, "table", table="zufallslabyrinth/schatz", level=3)
+    md = journal_md(state, REGISTRY, lang, "gm")
+    terminal = "\n".join(journal_lines(state, REGISTRY, lang, "gm", state.events))
+    for text in (md, terminal):
+        assert " -> " not in text and "->" not in text, lang
+        assert " → [" in text, lang  # the roll: "3d6+1 → [2, 5, 1]+1 = 9"

@@ -222,6 +222,16 @@ def test_a_search_without_a_find_springs_the_areas_trap(play: Play) -> None:
     player = json.dumps(show(s, "player"), ensure_ascii=False)
     assert content["text"] in player  # sprung: the players know it now
     assert "È scattata una trappola" in journal_md(s, REGISTRY, "it", "player")
+    # the player key labels it as a sprung trap, in every language (never "Note: ...")
+    from kerker.dungeon.render_key import area_keys
+
+    labels = {"en": "Trap (sprung): ", "de": "Falle (ausgelöst): ", "it": "Trappola (scattata): "}
+    for lang, label in labels.items():
+        doc = show(s, "player", lang)
+        keyed = [
+            c for k in area_keys(doc, depth=depth, lang=lang, view="player") for c in k.contents
+        ]
+        assert any(c.startswith(label) for c in keyed), (lang, keyed)
 
 
 def _no_door_lines(s: PlayState, lang: str, view: str = "gm") -> list[str]:

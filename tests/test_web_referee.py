@@ -166,7 +166,7 @@ def test_the_watch_page_of_a_refereed_session_shows_what_the_rules_made_known(
     page = TestClient(app).get(f"/watch/{token}?lang=de&area={number}").text
     card = page.split('class="card areakey"')[1].split("</section>")[0]
     assert str(treasure["text"]).rstrip(". ") in card and "(genommen)" in card
-    assert "Falle ausgelöst: " + str(treasure["trapped"]) in card
+    assert "Falle (ausgelöst): " + str(treasure["trapped"]) in card
     assert f'action="/watch/{token}/' not in page  # the players watch; the GM plays
 
 

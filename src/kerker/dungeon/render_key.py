@@ -18,6 +18,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from kerker.dungeon.area_count import area_count_text
 from kerker.dungeon.bend_text import bend_line, blocked_exit, whole_squares
 from kerker.dungeon.engine import kind_title, player_kind
 from kerker.dungeon.export import WANDERING_MONSTER, wandering
@@ -84,6 +85,9 @@ _CONTENT_KIND = {
     "water": N_("Water"),
     "stairs": N_("Stairs"),
     "note": N_("Note"),
+    # what the players saw go off (play's player view)
+    "sprung_trap": N_("Trap (sprung)"),
+    "sprung_trick": N_("Trick (sprung)"),
 }
 _FEATURE_KIND = {
     "water": N_("water"),
@@ -356,11 +360,7 @@ def _header(doc: Doc, depth: int, lang: str, view: str) -> tuple[str, list[str]]
         _("{w} × {h} squares ({fw} × {fh} ft)").format(w=w // 2, h=h // 2, fw=w * 5, fh=h * 5)
     )
     areas = level.get("areas") or ()
-    lines.append(
-        _("areas: {n} ({rooms} rooms and halls)").format(
-            n=len(areas), rooms=sum(1 for a in areas if a.get("kind") != "corridor")
-        )
-    )
+    lines.append(area_count_text(areas, _))
     open_exits = sum(
         1
         for c in level.get("connections") or ()

@@ -38,6 +38,7 @@ from operator import itemgetter
 from typing import Any, cast
 
 from kerker.dungeon import organic
+from kerker.dungeon.area_count import area_count_text
 from kerker.dungeon.outline import Outline, Point, everywhere, scans
 from kerker.dungeon.player import player_areas, player_level
 from kerker.errors import N_, OptionError
@@ -2102,12 +2103,10 @@ def _svg(
     ox = (width - map_w) // 2
     oy = TITLE_H
 
-    areas = len(drawing.areas)
-    rooms = sum(1 for a in drawing.areas if a.get("kind") != "corridor")
     lw, lh = int(level.get("width", 0)), int(level.get("height", 0))
     sub = [
         _("{w} × {h} squares ({fw} × {fh} ft)").format(w=lw // 2, h=lh // 2, fw=lw * 5, fh=lh * 5),
-        _("areas: {n} ({rooms} rooms and halls)").format(n=areas, rooms=rooms),
+        area_count_text(drawing.areas, _),
         _("game master's map") if gm else _("players' map"),
     ]
     head: list[str] = [

@@ -41,6 +41,11 @@ def _areas(state: PlayState, lang: str) -> dict[tuple[int, str], dict[str, Any]]
     return {(lv["depth"], a["id"]): a for lv in doc["levels"] for a in lv["areas"]}
 
 
+def arrows(text: str) -> str:
+    """A roll explanation as the journal writes it: ``3d6 → [2, 5, 1] = 8``, never ``->``."""
+    return text.replace(" -> ", " → ")
+
+
 def _area_lines(
     area: dict[str, Any], depth: int, lang: str, view: str, state: PlayState | None = None
 ) -> list[str]:
@@ -73,9 +78,8 @@ def _area_lines(
                 label = r.get("label") or r["table"]
                 text = r.get("text") or r["row"]
                 mark = " " + _("(entered)") if r.get("entered") else ""
-                lines.append(
-                    f"     - {label}: {dice_text(r['explain'], lang)}{mark} → {_one_line(text)}"
-                )
+                shown = arrows(dice_text(r["explain"], lang))
+                lines.append(f"     - {label}: {shown}{mark} → {_one_line(text)}")
             lines.append("\n     </details>")
     return lines
 
@@ -246,7 +250,7 @@ def _step(
                 expr=_code(d["expr"]), how=how, total=thrown.total
             )
             + " "
-            + _code(explain(thrown))
+            + _code(arrows(explain(thrown)))
         ]
     if e.kind == "table":
         from kerker.tables.engine import roll_table
@@ -259,7 +263,7 @@ def _step(
         if d["entered"] is not None:
             head = head.removesuffix(":") + " (" + _("entered") + "):"
         return [head] + [
-            f"   - {line.strip()}" for line in table_lines(result, lang) if line.strip()
+            f"   - {arrows(line.strip())}" for line in table_lines(result, lang) if line.strip()
         ]
     if e.kind == "check":
         result = roll_check(state.info, e.seq, d["value"], d["modifier"], d["secret"], d["entered"])
@@ -386,7 +390,7 @@ def _search_lines(
             said[0] = row_text(monster, lang)
             text = " ".join(line.strip() for line in said if line.strip())
             title = pick_text(monster.table.title, lang)
-            shown = dice_text(monster.pick.roll.explain(), lang).replace(" -> ", " → ")
+            shown = arrows(dice_text(monster.pick.roll.explain(), lang))
             monster_roll = f"   - {title}: {shown}"
         lines.append("   - " + _("A wandering monster comes: {what}").format(what=text))
     if view == "gm" or not state.info.referee:

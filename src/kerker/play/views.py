@@ -217,7 +217,7 @@ def player_contents(
         if kind in TRAP_KINDS:
             if m in state.sprung:
                 what = " → ".join([str(content.get("text") or ""), *content.get("details", ())])
-                out.append(note(_("Trap sprung: {what}").format(what=what)))
+                out.append(sprung(kind, what))
             continue
         if kind == "treasure":
             if content.get("hidden") and m not in state.found:
@@ -229,12 +229,18 @@ def player_contents(
                 text = _("{what} (taken)").format(what=text.rstrip(". "))  # not "coins. (taken)"
             out.append({**content, "text": text, "trapped": None, "hidden": None, "gm_only": False})
             if content.get("trapped") and m in state.sprung:
-                out.append(note(_("Trap sprung: {what}").format(what=content["trapped"])))
+                out.append(sprung("trap", str(content["trapped"])))
             continue
         if content.get("gm_only") or known_only:
             continue
         out.append({**content, "magic": None} if "magic" in content else dict(content))
     return out
+
+
+def sprung(kind: str, text: str) -> dict[str, Any]:
+    """A content line for a trap (or trick) that went off: kind ``sprung_trap`` or
+    ``sprung_trick``, which the key labels "Trap (sprung)" / "Trick (sprung)"."""
+    return {"kind": f"sprung_{kind}", "text": text, "gm_only": False}
 
 
 def note(text: str) -> dict[str, Any]:

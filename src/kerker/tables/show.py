@@ -138,6 +138,42 @@ def row_display(text: str, raw: Any, lang: str) -> str:
     return re.sub(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", one, text)
 
 
+def row_shown(text: Any, raw: Any, lang: str) -> str:
+    """A row's text in ``lang`` for a reader (:func:`row_display`). A text with a singular
+    and a plural form is shown once per whole-number amount the row can give, each in its
+    right form: "1 uscita (…) / 2 uscite (…)", "0 uscite (…) / 1 uscita (…)", never
+    "1 uscite"; with other amounts (dice) the plural form alone."""
+    chosen: Any = pick_text(text, lang) if text else ""
+    if isinstance(chosen, dict):  # as stored: {"one": ..., "other": ...}
+        chosen = (str(chosen.get("one", "")), str(chosen.get("other", "")))
+    if not isinstance(chosen, tuple):
+        return row_display(str(chosen), raw, lang)
+    one, other = chosen
+    counts: list[int] = []
+    for effect in raw.get("effects") or [] if isinstance(raw, dict) else []:
+        if isinstance(effect, dict) and "amount" in effect:
+            amount = str(effect["amount"]).strip()
+            if not amount.isdigit():
+                return row_display(other, raw, lang)
+            if int(amount) not in counts:
+                counts.append(int(amount))
+    if not counts:
+        return row_display(other, raw, lang)
+    from kerker.tables.render import fill_text
+
+    return " / ".join(
+        fill_text({lang: (one, other)}, lang, _amount_names(raw, n), n) for n in counts
+    )
+
+
+def _amount_names(raw: Any, count: int) -> dict[str, Any]:
+    return {
+        str(e.get("name") or "amount"): count
+        for e in (raw.get("effects") or [] if isinstance(raw, dict) else [])
+        if isinstance(e, dict) and "amount" in e
+    }
+
+
 def _effects_summary(raw: Any, lang: str) -> str:
     parts = []
     for effect in raw or []:
@@ -177,7 +213,7 @@ def show_rich(table: Table, lang: str) -> None:
     for row, raw in zip(table.rows, table.raw.get("rows", []), strict=False):
         view.add_row(
             esc(row.label()),
-            esc(row_display(_text(row.text, lang), raw, lang)),
+            esc(row_shown(row.text, raw, lang)),
             esc(_effects_summary(raw.get("effects"), lang)),
         )
         if row.then is not None:
@@ -186,7 +222,7 @@ def show_rich(table: Table, lang: str) -> None:
             ):
                 view.add_row(
                     esc(f"{shown_dice(row.then.dice, table.params, lang) or ''} {sub.label()}"),
-                    "  " + esc(row_display(_text(sub.text, lang), sub_raw, lang)),
+                    "  " + esc(row_shown(sub.text, sub_raw, lang)),
                     esc(_effects_summary(sub_raw.get("effects"), lang)),
                 )
     console = make_console()

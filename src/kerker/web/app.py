@@ -266,7 +266,10 @@ def create_app(db: str | Path | None = None) -> FastAPI:
         problems = []
         for err in exc.errors()[:3]:
             where = ".".join(str(p) for p in err.get("loc", ()) if p not in ("query", "body"))
-            problems.append(_("{field}: not a valid value").format(field=where or "?"))
+            label = field_label(request.url.path, where)
+            problems.append(
+                _("{field}: not a valid value").format(field=_(label) if label else where or "?")
+            )
         return _error(request, pages, 422, "invalid_request", "; ".join(problems))
 
     @app.exception_handler(StarletteHTTPException)
@@ -315,10 +318,41 @@ def ago(stamp: str, now: datetime | None = None) -> str:
     return _("{n} days ago").format(n=round(seconds / 86400))
 
 
+FIELD_LABELS: dict[str, str] = {
+    "seed": N_("Seed"),
+    "accesses": N_("Entrances"),
+    "caves": N_("Caves (Scatola Bianca)"),
+    "difficulty": N_("Difficulty"),
+    "entrance": N_("Entrance"),
+    "expr": N_("Expression"),
+    "levels": N_("Levels"),
+    "max_areas": N_("Areas at most"),
+    "min_areas": N_("Areas at least"),
+    "modifier": N_("modifier"),
+    "nosec": N_("Extra NoSec rooms"),
+    "players": N_("Number of players"),
+    "reputation": N_("Reputation"),
+    "rules": N_("Rule set"),
+    "theme": N_("Theme"),
+    "value": N_("Value"),
+    "size": N_("Sheet (squares)"),
+}
+"""The web forms' fields by the label the form shows them with (for error messages)."""
+PATH_LABELS: dict[tuple[str, str], str] = {("/zones", "size"): N_("Size (nodes)")}
+
+
+def field_label(path: str, name: str) -> str | None:
+    """The (untranslated) label of form field ``name`` on page ``path``, or None for a
+    parameter no form shows."""
+    return PATH_LABELS.get((path, name)) or FIELD_LABELS.get(name)
+
+
 def _recent_sessions(sessions: Any, lang: str, request: Request) -> list[dict[str, Any]]:
     """The most recently played sessions this browser holds the GM link of: name or seed,
-    rule set, rooms, when."""
+    rule set, its areas (:func:`~kerker.dungeon.area_count.area_count_text`), when."""
+    from kerker.dungeon.area_count import area_count_text
     from kerker.errors import KerkerError as _Err
+    from kerker.i18n import translator
 
     out: list[dict[str, Any]] = []
     try:
@@ -328,11 +362,9 @@ def _recent_sessions(sessions: Any, lang: str, request: Request) -> list[dict[st
     for info in infos:
         try:
             state = sessions.replay(info.id)
-            rooms = sum(
-                1
-                for lv in state.document(lang)["levels"]
-                for a in lv["areas"]
-                if a.get("kind") != "corridor"
+            rooms: str | None = area_count_text(
+                [a for lv in state.document(lang)["levels"] for a in lv["areas"]],
+                translator(lang),
             )
         except _Err:
             rooms = None
@@ -529,13 +561,13 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         seed: int | None = None,
         odds: bool = False,
     ) -> HTMLResponse:
-        from kerker.tables.show import row_display
+        from kerker.tables.show import row_shown
 
         code = weblang.current.get()
         shown = services.table_show(table_id, code)
         for row in shown.get("rows") or ():
             # amounts as the expressions that fill them, never a bare "{amount}" or "{exits}"
-            row["shown"] = row_display(str(row.get("text") or ""), row, code)
+            row["shown"] = row_shown(row.get("texts") or row.get("text"), row, code)
         rolled = services.table_roll(table_id, _seed(seed), code) if roll else None
         outcomes = None
         odds_error = None

@@ -9,6 +9,7 @@ start, ``·`` an empty node.
 
 from __future__ import annotations
 
+from kerker.errors import N_
 from kerker.i18n import translator
 from kerker.zones.model import Point, ZoneMap
 
@@ -183,12 +184,19 @@ def notes(zmap: ZoneMap, lang: str) -> list[str]:
             )
     ways = [f"{c.a}–{c.b}" for c in zmap.connections if c.via]
     if ways:
-        out.append(
-            _(
+        # the example fits the map's theme; a game master's own theme gets none
+        hidden_ways = {
+            "scifi": N_(
                 "Hidden ways across empty nodes (e.g. the porthole of a locked pressure "
                 "door): {ways}."
-            ).format(ways=", ".join(ways))
-        )
+            ),
+            "fantasy": N_(
+                "Hidden ways across empty nodes (e.g. a crack in the wall behind a "
+                "tapestry): {ways}."
+            ),
+        }
+        text = hidden_ways.get(zmap.theme, N_("Hidden ways across empty nodes: {ways}."))
+        out.append(_(text).format(ways=", ".join(ways)))
     isolated = [a.letter for a in zmap.areas if not zmap.links(a.letter, hidden=None)]
     if isolated:
         out.append(_("No connection at all: {letters}.").format(letters=", ".join(isolated)))
