@@ -34,6 +34,7 @@ FEATURES = {
 }
 
 
+_NOT_UNDER_A_NUMBER = set("+'>S<vTOE|-")
 _SIDES = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
 Cell = tuple[int, int]
 
@@ -68,6 +69,44 @@ def _seams(level: dict[str, Any]) -> dict[frozenset[Cell], tuple[Cell, str]]:
             there = run(other, dx, dy)
             out[frozenset(((x, y), other))] = ((x, y) if here >= there else other, mark)
     return out
+
+
+def _label_spot(area: dict[str, Any], grid: dict[Cell, str], labels: set[Cell]) -> Cell:
+    """Where an area's number starts: its label cell when the number fits there, else the
+    nearest cell of the area where it does. It fits where every digit lies on the area's own
+    plain floor (not a door, wall, water or another number) and the cells just before and
+    after it are no digits of another number, so two numbers never run together
+    ("3241"). An area narrower than its number lets the number run on into the rock beside
+    it; with no such cell at all, the label cell."""
+    text = str(area["number"])
+    own = {(c[0], c[1]) for c in area["cells"]}
+    lx, ly = area["label_at"]
+
+    def fits(x: int, y: int, reach: int) -> bool:
+        if (x, y) not in own:
+            return False
+        if reach < 3 and ((x - 1, y) in labels or (x + len(text), y) in labels):
+            return False
+        for i in range(len(text)):
+            cell = (x + i, y)
+            mark = grid.get(cell, " ")
+            if cell in labels or mark in _NOT_UNDER_A_NUMBER:
+                return False
+            if (cell in own and mark == ".") or (reach >= 1 and mark == "#") or reach >= 2:
+                continue
+            return False
+        return True
+
+    near = sorted(own, key=lambda c: ((c[0] - lx) ** 2 + (c[1] - ly) ** 2, c[1], c[0]))
+    # First on the area's own floor; an area too narrow for its number (a corridor one
+    # square wide) lets it run on into the rock beside it, then over whatever is beside it
+    # but a door, a wall between two areas or another number; then even without a gap to
+    # the next number (tiny areas side by side), rather than over a door.
+    for reach in (0, 1, 2, 3):
+        for cx, cy in near:
+            if fits(cx, cy, reach):
+                return (cx, cy)
+    return (lx, ly)
 
 
 def render_level(level: dict[str, Any], view: str = "gm") -> str:
@@ -128,8 +167,9 @@ def render_level(level: dict[str, Any], view: str = "gm") -> str:
         else:
             grid[(x, y)] = DOORS.get(kind, "+")
     labels: set[tuple[int, int]] = set()
-    for area in level["areas"]:
-        x, y = area["label_at"]
+    # The smallest areas choose first: a big one has room to move its number aside.
+    for area in sorted(level["areas"], key=lambda a: (len(a["cells"]), a["number"])):
+        x, y = _label_spot(area, grid, labels)
         for i, ch in enumerate(str(area["number"])):
             grid[(x + i, y)] = ch
             labels.add((x + i, y))
