@@ -188,7 +188,9 @@ def test_upload_then_every_link_carries_the_set(client: TestClient, lang: str) -
     links = _links(page.text)
     carrying = [link for link in links if f"tables={DIGEST}" in link]
     downloads = [link for link in links if link.startswith("/download/")]
-    assert len(downloads) == 7 and all(link in carrying for link in downloads)
+    assert len(downloads) == 9 and all(link in carrying for link in downloads)
+    projection = next(link for link in downloads if "format=projection-svg" in link)
+    assert client.get(projection).headers["content-type"].startswith("image/svg+xml")
     tabs = [link for link in links if link.startswith("/dungeon?") and "view=" in link]
     assert tabs and all(link in carrying for link in tabs)
     without = [link for link in links if link not in carrying]

@@ -222,6 +222,39 @@ def test_downloads_are_files_of_the_seed(client: TestClient) -> None:
     assert client.get("/download/dungeon?format=svg").status_code == 400
 
 
+def test_the_map_for_projection_is_the_players_map_alone(client: TestClient) -> None:
+    from kerker.dungeon.api import Params, document, generate
+    from kerker.dungeon.render_svg import render_png, render_svg
+    from kerker.tables.registry import load_registry
+
+    query = "/download/dungeon?seed=7&depth=1&lang=en"
+    svg = client.get(query + "&format=projection-svg&view=gm")  # the view does not apply
+    assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+    name = 'filename="zufallslabyrinth-7-level1-player-projection.svg"'
+    assert name in svg.headers["content-disposition"]
+    doc = document(generate(Params(seed=7), load_registry([])), "en")
+    assert svg.text == render_svg(doc, depth=1, view="player", lang="en", bare=True)
+    assert '<text class="title"' not in svg.text and 'class="legend"' not in svg.text
+    assert 'class="secret"' not in svg.text
+    normal = client.get(query + "&format=svg&view=player").text
+    assert '<text class="title"' in normal and 'class="legend"' in normal
+    png = client.get(query + "&format=projection-png")
+    assert png.status_code == 200 and png.headers["content-type"] == "image/png"
+    assert png.content == render_png(doc, depth=1, view="player", lang="en", bare=True)
+    assert client.get(query + "&format=projection-gif").status_code == 400
+    assert client.get("/download/dungeon?seed=7&depth=9&format=projection-svg").status_code == 400
+    assert client.get("/download/dungeon?format=projection-svg").status_code == 400
+    assert client.get(query + "&format=projection-svg&depth=x").status_code in (400, 422)
+    for lang, words in {
+        "en": "Players' map for projection",
+        "de": "Spielerkarte zum Projizieren",
+        "it": "Mappa dei giocatori da proiettare",
+    }.items():
+        page = client.get(f"/dungeon?seed=7&go=1&lang={lang}").text
+        assert "format=projection-svg" in page and "format=projection-png" in page
+        assert words in page.replace("&#39;", "'"), lang
+
+
 def test_openapi_documents_the_api(client: TestClient) -> None:
     spec = client.get("/api/openapi.json").json()
     assert "/api/roll" in spec["paths"] and "/api/dungeon" in spec["paths"]

@@ -290,6 +290,19 @@ def dungeon_command(
         ),
     ] = "classic",
     paper: PaperOption = "a4",
+    map_only: Annotated[
+        bool,
+        typer.Option(
+            "--map-only",
+            help=_h(
+                N_(
+                    "With --out: also write per level the players' map alone, without title, "
+                    "scale bar and legend, for a projector or screen "
+                    "(RULES-SEED-levelN-player-projection.svg and .png)."
+                )
+            ),
+        ),
+    ] = False,
     tables: TablesOption = None,
 ) -> None:
     """Roll a dungeon; see ``DUNGEON_HELP``."""
@@ -332,6 +345,8 @@ def dungeon_command(
 
         if style not in STYLES:  # refused before the dungeon is rolled
             raise OptionError(N_("unknown map style {style!r} (classic or print)"), style=style)
+    if map_only and (out is None or not {"svg", "png"} & set(chosen)):
+        raise OptionError(N_("--map-only needs --out DIR and the svg or png format"))
     from kerker.render.pdf import check_paper
 
     check_paper(paper)
@@ -372,6 +387,7 @@ def dungeon_command(
                 notes=notes,
                 style=style,
                 paper=paper,
+                map_only=map_only,
             )
     finally:
         if batch is not None:

@@ -70,8 +70,20 @@ def file_stem(rules: str, seed: int) -> str:
 
 def level_stem(rules: str, seed: int, depth: int) -> str:
     """The name (no suffix) of a level's maps: ``RULES-SEED-levelN`` (level 1 too); the
-    players' map adds ``-player``."""
+    players' map adds ``-player``, the players' map for projection ``-player-projection``."""
     return f"{file_stem(rules, seed)}-level{depth}"
+
+
+PROJECTION = "-player-projection"
+"""What a level's map for projection adds to :func:`level_stem`: the players' view alone,
+without title, scale bar and legend (``render_svg(..., bare=True)``), shown to the players
+on a screen or projector, so never the game master's view."""
+
+
+def map_suffixes(map_only: bool = False) -> tuple[str, ...]:
+    """The name endings of one level's maps in the order :func:`drawings` draws them: GM,
+    player, and with ``map_only`` the players' map for projection."""
+    return ("", "-player", PROJECTION) if map_only else ("", "-player")
 
 
 def drawings(
@@ -81,11 +93,13 @@ def drawings(
     lang: str,
     drawn: Callable[[str], object] | None = None,
     style: str = "classic",
+    map_only: bool = False,
 ) -> list[Drawing]:
-    """Every level's SVG, GM and player view, with the file name (no suffix) it goes to;
-    drawn once for svg, png and the HTML key (the PNG is the SVG rasterized). ``drawn`` is
-    told of each SVG as soon as its level is drawn."""
-    from kerker.dungeon.render_svg import render_views
+    """Every level's SVG, GM and player view (with ``map_only`` also the players' map for
+    projection, :data:`PROJECTION`), with the file name (no suffix) it goes to; drawn once
+    for svg, png and the HTML key (the PNG is the SVG rasterized). ``drawn`` is told of each
+    SVG as soon as its level is drawn."""
+    from kerker.dungeon.render_svg import render_svg, render_views
 
     made: list[Drawing] = []
     for level in doc["levels"]:
@@ -96,6 +110,11 @@ def drawings(
             if drawn is not None:
                 drawn(views[view])
             made.append((out / f"{name}{suffix}", depth, view, views[view]))
+        if map_only:
+            bare = render_svg(doc, depth=depth, view="player", lang=lang, style=style, bare=True)
+            if drawn is not None:
+                drawn(bare)
+            made.append((out / f"{name}{PROJECTION}", depth, "projection", bare))
     return made
 
 
@@ -114,6 +133,7 @@ def write_files(
     notes: list[str] | None = None,
     style: str = "classic",
     paper: str = "a4",
+    map_only: bool = False,
 ) -> list[Path]:
     """Write the files of ``formats`` (see :data:`FORMATS`) for the dungeon document ``doc``
     to the folder ``out``; returns the paths written, PNGs last.
@@ -126,7 +146,8 @@ def write_files(
     added to ``notes``, in ``lang``) when ``fit_png``, else refused before any file is
     written. ``vtt`` (default :class:`~kerker.export.files.VttOptions`) says how the uvtt and
     foundry files are made; ``warn`` is told of levels drawn smaller for them. ``style``:
-    the maps' look (``classic`` or the ink-saving ``print``). Refuses an
+    the maps' look (``classic`` or the ink-saving ``print``). ``map_only``: the svg and png
+    formats also hold each level's players' map for projection (:data:`PROJECTION`). Refuses an
     unknown format (:class:`WriteError`) and what :func:`write_file` and
     :func:`~kerker.render.png.svg_to_png` refuse.
     """
@@ -156,7 +177,7 @@ def write_files(
         png_names = [
             level_stem(rules, seed, level["depth"]) + suffix + ".png"
             for level in doc["levels"]
-            for suffix in ("", "-player")
+            for suffix in map_suffixes(map_only)
         ]
 
         def draw_png(svg: str) -> None:
@@ -206,6 +227,7 @@ def write_files(
                 lang,
                 draw_png if batch is not None and "png" in formats else None,
                 style,
+                map_only,
             )
         for fmt in sorted(formats, key=lambda f: f == "png"):
             files: list[tuple[Path, str | bytes]] = []

@@ -907,6 +907,21 @@ def _prowl_file(plan: Any, seed: int, fmt: str, lang: str) -> Response:
     return _attachment(render_markdown(plan, lang), name, "text/markdown; charset=utf-8")
 
 
+DUNGEON_FORMATS = (
+    "svg",
+    "png",
+    "json",
+    "md",
+    "html",
+    "uvtt",
+    "foundry",
+    "projection-svg",
+    "projection-png",
+)
+"""What ``/download/dungeon?format=`` takes; ``projection-svg`` and ``projection-png`` are
+the players' map of a level alone (no title, scale bar or legend), for a projector."""
+
+
 def _dungeon_file(
     doc: dict[str, Any],
     options: services.DungeonOptions,
@@ -919,11 +934,21 @@ def _dungeon_file(
     from kerker.dungeon.render_key import render_html, render_md
     from kerker.dungeon.render_svg import render_png, render_svg
 
-    fmt = _choice(fmt, ("svg", "png", "json", "md", "html", "uvtt", "foundry"), Word(N_("format")))
+    fmt = _choice(fmt, DUNGEON_FORMATS, Word(N_("format")))
     if depth not in [lv["depth"] for lv in doc["levels"]]:
         raise OptionError(N_("this dungeon has no level {depth}"), depth=depth)
     stem = f"{options.rules}-{options.seed}"
     level = f"-level{depth}" + ("" if view == "gm" else "-player")
+    if fmt in ("projection-svg", "projection-png"):
+        # a projected map is seen by the players: always their view, whatever ``view`` says
+        from kerker.dungeon.files import PROJECTION
+
+        name = f"{stem}-level{depth}{PROJECTION}"
+        if fmt == "projection-svg":
+            bare = render_svg(doc, depth=depth, view="player", lang=lang, bare=True)
+            return _attachment(bare, f"{name}.svg", "image/svg+xml")
+        png = render_png(doc, depth=depth, view="player", lang=lang, bare=True)
+        return _attachment(png, f"{name}.png", "image/png")
     if fmt == "svg":
         return _attachment(
             render_svg(doc, depth=depth, view=view, lang=lang),
