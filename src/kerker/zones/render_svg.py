@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from kerker.errors import N_, OptionError
 from kerker.i18n import translator
 from kerker.render import metrics
+from kerker.render.kit import num1 as _num
 from kerker.render.kit import star_points
 from kerker.render.kit import xml_text as escape
 from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
+from kerker.render.svgkit import Palette
 from kerker.zones.model import Area, Point, ZoneMap
 
 VIEWS = ("gm", "player")
@@ -26,12 +28,11 @@ INSET = 13  # outline to node boundary: areas lie 2 * INSET apart
 MARGIN = 28
 TITLE_H = 92
 MIN_WIDTH = 600
-STAR = "#2e7d32"
 
 
-@dataclass(frozen=True, slots=True)
-class Palette:
-    """Colours of one theme."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ZonePalette(Palette):
+    """Colours of one theme: the shared ones and the zone map's own."""
 
     area: str
     start: str
@@ -39,16 +40,28 @@ class Palette:
     zone_line: str
     link: str
     hidden: str
-    ink: str
-    muted: str
 
 
 PALETTES = {
-    "scifi": Palette(
-        "#e4ecf3", "#d3ecd0", "#1d2935", "#9fb0c0", "#1f6fb2", "#c0392b", "#1d2935", "#5d6b78"
+    "scifi": ZonePalette(
+        area="#e4ecf3",
+        start="#d3ecd0",
+        outline="#1d2935",
+        zone_line="#9fb0c0",
+        link="#1f6fb2",
+        hidden="#c0392b",
+        ink="#1d2935",
+        muted="#5d6b78",
     ),
-    "fantasy": Palette(
-        "#f4ead6", "#dcebc9", "#3a2a1a", "#b9a583", "#7a4a1e", "#b0301f", "#3a2a1a", "#6e5e4c"
+    "fantasy": ZonePalette(
+        area="#f4ead6",
+        start="#dcebc9",
+        outline="#3a2a1a",
+        zone_line="#b9a583",
+        link="#7a4a1e",
+        hidden="#b0301f",
+        ink="#3a2a1a",
+        muted="#6e5e4c",
     ),
 }
 DEFAULT_PALETTE = PALETTES["scifi"]
@@ -72,11 +85,6 @@ def wrap(text: str, size: float, width: float) -> list[str]:
         else:
             line = candidate
     return [*lines, line] if line else lines
-
-
-def _num(value: float) -> str:
-    text = f"{value:.1f}"
-    return text[:-2] if text.endswith(".0") else text
 
 
 def _bx(index: int) -> int:
@@ -327,7 +335,7 @@ def render_svg(zmap: ZoneMap, *, view: str = "gm", lang: str = "en") -> str:
         if start:
             body.append(
                 f'<polygon class="start" points="{_star(cx, cy + 16, 7.5)}" '
-                f'fill="{STAR}" '
+                f'fill="{pal.star}" '
                 f'stroke="{pal.outline}" stroke-width="1"/>'
             )
 
@@ -345,7 +353,7 @@ def render_svg(zmap: ZoneMap, *, view: str = "gm", lang: str = "en") -> str:
             [
                 head,
                 f"<title>{escape(title)}</title>",
-                f'<rect width="{width}" height="{total_h}" fill="#ffffff"/>',
+                f'<rect width="{width}" height="{total_h}" fill="{pal.sheet}"/>',
                 *body,
                 "</svg>",
             ]
@@ -355,7 +363,7 @@ def render_svg(zmap: ZoneMap, *, view: str = "gm", lang: str = "en") -> str:
 
 
 def _legend(
-    zmap: ZoneMap, lang: str, gm: bool, pal: Palette, width: int, top: int
+    zmap: ZoneMap, lang: str, gm: bool, pal: ZonePalette, width: int, top: int
 ) -> tuple[list[str], int]:
     """The legend's elements and its height."""
     _ = translator(lang)
@@ -397,7 +405,7 @@ def _legend(
             )
         elif kind == "start":
             out.append(
-                f'<polygon points="{_star(x + 13, cy, 9)}" fill="{STAR}" '
+                f'<polygon points="{_star(x + 13, cy, 9)}" fill="{pal.star}" '
                 f'stroke="{pal.outline}" stroke-width="1"/>'
             )
         else:
