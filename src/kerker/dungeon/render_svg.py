@@ -47,7 +47,7 @@ from kerker.render import metrics
 from kerker.render.kit import num as _num
 from kerker.render.kit import star_points, xml_text
 from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
-from kerker.render.svgkit import Palette
+from kerker.render.svgkit import Palette, background, svg_head, title_block, title_element
 
 VIEWS = ("gm", "player")
 CELL = 14  # px per 5-ft cell; a 10-ft square is 28 px
@@ -2115,11 +2115,10 @@ def _svg(
         return (
             "\n".join(
                 [
-                    f'<svg xmlns="http://www.w3.org/2000/svg" width="{map_w}" height="{map_h}" '
-                    f'viewBox="0 0 {map_w} {map_h}">',
-                    f"<title>{_escape(title)}</title>",
+                    svg_head(map_w, map_h),
+                    title_element(title),
                     _defs(style),
-                    f'<rect width="{map_w}" height="{map_h}" fill="{paper}"/>',
+                    background(map_w, map_h, paper),
                     f'<g class="map" transform="translate({-x0 * CELL} {-y0 * CELL})">',
                     *body,
                     "</g>",
@@ -2141,10 +2140,7 @@ def _svg(
         _("game master's map") if gm else _("players' map"),
     ]
     head: list[str] = [
-        f'<text class="title" x="{MARGIN}" y="34" font-family="{SVG_FONT_SERIF}" '
-        f'font-size="24" font-weight="bold" fill="{PAL.ink}">{_escape(title)}</text>',
-        f'<text x="{MARGIN}" y="57" font-family="{SVG_FONT_SANS}" font-size="14" '
-        f'fill="{PAL.muted}">{_escape(" · ".join(sub))}</text>',
+        *title_block(title, sub, PAL, x=MARGIN, title_y=34, sub_y=57, cls="title"),
         _compass(width - MARGIN - 10, 36),
     ]
     tx, ty = ox - x0 * CELL, oy - y0 * CELL
@@ -2158,11 +2154,10 @@ def _svg(
     legend, legend_h = _legend(used, gm, lang, width, top)
     total_h = top + legend_h + MARGIN - 8
     svg = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{total_h}" '
-        f'viewBox="0 0 {width} {total_h}">',
-        f"<title>{_escape(title)}</title>",
+        svg_head(width, total_h),
+        title_element(title),
         _defs(style),
-        f'<rect width="{width}" height="{total_h}" fill="{PAL.sheet}"/>',
+        background(width, total_h, PAL.sheet),
         f'<rect x="{ox}" y="{oy}" width="{map_w}" height="{map_h}" fill="{paper}"/>',
         *head,
         f'<g class="map" transform="translate({tx} {ty})">',

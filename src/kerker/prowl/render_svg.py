@@ -31,7 +31,7 @@ from kerker.render import metrics
 from kerker.render.kit import num1 as _n
 from kerker.render.kit import xml_text
 from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
-from kerker.render.svgkit import Palette
+from kerker.render.svgkit import Palette, background, svg_head, title_block
 from kerker.tables.render import number
 
 BOX_W = 156
@@ -621,14 +621,7 @@ def render_svg(p: Prowl, lang: str) -> str:
             budget=p.tuning.budget, left=p.tuning.left
         ),
     ]
-    body.append(
-        f'<text x="{MARGIN}" y="36" font-family="{SVG_FONT_SERIF}" font-size="24" '
-        f'font-weight="bold" fill="{PAL.ink}">{_escape(title)}</text>'
-    )
-    body.append(
-        f'<text x="{MARGIN}" y="58" font-family="{SVG_FONT_SANS}" font-size="14" '
-        f'fill="{PAL.muted}">{_escape(" · ".join(sub))}</text>'
-    )
+    body += title_block(title, sub, PAL, x=MARGIN, title_y=36, sub_y=58)
     depth_label_y = TITLE_H + 8
     for d in sorted(cols):
         x = col_x[d] + BOX_W / 2
@@ -648,12 +641,8 @@ def render_svg(p: Prowl, lang: str) -> str:
     body += legend
     width = max(MIN_WIDTH, int(content_w), int(legend_w + 2 * MARGIN))
     height = int(content_h + 30 + legend_h + MARGIN)
-    head = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}">'
-    )
-    background = f'<rect width="{width}" height="{height}" fill="{PAL.sheet}"/>'
-    return "\n".join([head, background, *body, "</svg>"]) + "\n"
+    sheet = background(width, height, PAL.sheet)
+    return "\n".join([svg_head(width, height), sheet, *body, "</svg>"]) + "\n"
 
 
 PROTECTION_KINDS = ("hidden", "locked", "trap")

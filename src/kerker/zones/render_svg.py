@@ -19,7 +19,7 @@ from kerker.render.kit import num1 as _num
 from kerker.render.kit import star_points
 from kerker.render.kit import xml_text as escape
 from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
-from kerker.render.svgkit import Palette
+from kerker.render.svgkit import Palette, background, svg_head, title_block, title_element
 from kerker.zones.model import Area, Point, ZoneMap
 
 VIEWS = ("gm", "player")
@@ -251,14 +251,7 @@ def render_svg(zmap: ZoneMap, *, view: str = "gm", lang: str = "en") -> str:
         theme_label(zmap.theme, lang),
         _("game master's map") if gm else _("players' map"),
     ]
-    body.append(
-        f'<text x="{MARGIN}" y="34" font-family="{SVG_FONT_SERIF}" font-size="24" '
-        f'font-weight="bold" fill="{pal.ink}">{escape(title)}</text>'
-    )
-    body.append(
-        f'<text x="{MARGIN}" y="56" font-family="{SVG_FONT_SANS}" font-size="14" '
-        f'fill="{pal.muted}">{escape(" · ".join(sub))}</text>'
-    )
+    body += title_block(title, sub, pal, x=MARGIN, title_y=34, sub_y=56)
 
     # Empty nodes: a small cross.
     marks = []
@@ -344,16 +337,12 @@ def render_svg(zmap: ZoneMap, *, view: str = "gm", lang: str = "en") -> str:
     legend, height = _legend(zmap, lang, gm, pal, width, top)
     body += ['<g class="legend">', *legend, "</g>"]
     total_h = top + height + MARGIN
-    head = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{total_h}" '
-        f'viewBox="0 0 {width} {total_h}">'
-    )
     return (
         "\n".join(
             [
-                head,
-                f"<title>{escape(title)}</title>",
-                f'<rect width="{width}" height="{total_h}" fill="{pal.sheet}"/>',
+                svg_head(width, total_h),
+                title_element(title),
+                background(width, total_h, pal.sheet),
                 *body,
                 "</svg>",
             ]
