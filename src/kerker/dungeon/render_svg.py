@@ -47,7 +47,15 @@ from kerker.render import metrics
 from kerker.render.kit import num as _num
 from kerker.render.kit import star_points, xml_text
 from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
-from kerker.render.svgkit import Palette, background, svg_head, title_block, title_element
+from kerker.render.svgkit import (
+    Palette,
+    background,
+    legend_flow,
+    sans_text,
+    svg_head,
+    title_block,
+    title_element,
+)
 
 VIEWS = ("gm", "player")
 CELL = 14  # px per 5-ft cell; a 10-ft square is 28 px
@@ -1948,24 +1956,23 @@ def _legend_of(
     used: frozenset[str], gm: bool, lang: str, width: int, top: int
 ) -> tuple[tuple[str, ...], int]:
     _ = _translator(lang)
-    out: list[str] = []
-    x, y = float(MARGIN), float(top)
-    row_h = 28
-    for key, msgid in _legend_items(used, gm):
-        label = _(msgid)
-        need = 42 + text_width(label, 14) + 22
-        if x > MARGIN and x + need > width - MARGIN:
-            x, y = float(MARGIN), y + row_h
-        cy = y + 11
-        out.append(
-            f'<g class="legend-item" data-key="{key}">{_legend_symbol(key, x, cy)}'
-            f'<text x="{_num(x + 42)}" y="{_num(cy + 5)}" font-family="{SVG_FONT_SANS}" '
-            f'font-size="14" fill="{PAL.ink}">{_escape(label)}</text></g>'
-        )
-        x += need
-    if out:
-        y += row_h
-    return tuple(out), int(y - top)
+    items = _legend_items(used, gm)
+    labels = [_(msgid) for _key, msgid in items]
+    spots, bottom = legend_flow(
+        labels,
+        left=float(MARGIN),
+        right=width - MARGIN,
+        top=float(top),
+        mark_w=42,
+        gap=22,
+        row_h=28,
+    )
+    out = [
+        f'<g class="legend-item" data-key="{key}">{_legend_symbol(key, x, y + 11)}'
+        f"{sans_text(x + 42, y + 16, label, 14, PAL.ink)}</g>"
+        for (key, _msgid), label, (x, y) in zip(items, labels, spots, strict=True)
+    ]
+    return tuple(out), int(bottom - top)
 
 
 @lru_cache(maxsize=64)  # the same in every map of a size and language

@@ -30,8 +30,15 @@ from kerker.prowl.model import (
 from kerker.render import metrics
 from kerker.render.kit import num1 as _n
 from kerker.render.kit import xml_text
-from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
-from kerker.render.svgkit import Palette, background, svg_head, title_block
+from kerker.render.png import SVG_FONT_SANS
+from kerker.render.svgkit import (
+    Palette,
+    background,
+    bold_heading,
+    sans_text,
+    svg_head,
+    title_block,
+)
 from kerker.tables.render import number
 
 BOX_W = 156
@@ -667,11 +674,7 @@ def _legend(p: Prowl, lang: str, x: float, y: float) -> tuple[list[str], float, 
     """The legend below the plan: security colours, then the marks (each row measured)."""
     _ = translator(lang)
     out: list[str] = []
-    heading = _("Legend")
-    out.append(
-        f'<text x="{_n(x)}" y="{_n(y + 12)}" font-family="{SVG_FONT_SERIF}" font-size="15" '
-        f'font-weight="bold" fill="{PAL.ink}">{_escape(heading)}</text>'
-    )
+    out.append(bold_heading(x, y + 12, _("Legend"), 15, PAL.ink, fmt=_n))
     names = [_("no security"), _("low security"), _("medium security"), _("high security")]
 
     def swatch(sec: int) -> Mark:
@@ -735,11 +738,7 @@ def _legend(p: Prowl, lang: str, x: float, y: float) -> tuple[list[str], float, 
         cx = x
         for mark, label in row:
             out += mark(cx, row_y)
-            out.append(
-                f'<text x="{_n(cx + 36)}" y="{_n(row_y + 4)}" '
-                f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{PAL.ink}">'
-                f"{_escape(label)}</text>"
-            )
+            out.append(sans_text(cx + 36, row_y + 4, label, 12, PAL.ink, fmt=_n))
             cx += 36 + text_width(label, 12) + 26
         widest = max(widest, cx - x)
         row_y += 30

@@ -18,8 +18,17 @@ from kerker.render import metrics
 from kerker.render.kit import num1 as _num
 from kerker.render.kit import star_points
 from kerker.render.kit import xml_text as escape
-from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
-from kerker.render.svgkit import Palette, background, svg_head, title_block, title_element
+from kerker.render.png import SVG_FONT_SERIF
+from kerker.render.svgkit import (
+    Palette,
+    background,
+    bold_heading,
+    legend_flow,
+    sans_text,
+    svg_head,
+    title_block,
+    title_element,
+)
 from kerker.zones.model import Area, Point, ZoneMap
 
 VIEWS = ("gm", "player")
@@ -366,12 +375,17 @@ def _legend(
         items.append(("start", _("suggested start") if gm else _("start")))
     if any(None in row for row in zmap.grid):
         items.append(("empty", _("empty node")))
-    x, y = MARGIN, top
-    row_h = 26
-    for kind, label in items:
-        need = 34 + text_width(label, 14) + 24
-        if x > MARGIN and x + need > width - MARGIN:
-            x, y = MARGIN, y + row_h
+    spots, bottom = legend_flow(
+        [label for _kind, label in items],
+        left=MARGIN,
+        right=width - MARGIN,
+        top=top,
+        mark_w=34,
+        gap=24,
+        row_h=26,
+        whole=True,
+    )
+    for (kind, label), (x, y) in zip(items, spots, strict=True):
         cy = y + 9
         if kind == "area":
             out.append(
@@ -402,12 +416,8 @@ def _legend(
                 f'<path d="M {x + 8} {cy} H {x + 18} M {x + 13} {cy - 5} V {cy + 5}" '
                 f'stroke="{pal.zone_line}" stroke-width="1.5" fill="none"/>'
             )
-        out.append(
-            f'<text x="{x + 34}" y="{cy + 5}" font-family="{SVG_FONT_SANS}" '
-            f'font-size="14" fill="{pal.ink}">{escape(label)}</text>'
-        )
-        x += int(need)
-    y += row_h
+        out.append(sans_text(x + 34, cy + 5, label, 14, pal.ink, fmt=_num))
+    y = int(bottom)
     if not gm:
         return out, y - top
 
@@ -416,21 +426,14 @@ def _legend(
 
     for note in notes(zmap, lang):
         for line in wrap(note, 14, width - 2 * MARGIN):
-            out.append(
-                f'<text x="{MARGIN}" y="{y + 12}" font-family="{SVG_FONT_SANS}" '
-                f'font-size="14" fill="{pal.muted}">{escape(line)}</text>'
-            )
+            out.append(sans_text(MARGIN, y + 12, line, 14, pal.muted, fmt=_num))
             y += 19
     if not any(a.details for a in zmap.areas):
         return out, y - top
 
     # The game master's list of area names, in columns (down, then across).
     y += 10
-    heading = escape(_("Areas"))
-    out.append(
-        f'<text x="{MARGIN}" y="{y + 12}" font-family="{SVG_FONT_SERIF}" font-size="16" '
-        f'font-weight="bold" fill="{pal.ink}">{heading}</text>'
-    )
+    out.append(bold_heading(MARGIN, y + 12, _("Areas"), 16, pal.ink, fmt=_num))
     y += 26
     entries = [(a.letter, a.details.name.text(lang) if a.details else "") for a in zmap.areas]
     letter_w = max(text_width(letter, 14) for letter, _name in entries) + 8
@@ -443,14 +446,8 @@ def _legend(
         col, row = divmod(i, per_col)
         tx = MARGIN + col * col_w
         ty = y + row * line_h + 12
-        out.append(
-            f'<text x="{_num(tx)}" y="{ty}" font-family="{SVG_FONT_SANS}" '
-            f'font-size="14" font-weight="bold" fill="{pal.ink}">{escape(letter)}</text>'
-        )
-        out.append(
-            f'<text x="{_num(tx + letter_w)}" y="{ty}" font-family="{SVG_FONT_SANS}" '
-            f'font-size="14" fill="{pal.ink}">{escape(name)}</text>'
-        )
+        out.append(sans_text(tx, ty, letter, 14, pal.ink, bold=True, fmt=_num))
+        out.append(sans_text(tx + letter_w, ty, name, 14, pal.ink, fmt=_num))
     y += per_col * line_h
     return out, y - top
 
