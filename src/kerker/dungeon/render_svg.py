@@ -51,6 +51,7 @@ from kerker.render.svgkit import (
     Palette,
     background,
     legend_flow,
+    map_png,
     sans_text,
     svg_head,
     title_block,
@@ -2201,12 +2202,8 @@ def render_png(
     A map too large for :data:`kerker.render.png.MAX_PIXELS` at ``scale`` is drawn at the
     largest scale that fits; with ``fit=False`` it is refused with a ``RenderError``.
     """
-    from kerker.render.png import svg_to_png
-
     svg = render_svg(doc, depth=depth, view=view, lang=lang, style=style, bare=bare)
-    found = re.search(r'width="(\d+)" height="(\d+)"', svg)
-    width, height = (int(found.group(1)), int(found.group(2))) if found else (0, 0)
-    return svg_to_png(svg, scale=scale, width=width, height=height, fit=fit)
+    return map_png(svg, scale=scale, fit=fit)
 
 
 class TabletopMap:

@@ -9,6 +9,7 @@ subtitle, legend texts and headings alike and escapes every user text the same w
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -23,6 +24,7 @@ __all__ = [
     "background",
     "bold_heading",
     "legend_flow",
+    "map_png",
     "sans_text",
     "svg_head",
     "title_block",
@@ -144,3 +146,17 @@ def legend_flow(
         spots.append((x, y))
         x += int(need) if whole else need
     return spots, (y + row_h if spots else y)
+
+
+_SIZE = re.compile(r'width="(\d+)" height="(\d+)"')
+
+
+def map_png(svg: str, *, scale: float, fit: bool = False) -> bytes:
+    """A map's SVG (as :func:`svg_head` opens it) drawn as PNG at ``scale`` by
+    :func:`kerker.render.png.svg_to_png`, its size read from the head so that too large a
+    picture is refused (or, ``fit``, drawn smaller) before the SVG is parsed."""
+    from kerker.render.png import svg_to_png
+
+    found = _SIZE.search(svg)
+    width, height = (int(found.group(1)), int(found.group(2))) if found else (0, 0)
+    return svg_to_png(svg, scale=scale, width=width, height=height, fit=fit)

@@ -24,6 +24,7 @@ from kerker.render.svgkit import (
     background,
     bold_heading,
     legend_flow,
+    map_png,
     sans_text,
     svg_head,
     title_block,
@@ -464,11 +465,4 @@ def render_png(
     Same map, view, language and scale -> the same bytes. Refuses pictures over
     :data:`kerker.render.png.MAX_PIXELS` with a :class:`~kerker.render.png.RenderError`.
     """
-    import re
-
-    from kerker.render.png import svg_to_png
-
-    svg = render_svg(zmap, view=view, lang=lang)
-    found = re.search(r'width="(\d+)" height="(\d+)"', svg)
-    width, height = (int(found.group(1)), int(found.group(2))) if found else (0, 0)
-    return svg_to_png(svg, scale=scale, width=width, height=height)
+    return map_png(render_svg(zmap, view=view, lang=lang), scale=scale)
