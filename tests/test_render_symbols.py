@@ -91,13 +91,13 @@ def test_marks_stay_inside_the_frame(registry: Any) -> None:
 
 
 def test_print_style_and_bare_map(registry: Any) -> None:
-    from kerker.dungeon.render_svg import HATCH_BG, PAPER, render_views
+    from kerker.dungeon.render_svg import PAL, render_views
 
     doc = _doc(registry, "zufallslabyrinth", 7, "de")
     classic = render_svg(doc)
     printed = render_svg(doc, style="print")
-    assert PAPER in classic and HATCH_BG in classic
-    assert PAPER not in printed and HATCH_BG not in printed
+    assert PAL.paper in classic and PAL.hatch_bg in classic
+    assert PAL.paper not in printed and PAL.hatch_bg not in printed
     # Same drawing otherwise: only the two fills differ.
     assert printed.replace("#ffffff", "").count("<") == classic.replace("#ffffff", "").count("<")
     bare = render_svg(doc, bare=True)
@@ -115,7 +115,7 @@ def test_cli_style_print(tmp_path: Any) -> None:
     from typer.testing import CliRunner
 
     from kerker.cli import app
-    from kerker.dungeon.render_svg import PAPER
+    from kerker.dungeon.render_svg import PAL
 
     runner = CliRunner()
     r = runner.invoke(
@@ -135,7 +135,7 @@ def test_cli_style_print(tmp_path: Any) -> None:
         ],
     )
     assert r.exit_code == 0, r.output
-    assert PAPER not in (tmp_path / "zufallslabyrinth-3-level1.svg").read_text(encoding="utf-8")
+    assert PAL.paper not in (tmp_path / "zufallslabyrinth-3-level1.svg").read_text(encoding="utf-8")
     r = runner.invoke(app, ["dungeon", "--seed", "3", "--out", str(tmp_path), "--style", "neon"])
     assert r.exit_code == 2 and "neon" in r.output and "Traceback" not in r.output
 

@@ -48,6 +48,16 @@ from kerker.render import metrics
 from kerker.render.kit import num as _num
 from kerker.render.kit import star_points, xml_text
 from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
+from kerker.render.svgkit import (
+    Palette,
+    background,
+    legend_flow,
+    map_png,
+    sans_text,
+    svg_head,
+    title_block,
+    title_element,
+)
 
 VIEWS = ("gm", "player")
 CELL = 14  # px per 5-ft cell; a 10-ft square is 28 px
@@ -57,25 +67,50 @@ PAD = 3  # cells of rock drawn around the used part of the level
 TITLE_H = 78
 MIN_WIDTH = 680
 
-PAPER = "#f6f1e7"
-FLOOR = "#ffffff"
-GRID = "#a9c1dc"
-INK = "#1d1b18"
-MUTED = "#6b6459"
-HATCH = "#4a443c"
-HATCH_BG = "#e6dfd1"
-WATER = "#9cc6ea"
-WATER_DEEP = "#79aede"
-WATER_LINE = "#3d77b3"
-RIVER = "#7fb2e0"
-CHASM = "#2b2622"
-CHASM_LINE = "#6d655b"
-WOOD = "#d9b27a"
-WOOD_LINE = "#6b4a22"
-RED = "#b0301f"
-EXIT = "#b5651d"
-STAR = "#2e7d32"
-STAIRS_DOWN = "#d9d1c3"
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DungeonPalette(Palette):
+    """The dungeon map's colours: the shared ones and the paper, floor, grid, rock hatch,
+    water, chasm, wood, the red of traps and secrets, the exit and the stairs down."""
+
+    paper: str
+    floor: str
+    grid: str
+    hatch: str
+    hatch_bg: str
+    water: str
+    water_deep: str
+    water_line: str
+    river: str
+    chasm: str
+    chasm_line: str
+    wood: str
+    wood_line: str
+    red: str
+    exit: str
+    stairs_down: str
+
+
+PAL = DungeonPalette(
+    paper="#f6f1e7",
+    floor="#ffffff",
+    grid="#a9c1dc",
+    ink="#1d1b18",
+    muted="#6b6459",
+    hatch="#4a443c",
+    hatch_bg="#e6dfd1",
+    water="#9cc6ea",
+    water_deep="#79aede",
+    water_line="#3d77b3",
+    river="#7fb2e0",
+    chasm="#2b2622",
+    chasm_line="#6d655b",
+    wood="#d9b27a",
+    wood_line="#6b4a22",
+    red="#b0301f",
+    exit="#b5651d",
+    stairs_down="#d9d1c3",
+)
 
 Cell = tuple[int, int]
 FPoint = tuple[float, float]  # half cells; a redrawn cave wall leaves the lattice
@@ -436,7 +471,7 @@ def _door(length: float, y: float = 0.0) -> str:
     w = max(8.0, min(length * 0.62, length - 5))
     return (
         f'<rect x="{_num(-w / 2)}" y="{_num(y - 3.5)}" width="{_num(w)}" height="7" '
-        f'fill="{FLOOR}" stroke="{INK}" stroke-width="1.6"/>'
+        f'fill="{PAL.floor}" stroke="{PAL.ink}" stroke-width="1.6"/>'
     )
 
 
@@ -453,9 +488,9 @@ def _platform_box(x0: float, y0: float, w: float, h: float) -> str:
     x1, y1 = x0 + w, y0 + h
     return (
         f'<rect x="{_num(x0)}" y="{_num(y0)}" width="{_num(w)}" height="{_num(h)}" '
-        f'fill="none" stroke="{EXIT}" stroke-width="1.6" stroke-dasharray="6 3"/>'
+        f'fill="none" stroke="{PAL.exit}" stroke-width="1.6" stroke-dasharray="6 3"/>'
         f'<path d="M{_num(x0)} {_num(y0)}L{_num(x1)} {_num(y1)}M{_num(x1)} {_num(y0)}'
-        f'L{_num(x0)} {_num(y1)}" stroke="{EXIT}" stroke-width="0.8" '
+        f'L{_num(x0)} {_num(y1)}" stroke="{PAL.exit}" stroke-width="0.8" '
         'stroke-dasharray="2 3" fill="none"/>'
     )
 
@@ -464,7 +499,7 @@ def _jambs(length: float) -> str:
     """Short wall stubs at both ends of a gap, so a cut wall reads as a doorway."""
     h = length / 2
     return (
-        f'<path d="M{_num(-h)} -4.5v9M{_num(h)} -4.5v9" stroke="{INK}" '
+        f'<path d="M{_num(-h)} -4.5v9M{_num(h)} -4.5v9" stroke="{PAL.ink}" '
         'stroke-width="2.2" fill="none"/>'
     )
 
@@ -473,19 +508,19 @@ def _one_way(length: float, outward: bool) -> str:
     tip = 11.0 if outward else -11.0
     head = 5.5 if outward else -5.5
     return (
-        _door(length) + f'<path d="M0 {_num(-tip)}L0 {_num(tip - head)}" stroke="{RED}" '
+        _door(length) + f'<path d="M0 {_num(-tip)}L0 {_num(tip - head)}" stroke="{PAL.red}" '
         'stroke-width="1.8" fill="none"/>'
         + f'<path d="M-4 {_num(tip - head)}L0 {_num(tip)}L4 {_num(tip - head)}z" '
-        f'fill="{RED}"/>'
+        f'fill="{PAL.red}"/>'
     )
 
 
 def _archway(length: float) -> str:
     h = length / 2
     return (
-        f'<rect x="{_num(-h - 2.5)}" y="-4.5" width="5" height="9" fill="{INK}"/>'
-        f'<rect x="{_num(h - 2.5)}" y="-4.5" width="5" height="9" fill="{INK}"/>'
-        f'<path d="M{_num(-h)} 0h{_num(length)}" stroke="{INK}" stroke-width="1" '
+        f'<rect x="{_num(-h - 2.5)}" y="-4.5" width="5" height="9" fill="{PAL.ink}"/>'
+        f'<rect x="{_num(h - 2.5)}" y="-4.5" width="5" height="9" fill="{PAL.ink}"/>'
+        f'<path d="M{_num(-h)} 0h{_num(length)}" stroke="{PAL.ink}" stroke-width="1" '
         'stroke-dasharray="2 2" fill="none"/>'
     )
 
@@ -497,10 +532,10 @@ def _stairs(length: float, down: bool, depth: float = 2 * CELL) -> str:
     top = min(0.0, depth)
     # Down: shaded (going down into the dark) with a solid arrowhead at the far end; up:
     # white, an open arrowhead pointing up the steps.
-    fill = STAIRS_DOWN if down else FLOOR
+    fill = PAL.stairs_down if down else PAL.floor
     parts = [
         f'<rect x="{_num(-h)}" y="{_num(top)}" width="{_num(length)}" '
-        f'height="{_num(abs(depth))}" fill="{fill}" stroke="{INK}" stroke-width="1.6"/>'
+        f'height="{_num(abs(depth))}" fill="{fill}" stroke="{PAL.ink}" stroke-width="1.6"/>'
     ]
     treads = 6
     path = []
@@ -510,15 +545,15 @@ def _stairs(length: float, down: bool, depth: float = 2 * CELL) -> str:
         if depth < 0:
             shrink = h * 0.5 * (treads - i) / treads if down else h * 0.5 * i / treads
         path.append(f"M{_num(-h + shrink)} {_num(y)}H{_num(h - shrink)}")
-    parts.append(f'<path d="{"".join(path)}" stroke="{INK}" stroke-width="1.2" fill="none"/>')
+    parts.append(f'<path d="{"".join(path)}" stroke="{PAL.ink}" stroke-width="1.2" fill="none"/>')
     tip = depth * 0.92
     back = depth * 0.62
     arrow = f"M{_num(-3.5)} {_num(back)}L0 {_num(tip)}L3.5 {_num(back)}"
     if down:
-        parts.append(f'<path d="{arrow}z" fill="{INK}"/>')
+        parts.append(f'<path d="{arrow}z" fill="{PAL.ink}"/>')
     else:
         arrow = f"M{_num(-3.5)} {_num(tip)}L0 {_num(back)}L3.5 {_num(tip)}"
-        parts.append(f'<path d="{arrow}" stroke="{INK}" stroke-width="1.4" fill="none"/>')
+        parts.append(f'<path d="{arrow}" stroke="{PAL.ink}" stroke-width="1.4" fill="none"/>')
     return "".join(parts)
 
 
@@ -526,17 +561,17 @@ def _trapdoor(size: float) -> str:
     h = size / 2 - 2
     return (
         f'<rect x="{_num(-h)}" y="{_num(-h)}" width="{_num(2 * h)}" height="{_num(2 * h)}" '
-        f'fill="#efe6d4" stroke="{INK}" stroke-width="1.4"/>'
+        f'fill="#efe6d4" stroke="{PAL.ink}" stroke-width="1.4"/>'
         f'<path d="M{_num(-h)} {_num(-h)}L{_num(h)} {_num(h)}M{_num(h)} {_num(-h)}'
-        f'L{_num(-h)} {_num(h)}" stroke="{INK}" stroke-width="1" fill="none"/>'
+        f'L{_num(-h)} {_num(h)}" stroke="{PAL.ink}" stroke-width="1" fill="none"/>'
     )
 
 
 def _shaft(size: float) -> str:
     r = size / 2 - 1.5
     return (
-        f'<circle r="{_num(r)}" fill="{CHASM}" stroke="{INK}" stroke-width="1.4"/>'
-        f'<circle r="{_num(r * 0.5)}" fill="none" stroke="{CHASM_LINE}" '
+        f'<circle r="{_num(r)}" fill="{PAL.chasm}" stroke="{PAL.ink}" stroke-width="1.4"/>'
+        f'<circle r="{_num(r * 0.5)}" fill="none" stroke="{PAL.chasm_line}" '
         'stroke-width="1"/>'
     )
 
@@ -549,9 +584,9 @@ way to another level is never blocked)."""
 def _blocked() -> str:
     """A blocked exit: a red cross over the door or the gap (nothing lies behind it)."""
     return (
-        f'<path d="M-5.5 -5.5L5.5 5.5M5.5 -5.5L-5.5 5.5" stroke="{FLOOR}" stroke-width="4" '
+        f'<path d="M-5.5 -5.5L5.5 5.5M5.5 -5.5L-5.5 5.5" stroke="{PAL.floor}" stroke-width="4" '
         'stroke-linecap="round" fill="none"/>'
-        f'<path d="M-5.5 -5.5L5.5 5.5M5.5 -5.5L-5.5 5.5" stroke="{RED}" stroke-width="2" '
+        f'<path d="M-5.5 -5.5L5.5 5.5M5.5 -5.5L-5.5 5.5" stroke="{PAL.red}" stroke-width="2" '
         'stroke-linecap="round" fill="none"/>'
     )
 
@@ -559,8 +594,8 @@ def _blocked() -> str:
 def _unexplored() -> str:
     """An arrow out of the wall into the rock, ending in a question mark."""
     return (
-        f'<path d="M0 3L0 {CELL + 6}" stroke="{EXIT}" stroke-width="2" fill="none"/>'
-        f'<path d="M-4.5 {CELL + 2}L0 {CELL + 9}L4.5 {CELL + 2}z" fill="{EXIT}"/>'
+        f'<path d="M0 3L0 {CELL + 6}" stroke="{PAL.exit}" stroke-width="2" fill="none"/>'
+        f'<path d="M-4.5 {CELL + 2}L0 {CELL + 9}L4.5 {CELL + 2}z" fill="{PAL.exit}"/>'
     )
 
 
@@ -568,7 +603,7 @@ def _secret_mark(cx: float, cy: float) -> str:
     return (
         f'<text class="secret" x="{_num(cx)}" y="{_num(cy + 5)}" '
         f'font-family="{SVG_FONT_SERIF}" font-size="15" font-weight="bold" '
-        f'text-anchor="middle" fill="{RED}" stroke="{FLOOR}" stroke-width="3" '
+        f'text-anchor="middle" fill="{PAL.red}" stroke="{PAL.floor}" stroke-width="3" '
         'paint-order="stroke">S</text>'
     )
 
@@ -576,15 +611,15 @@ def _secret_mark(cx: float, cy: float) -> str:
 def _trap_mark(cx: float, cy: float) -> str:
     return (
         f'<g class="trap" transform="translate({_num(cx)} {_num(cy)})">'
-        f'<path d="M0 -6.5L7 5.5H-7z" fill="{RED}" stroke="{FLOOR}" stroke-width="1"/>'
-        f'<path d="M0 -2.5V1.5M0 3v1.2" stroke="{FLOOR}" stroke-width="1.6"/></g>'
+        f'<path d="M0 -6.5L7 5.5H-7z" fill="{PAL.red}" stroke="{PAL.floor}" stroke-width="1"/>'
+        f'<path d="M0 -2.5V1.5M0 3v1.2" stroke="{PAL.floor}" stroke-width="1.6"/></g>'
     )
 
 
 def _entrance_mark(cx: float, cy: float) -> str:
     return (
-        f'<polygon class="entrance" points="{star_points(cx, cy, 7.0, 3.2)}" fill="{STAR}" '
-        f'stroke="{FLOOR}" stroke-width="1"/>'
+        f'<polygon class="entrance" points="{star_points(cx, cy, 7.0, 3.2)}" fill="{PAL.star}" '
+        f'stroke="{PAL.floor}" stroke-width="1"/>'
     )
 
 
@@ -593,7 +628,7 @@ def _label(
     cy: float,
     text: str,
     size: float,
-    colour: str = INK,
+    colour: str = PAL.ink,
     cls: str = "",
     weight: str = "bold",
     family: str = SVG_FONT_SANS,
@@ -602,7 +637,7 @@ def _label(
     return (
         f'<text{klass} x="{_num(cx)}" y="{_num(cy + size * 0.35)}" font-family="{family}" '
         f'font-size="{_num(size)}" font-weight="{weight}" text-anchor="middle" '
-        f'fill="{colour}" stroke="{FLOOR}" stroke-width="3" stroke-linejoin="round" '
+        f'fill="{colour}" stroke="{PAL.floor}" stroke-width="3" stroke-linejoin="round" '
         f'paint-order="stroke">{_escape(text)}</text>'
     )
 
@@ -680,21 +715,21 @@ def _defs(style: str = "classic") -> str:
         "<defs>"
         f'<pattern id="hatch" width="{tile}" height="{tile}" patternUnits="userSpaceOnUse">'
         f'<rect width="{tile}" height="{tile}" '
-        f'fill="{HATCH_BG if style == "classic" else FLOOR}"/>'
-        f'<g stroke="{HATCH}" stroke-width="1" stroke-linecap="round" fill="none">'
+        f'fill="{PAL.hatch_bg if style == "classic" else PAL.floor}"/>'
+        f'<g stroke="{PAL.hatch}" stroke-width="1" stroke-linecap="round" fill="none">'
         f"{''.join(shifted)}</g></pattern>"
         f'<pattern id="ripples" width="{c2}" height="{c2}" patternUnits="userSpaceOnUse">'
-        f'<path d="{ripple}" stroke="{WATER_LINE}" stroke-width="1" fill="none" '
+        f'<path d="{ripple}" stroke="{PAL.water_line}" stroke-width="1" fill="none" '
         'stroke-linecap="round"/></pattern>'
         f'<pattern id="flow-ew" width="{c2}" height="{c2}" patternUnits="userSpaceOnUse">'
-        f'<path d="{flow}" stroke="{WATER_LINE}" stroke-width="1.1" fill="none" '
+        f'<path d="{flow}" stroke="{PAL.water_line}" stroke-width="1.1" fill="none" '
         'stroke-linecap="round"/></pattern>'
         f'<pattern id="flow-ns" width="{c2}" height="{c2}" patternUnits="userSpaceOnUse" '
         f'patternTransform="rotate(90)">'
-        f'<path d="{flow}" stroke="{WATER_LINE}" stroke-width="1.1" fill="none" '
+        f'<path d="{flow}" stroke="{PAL.water_line}" stroke-width="1.1" fill="none" '
         'stroke-linecap="round"/></pattern>'
         f'<pattern id="depth" width="{CELL}" height="{CELL}" patternUnits="userSpaceOnUse">'
-        f'<path d="M2 3l4 2M8 9l4 1M3 12l3 -1" stroke="{CHASM_LINE}" stroke-width="1" '
+        f'<path d="M2 3l4 2M8 9l4 1M3 12l3 -1" stroke="{PAL.chasm_line}" stroke-width="1" '
         'fill="none" stroke-linecap="round"/></pattern>'
         "</defs>"
     )
@@ -833,7 +868,7 @@ class _Mark:
     text: str
     size: float
     side: str
-    colour: str = INK
+    colour: str = PAL.ink
     fixed: bool = False  # the secret door's "S" stands on its wall
     at: tuple[float, float] | None = None  # what a leader line points to (the symbol)
 
@@ -961,8 +996,8 @@ class _Placer:
         ey = min(max(ay, box[1]), box[3])
         return (
             f'<path class="leader" d="M{_num(ex)} {_num(ey)}L{_num(ax)} {_num(ay)}" '
-            f'stroke="{MUTED}" stroke-width="0.9" fill="none"/>'
-            f'<circle cx="{_num(ax)}" cy="{_num(ay)}" r="1.6" fill="{MUTED}"/>'
+            f'stroke="{PAL.muted}" stroke-width="0.9" fill="none"/>'
+            f'<circle cx="{_num(ax)}" cy="{_num(ay)}" r="1.6" fill="{PAL.muted}"/>'
         )
 
     def _group(
@@ -1252,9 +1287,9 @@ class _Map:
                 f'<path class="rock" d="{ring}{floor_d}" fill="url(#hatch)" fill-rule="evenodd"/>'
             )
         # Floors and their 10-ft grid, both inside the smoothed outline.
-        out.append(f'<path class="floor" d="{floor_d}" fill="{FLOOR}" fill-rule="evenodd"/>')
+        out.append(f'<path class="floor" d="{floor_d}" fill="{PAL.floor}" fill-rule="evenodd"/>')
         out.append(
-            f'<path class="grid" d="{_grid(floor)}" stroke="{GRID}" '
+            f'<path class="grid" d="{_grid(floor)}" stroke="{PAL.grid}" '
             'stroke-width="0.8" fill="none"/>'
         )
         # Features under the walls. A feature at the outline is clipped to the floor (the
@@ -1360,7 +1395,7 @@ class _Map:
         inner_h, inner_v = self.inner
         walls = (
             f'<path class="walls" d="{_walls_d(self.floor, hor, ver, self._floor_ds)}'
-            f'{_runs(inner_h - hor, inner_v - ver)}" fill="none" stroke="{INK}" '
+            f'{_runs(inner_h - hor, inner_v - ver)}" fill="none" stroke="{PAL.ink}" '
             'stroke-width="3.2" stroke-linecap="square"/>'
         )
         self._walls[opening] = walls
@@ -1407,29 +1442,29 @@ class _Map:
         d = _fill(cells)
         if kind in _WATER:
             used.add("water")
-            colour = WATER_DEEP if kind == "lake" else WATER
+            colour = PAL.water_deep if kind == "lake" else PAL.water
             blob = _blob_d(cells)
             return [
-                f'<path class="{kind}" d="{blob}" fill="{colour}" stroke="{WATER_LINE}" '
+                f'<path class="{kind}" d="{blob}" fill="{colour}" stroke="{PAL.water_line}" '
                 'stroke-width="1.4"/>',
                 f'<path d="{blob}" fill="url(#ripples)"/>',
             ]
         if kind in ("river", "stream"):
             used.add(kind)
             flow = "flow-ew" if along_ew else "flow-ns"
-            colour = RIVER if kind == "river" else WATER
+            colour = PAL.river if kind == "river" else PAL.water
             return [
                 f'<path class="{kind}" d="{d}" fill="{colour}"/>',
                 f'<path d="{d}" fill="url(#{flow})"/>',
-                f'<path d="{self._banks(cells, along_ew)}" stroke="{WATER_LINE}" '
+                f'<path d="{self._banks(cells, along_ew)}" stroke="{PAL.water_line}" '
                 'stroke-width="1.6" fill="none"/>',
             ]
         if kind == "chasm":
             used.add("chasm")
             return [
-                f'<path class="chasm" d="{d}" fill="{CHASM}"/>',
+                f'<path class="chasm" d="{d}" fill="{PAL.chasm}"/>',
                 f'<path d="{d}" fill="url(#depth)"/>',
-                f'<path d="{self._banks(cells, along_ew)}" stroke="{INK}" '
+                f'<path d="{self._banks(cells, along_ew)}" stroke="{PAL.ink}" '
                 'stroke-width="2" fill="none" stroke-dasharray="5 2 2 2"/>',
             ]
         if kind == "bridge":
@@ -1442,11 +1477,11 @@ class _Map:
                 f'r="{_num(CELL * 0.3)}"/>'
                 for x, y in sorted(cells)
             )
-            return [f'<g class="columns" fill="{INK}">{dots}</g>']
+            return [f'<g class="columns" fill="{PAL.ink}">{dots}</g>']
         if kind == "gallery":
             used.add("gallery")
             return [
-                f'<path class="gallery" d="{_runs(*_edges(cells))}" stroke="{INK}" '
+                f'<path class="gallery" d="{_runs(*_edges(cells))}" stroke="{PAL.ink}" '
                 'stroke-width="1.4" stroke-dasharray="4 3" fill="none"/>'
             ]
         if kind == "well":
@@ -1454,9 +1489,9 @@ class _Map:
             cx, cy = _centre(cells)
             return [
                 f'<g class="well" transform="translate({_num(cx)} {_num(cy)})">'
-                f'<circle r="{_num(CELL * 0.62)}" fill="{FLOOR}" stroke="{INK}" '
+                f'<circle r="{_num(CELL * 0.62)}" fill="{PAL.floor}" stroke="{PAL.ink}" '
                 'stroke-width="1.8"/>'
-                f'<circle r="{_num(CELL * 0.38)}" fill="{WATER_DEEP}" stroke="{INK}" '
+                f'<circle r="{_num(CELL * 0.38)}" fill="{PAL.water_deep}" stroke="{PAL.ink}" '
                 'stroke-width="1"/></g>'
             ]
         if kind == "boat":
@@ -1474,7 +1509,7 @@ class _Map:
                     r = 1.6 + (h % 3) * 0.6
                     stones.append(f'<circle cx="{_num(sx)}" cy="{_num(sy)}" r="{_num(r)}"/>')
             return [
-                f'<g class="rubble" fill="#8a8175" stroke="{INK}" stroke-width="0.6">'
+                f'<g class="rubble" fill="#8a8175" stroke="{PAL.ink}" stroke-width="0.6">'
                 f"{''.join(stones)}</g>"
             ]
         if kind == "stairs":
@@ -1487,7 +1522,7 @@ class _Map:
                     else:
                         lines.append(f"M{x * CELL} {_num((y + k / 4) * CELL)}h{CELL}")
             return [
-                f'<path class="stairs" d="{"".join(lines)}" stroke="{INK}" '
+                f'<path class="stairs" d="{"".join(lines)}" stroke="{PAL.ink}" '
                 'stroke-width="1.1" fill="none"/>'
             ]
         return []
@@ -1592,9 +1627,9 @@ class _Map:
             rails = f"M{bx0} {by0}H{bx1}M{bx0} {by1}H{bx1}"
         return (
             f'<g class="bridge"><rect x="{bx0}" y="{by0}" width="{bx1 - bx0}" '
-            f'height="{by1 - by0}" fill="{WOOD}"/>'
-            f'<path d="{planks}" stroke="{WOOD_LINE}" stroke-width="0.8" fill="none"/>'
-            f'<path d="{rails}" stroke="{INK}" stroke-width="2" fill="none"/></g>'
+            f'height="{by1 - by0}" fill="{PAL.wood}"/>'
+            f'<path d="{planks}" stroke="{PAL.wood_line}" stroke-width="0.8" fill="none"/>'
+            f'<path d="{rails}" stroke="{PAL.ink}" stroke-width="2" fill="none"/></g>'
         )
 
     def connection(self, conn: Mapping[str, Any]) -> _ConnParts:
@@ -1631,7 +1666,7 @@ class _Map:
                     cy,
                     angle,
                     f'<path d="M{_num(-length / 2 + 1)} 0h'
-                    f'{_num(length - 2)}" stroke="{RED}" stroke-width="1.2" '
+                    f'{_num(length - 2)}" stroke="{PAL.red}" stroke-width="1.2" '
                     'stroke-dasharray="2 1.5"/>',
                     cls,
                 )
@@ -1689,7 +1724,7 @@ class _Map:
                         mark,
                         13,
                         "s",
-                        colour=EXIT,
+                        colour=PAL.exit,
                     )
                 )
         elif kind in ("trapdoor", "shaft"):
@@ -1723,7 +1758,7 @@ class _Map:
             out.append(_g(cx, cy, angle, _unexplored(), "unexplored"))
             boxes.append(_turned(cx, cy, angle, (-4.5, 2.0, 4.5, CELL + 9.5)))
             mx, my = _out_point(cx, cy, side, CELL + 19)
-            marks.append(_Mark("unexplored-mark", mx, my, "?", 15, side, colour=EXIT))
+            marks.append(_Mark("unexplored-mark", mx, my, "?", 15, side, colour=PAL.exit))
         return out, marks, used, boxes
 
 
@@ -1751,9 +1786,9 @@ def _out_point(cx: float, cy: float, side: str, dist: float) -> tuple[float, flo
 
 def _boat() -> str:
     return (
-        f'<path d="M-11 0Q-6 -5.5 0 -5.5H8L12 0L8 5.5H0Q-6 5.5 -11 0z" fill="{WOOD}" '
-        f'stroke="{WOOD_LINE}" stroke-width="1.3"/>'
-        f'<path d="M-3 -5V5M3 -5V5" stroke="{WOOD_LINE}" stroke-width="1"/>'
+        f'<path d="M-11 0Q-6 -5.5 0 -5.5H8L12 0L8 5.5H0Q-6 5.5 -11 0z" fill="{PAL.wood}" '
+        f'stroke="{PAL.wood_line}" stroke-width="1.3"/>'
+        f'<path d="M-3 -5V5M3 -5V5" stroke="{PAL.wood_line}" stroke-width="1"/>'
     )
 
 
@@ -1800,14 +1835,17 @@ def _legend_items(used: Collection[str], gm: bool) -> list[tuple[str, str]]:
 def _legend_symbol(key: str, x: float, cy: float) -> str:
     """The symbol of a legend entry in a 34 × 22 box starting at ``x``."""
     mid = x + 17
-    wall = f'<path d="M{_num(x + 1)} {_num(cy)}H{_num(x + 33)}" stroke="{INK}" stroke-width="3.2"/>'
+    wall = (
+        f'<path d="M{_num(x + 1)} {_num(cy)}H{_num(x + 33)}" stroke="{PAL.ink}" '
+        'stroke-width="3.2"/>'
+    )
     gap_wall = (
         f'<path d="M{_num(x + 1)} {_num(cy)}H{_num(mid - CELL)}M{_num(mid + CELL)} '
-        f'{_num(cy)}H{_num(x + 33)}" stroke="{INK}" stroke-width="3.2"/>'
+        f'{_num(cy)}H{_num(x + 33)}" stroke="{PAL.ink}" stroke-width="3.2"/>'
     )
     box = (
         f'<rect x="{_num(x + 3)}" y="{_num(cy - 9)}" width="28" height="18" fill="{{fill}}" '
-        f'stroke="{INK}" stroke-width="1"/>'
+        f'stroke="{PAL.ink}" stroke-width="1"/>'
     )
     if key == "door":
         return gap_wall + _g(mid, cy, 0, _door(2 * CELL))
@@ -1828,74 +1866,75 @@ def _legend_symbol(key: str, x: float, cy: float) -> str:
     if key == "elevator":
         return (
             f'<rect x="{_num(x + 3)}" y="{_num(cy - 10)}" width="28" height="20" '
-            f'fill="{FLOOR}" stroke="{INK}" stroke-width="1.6"/>'
+            f'fill="{PAL.floor}" stroke="{PAL.ink}" stroke-width="1.6"/>'
             + _platform_box(x + 7, cy - 6, 20, 12)
         )
     if key == "unexplored":
         return (
             wall.replace(f"H{_num(x + 33)}", f"H{_num(x + 8)}")
             + _g(x + 6, cy, 270, _unexplored())
-            + _label(x + 30, cy, "?", 14, colour=EXIT)
+            + _label(x + 30, cy, "?", 14, colour=PAL.exit)
         )
     if key == "water":
         return (
-            box.format(fill=WATER)
+            box.format(fill=PAL.water)
             + f'<rect x="{_num(x + 3)}" y="{_num(cy - 9)}" width="28" height="18" '
             'fill="url(#ripples)"/>'
         )
     if key in ("river", "stream"):
-        colour = RIVER if key == "river" else WATER
+        colour = PAL.river if key == "river" else PAL.water
         return (
             f'<rect x="{_num(x + 1)}" y="{_num(cy - 7)}" width="32" height="14" '
             f'fill="{colour}"/><rect x="{_num(x + 1)}" y="{_num(cy - 7)}" width="32" '
             'height="14" fill="url(#flow-ew)"/>'
             f'<path d="M{_num(x + 1)} {_num(cy - 7)}h32M{_num(x + 1)} {_num(cy + 7)}h32" '
-            f'stroke="{WATER_LINE}" stroke-width="1.6"/>'
+            f'stroke="{PAL.water_line}" stroke-width="1.6"/>'
         )
     if key == "chasm":
         return (
             f'<rect x="{_num(x + 1)}" y="{_num(cy - 7)}" width="32" height="14" '
-            f'fill="{CHASM}"/>'
+            f'fill="{PAL.chasm}"/>'
             f'<path d="M{_num(x + 1)} {_num(cy - 7)}h32M{_num(x + 1)} {_num(cy + 7)}h32" '
-            f'stroke="{INK}" stroke-width="2" stroke-dasharray="5 2 2 2"/>'
+            f'stroke="{PAL.ink}" stroke-width="2" stroke-dasharray="5 2 2 2"/>'
         )
     if key == "bridge":
         return (
             f'<rect x="{_num(x + 1)}" y="{_num(cy - 7)}" width="32" height="14" '
-            f'fill="{RIVER}"/>'
+            f'fill="{PAL.river}"/>'
             f'<rect x="{_num(x + 11)}" y="{_num(cy - 9)}" width="12" height="18" '
-            f'fill="{WOOD}"/><path d="M{_num(x + 11)} {_num(cy - 9)}v18M{_num(x + 23)} '
-            f'{_num(cy - 9)}v18" stroke="{INK}" stroke-width="2"/>'
+            f'fill="{PAL.wood}"/><path d="M{_num(x + 11)} {_num(cy - 9)}v18M{_num(x + 23)} '
+            f'{_num(cy - 9)}v18" stroke="{PAL.ink}" stroke-width="2"/>'
         )
     if key == "boat":
         return _g(mid, cy, 0, _boat())
     if key == "well":
         return (
-            f'<circle cx="{_num(mid)}" cy="{_num(cy)}" r="8.7" fill="{FLOOR}" stroke="{INK}" '
+            f'<circle cx="{_num(mid)}" cy="{_num(cy)}" r="8.7" fill="{PAL.floor}" '
+            f'stroke="{PAL.ink}" '
             f'stroke-width="1.8"/><circle cx="{_num(mid)}" cy="{_num(cy)}" r="5.3" '
-            f'fill="{WATER_DEEP}" stroke="{INK}" stroke-width="1"/>'
+            f'fill="{PAL.water_deep}" stroke="{PAL.ink}" stroke-width="1"/>'
         )
     if key == "columns":
         return "".join(
-            f'<circle cx="{_num(mid + dx)}" cy="{_num(cy)}" r="4.2" fill="{INK}"/>'
+            f'<circle cx="{_num(mid + dx)}" cy="{_num(cy)}" r="4.2" fill="{PAL.ink}"/>'
             for dx in (-9, 0, 9)
         )
     if key == "gallery":
         return (
             f'<rect x="{_num(x + 3)}" y="{_num(cy - 8)}" width="28" height="16" fill="none" '
-            f'stroke="{INK}" stroke-width="1.4" stroke-dasharray="4 3"/>'
+            f'stroke="{PAL.ink}" stroke-width="1.4" stroke-dasharray="4 3"/>'
         )
     if key == "rubble":
         return "".join(
             f'<circle cx="{_num(mid + dx)}" cy="{_num(cy + dy)}" r="{r}" '
-            f'fill="#8a8175" stroke="{INK}" stroke-width="0.6"/>'
+            f'fill="#8a8175" stroke="{PAL.ink}" stroke-width="0.6"/>'
             for dx, dy, r in ((-8, 2, 2.2), (-2, -3, 1.8), (4, 3, 2.6), (9, -2, 1.6))
         )
     if key == "stairs":
         return (
             f'<path d="M{_num(x + 6)} {_num(cy - 8)}v16M{_num(x + 12)} {_num(cy - 8)}v16'
             f'M{_num(x + 18)} {_num(cy - 8)}v16M{_num(x + 24)} {_num(cy - 8)}v16" '
-            f'stroke="{INK}" stroke-width="1.1"/>'
+            f'stroke="{PAL.ink}" stroke-width="1.1"/>'
         )
     if key == "blocked":
         return gap_wall + _g(mid, cy, 0, _door(2 * CELL) + _blocked())
@@ -1919,24 +1958,23 @@ def _legend_of(
     used: frozenset[str], gm: bool, lang: str, width: int, top: int
 ) -> tuple[tuple[str, ...], int]:
     _ = _translator(lang)
-    out: list[str] = []
-    x, y = float(MARGIN), float(top)
-    row_h = 28
-    for key, msgid in _legend_items(used, gm):
-        label = _(msgid)
-        need = 42 + text_width(label, 14) + 22
-        if x > MARGIN and x + need > width - MARGIN:
-            x, y = float(MARGIN), y + row_h
-        cy = y + 11
-        out.append(
-            f'<g class="legend-item" data-key="{key}">{_legend_symbol(key, x, cy)}'
-            f'<text x="{_num(x + 42)}" y="{_num(cy + 5)}" font-family="{SVG_FONT_SANS}" '
-            f'font-size="14" fill="{INK}">{_escape(label)}</text></g>'
-        )
-        x += need
-    if out:
-        y += row_h
-    return tuple(out), int(y - top)
+    items = _legend_items(used, gm)
+    labels = [_(msgid) for _key, msgid in items]
+    spots, bottom = legend_flow(
+        labels,
+        left=float(MARGIN),
+        right=width - MARGIN,
+        top=float(top),
+        mark_w=42,
+        gap=22,
+        row_h=28,
+    )
+    out = [
+        f'<g class="legend-item" data-key="{key}">{_legend_symbol(key, x, y + 11)}'
+        f"{sans_text(x + 42, y + 16, label, 14, PAL.ink)}</g>"
+        for (key, _msgid), label, (x, y) in zip(items, labels, spots, strict=True)
+    ]
+    return tuple(out), int(bottom - top)
 
 
 @lru_cache(maxsize=64)  # the same in every map of a size and language
@@ -1946,37 +1984,37 @@ def _scale_bar(x: float, y: float, lang: str) -> str:
     seg = 2 * CELL
     parts = []
     for i in range(3):
-        fill = INK if i % 2 == 0 else FLOOR
+        fill = PAL.ink if i % 2 == 0 else PAL.floor
         parts.append(
             f'<rect x="{_num(x + i * seg)}" y="{_num(y)}" width="{seg}" height="7" '
-            f'fill="{fill}" stroke="{INK}" stroke-width="1"/>'
+            f'fill="{fill}" stroke="{PAL.ink}" stroke-width="1"/>'
         )
     for i, (ft, m) in enumerate(((0, 0), (10, 3), (20, 6), (30, 9))):
         parts.append(
             f'<text x="{_num(x + i * seg)}" y="{_num(y - 4)}" '
             f'font-family="{SVG_FONT_SANS}" font-size="11" text-anchor="middle" '
-            f'fill="{MUTED}">{ft}</text>'
+            f'fill="{PAL.muted}">{ft}</text>'
         )
         parts.append(
             f'<text x="{_num(x + i * seg)}" y="{_num(y + 19)}" '
             f'font-family="{SVG_FONT_SANS}" font-size="11" text-anchor="middle" '
-            f'fill="{MUTED}">{m}</text>'
+            f'fill="{PAL.muted}">{m}</text>'
         )
     feet, metres = _escape(_("ft")), _escape(_("m"))
     parts.append(
         f'<text x="{_num(x + 3 * seg + 10)}" y="{_num(y + 4)}" '
-        f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{MUTED}">'
+        f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{PAL.muted}">'
         f"{feet}</text>"
     )
     parts.append(
         f'<text x="{_num(x + 3 * seg + 10)}" y="{_num(y + 19)}" '
-        f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{MUTED}">'
+        f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{PAL.muted}">'
         f"{metres}</text>"
     )
     label = _("1 square = 10 ft / 3 m")
     parts.append(
         f'<text x="{_num(x + 3 * seg + 48)}" y="{_num(y + 11)}" '
-        f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{MUTED}">'
+        f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{PAL.muted}">'
         f"{_escape(label)}</text>"
     )
     return f'<g class="scale">{"".join(parts)}</g>'
@@ -1986,9 +2024,9 @@ def _scale_bar(x: float, y: float, lang: str) -> str:
 def _compass(cx: float, cy: float) -> str:
     return (
         f'<g class="compass" transform="translate({_num(cx)} {_num(cy)})">'
-        f'<path d="M0 -15L6 6L0 2L-6 6z" fill="{INK}"/>'
+        f'<path d="M0 -15L6 6L0 2L-6 6z" fill="{PAL.ink}"/>'
         f'<text y="20" font-family="{SVG_FONT_SERIF}" font-size="12" font-weight="bold" '
-        f'text-anchor="middle" fill="{INK}">N</text></g>'
+        f'text-anchor="middle" fill="{PAL.ink}">N</text></g>'
     )
 
 
@@ -2080,17 +2118,16 @@ def _svg(
     map_w = (x1 - x0) * CELL
     map_h = (y1 - y0) * CELL
     body, used = drawing.draw(gm)
-    paper = PAPER if style == "classic" else FLOOR
+    paper = PAL.paper if style == "classic" else PAL.floor
     title = title_text(doc, depth, lang)
     if bare:  # the map alone, edge to edge
         return (
             "\n".join(
                 [
-                    f'<svg xmlns="http://www.w3.org/2000/svg" width="{map_w}" height="{map_h}" '
-                    f'viewBox="0 0 {map_w} {map_h}">',
-                    f"<title>{_escape(title)}</title>",
+                    svg_head(map_w, map_h),
+                    title_element(title),
                     _defs(style),
-                    f'<rect width="{map_w}" height="{map_h}" fill="{paper}"/>',
+                    background(map_w, map_h, paper),
                     f'<g class="map" transform="translate({-x0 * CELL} {-y0 * CELL})">',
                     *body,
                     "</g>",
@@ -2110,16 +2147,13 @@ def _svg(
         _("game master's map") if gm else _("players' map"),
     ]
     head: list[str] = [
-        f'<text class="title" x="{MARGIN}" y="34" font-family="{SVG_FONT_SERIF}" '
-        f'font-size="24" font-weight="bold" fill="{INK}">{_escape(title)}</text>',
-        f'<text x="{MARGIN}" y="57" font-family="{SVG_FONT_SANS}" font-size="14" '
-        f'fill="{MUTED}">{_escape(" · ".join(sub))}</text>',
+        *title_block(title, sub, PAL, x=MARGIN, title_y=34, sub_y=57, cls="title"),
         _compass(width - MARGIN - 10, 36),
     ]
     tx, ty = ox - x0 * CELL, oy - y0 * CELL
     frame = (
         f'<rect x="{ox}" y="{oy}" width="{map_w}" height="{map_h}" fill="none" '
-        f'stroke="{MUTED}" stroke-width="1"/>'
+        f'stroke="{PAL.muted}" stroke-width="1"/>'
     )
     top = oy + map_h + 34
     scale = _scale_bar(MARGIN + 8, top, lang)
@@ -2127,11 +2161,10 @@ def _svg(
     legend, legend_h = _legend(used, gm, lang, width, top)
     total_h = top + legend_h + MARGIN - 8
     svg = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{total_h}" '
-        f'viewBox="0 0 {width} {total_h}">',
-        f"<title>{_escape(title)}</title>",
+        svg_head(width, total_h),
+        title_element(title),
         _defs(style),
-        f'<rect width="{width}" height="{total_h}" fill="{FLOOR}"/>',
+        background(width, total_h, PAL.sheet),
         f'<rect x="{ox}" y="{oy}" width="{map_w}" height="{map_h}" fill="{paper}"/>',
         *head,
         f'<g class="map" transform="translate({tx} {ty})">',
@@ -2168,12 +2201,8 @@ def render_png(
     A map too large for :data:`kerker.render.png.MAX_PIXELS` at ``scale`` is drawn at the
     largest scale that fits; with ``fit=False`` it is refused with a ``RenderError``.
     """
-    from kerker.render.png import svg_to_png
-
     svg = render_svg(doc, depth=depth, view=view, lang=lang, style=style, bare=bare)
-    found = re.search(r'width="(\d+)" height="(\d+)"', svg)
-    width, height = (int(found.group(1)), int(found.group(2))) if found else (0, 0)
-    return svg_to_png(svg, scale=scale, width=width, height=height, fit=fit)
+    return map_png(svg, scale=scale, fit=fit)
 
 
 class TabletopMap:
@@ -2230,7 +2259,7 @@ class TabletopMap:
                     f'viewBox="{vb}" preserveAspectRatio="none">',
                     _defs(),
                     f'<rect x="{x0 * CELL}" y="{y0 * CELL}" width="{(x1 - x0) * CELL}" '
-                    f'height="{(y1 - y0) * CELL}" fill="{PAPER}"/>',
+                    f'height="{(y1 - y0) * CELL}" fill="{PAL.paper}"/>',
                     *body,
                     "</svg>",
                 ]

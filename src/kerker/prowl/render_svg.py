@@ -28,8 +28,17 @@ from kerker.prowl.model import (
     Prowl,
 )
 from kerker.render import metrics
+from kerker.render.kit import num1 as _n
 from kerker.render.kit import xml_text
-from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
+from kerker.render.png import SVG_FONT_SANS
+from kerker.render.svgkit import (
+    Palette,
+    background,
+    bold_heading,
+    sans_text,
+    svg_head,
+    title_block,
+)
 from kerker.tables.render import number
 
 BOX_W = 156
@@ -44,16 +53,34 @@ MIN_WIDTH = 640
 PORT_PITCH = 34
 STAGGER = 24
 
-INK = "#1f2630"
-MUTED = "#5d6673"
-LINE = "#3b4350"
-PATROL_COLOUR = "#8e44ad"
-TRAP_COLOUR = "#c0392b"
-CREATURE_COLOUR = "#7b2d26"
-TRAPTYPE_COLOUR = "#1f5f8b"
-LOOT_COLOUR = "#b7870b"
-FILLS = ("#e6e6e6", "#d4ebcf", "#fbe2a6", "#f3b7af")
-STROKES = ("#8c8c8c", "#4f8a45", "#b8860b", "#b03a2e")
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProwlPalette(Palette):
+    """The prowl plan's colours: the shared ones, the connections' ``line``, the marks'
+    colours, and a room's fill and stroke by security (NoSec .. HiSec)."""
+
+    line: str
+    patrol: str
+    door_trap: str
+    creature: str
+    trap: str
+    loot: str
+    fills: tuple[str, str, str, str]
+    strokes: tuple[str, str, str, str]
+
+
+PAL = ProwlPalette(
+    ink="#1f2630",
+    muted="#5d6673",
+    line="#3b4350",
+    patrol="#8e44ad",
+    door_trap="#c0392b",
+    creature="#7b2d26",
+    trap="#1f5f8b",
+    loot="#b7870b",
+    fills=("#e6e6e6", "#d4ebcf", "#fbe2a6", "#f3b7af"),
+    strokes=("#8c8c8c", "#4f8a45", "#b8860b", "#b03a2e"),
+)
 
 
 def _escape(text: object) -> str:
@@ -66,12 +93,6 @@ def text_width(text: str, size: float, *, bold: bool = False) -> float:
     """The width of ``text`` in Source Sans Pro at ``size`` px, from the font's real
     advance widths (:mod:`kerker.render.metrics`, shared by every map)."""
     return metrics.text_width(text, size, bold=bold)
-
-
-def _n(value: float) -> str:
-    """A coordinate: whole numbers without a decimal point, else one decimal."""
-    text = f"{value:.1f}"
-    return text[:-2] if text.endswith(".0") else text
 
 
 @dataclass
@@ -205,18 +226,18 @@ def _door_mark(x: float, y: float, conn: Connection) -> list[str]:
     w = max(18.0, text_width(label, 12, bold=True) + 8)
     out.append(
         f'<rect x="{_n(x - w / 2)}" y="{_n(y - 9)}" width="{_n(w)}" height="18" rx="2" '
-        f'fill="#ffffff" stroke="{INK}" stroke-width="1.6"/>'
+        f'fill="#ffffff" stroke="{PAL.ink}" stroke-width="1.6"/>'
     )
     out.append(
         f'<text x="{_n(x)}" y="{_n(y + 4.5)}" text-anchor="middle" '
         f'font-family="{SVG_FONT_SANS}" font-size="12" font-weight="bold" '
-        f'fill="{INK}">{_escape(label)}</text>'
+        f'fill="{PAL.ink}">{_escape(label)}</text>'
     )
     if conn.trap is not None:
         tx, ty = x + w / 2 + 1, y - 9
         out.append(
             f'<path d="M {_n(tx)} {_n(ty - 11)} L {_n(tx + 7)} {_n(ty + 2)} '
-            f'L {_n(tx - 7)} {_n(ty + 2)} Z" fill="{TRAP_COLOUR}" stroke="#ffffff" '
+            f'L {_n(tx - 7)} {_n(ty + 2)} Z" fill="{PAL.door_trap}" stroke="#ffffff" '
             'stroke-width="1"/>'
         )
         out.append(
@@ -230,7 +251,7 @@ def _door_mark(x: float, y: float, conn: Connection) -> list[str]:
 def _id_tag(x: float, y: float, text: str, anchor: str = "middle") -> str:
     return (
         f'<text x="{_n(x)}" y="{_n(y)}" text-anchor="{anchor}" font-family="{SVG_FONT_SANS}" '
-        f'font-size="10" fill="{MUTED}">{_escape(text)}</text>'
+        f'font-size="10" fill="{PAL.muted}">{_escape(text)}</text>'
     )
 
 
@@ -247,7 +268,7 @@ def _trap(x: float, y: float, colour: str) -> str:
 
 def _coin(x: float, y: float) -> str:
     return (
-        f'<circle cx="{_n(x)}" cy="{_n(y)}" r="5" fill="{LOOT_COLOUR}" stroke="#7a5a00" '
+        f'<circle cx="{_n(x)}" cy="{_n(y)}" r="5" fill="{PAL.loot}" stroke="#7a5a00" '
         'stroke-width="1"/>'
     )
 
@@ -471,14 +492,15 @@ def _draw_connections(p: Prowl, plan: _Plan) -> list[str]:
         for conn in members:
             dash = "" if conn.door else ' stroke-dasharray="6 4"'
             body.append(
-                f'<path d="{paths[conn.id]}" fill="none" stroke="{LINE}" stroke-width="2"{dash}/>'
+                f'<path d="{paths[conn.id]}" fill="none" stroke="{PAL.line}" '
+                f'stroke-width="2"{dash}/>'
             )
             if conn.between[0] == OUTSIDE:
                 _bx, by = doors_at[conn.id]
                 tip = boxes[conn.between[1]].x
                 body.append(
                     f'<path d="M {_n(tip - 9)} {_n(by - 5)} L {_n(tip - 1)} {_n(by)} '
-                    f'L {_n(tip - 9)} {_n(by + 5)} Z" fill="{LINE}"/>'
+                    f'L {_n(tip - 9)} {_n(by + 5)} Z" fill="{PAL.line}"/>'
                 )
     # Patrol bands over the lines they walk (translucent).
     walked: set[str] = set()
@@ -492,7 +514,7 @@ def _draw_connections(p: Prowl, plan: _Plan) -> list[str]:
     for conn in p.connections:
         if conn.id in walked:
             body.append(
-                f'<path d="{paths[conn.id]}" fill="none" stroke="{PATROL_COLOUR}" '
+                f'<path d="{paths[conn.id]}" fill="none" stroke="{PAL.patrol}" '
                 'stroke-opacity="0.35" stroke-width="9" stroke-linecap="butt"/>'
             )
     return body
@@ -510,31 +532,31 @@ def _draw_rooms(p: Prowl, plan: _Plan, lang: str) -> list[str]:
         sec = room.security
         body.append(
             f'<rect x="{_n(box.x)}" y="{_n(box.y)}" width="{BOX_W}" height="{_n(box.h)}" '
-            f'rx="5" fill="{FILLS[sec]}" stroke="{STROKES[sec]}" stroke-width="2"/>'
+            f'rx="5" fill="{PAL.fills[sec]}" stroke="{PAL.strokes[sec]}" stroke-width="2"/>'
         )
         body.append(
             f'<text x="{_n(box.x + 8)}" y="{_n(box.y + 17)}" font-family="{SVG_FONT_SANS}" '
-            f'font-size="15" font-weight="bold" fill="{INK}">{_escape(room.id)}</text>'
+            f'font-size="15" font-weight="bold" fill="{PAL.ink}">{_escape(room.id)}</text>'
         )
         body.append(
             f'<text x="{_n(box.x + BOX_W - 8)}" y="{_n(box.y + 16)}" text-anchor="end" '
             f'font-family="{SVG_FONT_SANS}" font-size="12" font-weight="bold" '
-            f'fill="{STROKES[sec]}">{SECURITY_SHORT[sec]}</text>'
+            f'fill="{PAL.strokes[sec]}">{SECURITY_SHORT[sec]}</text>'
         )
         y = box.y + HEADER_H + 12
         rows = _room_lines(p, room.id)
         if not rows and sec > 0:
             body.append(
                 f'<text x="{_n(box.x + 8)}" y="{_n(y + 1)}" font-family="{SVG_FONT_SANS}" '
-                f'font-size="12" fill="{MUTED}">{_escape(none_here)}</text>'
+                f'font-size="12" fill="{PAL.muted}">{_escape(none_here)}</text>'
             )
         for row in rows:
             x = box.x + 12
             for c in row:
                 colour = (
-                    PATROL_COLOUR
+                    PAL.patrol
                     if c.mode == PATROL
-                    else (CREATURE_COLOUR if c.type == "creature" else TRAPTYPE_COLOUR)
+                    else (PAL.creature if c.type == "creature" else PAL.trap)
                 )
                 body.append(
                     _creature(x, y - 3.5, colour)
@@ -606,14 +628,7 @@ def render_svg(p: Prowl, lang: str) -> str:
             budget=p.tuning.budget, left=p.tuning.left
         ),
     ]
-    body.append(
-        f'<text x="{MARGIN}" y="36" font-family="{SVG_FONT_SERIF}" font-size="24" '
-        f'font-weight="bold" fill="{INK}">{_escape(title)}</text>'
-    )
-    body.append(
-        f'<text x="{MARGIN}" y="58" font-family="{SVG_FONT_SANS}" font-size="14" '
-        f'fill="{MUTED}">{_escape(" · ".join(sub))}</text>'
-    )
+    body += title_block(title, sub, PAL, x=MARGIN, title_y=36, sub_y=58)
     depth_label_y = TITLE_H + 8
     for d in sorted(cols):
         x = col_x[d] + BOX_W / 2
@@ -621,7 +636,7 @@ def render_svg(p: Prowl, lang: str) -> str:
     outside = _("outside")
     body.append(
         f'<text x="{MARGIN}" y="{depth_label_y}" font-family="{SVG_FONT_SANS}" '
-        f'font-size="10" fill="{MUTED}">{_escape(outside)}</text>'
+        f'font-size="10" fill="{PAL.muted}">{_escape(outside)}</text>'
     )
 
     body += _draw_connections(p, plan)
@@ -633,12 +648,8 @@ def render_svg(p: Prowl, lang: str) -> str:
     body += legend
     width = max(MIN_WIDTH, int(content_w), int(legend_w + 2 * MARGIN))
     height = int(content_h + 30 + legend_h + MARGIN)
-    head = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}">'
-    )
-    background = f'<rect width="{width}" height="{height}" fill="#ffffff"/>'
-    return "\n".join([head, background, *body, "</svg>"]) + "\n"
+    sheet = background(width, height, PAL.sheet)
+    return "\n".join([svg_head(width, height), sheet, *body, "</svg>"]) + "\n"
 
 
 PROTECTION_KINDS = ("hidden", "locked", "trap")
@@ -663,17 +674,13 @@ def _legend(p: Prowl, lang: str, x: float, y: float) -> tuple[list[str], float, 
     """The legend below the plan: security colours, then the marks (each row measured)."""
     _ = translator(lang)
     out: list[str] = []
-    heading = _("Legend")
-    out.append(
-        f'<text x="{_n(x)}" y="{_n(y + 12)}" font-family="{SVG_FONT_SERIF}" font-size="15" '
-        f'font-weight="bold" fill="{INK}">{_escape(heading)}</text>'
-    )
+    out.append(bold_heading(x, y + 12, _("Legend"), 15, PAL.ink, fmt=_n))
     names = [_("no security"), _("low security"), _("medium security"), _("high security")]
 
     def swatch(sec: int) -> Mark:
         return lambda cx, cy: [
             f'<rect x="{_n(cx)}" y="{_n(cy - 8)}" width="26" height="16" '
-            f'rx="3" fill="{FILLS[sec]}" stroke="{STROKES[sec]}" '
+            f'rx="3" fill="{PAL.fills[sec]}" stroke="{PAL.strokes[sec]}" '
             'stroke-width="2"/>'
         ]
 
@@ -682,13 +689,13 @@ def _legend(p: Prowl, lang: str, x: float, y: float) -> tuple[list[str], float, 
 
         def draw(cx: float, cy: float) -> list[str]:
             marks = [
-                f'<path d="M {_n(cx)} {_n(cy)} H {_n(cx + 26)}" stroke="{LINE}" '
+                f'<path d="M {_n(cx)} {_n(cy)} H {_n(cx + 26)}" stroke="{PAL.line}" '
                 f'stroke-width="2"{dash}/>'
             ]
             if arrow:
                 marks.append(
                     f'<path d="M {_n(cx + 18)} {_n(cy - 5)} L {_n(cx + 26)} {_n(cy)} '
-                    f'L {_n(cx + 18)} {_n(cy + 5)} Z" fill="{LINE}"/>'
+                    f'L {_n(cx + 18)} {_n(cy + 5)} Z" fill="{PAL.line}"/>'
                 )
             return marks
 
@@ -712,13 +719,13 @@ def _legend(p: Prowl, lang: str, x: float, y: float) -> tuple[list[str], float, 
             (line(False, True), _("entrance from outside")),
         ],
         [
-            (lambda cx, cy: [_creature(cx + 12, cy, CREATURE_COLOUR)], _("creature and its level")),
-            (lambda cx, cy: [_trap(cx + 12, cy, TRAPTYPE_COLOUR)], _("trap and its level")),
+            (lambda cx, cy: [_creature(cx + 12, cy, PAL.creature)], _("creature and its level")),
+            (lambda cx, cy: [_trap(cx + 12, cy, PAL.trap)], _("trap and its level")),
             (lambda cx, cy: [_coin(cx + 12, cy)], loot),
             (
                 lambda cx, cy: [
                     f'<path d="M {_n(cx + 2)} {_n(cy)} H {_n(cx + 24)}" '
-                    f'stroke="{PATROL_COLOUR}" stroke-opacity="0.35" stroke-width="9" '
+                    f'stroke="{PAL.patrol}" stroke-opacity="0.35" stroke-width="9" '
                     'stroke-linecap="round"/>'
                 ],
                 _("patrol route (purple: on patrol)"),
@@ -731,11 +738,7 @@ def _legend(p: Prowl, lang: str, x: float, y: float) -> tuple[list[str], float, 
         cx = x
         for mark, label in row:
             out += mark(cx, row_y)
-            out.append(
-                f'<text x="{_n(cx + 36)}" y="{_n(row_y + 4)}" '
-                f'font-family="{SVG_FONT_SANS}" font-size="12" fill="{INK}">'
-                f"{_escape(label)}</text>"
-            )
+            out.append(sans_text(cx + 36, row_y + 4, label, 12, PAL.ink, fmt=_n))
             cx += 36 + text_width(label, 12) + 26
         widest = max(widest, cx - x)
         row_y += 30

@@ -18,6 +18,7 @@ __all__ = [
     "md_code",
     "md_text",
     "num",
+    "num1",
     "star_points",
     "visible",
     "xml_attr",
@@ -104,6 +105,14 @@ def num(value: float) -> str:
     """A coordinate for SVG: at most two decimals, no trailing zeros, no "-0"."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
+
+
+@lru_cache(maxsize=4096)
+def num1(value: float) -> str:
+    """A coordinate with one decimal, whole numbers without the decimal point (the zone
+    and prowl maps' format; ``-0.0`` stays ``"-0"`` as those maps always wrote it)."""
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
 
 
 # Unit vectors of a five-pointed star, tip up (constants, not libm: the same bytes everywhere).

@@ -15,9 +15,21 @@ from dataclasses import dataclass
 from kerker.errors import N_, OptionError
 from kerker.i18n import translator
 from kerker.render import metrics
+from kerker.render.kit import num1 as _num
 from kerker.render.kit import star_points
 from kerker.render.kit import xml_text as escape
-from kerker.render.png import SVG_FONT_SANS, SVG_FONT_SERIF
+from kerker.render.png import SVG_FONT_SERIF
+from kerker.render.svgkit import (
+    Palette,
+    background,
+    bold_heading,
+    legend_flow,
+    map_png,
+    sans_text,
+    svg_head,
+    title_block,
+    title_element,
+)
 from kerker.zones.model import Area, Point, ZoneMap
 
 VIEWS = ("gm", "player")
@@ -26,12 +38,11 @@ INSET = 13  # outline to node boundary: areas lie 2 * INSET apart
 MARGIN = 28
 TITLE_H = 92
 MIN_WIDTH = 600
-STAR = "#2e7d32"
 
 
-@dataclass(frozen=True, slots=True)
-class Palette:
-    """Colours of one theme."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ZonePalette(Palette):
+    """Colours of one theme: the shared ones and the zone map's own."""
 
     area: str
     start: str
@@ -39,16 +50,28 @@ class Palette:
     zone_line: str
     link: str
     hidden: str
-    ink: str
-    muted: str
 
 
 PALETTES = {
-    "scifi": Palette(
-        "#e4ecf3", "#d3ecd0", "#1d2935", "#9fb0c0", "#1f6fb2", "#c0392b", "#1d2935", "#5d6b78"
+    "scifi": ZonePalette(
+        area="#e4ecf3",
+        start="#d3ecd0",
+        outline="#1d2935",
+        zone_line="#9fb0c0",
+        link="#1f6fb2",
+        hidden="#c0392b",
+        ink="#1d2935",
+        muted="#5d6b78",
     ),
-    "fantasy": Palette(
-        "#f4ead6", "#dcebc9", "#3a2a1a", "#b9a583", "#7a4a1e", "#b0301f", "#3a2a1a", "#6e5e4c"
+    "fantasy": ZonePalette(
+        area="#f4ead6",
+        start="#dcebc9",
+        outline="#3a2a1a",
+        zone_line="#b9a583",
+        link="#7a4a1e",
+        hidden="#b0301f",
+        ink="#3a2a1a",
+        muted="#6e5e4c",
     ),
 }
 DEFAULT_PALETTE = PALETTES["scifi"]
@@ -72,11 +95,6 @@ def wrap(text: str, size: float, width: float) -> list[str]:
         else:
             line = candidate
     return [*lines, line] if line else lines
-
-
-def _num(value: float) -> str:
-    text = f"{value:.1f}"
-    return text[:-2] if text.endswith(".0") else text
 
 
 def _bx(index: int) -> int:
@@ -243,14 +261,7 @@ def render_svg(zmap: ZoneMap, *, view: str = "gm", lang: str = "en") -> str:
         theme_label(zmap.theme, lang),
         _("game master's map") if gm else _("players' map"),
     ]
-    body.append(
-        f'<text x="{MARGIN}" y="34" font-family="{SVG_FONT_SERIF}" font-size="24" '
-        f'font-weight="bold" fill="{pal.ink}">{escape(title)}</text>'
-    )
-    body.append(
-        f'<text x="{MARGIN}" y="56" font-family="{SVG_FONT_SANS}" font-size="14" '
-        f'fill="{pal.muted}">{escape(" · ".join(sub))}</text>'
-    )
+    body += title_block(title, sub, pal, x=MARGIN, title_y=34, sub_y=56)
 
     # Empty nodes: a small cross.
     marks = []
@@ -327,7 +338,7 @@ def render_svg(zmap: ZoneMap, *, view: str = "gm", lang: str = "en") -> str:
         if start:
             body.append(
                 f'<polygon class="start" points="{_star(cx, cy + 16, 7.5)}" '
-                f'fill="{STAR}" '
+                f'fill="{pal.star}" '
                 f'stroke="{pal.outline}" stroke-width="1"/>'
             )
 
@@ -336,16 +347,12 @@ def render_svg(zmap: ZoneMap, *, view: str = "gm", lang: str = "en") -> str:
     legend, height = _legend(zmap, lang, gm, pal, width, top)
     body += ['<g class="legend">', *legend, "</g>"]
     total_h = top + height + MARGIN
-    head = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{total_h}" '
-        f'viewBox="0 0 {width} {total_h}">'
-    )
     return (
         "\n".join(
             [
-                head,
-                f"<title>{escape(title)}</title>",
-                f'<rect width="{width}" height="{total_h}" fill="#ffffff"/>',
+                svg_head(width, total_h),
+                title_element(title),
+                background(width, total_h, pal.sheet),
                 *body,
                 "</svg>",
             ]
@@ -355,7 +362,7 @@ def render_svg(zmap: ZoneMap, *, view: str = "gm", lang: str = "en") -> str:
 
 
 def _legend(
-    zmap: ZoneMap, lang: str, gm: bool, pal: Palette, width: int, top: int
+    zmap: ZoneMap, lang: str, gm: bool, pal: ZonePalette, width: int, top: int
 ) -> tuple[list[str], int]:
     """The legend's elements and its height."""
     _ = translator(lang)
@@ -369,12 +376,17 @@ def _legend(
         items.append(("start", _("suggested start") if gm else _("start")))
     if any(None in row for row in zmap.grid):
         items.append(("empty", _("empty node")))
-    x, y = MARGIN, top
-    row_h = 26
-    for kind, label in items:
-        need = 34 + text_width(label, 14) + 24
-        if x > MARGIN and x + need > width - MARGIN:
-            x, y = MARGIN, y + row_h
+    spots, bottom = legend_flow(
+        [label for _kind, label in items],
+        left=MARGIN,
+        right=width - MARGIN,
+        top=top,
+        mark_w=34,
+        gap=24,
+        row_h=26,
+        whole=True,
+    )
+    for (kind, label), (x, y) in zip(items, spots, strict=True):
         cy = y + 9
         if kind == "area":
             out.append(
@@ -397,7 +409,7 @@ def _legend(
             )
         elif kind == "start":
             out.append(
-                f'<polygon points="{_star(x + 13, cy, 9)}" fill="{STAR}" '
+                f'<polygon points="{_star(x + 13, cy, 9)}" fill="{pal.star}" '
                 f'stroke="{pal.outline}" stroke-width="1"/>'
             )
         else:
@@ -405,12 +417,8 @@ def _legend(
                 f'<path d="M {x + 8} {cy} H {x + 18} M {x + 13} {cy - 5} V {cy + 5}" '
                 f'stroke="{pal.zone_line}" stroke-width="1.5" fill="none"/>'
             )
-        out.append(
-            f'<text x="{x + 34}" y="{cy + 5}" font-family="{SVG_FONT_SANS}" '
-            f'font-size="14" fill="{pal.ink}">{escape(label)}</text>'
-        )
-        x += int(need)
-    y += row_h
+        out.append(sans_text(x + 34, cy + 5, label, 14, pal.ink, fmt=_num))
+    y = int(bottom)
     if not gm:
         return out, y - top
 
@@ -419,21 +427,14 @@ def _legend(
 
     for note in notes(zmap, lang):
         for line in wrap(note, 14, width - 2 * MARGIN):
-            out.append(
-                f'<text x="{MARGIN}" y="{y + 12}" font-family="{SVG_FONT_SANS}" '
-                f'font-size="14" fill="{pal.muted}">{escape(line)}</text>'
-            )
+            out.append(sans_text(MARGIN, y + 12, line, 14, pal.muted, fmt=_num))
             y += 19
     if not any(a.details for a in zmap.areas):
         return out, y - top
 
     # The game master's list of area names, in columns (down, then across).
     y += 10
-    heading = escape(_("Areas"))
-    out.append(
-        f'<text x="{MARGIN}" y="{y + 12}" font-family="{SVG_FONT_SERIF}" font-size="16" '
-        f'font-weight="bold" fill="{pal.ink}">{heading}</text>'
-    )
+    out.append(bold_heading(MARGIN, y + 12, _("Areas"), 16, pal.ink, fmt=_num))
     y += 26
     entries = [(a.letter, a.details.name.text(lang) if a.details else "") for a in zmap.areas]
     letter_w = max(text_width(letter, 14) for letter, _name in entries) + 8
@@ -446,14 +447,8 @@ def _legend(
         col, row = divmod(i, per_col)
         tx = MARGIN + col * col_w
         ty = y + row * line_h + 12
-        out.append(
-            f'<text x="{_num(tx)}" y="{ty}" font-family="{SVG_FONT_SANS}" '
-            f'font-size="14" font-weight="bold" fill="{pal.ink}">{escape(letter)}</text>'
-        )
-        out.append(
-            f'<text x="{_num(tx + letter_w)}" y="{ty}" font-family="{SVG_FONT_SANS}" '
-            f'font-size="14" fill="{pal.ink}">{escape(name)}</text>'
-        )
+        out.append(sans_text(tx, ty, letter, 14, pal.ink, bold=True, fmt=_num))
+        out.append(sans_text(tx + letter_w, ty, name, 14, pal.ink, fmt=_num))
     y += per_col * line_h
     return out, y - top
 
@@ -470,11 +465,4 @@ def render_png(
     Same map, view, language and scale -> the same bytes. Refuses pictures over
     :data:`kerker.render.png.MAX_PIXELS` with a :class:`~kerker.render.png.RenderError`.
     """
-    import re
-
-    from kerker.render.png import svg_to_png
-
-    svg = render_svg(zmap, view=view, lang=lang)
-    found = re.search(r'width="(\d+)" height="(\d+)"', svg)
-    width, height = (int(found.group(1)), int(found.group(2))) if found else (0, 0)
-    return svg_to_png(svg, scale=scale, width=width, height=height)
+    return map_png(render_svg(zmap, view=view, lang=lang), scale=scale)
