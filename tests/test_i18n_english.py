@@ -84,9 +84,9 @@ def test_table_list_and_the_play_journal_write_english_dice(tmp_path: Path) -> N
     opened = _run("play", "open", session, "next", "--db", db, "--lang", "en")
     assert opened.returncode == 0, opened.stderr
     journal = _run("play", "journal", session, "--db", db, "--lang", "en").stdout
-    assert "d20 -> [" in journal and GERMAN_DIE.search(journal) is None, journal
+    assert "d20 → [" in journal and GERMAN_DIE.search(journal) is None, journal
     german = _run("play", "journal", session, "--db", db, "--lang", "de").stdout
-    assert "W20 -> [" in german
+    assert "W20 → [" in german
 
 
 def test_the_check_speaks_of_a_target_and_a_penalty() -> None:

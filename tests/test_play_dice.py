@@ -141,9 +141,9 @@ def test_the_journal_says_entered(play: Play) -> None:
     live = play.act(sid, "open", exit="1", dice=[4, 70], rest=True)
     de = journal_md(live, REGISTRY, "de")
     assert "Echte Würfel eingegeben: 4, 70." in de
-    assert "W% -> [70] = 70 (eingegeben)" in de
+    assert "W% → [70] = 70 (eingegeben)" in de
     it = journal_md(live, REGISTRY, "it")
-    assert "d% -> [70] = 70 (inserito)" in it
+    assert "d% → [70] = 70 (inserito)" in it
     assert "(inserito)" not in journal_md(live, REGISTRY, "it", "player")
 
 

@@ -103,7 +103,10 @@ def _secrets_kept(data: dict[str, Any], whole: dict[str, Any], referee: bool) ->
             assert item in whole["open_exits"], item  # found: the players know of it
         if referee and "contents" in item:
             assert item["rolls"] == []
-            assert all(c["kind"] in ("note", "treasure") for c in item["contents"]), item
+            assert all(
+                c["kind"] in ("note", "treasure", "sprung_trap", "sprung_trick")
+                for c in item["contents"]
+            ), item
     assert whole["player_token"] is None
 
 
