@@ -51,6 +51,15 @@ def area_edge(area: AreaBuilder, side: str) -> list[Cell]:
     return kept[1]
 
 
+def _along(at: Cell, side: str, width: int) -> list[Cell]:
+    """The wall cells of a way ``width`` cells wide from ``at`` along its ``side`` wall (+x
+    on a north or south wall, +y on an east or west one; one cell on a diagonal)."""
+    if width <= 1 or side not in ("n", "e", "s", "w"):
+        return [at]
+    ax, ay = (0, 1) if side in ("e", "w") else (1, 0)
+    return [(at[0] + ax * i, at[1] + ay * i) for i in range(width)]
+
+
 def reserved_cells(level: LevelState, conn: ConnBuilder | None) -> set[Cell]:
     """The cells just beyond the other open exits of ``conn``'s area (their whole width):
     a corridor starting beside ``conn`` keeps off them."""
@@ -387,6 +396,16 @@ class CorridorKit:
         the corridor cannot go on."""
         first, rest = ways[0], ways[1:]
         made = []
+        # one opening per cell and wall: a way that would leave through the wall cell of
+        # another (the 45-deg way of a five-way junction beside its 90-deg one on the same
+        # wall) joins it (an ``exit`` bend) instead of a second opening on that cell
+        taken = {
+            (cell, c.side)
+            for c in state.conns_of(level, walker.area.id)
+            if c.from_ == walker.area.id and c.mode != "level"
+            for cell in _along(c.at, c.side, c.width)
+        }
+        joined = 0
         for where, n in rest:
             heading = (
                 walker.heading
@@ -397,6 +416,11 @@ class CorridorKit:
             cell = self._edge(walker, wall)
             if level.occ.owner(step(cell, wall)) is not None:
                 continue
+            edges = {(c, wall) for c in _along(cell, wall, min(2, width))}
+            if not taken.isdisjoint(edges):
+                joined += 1
+                continue
+            taken |= edges
             made.append(
                 state.connect(
                     level,
@@ -411,6 +435,8 @@ class CorridorKit:
                     info=dict(info),
                 )
             )
+        if joined:
+            record(state, walker.area, "exit", len(ways), len(ways) - joined, "joined")
         state.push_in_order(level, made)
         if first[0] != "ahead" and not self._turn(state, level, walker, first[0], first[1]):
             if not self._turn(

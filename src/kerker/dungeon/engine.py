@@ -1166,6 +1166,8 @@ class _Freezer:
                 or not spans_kept
                 or found.cells != stamps
                 or None in stamps
+                # a span fitted off its rolled place also reads the area's other ways
+                or found.fitted != (c.at, c.width)
             ):
                 fitted = _fit_span(st, c)
                 if found is not None and found.key == key and found.fitted == fitted:
@@ -1344,7 +1346,8 @@ def _fit_span(level: LevelState, conn: ConnBuilder) -> tuple[Cell, int]:
     """Where a connection of more than one cell opens, as ``(at, width)``: only where its
     area meets the area it leads to (the cells from ``at`` along its wall,
     :func:`_along_wall`, must be its area's, the cells across its wall the target's).
-    Shifted back along the wall if that fits whole, else narrowed to the cells that fit.
+    Shifted back along the wall if that fits whole (never onto the wall cells of another way
+    of its area in that wall), else narrowed to the cells that fit.
     Reads the state only."""
     along = _along_wall(conn)
     if along is None or conn.width <= 1:
@@ -1363,9 +1366,23 @@ def _fit_span(level: LevelState, conn: ConnBuilder) -> tuple[Cell, int]:
     x, y = conn.at
     if run(x, y) == conn.width:
         return conn.at, conn.width
+    # a shift never moves onto the wall cells of another way of the area in the same wall
+    # (one door per cell and wall: ZL seed 71 level 3, an archway shifted onto its neighbour)
+    others: set[Cell] = set()
+    for other in level.links.get(conn.from_, ()):
+        if (
+            other is not conn
+            and other.from_ == conn.from_
+            and other.side == conn.side
+            and other.mode != "level"
+            and level.conns.get(other.id) is other
+        ):
+            others.update(_span(other.at, other.side, other.width))
     for back in range(1, conn.width):
         sx, sy = x - along[0] * back, y - along[1] * back
-        if run(sx, sy) == conn.width:
+        if run(sx, sy) == conn.width and others.isdisjoint(
+            (sx + along[0] * i, sy + along[1] * i) for i in range(back)
+        ):
             return (sx, sy), conn.width
     return conn.at, max(1, run(x, y))
 

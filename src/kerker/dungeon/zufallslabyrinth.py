@@ -466,7 +466,11 @@ class Zufallslabyrinth(CorridorKit):
             return
         # An area this one already opens into is no "existing area" to find a secret door
         # to (it would only lead back the way one came).
-        linked = {c.to if c.from_ == area.id else c.from_ for c in state.conns_of(level, area.id)}
+        mine = state.conns_of(level, area.id)
+        linked = {c.to if c.from_ == area.id else c.from_ for c in mine}
+        # one door per cell: a wall cell that holds a door (any wall of it: a corner cell
+        # is on two walls) is no place for a secret door; the wall section's next cell is
+        doors = {c.at if c.from_ == area.id else step(c.at, c.side) for c in mine}
         owners = level.occ.owners
         for side in ("n", "e", "s", "w"):
             best: tuple[int, Cell, str] | None = None
@@ -474,7 +478,7 @@ class Zufallslabyrinth(CorridorKit):
             section = area_edge(area, side) if walls is None else walls.get(side, [])
             for cell in sorted(set(section)):  # the wall's cells, by (x, y)
                 x, y = cell
-                if (x + dx, y + dy) in area.cells:
+                if (x + dx, y + dy) in area.cells or cell in doors:
                     continue
                 for dist in range(1, NEAR + 1):
                     owner = owners.get((x + dist * dx, y + dist * dy))
@@ -506,6 +510,7 @@ class Zufallslabyrinth(CorridorKit):
             gap = [step(cell, side, i) for i in range(1, dist)]
             if gap and not (level.occ.free(gap) and level.occ.fits(gap[1:], {owner}, margin=1)):
                 continue
+            doors.add(cell)
             if not gap:
                 state.connect(
                     level,
