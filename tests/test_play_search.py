@@ -779,7 +779,9 @@ def test_every_open_exit_names_its_wall(play: Play) -> None:
 
     s = _explore(play, "zufallslabyrinth", 5, 15)
     keys = [e["key"] for e in open_exit_list(s, "gm")]
-    assert any("~" in key for key in keys)  # the case that was broken
+    # A second exit at one place no longer arises here since the five-way junction's
+    # second way joins the first (rules-notes-000, decision 20): every wall is named.
+    assert keys
     for lang in ("de", "it", "en"):
         lines = exit_lines(s, "gm", translator(lang))
         assert lines and not any("()" in line for line in lines), (lang, lines)
