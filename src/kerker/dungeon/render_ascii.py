@@ -34,7 +34,7 @@ FEATURES = {
 }
 
 
-_NOT_UNDER_A_NUMBER = set("+'>S<vTOE|-")
+_NOT_UNDER_A_NUMBER = set("+'>S|-")  # doors and walls between areas (ways come later)
 _SIDES = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
 Cell = tuple[int, int]
 
