@@ -24,7 +24,7 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -46,11 +46,16 @@ class ViewIndex:
 
     top: dict[str, bytes]
     levels: tuple[tuple[Any, dict[str, bytes], dict[str, tuple[tuple[Any, bytes], ...]]], ...]
+    known: ViewIndex | None = field(default=None, compare=False, repr=False)
+    """The digested index, when it was made with the pieces (:func:`encode` with
+    :class:`Pieces`); not part of the value."""
 
     def digested(self) -> ViewIndex:
         """The same index with each piece's BLAKE2b digest (16 bytes) instead of its JSON:
         what is kept between requests (a tenth of the memory, and two pieces are the same
         JSON exactly when their digests are, but for a chance of 2^-128)."""
+        if self.known is not None:
+            return self.known
         return ViewIndex(
             {k: _digest(b) for k, b in self.top.items()},
             tuple(
@@ -62,6 +67,34 @@ class ViewIndex:
                 for depth, values, items in self.levels
             ),
         )
+
+
+class Pieces:
+    """The JSON and digest of the items (areas, connections) of the answers last encoded
+    with it, by the identity of the item: an item that is the same object as in the last
+    answer is neither encoded nor hashed again, so an answer costs what changed plus a look-up
+    per item. For the answers of one session, view and language (:meth:`Kept.pieces`).
+
+    The promise it rests on: an item is not changed once it has been answered (the GM
+    documents' areas and connections are memoised, made anew when their frozen values
+    change and never changed after: :class:`kerker.dungeon.export.DocumentMemo`). An item
+    is kept only while the last answer has it, and held, so its identity is not reused;
+    two requests using one :class:`Pieces` at once are safe (each hit is checked by
+    identity; the later answer's items are kept)."""
+
+    __slots__ = ("_kept",)
+
+    def __init__(self) -> None:
+        self._kept: dict[int, tuple[Any, bytes, bytes]] = {}
+
+    def _start(self) -> tuple[dict[int, tuple[Any, bytes, bytes]], dict[int, Any]]:
+        return self._kept, {}
+
+    def _keep(self, made: dict[int, tuple[Any, bytes, bytes]]) -> None:
+        self._kept = made
+
+    def __len__(self) -> int:
+        return len(self._kept)
 
 
 def _digest(data: bytes) -> bytes:
@@ -77,12 +110,14 @@ def _dumps(value: Any) -> bytes:
     return orjson.dumps(value, option=_OPTS)
 
 
-def encode(answer: dict[str, Any]) -> tuple[bytes, ViewIndex | None]:
+def encode(answer: dict[str, Any], pieces: Pieces | None = None) -> tuple[bytes, ViewIndex | None]:
     """The whole ``answer``'s JSON (UTF-8, compact) and its index (None when it cannot be
     taken apart). The bytes are the same JSON as ``orjson.dumps(answer)``; a value orjson
-    refuses (an integer past 64 bits) falls back to the standard library, without index."""
+    refuses (an integer past 64 bits) falls back to the standard library, without index.
+    With ``pieces``, items answered last time are taken from there (see :class:`Pieces`)
+    and the index carries its digests."""
     try:
-        index = _index(answer)
+        index = _index(answer, pieces)
     except NoIndex:
         index = None
     except (orjson.JSONEncodeError, TypeError):
@@ -96,10 +131,12 @@ def _stdlib(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
 
 
-def _index(answer: dict[str, Any]) -> ViewIndex:
+def _index(answer: dict[str, Any], pieces: Pieces | None = None) -> ViewIndex:
     top = {k: _dumps(v) for k, v in answer.items() if k != "levels"}
     levels = []
+    known: list[Any] = []
     seen_depths = set()
+    old, made = pieces._start() if pieces is not None else ({}, {})
     for level in answer.get("levels") or ():
         depth = level.get("depth")
         if depth in seen_depths or not isinstance(depth, int):
@@ -107,16 +144,36 @@ def _index(answer: dict[str, Any]) -> ViewIndex:
         seen_depths.add(depth)
         values = {k: _dumps(v) for k, v in level.items() if k not in ITEMS}
         items: dict[str, tuple[tuple[Any, bytes], ...]] = {}
+        digests: dict[str, tuple[tuple[Any, bytes], ...]] = {}
         for name in ITEMS:
             if name not in level:
                 continue
-            listed = tuple((item.get("id"), _dumps(item)) for item in level[name])
+            if pieces is None:
+                listed = tuple((item.get("id"), _dumps(item)) for item in level[name])
+            else:
+                got = []
+                hashed = []
+                for item in level[name]:
+                    hit = old.get(id(item))
+                    if hit is None or hit[0] is not item:
+                        data = _dumps(item)
+                        hit = (item, data, _digest(data))
+                    made[id(item)] = hit
+                    got.append((item.get("id"), hit[1]))
+                    hashed.append((got[-1][0], hit[2]))
+                listed = tuple(got)
+                digests[name] = tuple(hashed)
             ids = [i for i, _b in listed]
             if any(not isinstance(i, str) for i in ids) or len(set(ids)) != len(ids):
                 raise NoIndex
             items[name] = listed
         levels.append((depth, values, items))
-    return ViewIndex(top, tuple(levels))
+        known.append((depth, {k: _digest(b) for k, b in values.items()}, digests))
+    if pieces is None:
+        return ViewIndex(top, tuple(levels))
+    pieces._keep(made)
+    digested = ViewIndex({k: _digest(b) for k, b in top.items()}, tuple(known))
+    return ViewIndex(top, tuple(levels), digested)
 
 
 def _assembled(answer: dict[str, Any], index: ViewIndex) -> dict[str, Any]:
@@ -301,6 +358,19 @@ class Kept:
         self.per_view = per_view
         self._lock = threading.Lock()
         self._kept: OrderedDict[tuple[Any, ...], OrderedDict[int, ViewIndex | None]] = OrderedDict()
+        self._pieces: OrderedDict[tuple[Any, ...], Pieces] = OrderedDict()
+
+    def pieces(self, key: tuple[Any, ...]) -> Pieces:
+        """The :class:`Pieces` of ``key`` (session, view, language), made on first use; as
+        many kept as indexes (least recently used out first)."""
+        with self._lock:
+            found = self._pieces.get(key)
+            if found is None:
+                found = self._pieces[key] = Pieces()
+            self._pieces.move_to_end(key)
+            while len(self._pieces) > self.views:
+                self._pieces.popitem(last=False)
+            return found
 
     def keep(self, key: tuple[Any, ...], seq: int, index: ViewIndex) -> None:
         """Keep ``index`` as the answer of event ``seq`` for ``key`` (session, view,

@@ -12,6 +12,7 @@ came first, the answer is a 409 with the current state, never a lost or doubled 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import re
 import threading
@@ -129,6 +130,10 @@ class Sessions:
         self.answers: Any = None
         """The indexes of recent API answers for deltas (:class:`kerker.web.delta.Kept`,
         set by the session API)."""
+        self.on_loop = not str(db or "").startswith(("postgresql://", "postgres://"))
+        """Whether the session API's steps and reads run on the event loop itself (SQLite:
+        a local file, whose statements are work, not waiting) rather than in the thread
+        pool (PostgreSQL: its round trips overlap there); see :func:`_on_loop`."""
 
     def store(self) -> Any:
         """The app's store (opened on first use, kept for the life of the app)."""
@@ -738,6 +743,24 @@ class LendingMiddleware:
             give_back()
 
 
+def _on_loop(route: Any, sessions: Sessions) -> Any:
+    """``route`` (a plain function) as FastAPI runs it: on the event loop itself when
+    ``sessions.on_loop``, else (as every plain route) in the thread pool.
+
+    A step is Python work under one lock (the interpreter's): 40 pool threads add nothing
+    but the hand-offs, measured as a third of an open's CPU at 50 clients (bench/web.py,
+    docs/web.md "Speed"). On the loop the steps of one process run one after the other, as
+    they would anyway, and the only wait is SQLite's commit."""
+    if not sessions.on_loop:
+        return route
+
+    @functools.wraps(route)
+    async def on_loop(*args: Any, **kwargs: Any) -> Any:
+        return route(*args, **kwargs)
+
+    return on_loop
+
+
 def session_routes(app: FastAPI, sessions: Sessions) -> None:
     """Add the session pages and API to ``app`` (and the middleware that gives folded
     states back to the cache, and closing the store when the app shuts down)."""
@@ -1147,9 +1170,9 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
         from kerker.play.views import show
 
         lang = weblang.current.get()
-        body, index = delta.encode(show(state, view, lang))
+        key = (state.info.id, state.info.created, view, lang)
+        body, index = delta.encode(show(state, view, lang), kept.pieces(key))
         if index is not None and status == 200:
-            key = (state.info.id, state.info.created, view, lang)
             old = kept.get(key, since) if since is not None else None
             digests = index.digested()
             kept.keep(key, state.seq, digests)
@@ -1265,7 +1288,6 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
             for info in sessions.listing(request)
         ]
 
-    @app.get("/api/sessions/{session}", responses=SESSION_ANSWERS, tags=["sessions"])
     def api_state(
         request: Request, session: str, view: str = "gm", since: SinceQuery = None
     ) -> Response:
@@ -1273,6 +1295,10 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
         `since`: the delta from the answer of that event (docs/api.md)."""
         state = sessions.state(session, gm_credential(request, session))
         return answer(state, _view(view), since)
+
+    app.get("/api/sessions/{session}", responses=SESSION_ANSWERS, tags=["sessions"])(
+        _on_loop(api_state, sessions)
+    )
 
     def step(kind: str, player: bool) -> Any:
         if player:
@@ -1318,7 +1344,7 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
             responses=SESSION_ANSWERS,
             tags=["sessions"],
             name=f"api_{kind}",
-        )(step(kind, False))
+        )(_on_loop(step(kind, False), sessions))
 
     for kind in PLAYER_ACTIONS:
         app.post(
@@ -1326,13 +1352,16 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
             responses=SESSION_ANSWERS,
             tags=["players"],
             name=f"api_player_{kind}",
-        )(step(kind, True))
+        )(_on_loop(step(kind, True), sessions))
 
-    @app.get("/api/watch/{token}", responses=SESSION_ANSWERS, tags=["players"])
     def api_watch(token: str, since: SinceQuery = None) -> Response:
         """The players' view of the session the player link reads; `since`: the delta from
         the answer of that event (docs/api.md)."""
         return answer(sessions.by_token(token), "player", since)
+
+    app.get("/api/watch/{token}", responses=SESSION_ANSWERS, tags=["players"])(
+        _on_loop(api_watch, sessions)
+    )
 
     @app.get("/api/sessions/{session}/journal", responses=SESSION_ERRORS, tags=["sessions"])
     def api_journal(
