@@ -89,6 +89,8 @@ def serve_command(
 
     from kerker.play.store import open_store
     from kerker.web import create_app
+    from kerker.web.workers import server_gc
+    from kerker.web.workers import usable as workers_usable
 
     url_db = db or os.environ.get("KERKER_DB") or None
     open_store(url_db).close()  # a database that cannot be used is refused before serving
@@ -108,7 +110,19 @@ def serve_command(
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     try:
         if workers == 1:
-            uvicorn.run(create_app(url_db), host=host, port=port, log_level="warning")
+            app = create_app(url_db)
+            server_gc()
+            uvicorn.run(app, host=host, port=port, log_level="warning")
+        elif workers_usable():
+            from kerker.web.workers import WorkersFailed, run
+
+            try:
+                run(host, port, workers, WORKER_DB, str(url_db or ""))
+            except WorkersFailed as err:
+                raise OptionError(
+                    N_("the worker processes keep stopping as they start (exit code {code})"),
+                    code=err.code,
+                ) from None
         else:
             os.environ[WORKER_DB] = str(url_db or "")
             uvicorn.run(

@@ -176,23 +176,26 @@ def amount_rolls(result: TableResult, lang: str) -> list[str]:
     """Every rolled amount of the result and its follow-ups as ``"1d4+1 -> 4 monsters"``
     (fixed numbers left out: the texts say them), in the order :func:`lines` shows them."""
     out: list[str] = []
-
-    def walk(effects: tuple[Any, ...]) -> None:
-        for effect in effects:
-            if isinstance(effect, AmountResult) and not effect.expression.strip().isdigit():
-                out.append(_amount_text(effect, lang, final=False))
-            elif isinstance(effect, ChanceResult):
-                walk(effect.effects)
-            elif isinstance(effect, TableResult):
-                walk_result(effect)
-
-    def walk_result(node: TableResult) -> None:
-        walk(node.effects)
-        if node.again is not None:
-            walk_result(node.again)
-
-    walk_result(result)
+    _walk_result(result, lang, out)
     return out
+
+
+def _walk_result(node: TableResult, lang: str, out: list[str]) -> None:
+    # plain functions, not closures of each other: two closures that call each other are
+    # a reference cycle per call, garbage only the cyclic collector can free
+    _walk_effects(node.effects, lang, out)
+    if node.again is not None:
+        _walk_result(node.again, lang, out)
+
+
+def _walk_effects(effects: tuple[Any, ...], lang: str, out: list[str]) -> None:
+    for effect in effects:
+        if isinstance(effect, AmountResult) and not effect.expression.strip().isdigit():
+            out.append(_amount_text(effect, lang, final=False))
+        elif isinstance(effect, ChanceResult):
+            _walk_effects(effect.effects, lang, out)
+        elif isinstance(effect, TableResult):
+            _walk_result(effect, lang, out)
 
 
 def _amount_text(effect: AmountResult, lang: str, *, final: bool) -> str:

@@ -130,10 +130,10 @@ class Sessions:
         self.answers: Any = None
         """The indexes of recent API answers for deltas (:class:`kerker.web.delta.Kept`,
         set by the session API)."""
-        self.on_loop = not str(db or "").startswith(("postgresql://", "postgres://"))
-        """Whether the session API's steps and reads run on the event loop itself (SQLite:
-        a local file, whose statements are work, not waiting) rather than in the thread
-        pool (PostgreSQL: its round trips overlap there); see :func:`_on_loop`."""
+        self.store_kind = (
+            "postgresql" if str(db or "").startswith(("postgresql://", "postgres://")) else "sqlite"
+        )
+        """``sqlite`` or ``postgresql``: how many steps run at once (:data:`STEP_TURNS`)."""
 
     def store(self) -> Any:
         """The app's store (opened on first use, kept for the life of the app)."""
@@ -743,22 +743,48 @@ class LendingMiddleware:
             give_back()
 
 
-def _on_loop(route: Any, sessions: Sessions) -> Any:
-    """``route`` (a plain function) as FastAPI runs it: on the event loop itself when
-    ``sessions.on_loop``, else (as every plain route) in the thread pool.
+STEP_TURNS = {"sqlite": 1, "postgresql": 2}
+"""How many session steps and reads one process runs at once, per kind of store: the
+rest wait their turn in the order they came (:func:`_in_turn`)."""
+_TURNS: Any = None
 
-    A step is Python work under one lock (the interpreter's): 40 pool threads add nothing
-    but the hand-offs, measured as a third of an open's CPU at 50 clients (bench/web.py,
-    docs/web.md "Speed"). On the loop the steps of one process run one after the other, as
-    they would anyway, and the only wait is SQLite's commit."""
-    if not sessions.on_loop:
-        return route
+
+def _turns(sessions: Sessions) -> Any:
+    """This event loop's limiter of session steps (made on first use in the loop)."""
+    global _TURNS
+    from anyio import CapacityLimiter
+    from anyio.lowlevel import RunVar
+
+    if _TURNS is None:
+        _TURNS = RunVar("kerker_step_turns")
+    try:
+        return _TURNS.get()
+    except LookupError:
+        limiter = CapacityLimiter(STEP_TURNS[sessions.store_kind])
+        _TURNS.set(limiter)
+        return limiter
+
+
+def _in_turn(route: Any, sessions: Sessions) -> Any:
+    """``route`` (a plain function) run in a worker thread when its turn comes: at most
+    :data:`STEP_TURNS` at once per process, the others queued first come, first served.
+
+    A step is Python work under one lock (the interpreter's): 40 threads at once add only
+    the hand-offs between them (measured: a third of an open's CPU at 50 clients), and an
+    event loop that runs the steps itself serves them in batches, so a request that comes
+    while one batch runs waits for the next one too (p99 twice the median). In turn, in
+    one thread beside the loop, every request waits for those before it and no more; the
+    loop stays free to read requests and feed the player streams while a step waits for
+    the disk or the database (bench/web.py, docs/web.md "Speed")."""
+    from anyio import to_thread
 
     @functools.wraps(route)
-    async def on_loop(*args: Any, **kwargs: Any) -> Any:
-        return route(*args, **kwargs)
+    async def in_turn(*args: Any, **kwargs: Any) -> Any:
+        return await to_thread.run_sync(
+            functools.partial(route, *args, **kwargs), limiter=_turns(sessions)
+        )
 
-    return on_loop
+    return in_turn
 
 
 def session_routes(app: FastAPI, sessions: Sessions) -> None:
@@ -1297,7 +1323,7 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
         return answer(state, _view(view), since)
 
     app.get("/api/sessions/{session}", responses=SESSION_ANSWERS, tags=["sessions"])(
-        _on_loop(api_state, sessions)
+        _in_turn(api_state, sessions)
     )
 
     def step(kind: str, player: bool) -> Any:
@@ -1344,7 +1370,7 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
             responses=SESSION_ANSWERS,
             tags=["sessions"],
             name=f"api_{kind}",
-        )(_on_loop(step(kind, False), sessions))
+        )(_in_turn(step(kind, False), sessions))
 
     for kind in PLAYER_ACTIONS:
         app.post(
@@ -1352,7 +1378,7 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
             responses=SESSION_ANSWERS,
             tags=["players"],
             name=f"api_player_{kind}",
-        )(_on_loop(step(kind, True), sessions))
+        )(_in_turn(step(kind, True), sessions))
 
     def api_watch(token: str, since: SinceQuery = None) -> Response:
         """The players' view of the session the player link reads; `since`: the delta from
@@ -1360,7 +1386,7 @@ def _session_api(app: FastAPI, sessions: Sessions) -> None:
         return answer(sessions.by_token(token), "player", since)
 
     app.get("/api/watch/{token}", responses=SESSION_ANSWERS, tags=["players"])(
-        _on_loop(api_watch, sessions)
+        _in_turn(api_watch, sessions)
     )
 
     @app.get("/api/sessions/{session}/journal", responses=SESSION_ERRORS, tags=["sessions"])
