@@ -168,7 +168,7 @@ def feature_json(
         text = ""
     out: dict[str, Any] = {
         "kind": feature.kind,
-        "cells": [list(c) for c in feature.cells],
+        "cells": list(map(list, feature.cells)),
         "dir": feature.dir,
         "text": text,
     }
@@ -736,7 +736,7 @@ def _moved_json(entry: dict[str, Any], area: Area, lang: str) -> dict[str, Any]:
     features = []
     for was, feature in zip(entry["features"], area.features, strict=True):
         moved = dict(was)  # its text is the same: only its cells moved
-        moved["cells"] = [list(c) for c in feature.cells]
+        moved["cells"] = list(map(list, feature.cells))
         features.append(moved)
     out["features"] = features
     return out
