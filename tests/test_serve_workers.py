@@ -194,3 +194,32 @@ def test_concurrent_opens_on_two_workers_lose_and_double_nothing(server: object)
     seqs = [e["seq"] for e in log["events"]]
     assert seqs == list(range(1, len(seqs) + 1))  # nothing lost, nothing twice
     assert state["seq"] == len(seqs) == codes.count(200)
+
+
+def test_a_second_server_on_the_port_is_refused_not_let_in(server: object, tmp_path: Path) -> None:
+    """SO_REUSEPORT lets any socket with the option share the port: a second `kerker serve
+    --workers` there must fail as on any port in use, not take half the connections."""
+    _proc, url, _log = server  # type: ignore[misc]
+    port = url.rsplit(":", 1)[1]
+    got = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kerker",
+            "serve",
+            "--port",
+            port,
+            "--workers",
+            "2",
+            "--db",
+            str(tmp_path / "other.sqlite3"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+        cwd=ROOT,
+    )
+    assert got.returncode == 2
+    assert "cannot listen on" in got.stderr and "Traceback" not in got.stderr
+    assert _listening(int(port)) == 2

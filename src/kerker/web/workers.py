@@ -93,6 +93,12 @@ def _worker(sock: socket.socket, env_name: str, db: str) -> None:
 def run(host: str, port: int, workers: int, env_name: str, db: str) -> None:
     """Serve with ``workers`` processes until Ctrl-C or SIGTERM (see the module's text).
     ``env_name``/``db``: how each worker learns the database URL."""
+    # a socket without SO_REUSEPORT first: a port another server (another `kerker serve
+    # --workers`, too) listens on is refused, not silently shared with it
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind((host, port))
     socks = [bind(host, port) for _ in range(workers)]
     context = multiprocessing.get_context("spawn")
     stopping = False
