@@ -1173,8 +1173,11 @@ class _Freezer:
                 if found is not None and found.key == key and found.fitted == fitted:
                     found = found._replace(cells=stamps)
                 else:
+                    # the last frozen value is kept when it is still equal (span None: its
+                    # values are compared again below)
                     edges = tuple(_edges(c, *fitted))
-                    found = _ConnEntry(key, stamps, fitted, edges, None, _is_open(c))
+                    kept = None if found is None else found.frozen
+                    found = _ConnEntry(key, stamps, fitted, edges, kept, _is_open(c))
             entries[c.id] = found
         fitted_now = {i: e.fitted for i, e in entries.items()}
         doubles = _drop_doubles(st, fitted_now, {i: e.edges for i, e in entries.items()})
