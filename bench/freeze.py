@@ -7,14 +7,18 @@ of its parts: ``propose``, the engine's ``expand``, the frozen snapshot
 50 sessions (seeds 5000 on, 60 areas at most, as bench/web.py's) opened 35 times each in
 turn, the cyclic GC at ``kerker serve``'s thresholds. Prints per part the median over all
 opens and the mean over each session's last 10 opens (the cost grows with a session's
-size). Run: ``python bench/freeze.py [--sessions 50] [--opens 35] [--db URL]``. Thread CPU
-time (``time.thread_time``: the machine is shared). Measures, never asserts.
+size). Run: ``python bench/freeze.py [--sessions 50] [--opens 35] [--db URL]``;
+``KERKER_BENCH_SRC=/path/to/other/src`` measures another checkout's sources (before/after).
+Thread CPU time (``time.thread_time``: the machine is shared); the ``gc`` line is the cyclic
+GC's time within the steps (also counted in the part it interrupted). Measures, never
+asserts.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import os
 import statistics
 import sys
 import tempfile
@@ -24,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, os.environ.get("KERKER_BENCH_SRC") or str(ROOT / "src"))
 
-PARTS = ("step", "propose", "expand", "frozen", "fingerprint", "append")
+PARTS = ("step", "propose", "expand", "frozen", "fingerprint", "append", "gc")
 
 
 def main() -> int:
@@ -94,6 +98,16 @@ def main() -> int:
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)  # as kerker.cli.main sets them
+    began = [0.0]
+
+    def collector(phase: str, info: dict[str, int]) -> None:
+        # the cyclic GC's time inside a step (also counted in the part it interrupted)
+        if phase == "start":
+            began[0] = time.thread_time()
+        else:
+            spent["gc"] = spent.get("gc", 0.0) + (time.thread_time() - began[0]) * 1000
+
+    gc.callbacks.append(collector)
     per: dict[str, list[list[float]]] = {p: [[] for _ in made] for p in PARTS}
     for _ in range(args.opens):
         for i, info in enumerate(made):
@@ -105,6 +119,7 @@ def main() -> int:
             spent["step"] = (time.thread_time() - t) * 1000
             for p in PARTS:
                 per[p][i].append(spent.get(p, 0.0))
+    gc.callbacks.remove(collector)
     sessions.close()
     print(
         f"{len(made)} sessions x {args.opens} opens (Sessions.act, cached state), "
