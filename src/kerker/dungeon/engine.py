@@ -1136,20 +1136,32 @@ class _Freezer:
         new_areas: dict[str, _AreaEntry] = {}
         owned = 0
         for a in builders.values():
-            owned += len(a.cells)
-            stamped = _area_stamps(a)
+            cells = a.cells
+            owned += len(cells)
             entry = old_areas.get(a.id)
             marker = None if entry is None else entry[0]
+            # the builder's stamp unchanged: its containers are the stamped ones it was
+            # frozen from (setting a field makes a new stamp), so their stamps are read
+            # without the checks of _area_stamps
             if (
-                stamped is None
-                or entry is None
-                or marker is None
-                or marker[:2] != stamped
-                or not (same_ways or marker[2] == _near(a, ways))
+                marker is None
+                or marker[0] != a._stamp
+                or marker[1] != cells.version  # type: ignore[attr-defined]
+                or marker[2]
+                != (
+                    a.contents.version,  # type: ignore[attr-defined]
+                    a.features.version,  # type: ignore[attr-defined]
+                    a.rolls.version,  # type: ignore[attr-defined]
+                    a.results.version,  # type: ignore[attr-defined]
+                    a.bends.version,  # type: ignore[attr-defined]
+                )
+                or not (same_ways or marker[3] == _near(a, ways))
             ):
+                stamped = _area_stamps(a)
                 frozen = _freeze_area(a, ways)
                 marker = None if stamped is None else (*stamped, _near(a, ways))
                 entry = (marker, frozen, bounds(frozen.cells) if frozen.cells else None)
+            assert entry is not None  # (a marker comes only with an entry)
             new_areas[a.id] = entry
         self.areas = new_areas
         # a span reads the owners of cells: kept while they are the areas' cells
@@ -1308,16 +1320,16 @@ def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 
-def _area_stamps(a: AreaBuilder) -> tuple[int, int] | None:
+def _area_stamps(a: AreaBuilder) -> tuple[int, int, tuple[int, ...]] | None:
     """What :func:`_freeze_area` reads of ``a`` besides the level's way cells, as stamps:
-    the builder's (any field set anew) and the newest of its cells' and lists' (stamps
-    come from one clock, so any change of any of them makes a newer one). None when a
-    container is not a stamped one (then it is frozen anew every time)."""
+    the builder's (any field set anew), its cells' and those of its lists (contents,
+    features, rolls, results, bends). None when a container is not a stamped one (then it
+    is frozen anew every time)."""
     cells = a.cells
     logs: tuple[Any, ...] = (a.contents, a.features, a.rolls, a.results, a.bends)
     if type(cells) is not CellSet or any(type(x) is not Log for x in logs):
         return None
-    return a._stamp, max(cells.version, *(x.version for x in logs))
+    return a._stamp, cells.version, tuple(x.version for x in logs)
 
 
 def _near(a: AreaBuilder, ways: frozenset[Cell]) -> tuple[Cell, ...]:
