@@ -1244,7 +1244,10 @@ class _Freezer:
         """``level`` cut as :func:`~kerker.dungeon.sheet.crop` cuts it, reusing the cut
         values of the last cut where the value and the cut offset are the same."""
         boxes = [e[2] for e in areas.values() if e[2] is not None]
-        boxes += [(c.at[0], c.at[1], c.at[0], c.at[1]) for c in level.connections]
+        if level.connections:  # one box around their cells: crop_box reads only the extremes
+            xs = [c.at[0] for c in level.connections]
+            ys = [c.at[1] for c in level.connections]
+            boxes.append((min(xs), min(ys), max(xs), max(ys)))
         box = crop_box(level.width, level.height, boxes)
         if box is None or self.cut is None or box[:2] != self.cut[:2]:
             self.cut_areas, self.cut_conns = {}, {}  # cut values move by (x0, y0) only
