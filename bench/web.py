@@ -437,7 +437,8 @@ def _stream_delay(writer: Server, reader: Server, repeats: int) -> list[float]:
 def _stages(db: str, steps: int, count: int = 10) -> None:
     """Time an open request's stages in-process, on 10 sessions of their own, ``steps``
     opens each: the step through the web app's session layer (store look-up, the state
-    cache's catch-up or a fold, propose, apply, fingerprint, append), the view
+    cache's catch-up or a fold, propose, apply, fingerprint, append; of it the frozen
+    snapshot and the fingerprint's digest apart, see bench/freeze.py), the view
     (``show``), its JSON; and for comparison a full replay of the same log per step.
     Medians of wall and CPU time in ms; then what the cyclic garbage collector took over
     the whole run, with the thresholds ``kerker serve`` runs with (``kerker.cli.main``;
@@ -499,11 +500,33 @@ def _stages(db: str, steps: int, count: int = 10) -> None:
     ids = [info.id for info in made]
     tokens = {info.id: info.gm_token for info in made}
 
+    from kerker.dungeon.engine import DungeonState
+    from kerker.play.session import _Prints
+
+    snapshot, digest = DungeonState.snapshot, _Prints.digest
+    in_step = [False]
+    frozen_label = "step, of it: frozen (DungeonState.snapshot)"
+    print_label = "step, of it: fingerprint (_Prints.digest)"
+
+    def timed_snapshot(self: Any) -> Any:
+        if not in_step[0]:
+            return snapshot(self)
+        return timed(frozen_label, lambda: snapshot(self))
+
+    def timed_digest(self: Any, dungeon: Any) -> Any:
+        if not in_step[0]:
+            return digest(self, dungeon)
+        return timed(print_label, lambda: digest(self, dungeon))
+
+    def act(sid: str) -> Any:
+        in_step[0] = True
+        try:
+            return sessions.act(sid, "open", None, tokens[sid], exit="next")
+        finally:
+            in_step[0] = False
+
     def step(sid: str) -> None:
-        state = timed(
-            "step (Sessions.act, cached state)",
-            lambda: sessions.act(sid, "open", None, tokens[sid], exit="next"),
-        )
+        state = timed("step (Sessions.act, cached state)", lambda: act(sid))
         doc = timed("view (views.show, gm)", lambda: show(state, "gm", "en"))
         index = timed("JSON (orjson, piece by piece: web.delta.encode)", lambda: encode(doc))[1]
         if index is not None:
@@ -515,6 +538,11 @@ def _stages(db: str, steps: int, count: int = 10) -> None:
         )
 
     gc.callbacks.append(collector)
+    marks["step (Sessions.act, cached state)"] = []
+    marks[frozen_label] = []
+    marks[print_label] = []
+    DungeonState.snapshot = timed_snapshot  # type: ignore[method-assign]
+    _Prints.digest = timed_digest  # type: ignore[method-assign]
     cpu0 = time.process_time()
     try:
         for _ in range(steps):
@@ -522,6 +550,7 @@ def _stages(db: str, steps: int, count: int = 10) -> None:
                 request(lambda sid=sid: step(sid))
     finally:
         gc.callbacks.remove(collector)
+        DungeonState.snapshot, _Prints.digest = snapshot, digest  # type: ignore[method-assign]
     spent = (time.process_time() - cpu0) * 1000
     sessions.close()
     print(f"\nstages of an open request, in-process ({len(ids)} sessions x {steps} opens):")

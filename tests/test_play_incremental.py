@@ -217,3 +217,47 @@ def test_a_snapshot_sees_every_change_of_a_builder(rules: str) -> None:
     way = state.connect(level, areas[0].id, None, "stairs", sorted(areas[0].cells)[0], "n")
     way.mode, way.to_level = "level", 2
     same("a way to another level on an area's cells")
+
+
+@pytest.mark.parametrize("rules", PROCEDURES)
+def test_long_sessions_equal_fresh_ones_across_cut_shifts(rules: str) -> None:
+    """Sessions as the web benchmark plays them (60 areas at most, 40 opens of the walk's
+    next exit, now and then entering another level, undoing or rerolling): after every
+    step the snapshot and fingerprint equal fresh ones, also where the level's cut offset
+    moved (the dungeon grew left or up: every area and connection is cut anew); the
+    fingerprint's kept bytes stay bounded by what the dungeon holds."""
+    shifts = steps = 0
+    for seed in range(5000, 5006):
+        rng = random.Random(seed)
+        info = new_info(f"l{seed}", rules, seed, {"max_areas": 60, "min_areas": 40})
+        state = fold(info, [], REGISTRY)
+        origins: dict[int, tuple[int, int]] = {}
+        for n in range(40):
+            choice = rng.random()
+            try:
+                if choice < 0.08:
+                    event = propose(state, "undo", REGISTRY)
+                elif choice < 0.12:
+                    event = propose(state, "reroll", REGISTRY, exit="last")
+                else:
+                    ways = [e["to_level"] for e in open_exit_list(state, "gm") if e["to_level"]]
+                    if ways and choice < 0.2:
+                        event = propose(state, "enter", REGISTRY, level=ways[0])
+                    else:
+                        event = propose(state, "open", REGISTRY, exit="next")
+            except KerkerError:
+                continue
+            state = advance(state, event, REGISTRY)
+            steps += 1
+            where = f"{rules} seed {seed} step {n} ({event.kind} {event.data})"
+            assert state.frozen() == state.dungeon.fresh_snapshot(), where
+            assert fingerprint(state) == fresh_fingerprint(state), where
+            for level in state.frozen().levels:
+                was = origins.get(level.depth)
+                shifts += was is not None and was != level.origin
+                origins[level.depth] = level.origin
+            held = len(state._prints.held)
+            values = sum(len(lv.areas) + len(lv.connections) for lv in state.frozen().levels)
+            assert held <= values + 2 * len(state.frozen().levels), (where, held)
+    assert steps >= 200, steps
+    assert shifts >= 10, shifts

@@ -42,7 +42,7 @@ from kerker.dungeon.model import (
     Level,
     RollEntry,
 )
-from kerker.dungeon.sheet import PLANE, crop, crop_area, crop_box, crop_connection
+from kerker.dungeon.sheet import PLANE, crop, crop_box
 from kerker.errors import N_, OptionError
 from kerker.geometry.grid import CELLS_PER_SQUARE, Cell, bounds, sort_cells, step
 from kerker.geometry.occupancy import Occupancy
@@ -1136,20 +1136,32 @@ class _Freezer:
         new_areas: dict[str, _AreaEntry] = {}
         owned = 0
         for a in builders.values():
-            owned += len(a.cells)
-            stamped = _area_stamps(a)
+            cells = a.cells
+            owned += len(cells)
             entry = old_areas.get(a.id)
             marker = None if entry is None else entry[0]
+            # the builder's stamp unchanged: its containers are the stamped ones it was
+            # frozen from (setting a field makes a new stamp), so their stamps are read
+            # without the checks of _area_stamps
             if (
-                stamped is None
-                or entry is None
-                or marker is None
-                or marker[:2] != stamped
-                or not (same_ways or marker[2] == _near(a, ways))
+                marker is None
+                or marker[0] != a._stamp
+                or marker[1] != cells.version  # type: ignore[attr-defined]
+                or marker[2]
+                != (
+                    a.contents.version,  # type: ignore[attr-defined]
+                    a.features.version,  # type: ignore[attr-defined]
+                    a.rolls.version,  # type: ignore[attr-defined]
+                    a.results.version,  # type: ignore[attr-defined]
+                    a.bends.version,  # type: ignore[attr-defined]
+                )
+                or not (same_ways or marker[3] == _near(a, ways))
             ):
+                stamped = _area_stamps(a)
                 frozen = _freeze_area(a, ways)
                 marker = None if stamped is None else (*stamped, _near(a, ways))
                 entry = (marker, frozen, bounds(frozen.cells) if frozen.cells else None)
+            assert entry is not None  # (a marker comes only with an entry)
             new_areas[a.id] = entry
         self.areas = new_areas
         # a span reads the owners of cells: kept while they are the areas' cells
@@ -1173,8 +1185,11 @@ class _Freezer:
                 if found is not None and found.key == key and found.fitted == fitted:
                     found = found._replace(cells=stamps)
                 else:
+                    # the last frozen value is kept when it is still equal (span None: its
+                    # values are compared again below)
                     edges = tuple(_edges(c, *fitted))
-                    found = _ConnEntry(key, stamps, fitted, edges, None, _is_open(c))
+                    kept = None if found is None else found.frozen
+                    found = _ConnEntry(key, stamps, fitted, edges, kept, _is_open(c))
             entries[c.id] = found
         fitted_now = {i: e.fitted for i, e in entries.items()}
         doubles = _drop_doubles(st, fitted_now, {i: e.edges for i, e in entries.items()})
@@ -1229,7 +1244,10 @@ class _Freezer:
         """``level`` cut as :func:`~kerker.dungeon.sheet.crop` cuts it, reusing the cut
         values of the last cut where the value and the cut offset are the same."""
         boxes = [e[2] for e in areas.values() if e[2] is not None]
-        boxes += [(c.at[0], c.at[1], c.at[0], c.at[1]) for c in level.connections]
+        if level.connections:  # one box around their cells: crop_box reads only the extremes
+            xs = [c.at[0] for c in level.connections]
+            ys = [c.at[1] for c in level.connections]
+            boxes.append((min(xs), min(ys), max(xs), max(ys)))
         box = crop_box(level.width, level.height, boxes)
         if box is None or self.cut is None or box[:2] != self.cut[:2]:
             self.cut_areas, self.cut_conns = {}, {}  # cut values move by (x0, y0) only
@@ -1242,13 +1260,13 @@ class _Freezer:
         for area in level.areas:
             found = old_areas.get(area.id)
             if found is None or found[0] is not area:
-                found = (area, crop_area(area, x0, y0))
+                found = (area, _cut_area(area, x0, y0))
             cut_areas[area.id] = found
         cut_conns: dict[str, tuple[Connection, Connection]] = {}
         for conn in level.connections:
             hit = old_conns.get(conn.id)
             if hit is None or hit[0] is not conn:
-                hit = (conn, crop_connection(conn, x0, y0))
+                hit = (conn, _cut_conn(conn, x0, y0))
             cut_conns[conn.id] = hit
         self.cut_areas, self.cut_conns = cut_areas, cut_conns
         return replace(
@@ -1261,21 +1279,60 @@ class _Freezer:
         )
 
 
+def _cut_area(a: Area, x0: int, y0: int) -> Area:
+    """:func:`~kerker.dungeon.sheet.crop_area`, made field by field (``replace`` costs
+    several times more; a shifted cut offset moves every area: tests/test_play_incremental.py
+    compares the result with ``crop``'s)."""
+    x, y = a.label_at
+    features = a.features
+    if features:
+        features = tuple(
+            [
+                Feature(f.kind, tuple([(cx - x0, cy - y0) for cx, cy in f.cells]), f.dir, f.result)
+                for f in features
+            ]
+        )
+    return Area(
+        a.id,
+        a.number,
+        a.kind,
+        a.shape,
+        tuple([(cx - x0, cy - y0) for cx, cy in a.cells]),
+        (x - x0, y - y0),
+        a.contents,
+        features,
+        a.rolls,
+        a.results,
+        a.width_ft,
+        a.rolled_width_ft,
+        a.rolled_squares,
+        a.bends,
+    )
+
+
+def _cut_conn(c: Connection, x0: int, y0: int) -> Connection:
+    """:func:`~kerker.dungeon.sheet.crop_connection`, made field by field (see
+    :func:`_cut_area`)."""
+    values = list(_frozen_values(c))
+    values[4] = (c.at[0] - x0, c.at[1] - y0)
+    return Connection(*values)
+
+
 def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     """The same objects in the same order."""
     return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 
-def _area_stamps(a: AreaBuilder) -> tuple[int, int] | None:
+def _area_stamps(a: AreaBuilder) -> tuple[int, int, tuple[int, ...]] | None:
     """What :func:`_freeze_area` reads of ``a`` besides the level's way cells, as stamps:
-    the builder's (any field set anew) and the newest of its cells' and lists' (stamps
-    come from one clock, so any change of any of them makes a newer one). None when a
-    container is not a stamped one (then it is frozen anew every time)."""
+    the builder's (any field set anew), its cells' and those of its lists (contents,
+    features, rolls, results, bends). None when a container is not a stamped one (then it
+    is frozen anew every time)."""
     cells = a.cells
     logs: tuple[Any, ...] = (a.contents, a.features, a.rolls, a.results, a.bends)
     if type(cells) is not CellSet or any(type(x) is not Log for x in logs):
         return None
-    return a._stamp, max(cells.version, *(x.version for x in logs))
+    return a._stamp, cells.version, tuple(x.version for x in logs)
 
 
 def _near(a: AreaBuilder, ways: frozenset[Cell]) -> tuple[Cell, ...]:

@@ -376,14 +376,22 @@ class _Prints:
     level its head, each area (the frozen :class:`~kerker.dungeon.model.Area`), then its
     connections and open exits as one piece. A piece is the same when its area is the same
     object (or its connections are, and its open exits equal); only the pieces from the
-    first that is not are encoded and hashed (the bytes are not kept)."""
+    first that is not are hashed, from the bytes of each area and connection kept with the
+    value (encoded once per frozen value: a snapshot keeps the values nothing changed)."""
 
-    __slots__ = ("hashes", "pieces")
+    __slots__ = ("encoded", "hashes", "held", "pieces")
 
     def __init__(self) -> None:
         self.pieces: list[Any] = []
         self.hashes: list[Any] = []
         """The hash after each piece (a blake2b object, copied)."""
+        self.encoded: dict[Any, bytes] = {}
+        """A frozen area's place among the pieces, or a frozen connection's key -> the
+        bytes of the value ``held`` holds there (one value per place and key: as many as
+        the dungeon has, the last ones hashed)."""
+        self.held: dict[Any, Any] = {}
+        """Place or key -> the value ``encoded`` encoded (used only while it is the very
+        value found there again)."""
 
     def digest(self, dungeon: Any) -> str:
         """The fingerprint of ``dungeon`` (a frozen :class:`~kerker.dungeon.model.Dungeon`)."""
@@ -400,15 +408,25 @@ class _Prints:
             same += 1
         hashes = self.hashes[:same]
         h = hashes[-1].copy() if hashes else hashlib.blake2b(digest_size=16)
-        for piece in pieces[same:]:
+        encoded, held = self.encoded, self.held
+
+        def bytes_of(key: Any, value: Any, encode: Any) -> bytes:
+            if held.get(key) is value:
+                return encoded[key]
+            made: bytes = encode(value)
+            encoded[key], held[key] = made, value
+            return made
+
+        for at in range(same, len(pieces)):
+            piece = pieces[at]
             if type(piece) is bytes:
                 h.update(piece)
             elif type(piece) is tuple:
                 conns, unexplored = piece
-                h.update(b"".join(map(_conn_bytes, conns)))
+                h.update(b"".join([bytes_of(c.key, c, _conn_bytes) for c in conns]))
                 h.update(repr(unexplored).encode())
             else:
-                h.update(_area_bytes(piece))
+                h.update(bytes_of(at, piece, _area_bytes))
             hashes.append(h.copy())
         self.pieces, self.hashes = pieces, hashes
         return str(h.hexdigest())
