@@ -6,6 +6,7 @@ Same dungeon, same language -> the same bytes (:func:`dumps`).
 from __future__ import annotations
 
 import dataclasses
+import operator
 import re
 from collections import deque
 from collections.abc import Iterator, Mapping
@@ -717,10 +718,13 @@ def _moved(old: Area, new: Area) -> bool:
 def _moved_conn(old: Connection, new: Connection) -> bool:
     """Whether ``new`` is ``old`` on a level cut at another offset
     (:func:`~kerker.dungeon.sheet.crop_connection`): every field but ``at`` the same object."""
-    return all(getattr(old, name) is getattr(new, name) for name in _CONN_FIELDS if name != "at")
+    return all(map(operator.is_, _CONN_REST(old), _CONN_REST(new)))
 
 
-_CONN_FIELDS = tuple(f.name for f in dataclasses.fields(Connection))
+_CONN_REST = operator.attrgetter(
+    *(f.name for f in dataclasses.fields(Connection) if f.name != "at")
+)
+"""Every field of a :class:`Connection` but ``at``, as a tuple."""
 
 
 def _moved_json(entry: dict[str, Any], area: Area, lang: str) -> dict[str, Any]:

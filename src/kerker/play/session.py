@@ -735,16 +735,18 @@ def _exit_key(state: PlayState, exit_: str, *, opened: bool = False) -> str:
         if port.exit_known(state.dungeon, exit_):
             return exit_
         raise EventError(N_("no exit {exit!r} in this session"), exit=exit_)
-    exits = open_exit_list(state, "gm")
     if exit_ == "next":
         key = port.next_exit(state.dungeon)
-        if key is not None and not state.info.referee and all(e["key"] != key for e in exits):
-            # without a referee the walk's next exit may be a secret door nobody found:
-            # take the players' exit made last instead (depth first as they see it)
-            key = str(exits[-1]["key"]) if exits else None
+        if key is not None and not state.info.referee:
+            exits = open_exit_list(state, "gm")
+            if all(e["key"] != key for e in exits):
+                # without a referee the walk's next exit may be a secret door nobody found:
+                # take the players' exit made last instead (depth first as they see it)
+                key = str(exits[-1]["key"]) if exits else None
         if key is None:
             raise EventError(N_("no exit is open"))
         return key
+    exits = open_exit_list(state, "gm")
     if exit_.isdigit():
         for item in exits:
             if str(item["number"]) == exit_:
