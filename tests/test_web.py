@@ -4,6 +4,7 @@ as 4xx answers with one line, the language by query/cookie/Accept-Language, the 
 from __future__ import annotations
 
 import json
+import re
 import warnings
 
 import pytest
@@ -186,11 +187,42 @@ def test_api_errors_are_one_line_answers(
 
 
 def test_page_errors_are_pages_in_the_language(client: TestClient) -> None:
-    response = client.get("/dice?expr=3W6%2B&lang=de")
+    response = client.get("/download/dungeon?seed=7&format=exe&lang=de")
     assert response.status_code == 400
     assert "Das ging nicht" in response.text and 'role="alert"' in response.text
     assert client.get("/nope?lang=it").status_code == 404
     assert "questa pagina non esiste" in client.get("/nope?lang=it").text
+
+
+@pytest.mark.parametrize("lang", ["de", "it", "en"])
+@pytest.mark.parametrize(
+    ("url", "field", "given"),
+    [
+        ("/dice?expr=3d", "expr", "3d"),
+        ("/dice?expr=2d6%2B", "expr", "2d6+"),
+        ("/dice?expr=999d999999", "expr", "999d999999"),
+        ("/check?value=999&difficulty=hard&roll=1", "value", "999"),
+        ("/check?value=12&difficulty=zzz&roll=1", "difficulty", "zzz"),
+    ],
+)
+def test_a_refused_form_is_the_form_again_with_the_reason_beside_it(
+    client: TestClient, url: str, field: str, given: str, lang: str
+) -> None:
+    """A bad expression or check answers 400 with the same page, the form still filled in and
+    the one-line reason (in the page's language) under the field, not a bare error page."""
+    response = client.get(f"{url}&lang={lang}")
+    assert response.status_code == 400
+    page = response.text
+    assert WORDS[lang] in page and "Das ging nicht" not in page
+    assert re.search(f'name="{field}"[^>]* value="{re.escape(given)}"', page)
+    start = page.index('class="field-error"')
+    reason = page[start : page.index("</p>", start)]
+    assert reason.strip() and "\n" not in reason.strip()
+    assert page.index("</form>") > start  # inside the form, beside the fields
+    english = client.get(f"{url}&lang=en").text
+    if lang != "en":
+        there = english.index('class="field-error"')
+        assert english[there : english.index("</p>", there)] != reason
 
 
 def test_cross_site_posts_and_big_bodies_are_refused(client: TestClient) -> None:

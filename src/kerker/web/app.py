@@ -482,11 +482,24 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
     @app.get("/dice", response_class=HTMLResponse, include_in_schema=False)
     def dice_page(request: Request, expr: str = "", seed: int | None = None) -> HTMLResponse:
         rolled = odds = None
+        error = None
         if expr.strip():
-            used = _seed(seed)
-            rolled = services.roll_dice(expr, used)
-            odds = services.dice_odds(expr)
-        return pages.render(request, "dice.html", expr=expr, rolled=rolled, odds=odds)
+            try:
+                used = _seed(seed)
+                rolled = services.roll_dice(expr, used)
+                odds = services.dice_odds(expr)
+            except KerkerError as exc:  # the page again, the form filled in, the reason beside it
+                rolled = odds = None
+                error = exc.message(weblang.gettext())
+        return pages.render(
+            request,
+            "dice.html",
+            status=400 if error else 200,
+            expr=expr,
+            rolled=rolled,
+            odds=odds,
+            error=error,
+        )
 
     @app.get("/check", response_class=HTMLResponse, include_in_schema=False)
     def check_page(
@@ -497,12 +510,18 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         roll: bool = False,
     ) -> HTMLResponse:
         answer = None
+        error = None
         if value is not None:
-            used = _seed(seed) if roll or seed is not None else None
-            answer = services.hpr_check(value, difficulty[:60], used, weblang.current.get())
+            try:
+                used = _seed(seed) if roll or seed is not None else None
+                answer = services.hpr_check(value, difficulty[:60], used, weblang.current.get())
+            except KerkerError as exc:  # the page again, the form filled in, the reason beside it
+                error = exc.message(weblang.gettext())
         return pages.render(
             request,
             "check.html",
+            status=400 if error else 200,
+            error=error,
             value="" if value is None else value,
             difficulty=difficulty[:60],
             answer=answer,
