@@ -224,7 +224,7 @@ def test_lowering_a_challenge_to_zero_removes_it() -> None:
         ("raise-room R9", "R9 is already HiSec"),
         ("move C1 C2", "'C2' is not a room"),
         ("move C1 R2", "C1 is already in R2"),
-        ("patrol C3", "C3 (pressure_plates) cannot move"),
+        ("patrol C3", "C3 (Pressure plates under the flooring) in R3 cannot move"),
         ("patrol C2 R1 R4", "must pass through its room R2"),
         ("patrol C2 R2 R9", "R2 and R9 are not connected"),
         ("swap-attributes matrix matrix", "swap two different attributes"),

@@ -408,6 +408,73 @@ def test_heist_fine_tuning_by_links_spends_the_budget(client: TestClient) -> Non
     assert api["tuning"]["left"] == plan.tuning.left
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_every_heist_operation_link_answers_with_the_heist_page(
+    client: TestClient, seed: int
+) -> None:
+    """Every fine-tuning link of a heist page, and one step further along the first link of
+    each kind, answers with the heist page (the map, the budget): a refused operation keeps
+    the plan before it and says why beside the budget (400), never a bare error page."""
+    import html
+
+    start = f"/prowl?seed={seed}&reputation=4&players=4&lang=de"
+
+    def links(page: str) -> list[str]:
+        return [
+            html.unescape(u) + "&lang=de"
+            for u in re.findall(r'href="(/prowl\?[^"]*ops=[^"]*)"', page)
+        ]
+
+    first = client.get(start)
+    assert first.status_code == 200
+    seen: set[str] = set()
+    todo = links(first.text)
+    step_two: dict[str, str] = {}
+    for url in todo:
+        verb = url.split("ops=")[1].split("+")[0]
+        step_two.setdefault(verb, url)
+    for url in todo + [u for v in step_two.values() for u in links(client.get(v).text)]:
+        if url in seen:
+            continue
+        seen.add(url)
+        response = client.get(url)
+        assert response.status_code in (200, 400), url
+        page = response.text
+        assert "Das ging nicht" not in page, url
+        assert "<svg" in page and "Budget" in page, url
+        if response.status_code == 400:
+            assert 'class="field-error" id="tune-error" role="alert"' in page, url
+    assert len(seen) > 20
+
+
+def test_a_stationary_challenge_is_not_offered_a_patrol_and_the_reason_names_it(
+    client: TestClient,
+) -> None:
+    """A challenge that cannot move gets no patrol link; asked anyway, the page says which
+    one by its id, its rule text in the page's language and its room, never its key."""
+    from kerker.web import services
+
+    plan = services.heist(1, 5, 4, None, 0)
+    fixed = next(c for c in plan.challenges if not c.mobile)
+    for lang, says, name in [
+        ("de", "kann sich nicht bewegen", "Ein automatischer Geschützturm an der Decke"),
+        ("it", "non può muoversi", "Una torretta automatica sul soffitto"),
+        ("en", "cannot move", "An automated turret on the ceiling"),
+    ]:
+        page = client.get(f"/prowl?seed=1&reputation=5&players=4&lang={lang}").text
+        assert not re.search(rf"patrol(\+|%20){fixed.id}(?!\d)", page)
+        asked = client.get(
+            f"/prowl?seed=1&reputation=5&players=4&lang={lang}&add=patrol+{fixed.id}"
+        )
+        assert asked.status_code == 400
+        reason = asked.text.split('id="tune-error" role="alert">')[1].split("</p>")[0]
+        assert reason.startswith(f"patrol {fixed.id}: {fixed.id} (")
+        assert says in reason and f"in {fixed.room}" in reason
+        assert f"({fixed.subtype})" not in reason
+        if fixed.id == "C1":  # the seed's first challenge is the ceiling turret
+            assert name in reason
+
+
 def test_virtual_tabletop_downloads(client: TestClient) -> None:
     import io
     import json as _json

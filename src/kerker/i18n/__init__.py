@@ -57,18 +57,39 @@ def check_language(lang: str) -> str:
     return code
 
 
+class _Translator:
+    """A gettext function that knows its language (:func:`language_of`)."""
+
+    __slots__ = ("_function", "lang")
+
+    def __init__(self, lang: str, function: Translate) -> None:
+        self.lang = lang
+        self._function = function
+
+    def __call__(self, text: str) -> str:
+        return self._function(text)
+
+
 @lru_cache(maxsize=8)
 def translator(lang: str) -> Translate:
-    """The gettext function for ``lang``; English (or a missing catalog) is the identity."""
+    """The gettext function for ``lang``; English (or a missing catalog) is the identity.
+    :func:`language_of` tells which language it speaks."""
     code = check_language(lang)
     if code == FALLBACK:
-        return _identity
+        return _Translator(FALLBACK, _identity)
     try:
         with (LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo").open("rb") as fh:
             catalog = gettext.GNUTranslations(fh)
     except OSError:
-        return _identity
-    return catalog.gettext
+        return _Translator(FALLBACK, _identity)
+    return _Translator(code, catalog.gettext)
+
+
+def language_of(translate: Translate | None) -> str:
+    """The language a :func:`translator` function speaks; English for any other function
+    (or None)."""
+    lang = getattr(translate, "lang", FALLBACK)
+    return lang if isinstance(lang, str) else FALLBACK
 
 
 def _identity(text: str) -> str:

@@ -652,7 +652,21 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         chain = [o.strip() for o in ops.split(",") if o.strip()]
         if add.strip():
             chain.append(add.strip()[:120])
-        plan = services.heist(used, reputation, players, accesses, nosec, ", ".join(chain))
+        refused = None
+        try:
+            plan = services.heist(used, reputation, players, accesses, nosec, ", ".join(chain))
+        except KerkerError as exc:
+            if not chain:
+                raise
+            # The plan before the refused operation, with the reason on the same page: the
+            # chain without its last operation (the one a link or the field added), else none.
+            refused = exc.message(weblang.gettext())
+            try:
+                chain = chain[:-1]
+                plan = services.heist(used, reputation, players, accesses, nosec, ", ".join(chain))
+            except KerkerError:
+                chain = []
+                plan = services.heist(used, reputation, players, accesses, nosec)
         svg = render_svg(plan, code)
         base = {
             "seed": used,
@@ -666,17 +680,35 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
             return "/prowl?" + urlencode({**base, **({"ops": ", ".join(more)} if more else {})})
 
         query = urlencode({**base, **({"ops": ", ".join(chain)} if chain else {})})
+        from kerker.prowl.model import NOSEC, PATROL, SECURITY_KEYS
+
+        # Only the operations the plan's state allows are links (a HiSec room is not raised,
+        # a stationary challenge does not patrol); what the budget refuses answers with its
+        # reason on this page.
         rooms = [
-            (r.id, link([*chain, f"raise-room {r.id}"]), link([*chain, f"lower-room {r.id}"]))
+            (
+                r.id,
+                link([*chain, f"raise-room {r.id}"])
+                if r.security < len(SECURITY_KEYS) - 1
+                else None,
+                link([*chain, f"lower-room {r.id}"]) if r.security != NOSEC else None,
+            )
             for r in plan.rooms
         ]
         challenges = [
-            (c.id, c.room, link([*chain, f"reinforce {c.id}"]), link([*chain, f"patrol {c.id}"]))
+            (
+                c.id,
+                c.room,
+                link([*chain, f"reinforce {c.id}"]),
+                link([*chain, f"patrol {c.id}"]) if c.mobile and c.mode != PATROL else None,
+            )
             for c in plan.challenges
         ]
         return pages.render(
             request,
             "prowl.html",
+            status=400 if refused else 200,
+            refused=refused,
             svg=svg,
             seed=used,
             reputation=reputation,
