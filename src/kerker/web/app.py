@@ -9,6 +9,7 @@ the field named, an unknown page a 404; the API answers JSON ``{"error", "messag
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
@@ -78,7 +79,24 @@ def _environment() -> Environment:
     env.filters["decimal"] = lambda v: _decimal(v, weblang.current.get())
     env.filters["markdown"] = _markdown
     env.filters["rule_text"] = _rule_text
+    env.globals["session_title"] = session_title
     return env
+
+
+def session_title(info: Any, doc: Mapping[str, Any] | None = None) -> str:
+    """What a play session is called on its pages, in the current request's language: its
+    name, else as the start page names it, "Seed 7 – Zufallslabyrinth", with the count of
+    the areas of ``doc`` (the page's document: what that view shows) when given."""
+    from kerker.dungeon.area_count import area_count_text
+
+    if info.name:
+        return str(info.name)
+    _ = weblang.gettext()
+    parts = [_("Seed {seed}").format(seed=info.seed), RULE_NAMES.get(info.rules, info.rules)]
+    if doc is not None:
+        areas = [a for lv in doc.get("levels", ()) for a in lv.get("areas", ())]
+        parts.append(area_count_text(areas, _))
+    return " – ".join(parts)
 
 
 def _rule_text(seed: object) -> str:
