@@ -351,6 +351,32 @@ def test_an_uploaded_table_file_is_checked_rolled_and_weighed(client: TestClient
     assert again.text == response.text  # the same seed rolls the same
 
 
+@pytest.mark.parametrize(
+    ("lang", "missing", "extra", "number"),
+    [
+        ("de", "ein Pflichtfeld fehlt", "dieses Feld ist hier nicht erlaubt", "ganze Zahl"),
+        ("it", "manca un campo obbligatorio", "questo campo non è ammesso qui", "numero intero"),
+        ("en", "a required field is missing", "this field is not allowed here", "whole number"),
+    ],
+)
+def test_schema_problems_of_an_upload_speak_the_page_language(
+    client: TestClient, lang: str, missing: str, extra: str, number: str
+) -> None:
+    """Pydantic's messages ("Field required") reach the upload page in its language."""
+    text = (
+        "schema: 1\nrule_set: mine\nlanguage: de\ntables:\n  - name: t\n    id: x\n"
+        "    source: s\n    title: {de: T}\n    rows:\n      - {weight: viele, text: {de: a}}\n"
+    )
+    response = client.post(f"/upload?lang={lang}", data={"text": text, "name": "x.yaml"})
+    assert response.status_code == 422
+    page = response.text
+    for english in ("Field required", "Extra inputs", "Input should"):
+        assert english not in page
+    assert extra in page and number in page
+    bare = client.post(f"/upload?lang={lang}", data={"text": "schema: 1\ntables: []\n"}).text
+    assert missing in bare and "Field required" not in bare
+
+
 def test_an_uploaded_file_with_problems_names_line_and_column(client: TestClient) -> None:
     response = client.post(
         "/upload?lang=en", data={"text": "schema: 1\nrule_set: x\n  bad: [", "name": "x.yaml"}
