@@ -201,15 +201,24 @@ def test_page_errors_are_pages_in_the_language(client: TestClient) -> None:
         ("/dice?expr=3d", "expr", "3d"),
         ("/dice?expr=2d6%2B", "expr", "2d6+"),
         ("/dice?expr=999d999999", "expr", "999d999999"),
+        ("/dice?expr=1d6&seed=-1", "expr", "1d6"),
         ("/check?value=999&difficulty=hard&roll=1", "value", "999"),
         ("/check?value=12&difficulty=zzz&roll=1", "difficulty", "zzz"),
+        ("/zones?seed=4&size=99x99", "size", "99x99"),
+        ("/zones?seed=-1&size=8x5", "size", "8x5"),
+        ("/prowl?seed=3&reputation=0&players=4", "reputation", "0"),
+        ("/prowl?seed=3&reputation=0&players=4&ops=raise-room+R1", "reputation", "0"),
+        ("/prowl?seed=-5&reputation=4&players=4", "players", "4"),
+        ("/dungeon?seed=7&go=1&size=5x5", "size", "5x5"),
+        ("/dungeon?seed=7&go=1&rules=nope&max_areas=30", "max_areas", "30"),
     ],
 )
 def test_a_refused_form_is_the_form_again_with_the_reason_beside_it(
     client: TestClient, url: str, field: str, given: str, lang: str
 ) -> None:
-    """A bad expression or check answers 400 with the same page, the form still filled in and
-    the one-line reason (in the page's language) under the field, not a bare error page."""
+    """A bad expression, check, zone map, heist or dungeon answers 400 with the same page, the
+    form still filled in and the one-line reason (in the page's language) under the fields,
+    not a bare error page."""
     response = client.get(f"{url}&lang={lang}")
     assert response.status_code == 400
     page = response.text
@@ -223,6 +232,18 @@ def test_a_refused_form_is_the_form_again_with_the_reason_beside_it(
     if lang != "en":
         there = english.index('class="field-error"')
         assert english[there : english.index("</p>", there)] != reason
+
+
+def test_a_refused_dungeon_form_post_is_the_form_again(client: TestClient) -> None:
+    """The dungeon form sent with bad options: the form as it was sent, the reason under it."""
+    sent = {"levels": "99", "size": "5x5", "seed": "7", "max_areas": "40"}
+    for lang, word in (("de", "Ebenen"), ("it", "livelli")):
+        response = client.post(f"/dungeon?lang={lang}", data=sent)
+        assert response.status_code == 400
+        page = response.text
+        assert "field-error" in page and word in page.split('class="field-error"')[1]
+        assert re.search(r'name="size"[^>]* value="5x5"', page)
+        assert re.search(r'name="max_areas"[^>]* value="40"', page)
 
 
 def test_cross_site_posts_and_big_bodies_are_refused(client: TestClient) -> None:

@@ -635,8 +635,22 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         from kerker.zones.render_svg import render_svg
 
         code = weblang.current.get()
-        view = _choice(view, ("gm", "player"), Word(N_("view")))
-        used, zmap = _zone_args(seed, size, theme)
+        try:
+            view = _choice(view, ("gm", "player"), Word(N_("view")))
+            used, zmap = _zone_args(seed, size, theme)
+        except KerkerError as exc:  # the form again, filled in, the reason beside it
+            return pages.render(
+                request,
+                "zones.html",
+                status=400,
+                error=exc.message(weblang.gettext()),
+                svg=None,
+                seed="" if seed is None else seed,
+                size=size or "",
+                theme=theme,
+                view="gm",
+                query="",
+            )
         svg = render_svg(zmap, view=view, lang=code)
         query = {"seed": used, "theme": theme, **({"size": size} if size else {})}
         return pages.render(
@@ -666,7 +680,26 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         from kerker.prowl.render_svg import render_svg
 
         code = weblang.current.get()
-        used = _seed(seed)
+
+        def form_error(exc: KerkerError) -> HTMLResponse:
+            """The options themselves refused: the form again, the reason beside it."""
+            return pages.render(
+                request,
+                "prowl.html",
+                status=400,
+                error=exc.message(weblang.gettext()),
+                plan=None,
+                seed="" if seed is None else seed,
+                reputation=reputation,
+                players=players,
+                accesses=accesses or "",
+                nosec=nosec,
+            )
+
+        try:
+            used = _seed(seed)
+        except KerkerError as exc:
+            return form_error(exc)
         chain = [o.strip() for o in ops.split(",") if o.strip()]
         if add.strip():
             chain.append(add.strip()[:120])
@@ -675,7 +708,7 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
             plan = services.heist(used, reputation, players, accesses, nosec, ", ".join(chain))
         except KerkerError as exc:
             if not chain:
-                raise
+                return form_error(exc)
             # The plan before the refused operation, with the reason on the same page: the
             # chain without its last operation (the one a link or the field added), else none.
             refused = exc.message(weblang.gettext())
@@ -684,7 +717,10 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
                 plan = services.heist(used, reputation, players, accesses, nosec, ", ".join(chain))
             except KerkerError:
                 chain = []
-                plan = services.heist(used, reputation, players, accesses, nosec)
+                try:
+                    plan = services.heist(used, reputation, players, accesses, nosec)
+                except KerkerError as bad:  # the options themselves, whatever the operations
+                    return form_error(bad)
         svg = render_svg(plan, code)
         base = {
             "seed": used,
@@ -786,10 +822,25 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
             return pages.render(
                 request, "dungeon.html", form=form, doc=None, seed="", own=names, **_without(form)
             )
-        options = dungeon_options(rules, seed, levels, size, max_areas, min_areas, entrance, caves)
-        view = _choice(view, ("gm", "player"), Word(N_("view")))
         code = weblang.current.get()
-        doc = services.dungeon_document(options, code, own)
+        try:
+            options = dungeon_options(
+                rules, seed, levels, size, max_areas, min_areas, entrance, caves
+            )
+            view = _choice(view, ("gm", "player"), Word(N_("view")))
+            doc = services.dungeon_document(options, code, own)
+        except KerkerError as exc:  # the form again, filled in, the reason beside it
+            return pages.render(
+                request,
+                "dungeon.html",
+                status=400,
+                form=form,
+                doc=None,
+                seed="" if seed is None else seed,
+                own=names,
+                error=exc.message(weblang.gettext()),
+                **_without(form),
+            )
         depths = [lv["depth"] for lv in doc["levels"]]
         if depth not in depths:
             depth = depths[0]
@@ -832,17 +883,39 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
             found = _form_int(text(key), what, low, high)
             return default if found is None else found
 
-        seed = _form_seed(text("seed"))
-        form: dict[str, Any] = {
+        shown: dict[str, Any] = {
             "rules": text("rules", "zufallslabyrinth"),
-            "levels": number("levels", N_("levels"), 1, 20, 1),
-            "size": text("size").strip() or "30x40",
-            "max_areas": number("max_areas", N_("areas at most"), 1, 1000, 60),
-            "min_areas": number("min_areas", N_("areas at least"), 0, 1000, 10),
+            "levels": text("levels"),
+            "size": text("size"),
+            "max_areas": text("max_areas"),
+            "min_areas": text("min_areas"),
             "entrance": text("entrance", "variant"),
             "caves": text("caves", "depth"),
         }
-        dungeon_options(**form, seed=seed)  # refuses bad options before anything is kept
+        try:
+            seed = _form_seed(text("seed"))
+            form: dict[str, Any] = {
+                "rules": text("rules", "zufallslabyrinth"),
+                "levels": number("levels", N_("levels"), 1, 20, 1),
+                "size": text("size").strip() or "30x40",
+                "max_areas": number("max_areas", N_("areas at most"), 1, 1000, 60),
+                "min_areas": number("min_areas", N_("areas at least"), 0, 1000, 10),
+                "entrance": text("entrance", "variant"),
+                "caves": text("caves", "depth"),
+            }
+            dungeon_options(**form, seed=seed)  # refuses bad options before anything is kept
+        except KerkerError as exc:  # the form again, as it was sent, the reason beside it
+            return pages.render(
+                request,
+                "dungeon.html",
+                status=400,
+                form=shown,
+                doc=None,
+                seed=text("seed"),
+                own=[],
+                error=exc.message(weblang.gettext()),
+                **_without(shown),
+            )
         uploads = [f for f in data.getlist("files") if not isinstance(f, str) and f.filename]
         digest = text("tables").strip()
         if uploads:
