@@ -280,14 +280,19 @@ def create_app(db: str | Path | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
+        from kerker.tables.schema_text import TEXTS, SchemaText
+
         _ = weblang.gettext()
         problems = []
         for err in exc.errors()[:3]:
             where = ".".join(str(p) for p in err.get("loc", ()) if p not in ("query", "body"))
             label = field_label(request.url.path, where)
-            problems.append(
-                _("{field}: not a valid value").format(field=_(label) if label else where or "?")
-            )
+            field = _(label) if label else where or "?"
+            if err.get("type") in TEXTS:  # pydantic's reason in the request's language
+                problem = SchemaText.of(err).message(_)
+                problems.append(_("{field}: {problem}").format(field=field, problem=problem))
+            else:
+                problems.append(_("{field}: not a valid value").format(field=field))
         return _error(request, pages, 422, "invalid_request", "; ".join(problems))
 
     @app.exception_handler(StarletteHTTPException)
