@@ -293,6 +293,9 @@ def create_app(db: str | Path | None = None) -> FastAPI:
                 problems.append(_("{field}: {problem}").format(field=field, problem=problem))
             else:
                 problems.append(_("{field}: not a valid value").format(field=field))
+        again = _form_again(request, "; ".join(problems))
+        if again is not None:
+            return pages.render(request, again[0], status=422, **again[1])
         return _error(request, pages, 422, "invalid_request", "; ".join(problems))
 
     @app.exception_handler(StarletteHTTPException)
@@ -402,6 +405,67 @@ def _recent_sessions(sessions: Any, lang: str, request: Request) -> list[dict[st
             }
         )
     return out
+
+
+def _form_again(request: Request, error: str) -> tuple[str, dict[str, Any]] | None:
+    """The template and context that show a form page again, filled in as asked, with
+    ``error`` under it, for a GET of a form page whose parameters FastAPI refused (a seed
+    "zz"); None for any other request."""
+    if request.method != "GET" or _is_api(request):
+        return None
+    q = {k: v[:200] for k, v in request.query_params.items()}
+    path = request.url.path
+    if path == "/dice":
+        return "dice.html", {
+            "expr": q.get("expr", ""),
+            "rolled": None,
+            "odds": None,
+            "error": error,
+        }
+    if path == "/check":
+        return "check.html", {
+            "value": q.get("value", ""),
+            "difficulty": q.get("difficulty", "")[:60],
+            "answer": None,
+            "error": error,
+        }
+    if path == "/zones":
+        return "zones.html", {
+            "svg": None,
+            "seed": q.get("seed", ""),
+            "size": q.get("size", ""),
+            "theme": q.get("theme", "scifi"),
+            "view": "gm",
+            "query": "",
+            "error": error,
+        }
+    if path == "/prowl":
+        return "prowl.html", {
+            "plan": None,
+            **{k: q.get(k, d) for k, d in (("seed", ""), ("reputation", "5"), ("players", "4"))},
+            **{k: q.get(k, d) for k, d in (("accesses", ""), ("nosec", "0"))},
+            "error": error,
+        }
+    if path == "/dungeon":
+        keys = (
+            ("rules", "zufallslabyrinth"),
+            ("levels", "1"),
+            ("size", ""),
+            ("max_areas", "60"),
+            ("min_areas", "10"),
+            ("entrance", "variant"),
+            ("caves", "depth"),
+        )
+        form = {k: q.get(k, d) for k, d in keys}
+        return "dungeon.html", {
+            "form": form,
+            "doc": None,
+            "seed": q.get("seed", ""),
+            "own": [],
+            "without": None,
+            "error": error,
+        }
+    return None
 
 
 def _refuse(request: Request) -> tuple[int, str, str] | None:
