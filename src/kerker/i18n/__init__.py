@@ -57,17 +57,9 @@ def check_language(lang: str) -> str:
     return code
 
 
-class _Translator:
-    """A gettext function that knows its language (:func:`language_of`)."""
-
-    __slots__ = ("_function", "lang")
-
-    def __init__(self, lang: str, function: Translate) -> None:
-        self.lang = lang
-        self._function = function
-
-    def __call__(self, text: str) -> str:
-        return self._function(text)
+_LANGUAGE_OF: dict[Translate, str] = {}
+"""The language of each gettext function :func:`translator` handed out (the functions
+themselves stay plain bound methods: they are called very often)."""
 
 
 @lru_cache(maxsize=8)
@@ -76,20 +68,25 @@ def translator(lang: str) -> Translate:
     :func:`language_of` tells which language it speaks."""
     code = check_language(lang)
     if code == FALLBACK:
-        return _Translator(FALLBACK, _identity)
+        return _identity
     try:
         with (LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo").open("rb") as fh:
             catalog = gettext.GNUTranslations(fh)
     except OSError:
-        return _Translator(FALLBACK, _identity)
-    return _Translator(code, catalog.gettext)
+        return _identity
+    _LANGUAGE_OF[catalog.gettext] = code
+    return catalog.gettext
 
 
 def language_of(translate: Translate | None) -> str:
     """The language a :func:`translator` function speaks; English for any other function
     (or None)."""
-    lang = getattr(translate, "lang", FALLBACK)
-    return lang if isinstance(lang, str) else FALLBACK
+    if translate is None:
+        return FALLBACK
+    try:
+        return _LANGUAGE_OF.get(translate, FALLBACK)
+    except TypeError:  # an unhashable callable
+        return FALLBACK
 
 
 def _identity(text: str) -> str:
