@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from importlib.util import find_spec
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
@@ -285,3 +286,35 @@ def test_a_plan_with_absurd_counts_is_refused_in_one_line(tmp_path: Path) -> Non
     plan.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(PlanError, match=r"rooms\[0\]\.accesses: a whole number from 0 to 6"):
         load_plan(plan)
+
+
+def test_png_is_sized_before_it_is_parsed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The heist PNG (``--out`` and ``render``) passes the plan's size to svg_to_png, so a too
+    large plan is refused before the SVG is read, as the dungeon and zone PNGs are."""
+    import re
+
+    import kerker.render.png as png
+
+    real = png.svg_to_png
+    seen: list[tuple[object, object, int, int]] = []
+
+    def spy(svg: str, **kw: Any) -> bytes:
+        head = re.search(r'width="(\d+)" height="(\d+)"', svg)
+        assert head is not None
+        seen.append((kw.get("width"), kw.get("height"), int(head[1]), int(head[2])))
+        return real(svg, **kw)
+
+    monkeypatch.setattr(png, "svg_to_png", spy)
+    folder = tmp_path / "heist"
+    code, _, err = invoke("-r", "4", "-p", "3", "--seed", "3", "--out", str(folder), "--lang", "de")
+    assert code == 0, err
+    assert (folder / "prowl-3.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    code, _, err = invoke("render", str(folder / "prowl-3.json"), "--out", str(tmp_path / "b"))
+    assert code == 0, err
+    from kerker.commands.prowl import _rerender  # what ``tune`` writes next to the plan
+    from kerker.prowl.export import load_plan
+
+    plan = folder / "prowl-3.json"
+    assert folder / "prowl-3.png" in _rerender(load_plan(plan), plan, "it", png=True)
+    assert len(seen) == 3
+    assert all(w == sw and h == sh and sw > 0 for w, h, sw, sh in seen)

@@ -224,7 +224,7 @@ def test_lowering_a_challenge_to_zero_removes_it() -> None:
         ("raise-room R9", "R9 is already HiSec"),
         ("move C1 C2", "'C2' is not a room"),
         ("move C1 R2", "C1 is already in R2"),
-        ("patrol C3", "C3 (pressure_plates) cannot move"),
+        ("patrol C3", "C3 (Pressure plates under the flooring) in R3 cannot move"),
         ("patrol C2 R1 R4", "must pass through its room R2"),
         ("patrol C2 R2 R9", "R2 and R9 are not connected"),
         ("swap-attributes matrix matrix", "swap two different attributes"),
@@ -393,3 +393,22 @@ def test_lowering_to_nosec_says_which_rooms_lose_their_last_door() -> None:
         assert said == doorless
         said_any = said_any or bool(said)
     assert said_any
+
+
+def test_a_stationary_challenge_is_named_in_the_message_language() -> None:
+    """The patrol refusal names the challenge by its rule text in the language the message
+    is said in (i18n.language_of), in every language."""
+    from kerker.i18n import translator
+    from kerker.prowl.tuning import TuningError
+    from kerker.web import services
+
+    plan = services.heist(1, 5, 4, None, 0)
+    fixed = next(c for c in plan.challenges if not c.mobile)
+    with pytest.raises(TuningError) as caught:
+        services.heist(1, 5, 4, None, 0, f"patrol {fixed.id}")
+    key = f"{fixed.table}:{fixed.subtype}"
+    for lang in ("de", "it", "en"):
+        said = caught.value.message(translator(lang))
+        name = plan.texts[key][lang].split(",")[0].split(" (")[0].rstrip(".")
+        assert f"{fixed.id} ({name}) in {fixed.room}" in said
+        assert f"({fixed.subtype})" not in said

@@ -4,6 +4,7 @@ as 4xx answers with one line, the language by query/cookie/Accept-Language, the 
 from __future__ import annotations
 
 import json
+import re
 import warnings
 
 import pytest
@@ -186,11 +187,63 @@ def test_api_errors_are_one_line_answers(
 
 
 def test_page_errors_are_pages_in_the_language(client: TestClient) -> None:
-    response = client.get("/dice?expr=3W6%2B&lang=de")
+    response = client.get("/download/dungeon?seed=7&format=exe&lang=de")
     assert response.status_code == 400
     assert "Das ging nicht" in response.text and 'role="alert"' in response.text
     assert client.get("/nope?lang=it").status_code == 404
     assert "questa pagina non esiste" in client.get("/nope?lang=it").text
+
+
+@pytest.mark.parametrize("lang", ["de", "it", "en"])
+@pytest.mark.parametrize(
+    ("url", "field", "given"),
+    [
+        ("/dice?expr=3d", "expr", "3d"),
+        ("/dice?expr=2d6%2B", "expr", "2d6+"),
+        ("/dice?expr=999d999999", "expr", "999d999999"),
+        ("/dice?expr=1d6&seed=-1", "expr", "1d6"),
+        ("/check?value=999&difficulty=hard&roll=1", "value", "999"),
+        ("/check?value=12&difficulty=zzz&roll=1", "difficulty", "zzz"),
+        ("/zones?seed=4&size=99x99", "size", "99x99"),
+        ("/zones?seed=-1&size=8x5", "size", "8x5"),
+        ("/prowl?seed=3&reputation=0&players=4", "reputation", "0"),
+        ("/prowl?seed=3&reputation=0&players=4&ops=raise-room+R1", "reputation", "0"),
+        ("/prowl?seed=-5&reputation=4&players=4", "players", "4"),
+        ("/dungeon?seed=7&go=1&size=5x5", "size", "5x5"),
+        ("/dungeon?seed=7&go=1&rules=nope&max_areas=30", "max_areas", "30"),
+    ],
+)
+def test_a_refused_form_is_the_form_again_with_the_reason_beside_it(
+    client: TestClient, url: str, field: str, given: str, lang: str
+) -> None:
+    """A bad expression, check, zone map, heist or dungeon answers 400 with the same page, the
+    form still filled in and the one-line reason (in the page's language) under the fields,
+    not a bare error page."""
+    response = client.get(f"{url}&lang={lang}")
+    assert response.status_code == 400
+    page = response.text
+    assert WORDS[lang] in page and "Das ging nicht" not in page
+    assert re.search(f'name="{field}"[^>]* value="{re.escape(given)}"', page)
+    start = page.index('class="field-error"')
+    reason = page[start : page.index("</p>", start)]
+    assert reason.strip() and "\n" not in reason.strip()
+    assert page.index("</form>") > start  # inside the form, beside the fields
+    english = client.get(f"{url}&lang=en").text
+    if lang != "en":
+        there = english.index('class="field-error"')
+        assert english[there : english.index("</p>", there)] != reason
+
+
+def test_a_refused_dungeon_form_post_is_the_form_again(client: TestClient) -> None:
+    """The dungeon form sent with bad options: the form as it was sent, the reason under it."""
+    sent = {"levels": "99", "size": "5x5", "seed": "7", "max_areas": "40"}
+    for lang, word in (("de", "Ebenen"), ("it", "livelli")):
+        response = client.post(f"/dungeon?lang={lang}", data=sent)
+        assert response.status_code == 400
+        page = response.text
+        assert "field-error" in page and word in page.split('class="field-error"')[1]
+        assert re.search(r'name="size"[^>]* value="5x5"', page)
+        assert re.search(r'name="max_areas"[^>]* value="40"', page)
 
 
 def test_cross_site_posts_and_big_bodies_are_refused(client: TestClient) -> None:
@@ -319,6 +372,32 @@ def test_an_uploaded_table_file_is_checked_rolled_and_weighed(client: TestClient
     assert again.text == response.text  # the same seed rolls the same
 
 
+@pytest.mark.parametrize(
+    ("lang", "missing", "extra", "number"),
+    [
+        ("de", "ein Pflichtfeld fehlt", "dieses Feld ist hier nicht erlaubt", "ganze Zahl"),
+        ("it", "manca un campo obbligatorio", "questo campo non è ammesso qui", "numero intero"),
+        ("en", "a required field is missing", "this field is not allowed here", "whole number"),
+    ],
+)
+def test_schema_problems_of_an_upload_speak_the_page_language(
+    client: TestClient, lang: str, missing: str, extra: str, number: str
+) -> None:
+    """Pydantic's messages ("Field required") reach the upload page in its language."""
+    text = (
+        "schema: 1\nrule_set: mine\nlanguage: de\ntables:\n  - name: t\n    id: x\n"
+        "    source: s\n    title: {de: T}\n    rows:\n      - {weight: viele, text: {de: a}}\n"
+    )
+    response = client.post(f"/upload?lang={lang}", data={"text": text, "name": "x.yaml"})
+    assert response.status_code == 422
+    page = response.text
+    for english in ("Field required", "Extra inputs", "Input should"):
+        assert english not in page
+    assert extra in page and number in page
+    bare = client.post(f"/upload?lang={lang}", data={"text": "schema: 1\ntables: []\n"}).text
+    assert missing in bare and "Field required" not in bare
+
+
 def test_an_uploaded_file_with_problems_names_line_and_column(client: TestClient) -> None:
     response = client.post(
         "/upload?lang=en", data={"text": "schema: 1\nrule_set: x\n  bad: [", "name": "x.yaml"}
@@ -374,6 +453,73 @@ def test_heist_fine_tuning_by_links_spends_the_budget(client: TestClient) -> Non
     assert bad.status_code == 400 and "unknown operation" in bad.text
     api = client.get("/api/prowl?seed=5&reputation=5&players=4&ops=raise-room%20R2").json()
     assert api["tuning"]["left"] == plan.tuning.left
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_every_heist_operation_link_answers_with_the_heist_page(
+    client: TestClient, seed: int
+) -> None:
+    """Every fine-tuning link of a heist page, and one step further along the first link of
+    each kind, answers with the heist page (the map, the budget): a refused operation keeps
+    the plan before it and says why beside the budget (400), never a bare error page."""
+    import html
+
+    start = f"/prowl?seed={seed}&reputation=4&players=4&lang=de"
+
+    def links(page: str) -> list[str]:
+        return [
+            html.unescape(u) + "&lang=de"
+            for u in re.findall(r'href="(/prowl\?[^"]*ops=[^"]*)"', page)
+        ]
+
+    first = client.get(start)
+    assert first.status_code == 200
+    seen: set[str] = set()
+    todo = links(first.text)
+    step_two: dict[str, str] = {}
+    for url in todo:
+        verb = url.split("ops=")[1].split("+")[0]
+        step_two.setdefault(verb, url)
+    for url in todo + [u for v in step_two.values() for u in links(client.get(v).text)]:
+        if url in seen:
+            continue
+        seen.add(url)
+        response = client.get(url)
+        assert response.status_code in (200, 400), url
+        page = response.text
+        assert "Das ging nicht" not in page, url
+        assert "<svg" in page and "Budget" in page, url
+        if response.status_code == 400:
+            assert 'class="field-error" id="tune-error" role="alert"' in page, url
+    assert len(seen) > 20
+
+
+def test_a_stationary_challenge_is_not_offered_a_patrol_and_the_reason_names_it(
+    client: TestClient,
+) -> None:
+    """A challenge that cannot move gets no patrol link; asked anyway, the page says which
+    one by its id, its rule text in the page's language and its room, never its key."""
+    from kerker.web import services
+
+    plan = services.heist(1, 5, 4, None, 0)
+    fixed = next(c for c in plan.challenges if not c.mobile)
+    for lang, says, name in [
+        ("de", "kann sich nicht bewegen", "Ein automatischer Geschützturm an der Decke"),
+        ("it", "non può muoversi", "Una torretta automatica sul soffitto"),
+        ("en", "cannot move", "An automated turret on the ceiling"),
+    ]:
+        page = client.get(f"/prowl?seed=1&reputation=5&players=4&lang={lang}").text
+        assert not re.search(rf"patrol(\+|%20){fixed.id}(?!\d)", page)
+        asked = client.get(
+            f"/prowl?seed=1&reputation=5&players=4&lang={lang}&add=patrol+{fixed.id}"
+        )
+        assert asked.status_code == 400
+        reason = asked.text.split('id="tune-error" role="alert">')[1].split("</p>")[0]
+        assert reason.startswith(f"patrol {fixed.id}: {fixed.id} (")
+        assert says in reason and f"in {fixed.room}" in reason
+        assert f"({fixed.subtype})" not in reason
+        if fixed.id == "C1":  # the seed's first challenge is the ceiling turret
+            assert name in reason
 
 
 def test_virtual_tabletop_downloads(client: TestClient) -> None:

@@ -256,3 +256,53 @@ def test_without_a_referee_the_player_screen_opens_a_door_and_searches(
     player.screenshot(path=str(artefacts / "play-no-referee-it.png"), full_page=True)
     assert player_problems == [] and problems == []
     player.context.close()
+
+
+def test_exit_markers_are_touch_targets_on_a_phone(
+    browser: Any, server: str, artefacts: Path
+) -> None:
+    """At 390 px the map's numbered exits are at least 44 CSS px to touch (an invisible area
+    around the number, cut half way to a neighbouring marker), a tap on that area opens the
+    exit, and keyboard focus shows its outline."""
+    from playwright.sync_api import expect
+
+    page, problems = _page(browser, width=390, height=844)
+    page.goto(f"{server}/play?lang=it")
+    page.fill("input[name=seed]", "7")
+    page.locator("form[action='/play'] button").click()
+    page.wait_for_url(re.compile(r".*/play/[0-9a-f]+$"))
+    marks = page.locator("[data-panzoom] a.exit")
+    assert marks.count() >= 1
+    checked = 0
+    for i in range(marks.count()):
+        box = marks.nth(i).bounding_box()
+        dot = marks.nth(i).locator("circle").bounding_box()
+        assert box is not None and dot is not None
+        assert dot["width"] < 44  # the number itself is small on a phone: the ring matters
+        near = min(
+            (
+                ((b["x"] - box["x"]) ** 2 + (b["y"] - box["y"]) ** 2) ** 0.5
+                for j in range(marks.count())
+                if j != i and (b := marks.nth(j).bounding_box()) is not None
+            ),
+            default=1e9,
+        )
+        if near >= 22:  # (closer markers share the place between them)
+            assert box["width"] >= 43.5 and box["height"] >= 43.5, (i, box)
+            checked += 1
+    assert checked == marks.count()
+    first = marks.first
+    box = first.bounding_box()
+    assert box is not None
+    page.keyboard.press("Tab")
+    first.focus()
+    ring = first.locator("path.hit").evaluate("c => getComputedStyle(c).stroke")
+    assert ring not in ("none", "")
+    page.screenshot(path=str(artefacts / "exits-phone-it.png"), full_page=False)
+    play = page.locator("#play")
+    seq = play.get_attribute("data-seq")
+    # a tap inside the ring, outside the number, opens that exit
+    page.mouse.click(box["x"] + box["width"] / 2 + 18, box["y"] + box["height"] / 2)
+    expect(play).not_to_have_attribute("data-seq", seq)
+    assert problems == []
+    page.context.close()

@@ -242,3 +242,38 @@ def test_a_busy_database_is_a_503_to_try_again(tmp_path: Path) -> None:
     assert busy.headers["retry-after"] == "1" and busy.json()["error"] == "busy"
     assert app_client.get(f"/api/sessions/{sid}").json()["seq"] == 0  # nothing written
     assert app_client.post(f"/api/sessions/{sid}/open", json={"exit": "next"}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("lang", "word"),
+    [("de", "Seed 7 – Zufallslabyrinth – "), ("it", "Seme 7 – Zufallslabyrinth – ")],
+)
+def test_an_unnamed_session_is_called_as_the_start_page_calls_it(
+    client: TestClient, lang: str, word: str
+) -> None:
+    """No hex id as the heading of an unnamed session: its seed, rule set and areas, as the
+    start page lists it, in the page's language, on the GM page, the player page and the list."""
+    import html
+
+    from kerker.dungeon.area_count import area_count_text
+    from kerker.i18n import translator
+
+    made = _new(client)
+    sid, token = made["session"], made["player_token"]
+    client.post(f"/api/sessions/{sid}/open", json={"exit": "next"})
+
+    def heading(page: str) -> str:
+        return html.unescape(page.split("<h1>")[1].split("</h1>")[0])
+
+    for view, url in (("gm", f"/play/{sid}"), ("player", f"/watch/{token}")):
+        levels = client.get(f"/api/sessions/{sid}?view={view}").json()["levels"]
+        count = area_count_text([a for lv in levels for a in lv["areas"]], translator(lang))
+        page = client.get(f"{url}?lang={lang}").text
+        assert heading(page) == word + count
+        assert sid not in heading(page)
+        assert f"<title>{word}" in html.unescape(page)
+    listing = client.get(f"/play?lang={lang}")
+    assert f'href="/play/{sid}">{word.rstrip(" –")}</a>' in html.unescape(listing.text)
+    named = _new(client, name="Die <Gruft>")
+    page = client.get(f"/play/{named['session']}?lang={lang}").text
+    assert heading(page) == "Die <Gruft>" and "Die &lt;Gruft&gt;" in page

@@ -326,9 +326,9 @@ def _rerender(prowl: Any, plan: Path, lang: str | None, *, png: bool) -> list[Pa
         if svg_path.exists() or lang is not None:
             written.append(write_file(svg_path, svg.encode("utf-8")))
         if png and (png_path.exists() or lang is not None):
-            from kerker.render.png import svg_to_png
+            from kerker.render.svgkit import map_png
 
-            written.append(write_file(png_path, svg_to_png(svg)))
+            written.append(write_file(png_path, map_png(svg, scale=1.0)))
     for code in sheets:
         written.append(
             write_file(folder / f"{stem}.{code}.md", render_markdown(prowl, code).encode("utf-8"))

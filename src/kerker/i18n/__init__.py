@@ -57,9 +57,15 @@ def check_language(lang: str) -> str:
     return code
 
 
+_LANGUAGE_OF: dict[Translate, str] = {}
+"""The language of each gettext function :func:`translator` handed out (the functions
+themselves stay plain bound methods: they are called very often)."""
+
+
 @lru_cache(maxsize=8)
 def translator(lang: str) -> Translate:
-    """The gettext function for ``lang``; English (or a missing catalog) is the identity."""
+    """The gettext function for ``lang``; English (or a missing catalog) is the identity.
+    :func:`language_of` tells which language it speaks."""
     code = check_language(lang)
     if code == FALLBACK:
         return _identity
@@ -68,7 +74,19 @@ def translator(lang: str) -> Translate:
             catalog = gettext.GNUTranslations(fh)
     except OSError:
         return _identity
+    _LANGUAGE_OF[catalog.gettext] = code
     return catalog.gettext
+
+
+def language_of(translate: Translate | None) -> str:
+    """The language a :func:`translator` function speaks; English for any other function
+    (or None)."""
+    if translate is None:
+        return FALLBACK
+    try:
+        return _LANGUAGE_OF.get(translate, FALLBACK)
+    except TypeError:  # an unhashable callable
+        return FALLBACK
 
 
 def _identity(text: str) -> str:

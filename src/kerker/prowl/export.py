@@ -573,9 +573,9 @@ def write_outputs(
         files.append((folder / f"{name}.json", dumps(p).encode("utf-8")))
     files.append((folder / f"{name}.svg", svg.encode("utf-8")))
     if png:
-        from kerker.render.png import svg_to_png
+        from kerker.render.svgkit import map_png
 
-        files.append((folder / f"{name}.png", svg_to_png(svg)))
+        files.append((folder / f"{name}.png", map_png(svg, scale=1.0)))
     files.append((folder / f"{name}.{lang}.md", render_markdown(p, lang).encode("utf-8")))
     sheet = pdf_sheet(p, lang, paper)
     if sheet is not None:

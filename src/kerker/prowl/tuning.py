@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from types import MappingProxyType
 from typing import Any, TypeVar
 
 from kerker.errors import N_, KerkerError
+from kerker.i18n import language_of
 from kerker.prowl.generate import (
     Rules,
     challenge_from,
@@ -53,6 +54,23 @@ from kerker.prowl.model import (
 )
 from kerker.tables.engine import roll_table
 from kerker.tables.registry import Registry, load_registry
+
+
+@dataclass(frozen=True, slots=True)
+class RuleName:
+    """A rule text of a plan as a message parameter: said in the message's language, short as
+    the plan's change lines name it (up to its first comma), the key when the plan has no
+    text for it."""
+
+    texts: Mapping[str, str]
+    key: str
+
+    def message(self, translate: Callable[[str], str] | None = None) -> str:
+        """The name in the language of ``translate`` (English, then any, when missing)."""
+        for code in (language_of(translate), "en", *self.texts):
+            if code in self.texts:
+                return self.texts[code].split(",")[0].split(" (")[0].rstrip(".")
+        return self.key
 
 
 class TuningError(ProwlError):
@@ -241,9 +259,12 @@ def _patrol(p: Prowl, args: tuple[str, ...], step: _Step) -> Prowl:
     challenge = _challenge(p, args[0])
     if not challenge.mobile:
         raise TuningError(
-            N_("{id} ({subtype}) cannot move; only mobile challenges patrol"),
+            N_("{id} ({name}) in {room} cannot move; only mobile challenges patrol"),
             id=challenge.id,
-            subtype=challenge.subtype,
+            name=RuleName(
+                p.texts.get(f"{challenge.table}:{challenge.subtype}", {}), challenge.subtype
+            ),
+            room=challenge.room,
         )
     if challenge.mode == PATROL:
         raise TuningError(N_("{id} already patrols"), id=challenge.id)

@@ -609,6 +609,7 @@ def _validate(yaml_text: str, where: str) -> None:
     from pydantic import ValidationError
 
     from kerker.tables.schema import TableFile
+    from kerker.tables.schema_text import SchemaText
     from kerker.yamlio import load_yaml_text
 
     data = load_yaml_text(yaml_text, where)
@@ -620,5 +621,5 @@ def _validate(yaml_text: str, where: str) -> None:
             N_("the imported table is not valid: {where_}: {problem}"),
             file=where,
             where_=".".join(str(p) for p in first["loc"]),
-            problem=first["msg"],
+            problem=SchemaText.of(first),
         ) from None

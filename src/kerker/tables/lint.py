@@ -43,7 +43,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from kerker.errors import N_, KerkerError
+from kerker.errors import N_, KerkerError, format_message
 from kerker.limits import Limits
 from kerker.tables.model import (
     LANGS,
@@ -58,6 +58,7 @@ from kerker.tables.model import (
     TextMap,
     build_table,
 )
+from kerker.tables.schema_text import SchemaText
 
 LINT_LIMITS = Limits(max_outcomes=10_000, max_odds_work=2_000_000)
 """Caps for the exact results of a table's die (a table with more results is not sensible)."""
@@ -104,10 +105,8 @@ class Problem:
         """``file:line:col: message`` with the message translated by ``translate``."""
         message = self.message
         if translate is not None and self.template:
-            try:
-                message = translate(self.template).format(**self.params)
-            except (KeyError, IndexError, ValueError):
-                message = self.message
+            # a parameter that says itself (a schema message) in the same language
+            message = format_message(self.template, self.params, translate)
         return f"{self.file}:{self.line}:{self.col}: {message}"
 
 
@@ -1007,18 +1006,18 @@ def _child(node: Any, part: Any) -> Any:
     return None
 
 
-def _schema_messages(errors: list[Any], data: Any) -> list[tuple[Loc, str]]:
+def _schema_messages(errors: list[Any], data: Any) -> list[tuple[Loc, SchemaText]]:
     """Pydantic's errors as (location, message), narrowed to the union member meant.
 
     An effect's kind is told by its key (roll, again, amount, chance, note); a text by its
     being a mapping (one/other) or not. Other unions give one message per location.
     """
-    kept: list[tuple[Loc, str]] = []
-    merged: dict[Loc, list[str]] = {}
+    kept: list[tuple[Loc, SchemaText]] = []
+    merged: dict[Loc, list[SchemaText]] = {}
     fixed: dict[Loc, str] = {}
     for err in errors:
         loc = tuple(err.get("loc", ()))
-        message = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+        message = SchemaText.of(err)
         node: Any = data
         clean: list[Any] = []
         keep = True
@@ -1068,12 +1067,16 @@ def _schema_messages(errors: list[Any], data: Any) -> list[tuple[Loc, str]]:
                 merged[merge_at].append(message)
             continue
         kept.append((tuple(clean), message))
-    kept += [(loc, " or ".join(msgs)) for loc, msgs in merged.items()]
-    kept += list(fixed.items())
+    for loc, msgs in merged.items():
+        joined = msgs[0]
+        for more in msgs[1:]:
+            joined = joined.joined(more)
+        kept.append((loc, joined))
+    kept += [(loc, SchemaText.fixed(text)) for loc, text in fixed.items()]
     seen: set[tuple[Loc, str]] = set()
-    out: list[tuple[Loc, str]] = []
+    out: list[tuple[Loc, SchemaText]] = []
     for item in kept:
-        key = (tuple(str(p) for p in item[0]), item[1])
+        key = (tuple(str(p) for p in item[0]), str(item[1]))
         if key not in seen:
             seen.add(key)
             out.append(item)

@@ -50,6 +50,7 @@ def validate_data(data: Any, file: str, path: Path | None = None) -> Mapping[str
     from pydantic import ValidationError
 
     from kerker.tables.schema import TableFile
+    from kerker.tables.schema_text import SchemaText
 
     try:
         model = TableFile.model_validate(data)
@@ -68,7 +69,7 @@ def validate_data(data: Any, file: str, path: Path | None = None) -> Mapping[str
             file=file,
             line=line,
             where=where,
-            problem=first["msg"],
+            problem=SchemaText.of(first),
             more=f" (and {more} more)" if more else "",
         ) from None
     # The validated data (types coerced: weight "3" is 3), with only what the file says.

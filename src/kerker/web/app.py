@@ -9,6 +9,7 @@ the field named, an unknown page a 404; the API answers JSON ``{"error", "messag
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
@@ -78,7 +79,24 @@ def _environment() -> Environment:
     env.filters["decimal"] = lambda v: _decimal(v, weblang.current.get())
     env.filters["markdown"] = _markdown
     env.filters["rule_text"] = _rule_text
+    env.globals["session_title"] = session_title
     return env
+
+
+def session_title(info: Any, doc: Mapping[str, Any] | None = None) -> str:
+    """What a play session is called on its pages, in the current request's language: its
+    name, else as the start page names it, "Seed 7 – Zufallslabyrinth", with the count of
+    the areas of ``doc`` (the page's document: what that view shows) when given."""
+    from kerker.dungeon.area_count import area_count_text
+
+    if info.name:
+        return str(info.name)
+    _ = weblang.gettext()
+    parts = [_("Seed {seed}").format(seed=info.seed), RULE_NAMES.get(info.rules, info.rules)]
+    if doc is not None:
+        areas = [a for lv in doc.get("levels", ()) for a in lv.get("areas", ())]
+        parts.append(area_count_text(areas, _))
+    return " – ".join(parts)
 
 
 def _rule_text(seed: object) -> str:
@@ -262,14 +280,22 @@ def create_app(db: str | Path | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
+        from kerker.tables.schema_text import TEXTS, SchemaText
+
         _ = weblang.gettext()
         problems = []
         for err in exc.errors()[:3]:
             where = ".".join(str(p) for p in err.get("loc", ()) if p not in ("query", "body"))
             label = field_label(request.url.path, where)
-            problems.append(
-                _("{field}: not a valid value").format(field=_(label) if label else where or "?")
-            )
+            field = _(label) if label else where or "?"
+            if err.get("type") in TEXTS:  # pydantic's reason in the request's language
+                problem = SchemaText.of(err).message(_)
+                problems.append(_("{field}: {problem}").format(field=field, problem=problem))
+            else:
+                problems.append(_("{field}: not a valid value").format(field=field))
+        again = _form_again(request, "; ".join(problems))
+        if again is not None:
+            return pages.render(request, again[0], status=422, **again[1])
         return _error(request, pages, 422, "invalid_request", "; ".join(problems))
 
     @app.exception_handler(StarletteHTTPException)
@@ -381,6 +407,67 @@ def _recent_sessions(sessions: Any, lang: str, request: Request) -> list[dict[st
     return out
 
 
+def _form_again(request: Request, error: str) -> tuple[str, dict[str, Any]] | None:
+    """The template and context that show a form page again, filled in as asked, with
+    ``error`` under it, for a GET of a form page whose parameters FastAPI refused (a seed
+    "zz"); None for any other request."""
+    if request.method != "GET" or _is_api(request):
+        return None
+    q = {k: v[:200] for k, v in request.query_params.items()}
+    path = request.url.path
+    if path == "/dice":
+        return "dice.html", {
+            "expr": q.get("expr", ""),
+            "rolled": None,
+            "odds": None,
+            "error": error,
+        }
+    if path == "/check":
+        return "check.html", {
+            "value": q.get("value", ""),
+            "difficulty": q.get("difficulty", "")[:60],
+            "answer": None,
+            "error": error,
+        }
+    if path == "/zones":
+        return "zones.html", {
+            "svg": None,
+            "seed": q.get("seed", ""),
+            "size": q.get("size", ""),
+            "theme": q.get("theme", "scifi"),
+            "view": "gm",
+            "query": "",
+            "error": error,
+        }
+    if path == "/prowl":
+        return "prowl.html", {
+            "plan": None,
+            **{k: q.get(k, d) for k, d in (("seed", ""), ("reputation", "5"), ("players", "4"))},
+            **{k: q.get(k, d) for k, d in (("accesses", ""), ("nosec", "0"))},
+            "error": error,
+        }
+    if path == "/dungeon":
+        keys = (
+            ("rules", "zufallslabyrinth"),
+            ("levels", "1"),
+            ("size", ""),
+            ("max_areas", "60"),
+            ("min_areas", "10"),
+            ("entrance", "variant"),
+            ("caves", "depth"),
+        )
+        form = {k: q.get(k, d) for k, d in keys}
+        return "dungeon.html", {
+            "form": form,
+            "doc": None,
+            "seed": q.get("seed", ""),
+            "own": [],
+            "without": None,
+            "error": error,
+        }
+    return None
+
+
 def _refuse(request: Request) -> tuple[int, str, str] | None:
     """Requests refused before any route runs: cross-site POSTs and oversized bodies."""
     _ = weblang.gettext()
@@ -482,11 +569,24 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
     @app.get("/dice", response_class=HTMLResponse, include_in_schema=False)
     def dice_page(request: Request, expr: str = "", seed: int | None = None) -> HTMLResponse:
         rolled = odds = None
+        error = None
         if expr.strip():
-            used = _seed(seed)
-            rolled = services.roll_dice(expr, used)
-            odds = services.dice_odds(expr)
-        return pages.render(request, "dice.html", expr=expr, rolled=rolled, odds=odds)
+            try:
+                used = _seed(seed)
+                rolled = services.roll_dice(expr, used)
+                odds = services.dice_odds(expr)
+            except KerkerError as exc:  # the page again, the form filled in, the reason beside it
+                rolled = odds = None
+                error = exc.message(weblang.gettext())
+        return pages.render(
+            request,
+            "dice.html",
+            status=400 if error else 200,
+            expr=expr,
+            rolled=rolled,
+            odds=odds,
+            error=error,
+        )
 
     @app.get("/check", response_class=HTMLResponse, include_in_schema=False)
     def check_page(
@@ -497,12 +597,18 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         roll: bool = False,
     ) -> HTMLResponse:
         answer = None
+        error = None
         if value is not None:
-            used = _seed(seed) if roll or seed is not None else None
-            answer = services.hpr_check(value, difficulty[:60], used, weblang.current.get())
+            try:
+                used = _seed(seed) if roll or seed is not None else None
+                answer = services.hpr_check(value, difficulty[:60], used, weblang.current.get())
+            except KerkerError as exc:  # the page again, the form filled in, the reason beside it
+                error = exc.message(weblang.gettext())
         return pages.render(
             request,
             "check.html",
+            status=400 if error else 200,
+            error=error,
             value="" if value is None else value,
             difficulty=difficulty[:60],
             answer=answer,
@@ -598,8 +704,22 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         from kerker.zones.render_svg import render_svg
 
         code = weblang.current.get()
-        view = _choice(view, ("gm", "player"), Word(N_("view")))
-        used, zmap = _zone_args(seed, size, theme)
+        try:
+            view = _choice(view, ("gm", "player"), Word(N_("view")))
+            used, zmap = _zone_args(seed, size, theme)
+        except KerkerError as exc:  # the form again, filled in, the reason beside it
+            return pages.render(
+                request,
+                "zones.html",
+                status=400,
+                error=exc.message(weblang.gettext()),
+                svg=None,
+                seed="" if seed is None else seed,
+                size=size or "",
+                theme=theme,
+                view="gm",
+                query="",
+            )
         svg = render_svg(zmap, view=view, lang=code)
         query = {"seed": used, "theme": theme, **({"size": size} if size else {})}
         return pages.render(
@@ -629,11 +749,47 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
         from kerker.prowl.render_svg import render_svg
 
         code = weblang.current.get()
-        used = _seed(seed)
+
+        def form_error(exc: KerkerError) -> HTMLResponse:
+            """The options themselves refused: the form again, the reason beside it."""
+            return pages.render(
+                request,
+                "prowl.html",
+                status=400,
+                error=exc.message(weblang.gettext()),
+                plan=None,
+                seed="" if seed is None else seed,
+                reputation=reputation,
+                players=players,
+                accesses=accesses or "",
+                nosec=nosec,
+            )
+
+        try:
+            used = _seed(seed)
+        except KerkerError as exc:
+            return form_error(exc)
         chain = [o.strip() for o in ops.split(",") if o.strip()]
         if add.strip():
             chain.append(add.strip()[:120])
-        plan = services.heist(used, reputation, players, accesses, nosec, ", ".join(chain))
+        refused = None
+        try:
+            plan = services.heist(used, reputation, players, accesses, nosec, ", ".join(chain))
+        except KerkerError as exc:
+            if not chain:
+                return form_error(exc)
+            # The plan before the refused operation, with the reason on the same page: the
+            # chain without its last operation (the one a link or the field added), else none.
+            refused = exc.message(weblang.gettext())
+            try:
+                chain = chain[:-1]
+                plan = services.heist(used, reputation, players, accesses, nosec, ", ".join(chain))
+            except KerkerError:
+                chain = []
+                try:
+                    plan = services.heist(used, reputation, players, accesses, nosec)
+                except KerkerError as bad:  # the options themselves, whatever the operations
+                    return form_error(bad)
         svg = render_svg(plan, code)
         base = {
             "seed": used,
@@ -647,17 +803,35 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
             return "/prowl?" + urlencode({**base, **({"ops": ", ".join(more)} if more else {})})
 
         query = urlencode({**base, **({"ops": ", ".join(chain)} if chain else {})})
+        from kerker.prowl.model import NOSEC, PATROL, SECURITY_KEYS
+
+        # Only the operations the plan's state allows are links (a HiSec room is not raised,
+        # a stationary challenge does not patrol); what the budget refuses answers with its
+        # reason on this page.
         rooms = [
-            (r.id, link([*chain, f"raise-room {r.id}"]), link([*chain, f"lower-room {r.id}"]))
+            (
+                r.id,
+                link([*chain, f"raise-room {r.id}"])
+                if r.security < len(SECURITY_KEYS) - 1
+                else None,
+                link([*chain, f"lower-room {r.id}"]) if r.security != NOSEC else None,
+            )
             for r in plan.rooms
         ]
         challenges = [
-            (c.id, c.room, link([*chain, f"reinforce {c.id}"]), link([*chain, f"patrol {c.id}"]))
+            (
+                c.id,
+                c.room,
+                link([*chain, f"reinforce {c.id}"]),
+                link([*chain, f"patrol {c.id}"]) if c.mobile and c.mode != PATROL else None,
+            )
             for c in plan.challenges
         ]
         return pages.render(
             request,
             "prowl.html",
+            status=400 if refused else 200,
+            refused=refused,
             svg=svg,
             seed=used,
             reputation=reputation,
@@ -717,10 +891,25 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
             return pages.render(
                 request, "dungeon.html", form=form, doc=None, seed="", own=names, **_without(form)
             )
-        options = dungeon_options(rules, seed, levels, size, max_areas, min_areas, entrance, caves)
-        view = _choice(view, ("gm", "player"), Word(N_("view")))
         code = weblang.current.get()
-        doc = services.dungeon_document(options, code, own)
+        try:
+            options = dungeon_options(
+                rules, seed, levels, size, max_areas, min_areas, entrance, caves
+            )
+            view = _choice(view, ("gm", "player"), Word(N_("view")))
+            doc = services.dungeon_document(options, code, own)
+        except KerkerError as exc:  # the form again, filled in, the reason beside it
+            return pages.render(
+                request,
+                "dungeon.html",
+                status=400,
+                form=form,
+                doc=None,
+                seed="" if seed is None else seed,
+                own=names,
+                error=exc.message(weblang.gettext()),
+                **_without(form),
+            )
         depths = [lv["depth"] for lv in doc["levels"]]
         if depth not in depths:
             depth = depths[0]
@@ -763,17 +952,39 @@ def _page_routes(app: FastAPI, pages: _Pages) -> None:
             found = _form_int(text(key), what, low, high)
             return default if found is None else found
 
-        seed = _form_seed(text("seed"))
-        form: dict[str, Any] = {
+        shown: dict[str, Any] = {
             "rules": text("rules", "zufallslabyrinth"),
-            "levels": number("levels", N_("levels"), 1, 20, 1),
-            "size": text("size").strip() or "30x40",
-            "max_areas": number("max_areas", N_("areas at most"), 1, 1000, 60),
-            "min_areas": number("min_areas", N_("areas at least"), 0, 1000, 10),
+            "levels": text("levels"),
+            "size": text("size"),
+            "max_areas": text("max_areas"),
+            "min_areas": text("min_areas"),
             "entrance": text("entrance", "variant"),
             "caves": text("caves", "depth"),
         }
-        dungeon_options(**form, seed=seed)  # refuses bad options before anything is kept
+        try:
+            seed = _form_seed(text("seed"))
+            form: dict[str, Any] = {
+                "rules": text("rules", "zufallslabyrinth"),
+                "levels": number("levels", N_("levels"), 1, 20, 1),
+                "size": text("size").strip() or "30x40",
+                "max_areas": number("max_areas", N_("areas at most"), 1, 1000, 60),
+                "min_areas": number("min_areas", N_("areas at least"), 0, 1000, 10),
+                "entrance": text("entrance", "variant"),
+                "caves": text("caves", "depth"),
+            }
+            dungeon_options(**form, seed=seed)  # refuses bad options before anything is kept
+        except KerkerError as exc:  # the form again, as it was sent, the reason beside it
+            return pages.render(
+                request,
+                "dungeon.html",
+                status=400,
+                form=shown,
+                doc=None,
+                seed=text("seed"),
+                own=[],
+                error=exc.message(weblang.gettext()),
+                **_without(shown),
+            )
         uploads = [f for f in data.getlist("files") if not isinstance(f, str) and f.filename]
         digest = text("tables").strip()
         if uploads:

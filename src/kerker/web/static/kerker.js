@@ -2,6 +2,67 @@
 // Pages work without it; it only makes them smoother.
 "use strict";
 (function () {
+  // The numbered exit markers of a play map stay at least TOUCH CSS px to touch however far
+  // the map is scaled down (a phone shows the whole sheet small): an invisible area around
+  // each number, a circle of TOUCH px cut where it would come nearer to a neighbouring
+  // marker than to its own (so that a tap always opens the nearest exit).
+  var TOUCH = 44;
+  var SVGNS = "http://www.w3.org/2000/svg";
+  function clipHalf(poly, p, q) {
+    // the part of polygon ``poly`` nearer to point p than to point q
+    var mx = (p[0] + q[0]) / 2, my = (p[1] + q[1]) / 2, nx = q[0] - p[0], ny = q[1] - p[1];
+    function side(v) { return (v[0] - mx) * nx + (v[1] - my) * ny; }
+    var out = [];
+    for (var i = 0; i < poly.length; i++) {
+      var a = poly[i], b = poly[(i + 1) % poly.length], sa = side(a), sb = side(b);
+      if (sa <= 0) { out.push(a); }
+      if ((sa < 0 && sb > 0) || (sa > 0 && sb < 0)) {
+        var t = sa / (sa - sb);
+        out.push([a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t]);
+      }
+    }
+    return out;
+  }
+  function sizeTargets(svg) {
+    var links = svg.querySelectorAll("a.exit");
+    if (!links.length) { return; }
+    var dot = links[0].querySelector("circle");
+    var ctm = dot && dot.getScreenCTM ? dot.getScreenCTM() : null;
+    var scale = ctm ? Math.sqrt(ctm.a * ctm.a + ctm.b * ctm.b) : 0;
+    if (!scale) { return; }
+    var spots = Array.prototype.map.call(links, function (link) {
+      var c = link.querySelector("circle");
+      return c ? [parseFloat(c.getAttribute("cx")), parseFloat(c.getAttribute("cy")),
+                  parseFloat(c.getAttribute("r")) || 0] : null;
+    });
+    Array.prototype.forEach.call(links, function (link, i) {
+      var me = spots[i];
+      if (!me) { return; }
+      var r = Math.max(me[2], TOUCH / 2 / scale), poly = [];
+      for (var k = 0; k < 48; k++) {
+        var angle = k * Math.PI / 24;
+        poly.push([me[0] + r * Math.cos(angle), me[1] + r * Math.sin(angle)]);
+      }
+      spots.forEach(function (other, j) {
+        if (other && j !== i && Math.hypot(other[0] - me[0], other[1] - me[1]) < 2 * r) {
+          poly = clipHalf(poly, me, other);
+        }
+      });
+      var hit = link.querySelector("path.hit");
+      if (!hit) {
+        hit = document.createElementNS(SVGNS, "path");
+        hit.setAttribute("class", "hit");
+        hit.setAttribute("fill", "transparent");
+        link.insertBefore(hit, link.firstChild);
+      }
+      hit.setAttribute("d", poly.length ? "M" + poly.map(function (v) {
+        return v[0].toFixed(2) + " " + v[1].toFixed(2);
+      }).join("L") + "Z" : "");
+    });
+  }
+  window.addEventListener("resize", function () {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-panzoom] svg"), sizeTargets);
+  });
   function setup(box) {
     var svg = box.querySelector("svg");
     if (!svg || !svg.viewBox || !svg.viewBox.baseVal) { return; }
@@ -15,6 +76,7 @@
     function apply() {
       svg.setAttribute("viewBox", [view.x, view.y, view.w, view.h].join(" "));
       if (view.w < home.w) { box.setAttribute("data-zoomed", ""); } else { box.removeAttribute("data-zoomed"); }
+      sizeTargets(svg);
     }
     function zoom(factor, fx, fy) {
       var w = Math.min(home.w, Math.max(home.w / 12, view.w * factor));
