@@ -131,7 +131,10 @@ def test_the_cli_says_when_fewer_levels_came_out_than_were_asked_for(tmp_path: P
     full = next(seed for seed, n in made.items() if n == 2)
     r = CliRunner().invoke(_app(), ["--seed", str(short), "--levels", "2", "--lang", "en"])
     assert r.exit_code == 0, r.output
-    assert "Levels: 1 of 2; no way leads to the others." in r.output
+    assert (
+        "Levels: 1 of 2 (1); no stair, trapdoor or shaft rolled leads to 2, and a level"
+        " exists only where a rolled way leads."
+    ) in r.output
     r = CliRunner().invoke(
         _app(),
         [

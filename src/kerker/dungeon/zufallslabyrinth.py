@@ -511,6 +511,9 @@ class Zufallslabyrinth(CorridorKit):
             if gap and not (level.occ.free(gap) and level.occ.fits(gap[1:], {owner}, margin=1)):
                 continue
             doors.add(cell)
+            # one secret door per pair of areas: the area it opens into is linked now (a
+            # room beside one neighbour on two walls got two secret doors to it)
+            linked.add(owner)
             if not gap:
                 state.connect(
                     level,
@@ -526,6 +529,9 @@ class Zufallslabyrinth(CorridorKit):
                 continue
             passage = state.new_area(level, "corridor", "corridor", set(gap), side)
             passage.width_ft = 5
+            # a later wall section must not find this passage as an area to open into: it
+            # leads to ``owner`` already (seed 284 level 2: a second secret door into it)
+            linked.add(passage.id)
             state.connect(
                 level,
                 area.id,
@@ -538,7 +544,6 @@ class Zufallslabyrinth(CorridorKit):
                 mode="exit",
             )
             state.connect(level, passage.id, owner, "opening", gap[-1], side, width=1, mode="exit")
-            linked.add(owner)
 
     # -- step 2 ----------------------------------------------------------------------------
     def _step2(self, state: DungeonState, level: LevelState, area: AreaBuilder) -> None:
