@@ -31,8 +31,11 @@ def worker_app() -> object:
     import os
 
     from kerker.web import create_app
+    from kerker.web.workers import server_gc
 
-    return create_app(os.environ.get(WORKER_DB) or None)
+    app = create_app(os.environ.get(WORKER_DB) or None)
+    server_gc()
+    return app
 
 
 @friendly
