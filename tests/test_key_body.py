@@ -176,3 +176,23 @@ def test_the_folded_rolls_keep_every_roll(dungeons: list[Any]) -> None:
                     assert escape(line) in folded, (key.heading, line)
                     assert md_text(line, lead=False) in appendix, (key.heading, line)
     assert seen > 1000
+
+
+def test_the_folded_rolls_write_products_the_readers_way(dungeons: list[Any]) -> None:
+    # Issue 17, item 2: a folded amount reads as the other folded rolls do -- "1.000 × 2 → 2.000"
+    # (it), "1 000 × 2 → 2 000" (de), never the rule data's "1000 * 2"; long numbers of the
+    # expression (before the arrow) in the language's notation, as the value after it.
+    found: list[str] = []
+    products = 0
+    for dungeon in dungeons:
+        for lang in LANGS:
+            doc = to_document(dungeon, lang)
+            for level in doc["levels"]:
+                for key in area_keys(doc, depth=level["depth"], lang=lang):
+                    for line in key.rolls:
+                        products += "×" in line
+                        rolled = line.split("→", 1)[0]  # a row's own text may print "1200"
+                        if "*" in line or re.search(r"(?<![\w.,])\d{4,}(?![\w.,])", rolled):
+                            found.append(f"seed {dungeon.seed} {lang}: {line}")
+    assert products > 0
+    assert not found, "\n".join(found[:20])

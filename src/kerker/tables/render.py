@@ -100,9 +100,14 @@ def lines(
     return out
 
 
+_LONG_NUMBER = re.compile(r"(?<![\w{.,])(\d{4,})(?![\w}.,])")
+
+
 def _dice_shown(expression: str, lang: str) -> str:
-    """An amount's dice as a reader writes them: ``1W6 × 10`` (de), ``1d6 × 10``."""
-    return dice_text(re.sub(r"\s*\*\s*", " × ", expression.strip()), lang)
+    """An amount's dice as a reader writes them: ``1W6 × 10`` (de), ``1d6 × 10``; a
+    product with ``×`` and long numbers in the language's way (``1.000 × 2`` in it)."""
+    shown = dice_text(re.sub(r"\s*\*\s*", " × ", expression.strip()), lang)
+    return _LONG_NUMBER.sub(lambda m: number(int(m.group(1)), lang), shown)
 
 
 def final_text(result: TableResult, lang: str, *, leave_out: frozenset[str] = frozenset()) -> str:
@@ -198,7 +203,7 @@ def amount_rolls(result: TableResult, lang: str) -> list[str]:
 def _amount_text(effect: AmountResult, lang: str, *, final: bool) -> str:
     unit = fill_text(effect.unit, lang, {}, effect.value) if effect.unit else ""
     value = number(effect.value, lang)
-    shown = value if final else f"{dice_text(effect.expression, lang)} -> {value}"
+    shown = value if final else f"{_dice_shown(effect.expression, lang)} -> {value}"
     return f"{shown} {unit}" if unit else shown
 
 
