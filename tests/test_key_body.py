@@ -196,3 +196,44 @@ def test_the_folded_rolls_write_products_the_readers_way(dungeons: list[Any]) ->
                             found.append(f"seed {dungeon.seed} {lang}: {line}")
     assert products > 0
     assert not found, "\n".join(found[:20])
+
+
+def _width_texts(lang: str) -> set[str]:
+    """The Gangbreite rows' width sentences ("The corridor is 1 square wide, ...")."""
+    out: set[str] = set()
+    for table in REGISTRY:
+        for row in table.rows:
+            if "width_ft" in row.value:
+                text = pick_text(row.text, lang)
+                out.update(text if isinstance(text, tuple) else (text,))
+    return {t for t in out if t}
+
+
+WIDTHS = {lang: _width_texts(lang) for lang in LANGS}
+
+
+def test_each_fact_once_in_an_area_entry(dungeons: list[Any]) -> None:
+    # Issue 17, item 3: a corridor's width is its size line's; a feature (a river, columns)
+    # does not say it again, and no sentence stands twice in one item of an area's entry
+    # (two like treasures or two shafts of one area are two items).
+    found: list[str] = []
+    corridor_features = 0
+    for dungeon in dungeons:
+        for lang in LANGS:
+            doc = to_document(dungeon, lang)
+            for level in doc["levels"]:
+                for key in area_keys(doc, depth=level["depth"], lang=lang):
+                    told = [*key.contents, *key.features, *key.traps]
+                    corridor_features += key.corridor and bool(key.features)
+                    for item in told:
+                        for width in WIDTHS[lang]:
+                            if width in item:
+                                found.append(f"seed {dungeon.seed} {lang} {key.heading}: {item}")
+                    for item in told:
+                        sentences = [s for s in re.split(r"(?<=[.!?])\s+", item) if s]
+                        twice = {s for s in sentences if sentences.count(s) > 1}
+                        if twice:
+                            found.append(f"seed {dungeon.seed} {lang} {key.heading}: {twice}")
+    # the Zufallslabyrinth's rivers and columns are corridor features (A's corridors have none)
+    assert corridor_features > 0 or dungeons[0].rules == "scatola-bianca"
+    assert not found, "\n".join(found[:20])
