@@ -21,7 +21,7 @@ from kerker.errors import N_
 from kerker.i18n import Translate, dice_text, translator
 from kerker.play.events import Event
 from kerker.play.session import EnteredDice, PlayState, event_seed, roll_check, table_rng
-from kerker.play.views import _visible, exit_name, open_exit_list
+from kerker.play.views import _visible, exit_name, open_exit_list, sprung_text
 from kerker.tables.registry import Registry
 
 _MD = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
@@ -361,8 +361,7 @@ def _search_lines(
                 found += " (" + str(content.get("hidden") or "") + ")"
             lines.append("   - " + found)
         if m in d["sprung"]:
-            what = " → ".join([str(content.get("text") or ""), *content.get("details", ())])
-            lines.append("   - " + _("A trap went off: {what}").format(what=what))
+            lines.append("   - " + _("A trap went off: {what}").format(what=sprung_text(content)))
     if not d["found"]:
         # What a roll that finds found when nothing lay there, as the searchers learn it (the
         # players of a refereed session read no dice: "Nothing found.")
