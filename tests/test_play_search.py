@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -840,3 +841,24 @@ def test_undo_help_says_what_it_takes_back() -> None:
         env=dict(os.environ, PYTHONPATH=str(Path(__file__).parent.parent / "src"), COLUMNS="100"),
     ).stdout
     assert "ricerche, tiri e tesori presi restano" in " ".join(helped.split())
+
+
+@pytest.mark.parametrize("rules", ["scatola-bianca", "zufallslabyrinth"])
+def test_a_step_line_says_each_word_once(play: Play, rules: str) -> None:
+    """Issue 17, item 5: a journal's step line read "aperta l’uscita (Apertura)", "Opening of
+    area 3 opened", "Torbogen von Gebiet 1 geöffnet". Over a solo session of 15 doors, no
+    step line of the de/it/en journal (GM and players' view) holds two words of one stem
+    (their first four letters)."""
+    s = _explore(play, rules, 3, 15)
+    assert len(s.events) >= 10
+    doubled: list[str] = []
+    for lang in ("de", "it", "en"):
+        for view in ("gm", "player"):
+            for line in journal_md(s, REGISTRY, lang, view).splitlines():
+                if not re.match(r"^\d+\. ", line):
+                    continue
+                head = re.sub(r"\([^)]*\d[^)]*\)", "", line)  # the exit's engine key
+                stems = [w.lower()[:4] for w in re.findall(r"[^\W\d_]{4,}", head)]
+                if len(stems) != len(set(stems)):
+                    doubled.append(f"{lang} {view}: {line}")
+    assert not doubled, "\n".join(doubled[:10])

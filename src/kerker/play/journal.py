@@ -175,9 +175,11 @@ def _step(
         name = exit_name(way[0], _) if way else _("Way")
         if e.kind == "open" and view == "player":
             # players read no engine keys
-            head = _("{exit} of area {area} opened.").format(exit=name, area=way[1] if way else "?")
+            head = _("Area {area}, {exit}: passed through.").format(
+                exit=name, area=way[1] if way else "?"
+            )
         elif e.kind == "open":
-            head = _("{exit} of area {area} opened ({key}).").format(
+            head = _("Area {area}, {exit}: passed through ({key}).").format(
                 exit=name, area=way[1] if way else "?", key=key
             )
         else:
