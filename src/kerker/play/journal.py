@@ -18,7 +18,7 @@ from typing import Any
 from kerker.dice.explain import explain
 from kerker.dice.roller import roll
 from kerker.errors import N_
-from kerker.i18n import Translate, dice_text, translator
+from kerker.i18n import Translate, dice_text, plural_of, translator
 from kerker.play.events import Event
 from kerker.play.session import EnteredDice, PlayState, event_seed, roll_check, table_rng
 from kerker.play.views import _visible, exit_name, open_exit_list, sprung_text
@@ -154,7 +154,10 @@ def _entered_line(picks: list[Any], _: Any) -> str:
     rolled = sum(1 for p in picks if not p.entered)
     text = _("Real dice entered: {faces}.").format(faces=", ".join(faces) or "–")
     if rolled:
-        text += " " + _("Table rolls made by kerker: {n}.").format(n=rolled)
+        ngettext = plural_of(_)
+        text += " " + ngettext(
+            "kerker made {n} table roll.", "kerker made {n} table rolls.", rolled
+        ).format(n=rolled)
     return str(text)
 
 
