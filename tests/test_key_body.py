@@ -5,8 +5,9 @@ key is rendered in German, Italian and English, as Markdown and as HTML. With th
 taken out (the Markdown appendix "Rolls", the HTML's folded ``<details>``) the body holds
 no chance mark ("50 %: ✓"), no roll chain ("->", "→"), no dice expression with its result
 ("1d4 -> 3", "W6: 4"), no unfilled ``{template}`` and no dice in another language's
-notation (German "W6", Italian and English "d6"). The rolls themselves stay complete in the
-folded part: every roll entry of the document is there.
+notation (German "W6", Italian and English "d6"), no count of 1 with a plural ("1 Krokodile").
+The rolls themselves stay complete in the folded part: every roll entry of the document is
+there.
 """
 
 from __future__ import annotations
@@ -103,6 +104,27 @@ STRAY_AMOUNT = re.compile(r"[.!?]\s+\d+(?:\s+[^\W\d]+)?(?:[.!?]|\s+[A-ZÄÖÜ(]|
 """A bare rolled number after a sentence ("... agli altri. 5 Il desiderio ...")."""
 
 
+def _plural_for_one(lang: str) -> re.Pattern[str]:
+    """A count of 1 with a row's plural ("1 Krokodile", "1 coccodrilli"): the "other" form
+    of every row of the two procedures with singular and plural forms, filled with 1."""
+    wrong: set[str] = set()
+    for table in REGISTRY:
+        if table.rule_set not in RULES:
+            continue
+        for row in table.rows:
+            text = pick_text(row.text, lang)
+            if isinstance(text, tuple) and "{number}" in text[1]:
+                bad = text[1].replace("{number}", "1")
+                if bad != text[0]:
+                    wrong.add(bad)
+    assert wrong, lang
+    alternatives = "|".join(re.escape(w) for w in sorted(wrong, key=len, reverse=True))
+    return re.compile(rf"(?<![\d.,])(?:{alternatives})(?![\w’])")
+
+
+PLURAL_FOR_ONE = {lang: _plural_for_one(lang) for lang in LANGS}
+
+
 def _findings(lines: list[str], lang: str) -> Iterator[tuple[str, str]]:
     for line in lines:
         for name, pattern in CHECKS.items():
@@ -114,6 +136,8 @@ def _findings(lines: list[str], lang: str) -> Iterator[tuple[str, str]]:
             yield "table title of a roll", line
         if STRAY_AMOUNT.search(line):
             yield "bare rolled number", line
+        if PLURAL_FOR_ONE[lang].search(line):
+            yield "plural for a count of 1", line
 
 
 @pytest.fixture(scope="module", params=RULES)
