@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "src" / "kerker"
 LOCALE = SOURCE / "i18n" / "locale"
 LANGS = ("de", "it")
-KEYWORDS = {"_": None, "N_": None, "_h": None}
+KEYWORDS: dict[str, object] = {"_": None, "N_": None, "_h": None, "ngettext": (1, 2)}
+"""``ngettext(singular, plural, n)`` (kerker.i18n.plural_of) gives a msgid_plural entry."""
 
 
 def extract() -> Catalog:
@@ -125,16 +126,25 @@ def problems() -> list[str]:
     wanted = {m.id for m in extract() if m.id}
     for lang in LANGS:
         catalog = load(lang)
-        for msgid in sorted(wanted):
-            message = catalog.get(msgid)
+        forms = catalog.num_plurals
+        for msgid in sorted(wanted, key=str):
+            key = msgid[0] if isinstance(msgid, tuple) else msgid
+            message = catalog.get(key)
             if message is None:
                 found.append(f"{lang}: missing {msgid!r} (run scripts/i18n.py update)")
-            elif not message.string or message.fuzzy:
+            elif message.fuzzy or not _translated(message.string, forms):
                 found.append(f"{lang}: untranslated {msgid!r}")
         mo = po_path(lang).with_suffix(".mo")
         if not mo.exists() or mo.read_bytes() != mo_bytes(catalog):
             found.append(f"{lang}: {mo.name} is stale (run scripts/i18n.py compile)")
     return found
+
+
+def _translated(string: object, forms: int) -> bool:
+    """A msgstr is filled; a plural entry has all ``forms`` of the language filled."""
+    if isinstance(string, (tuple, list)):
+        return len(string) >= forms and all(string[:forms])
+    return bool(string)
 
 
 def main(argv: list[str]) -> int:

@@ -5,8 +5,9 @@ key is rendered in German, Italian and English, as Markdown and as HTML. With th
 taken out (the Markdown appendix "Rolls", the HTML's folded ``<details>``) the body holds
 no chance mark ("50 %: ✓"), no roll chain ("->", "→"), no dice expression with its result
 ("1d4 -> 3", "W6: 4"), no unfilled ``{template}`` and no dice in another language's
-notation (German "W6", Italian and English "d6"). The rolls themselves stay complete in the
-folded part: every roll entry of the document is there.
+notation (German "W6", Italian and English "d6"), no count of 1 with a plural ("1 Krokodile").
+The rolls themselves stay complete in the folded part: every roll entry of the document is
+there.
 """
 
 from __future__ import annotations
@@ -103,6 +104,27 @@ STRAY_AMOUNT = re.compile(r"[.!?]\s+\d+(?:\s+[^\W\d]+)?(?:[.!?]|\s+[A-ZÄÖÜ(]|
 """A bare rolled number after a sentence ("... agli altri. 5 Il desiderio ...")."""
 
 
+def _plural_for_one(lang: str) -> re.Pattern[str]:
+    """A count of 1 with a row's plural ("1 Krokodile", "1 coccodrilli"): the "other" form
+    of every row of the two procedures with singular and plural forms, filled with 1."""
+    wrong: set[str] = set()
+    for table in REGISTRY:
+        if table.rule_set not in RULES:
+            continue
+        for row in table.rows:
+            text = pick_text(row.text, lang)
+            if isinstance(text, tuple) and "{number}" in text[1]:
+                bad = text[1].replace("{number}", "1")
+                if bad != text[0]:
+                    wrong.add(bad)
+    assert wrong, lang
+    alternatives = "|".join(re.escape(w) for w in sorted(wrong, key=len, reverse=True))
+    return re.compile(rf"(?<![\d.,])(?:{alternatives})(?![\w’])")
+
+
+PLURAL_FOR_ONE = {lang: _plural_for_one(lang) for lang in LANGS}
+
+
 def _findings(lines: list[str], lang: str) -> Iterator[tuple[str, str]]:
     for line in lines:
         for name, pattern in CHECKS.items():
@@ -114,6 +136,8 @@ def _findings(lines: list[str], lang: str) -> Iterator[tuple[str, str]]:
             yield "table title of a roll", line
         if STRAY_AMOUNT.search(line):
             yield "bare rolled number", line
+        if PLURAL_FOR_ONE[lang].search(line):
+            yield "plural for a count of 1", line
 
 
 @pytest.fixture(scope="module", params=RULES)
@@ -176,3 +200,64 @@ def test_the_folded_rolls_keep_every_roll(dungeons: list[Any]) -> None:
                     assert escape(line) in folded, (key.heading, line)
                     assert md_text(line, lead=False) in appendix, (key.heading, line)
     assert seen > 1000
+
+
+def test_the_folded_rolls_write_products_the_readers_way(dungeons: list[Any]) -> None:
+    # Issue 17, item 2: a folded amount reads as the other folded rolls do -- "1.000 × 2 → 2.000"
+    # (it), "1 000 × 2 → 2 000" (de), never the rule data's "1000 * 2"; long numbers of the
+    # expression (before the arrow) in the language's notation, as the value after it.
+    found: list[str] = []
+    products = 0
+    for dungeon in dungeons:
+        for lang in LANGS:
+            doc = to_document(dungeon, lang)
+            for level in doc["levels"]:
+                for key in area_keys(doc, depth=level["depth"], lang=lang):
+                    for line in key.rolls:
+                        products += "×" in line
+                        rolled = line.split("→", 1)[0]  # a row's own text may print "1200"
+                        if "*" in line or re.search(r"(?<![\w.,])\d{4,}(?![\w.,])", rolled):
+                            found.append(f"seed {dungeon.seed} {lang}: {line}")
+    assert products > 0
+    assert not found, "\n".join(found[:20])
+
+
+def _width_texts(lang: str) -> set[str]:
+    """The Gangbreite rows' width sentences ("The corridor is 1 square wide, ...")."""
+    out: set[str] = set()
+    for table in REGISTRY:
+        for row in table.rows:
+            if "width_ft" in row.value:
+                text = pick_text(row.text, lang)
+                out.update(text if isinstance(text, tuple) else (text,))
+    return {t for t in out if t}
+
+
+WIDTHS = {lang: _width_texts(lang) for lang in LANGS}
+
+
+def test_each_fact_once_in_an_area_entry(dungeons: list[Any]) -> None:
+    # Issue 17, item 3: a corridor's width is its size line's; a feature (a river, columns)
+    # does not say it again, and no sentence stands twice in one item of an area's entry
+    # (two like treasures or two shafts of one area are two items).
+    found: list[str] = []
+    corridor_features = 0
+    for dungeon in dungeons:
+        for lang in LANGS:
+            doc = to_document(dungeon, lang)
+            for level in doc["levels"]:
+                for key in area_keys(doc, depth=level["depth"], lang=lang):
+                    told = [*key.contents, *key.features, *key.traps]
+                    corridor_features += key.corridor and bool(key.features)
+                    for item in told:
+                        for width in WIDTHS[lang]:
+                            if width in item:
+                                found.append(f"seed {dungeon.seed} {lang} {key.heading}: {item}")
+                    for item in told:
+                        sentences = [s for s in re.split(r"(?<=[.!?])\s+", item) if s]
+                        twice = {s for s in sentences if sentences.count(s) > 1}
+                        if twice:
+                            found.append(f"seed {dungeon.seed} {lang} {key.heading}: {twice}")
+    # the Zufallslabyrinth's rivers and columns are corridor features (A's corridors have none)
+    assert corridor_features > 0 or dungeons[0].rules == "scatola-bianca"
+    assert not found, "\n".join(found[:20])

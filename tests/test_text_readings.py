@@ -82,9 +82,9 @@ def test_start_page_and_start_button_have_their_own_words(client: TestClient, la
 # -- item 5: one area-count line for the map, the key and the web start page --------------
 
 COUNT = {
-    "de": r"Gebiete: (\d+) \((\d+) ohne Gänge\)",
-    "it": r"aree: (\d+) \((\d+) senza corridoi\)",
-    "en": r"areas: (\d+) \((\d+) not counting corridors\)",
+    "de": r"(\d+) Gebiete \((\d+) ohne Gänge\)",
+    "it": r"(\d+) aree \((\d+) senza corridoi\)",
+    "en": r"(\d+) areas \((\d+) not counting corridors\)",
 }
 
 

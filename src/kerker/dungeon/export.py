@@ -156,6 +156,10 @@ def _details(result: TableResult, lang: str) -> list[str]:
     return [line if n == 1 else f"{line} (×{n})" for line, n in counts.items()]
 
 
+_SIZE_VALUES = frozenset({"width_ft"})
+"""Row values the key's size line states (a corridor's width), not told again in a feature."""
+
+
 def feature_json(
     feature: Feature, lang: str, leave_out: frozenset[str] = frozenset()
 ) -> dict[str, Any]:
@@ -164,7 +168,8 @@ def feature_json(
     if feature.kind == "well":
         text = translator(lang)(WELL)
     elif feature.result is not None:
-        text = final_text(feature.result, lang, leave_out=leave_out)
+        # the corridor's width is its size line's; a river or columns row does not repeat it
+        text = final_text(feature.result, lang, leave_out=leave_out, untold=_SIZE_VALUES)
     else:
         text = ""
     out: dict[str, Any] = {

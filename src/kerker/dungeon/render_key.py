@@ -33,7 +33,7 @@ from kerker.dungeon.render_svg import (
     title_text,
 )
 from kerker.errors import N_
-from kerker.i18n import Translate, dice_text, translator
+from kerker.i18n import Translate, dice_text, plural_of, translator
 from kerker.render.kit import md_text
 
 _DIRECTION = {
@@ -367,7 +367,10 @@ def _header(doc: Doc, depth: int, lang: str, view: str) -> tuple[str, list[str]]
         if is_unexplored(c, level) and (view == "gm" or not c.get("gm_only"))
     )
     if open_exits:
-        lines.append(_("unexplored exits: {n}").format(n=open_exits))
+        ngettext = plural_of(_)
+        lines.append(
+            ngettext("{n} unexplored exit", "{n} unexplored exits", open_exits).format(n=open_exits)
+        )
     return title, lines
 
 

@@ -93,6 +93,24 @@ def _identity(text: str) -> str:
     return text
 
 
+Plural = Callable[[str, str, int], str]
+
+
+def _english_plural(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else plural
+
+
+def plural_of(translate: Translate) -> Plural:
+    """The ngettext of the catalog behind ``translate`` (a :func:`translator` function):
+    ``plural_of(_)("{n} area", "{n} areas", n)`` picks the language's form for ``n`` (the
+    catalog's Plural-Forms: two in de, three in it); English and a missing catalog: one
+    for n == 1, the plural otherwise. The caller fills ``{n}`` with ``format``."""
+    catalog = getattr(translate, "__self__", None)
+    if isinstance(catalog, gettext.NullTranslations):
+        return catalog.ngettext
+    return _english_plural
+
+
 # The rule data writes W20 and, where a text does (seed 004: "1w6"), w6: both are dice.
 _DICE_W = re.compile(r"(?<![A-Za-zÄÖÜäöüß])(\d*)[Ww](?=\d|%)")
 _DICE_D = re.compile(r"(?<![A-Za-zÄÖÜäöüß])(\d*)[dw](?=\d|%)")

@@ -18,10 +18,10 @@ from typing import Any
 from kerker.dice.explain import explain
 from kerker.dice.roller import roll
 from kerker.errors import N_
-from kerker.i18n import Translate, dice_text, translator
+from kerker.i18n import Translate, dice_text, plural_of, translator
 from kerker.play.events import Event
 from kerker.play.session import EnteredDice, PlayState, event_seed, roll_check, table_rng
-from kerker.play.views import _visible, exit_name, open_exit_list
+from kerker.play.views import _visible, exit_name, open_exit_list, sprung_text
 from kerker.tables.registry import Registry
 
 _MD = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
@@ -154,7 +154,10 @@ def _entered_line(picks: list[Any], _: Any) -> str:
     rolled = sum(1 for p in picks if not p.entered)
     text = _("Real dice entered: {faces}.").format(faces=", ".join(faces) or "–")
     if rolled:
-        text += " " + _("Table rolls made by kerker: {n}.").format(n=rolled)
+        ngettext = plural_of(_)
+        text += " " + ngettext(
+            "kerker made {n} table roll.", "kerker made {n} table rolls.", rolled
+        ).format(n=rolled)
     return str(text)
 
 
@@ -175,9 +178,11 @@ def _step(
         name = exit_name(way[0], _) if way else _("Way")
         if e.kind == "open" and view == "player":
             # players read no engine keys
-            head = _("{exit} of area {area} opened.").format(exit=name, area=way[1] if way else "?")
+            head = _("Area {area}, {exit}: passed through.").format(
+                exit=name, area=way[1] if way else "?"
+            )
         elif e.kind == "open":
-            head = _("{exit} of area {area} opened ({key}).").format(
+            head = _("Area {area}, {exit}: passed through ({key}).").format(
                 exit=name, area=way[1] if way else "?", key=key
             )
         else:
@@ -361,8 +366,7 @@ def _search_lines(
                 found += " (" + str(content.get("hidden") or "") + ")"
             lines.append("   - " + found)
         if m in d["sprung"]:
-            what = " → ".join([str(content.get("text") or ""), *content.get("details", ())])
-            lines.append("   - " + _("A trap went off: {what}").format(what=what))
+            lines.append("   - " + _("A trap went off: {what}").format(what=sprung_text(content)))
     if not d["found"]:
         # What a roll that finds found when nothing lay there, as the searchers learn it (the
         # players of a refereed session read no dice: "Nothing found.")

@@ -216,8 +216,7 @@ def player_contents(
         kind = content["kind"]
         if kind in TRAP_KINDS:
             if m in state.sprung:
-                what = " → ".join([str(content.get("text") or ""), *content.get("details", ())])
-                out.append(sprung(kind, what))
+                out.append(sprung(kind, sprung_text(content)))
             continue
         if kind == "treasure":
             if content.get("hidden") and m not in state.found:
@@ -235,6 +234,13 @@ def player_contents(
             continue
         out.append({**content, "magic": None} if "magic" in content else dict(content))
     return out
+
+
+def sprung_text(content: dict[str, Any]) -> str:
+    """What a trap or trick that went off does, as the key tells it: its summary (what the
+    players suffer, the dice rolled in play such as "1-3 on 1d6"), not the generation
+    rolls behind it (``details``)."""
+    return str(content.get("summary") or content.get("text") or "")
 
 
 def sprung(kind: str, text: str) -> dict[str, Any]:

@@ -100,12 +100,23 @@ def lines(
     return out
 
 
+_LONG_NUMBER = re.compile(r"(?<![\w{.,])(\d{4,})(?![\w}.,])")
+
+
 def _dice_shown(expression: str, lang: str) -> str:
-    """An amount's dice as a reader writes them: ``1W6 × 10`` (de), ``1d6 × 10``."""
-    return dice_text(re.sub(r"\s*\*\s*", " × ", expression.strip()), lang)
+    """An amount's dice as a reader writes them: ``1W6 × 10`` (de), ``1d6 × 10``; a
+    product with ``×`` and long numbers in the language's way (``1.000 × 2`` in it)."""
+    shown = dice_text(re.sub(r"\s*\*\s*", " × ", expression.strip()), lang)
+    return _LONG_NUMBER.sub(lambda m: number(int(m.group(1)), lang), shown)
 
 
-def final_text(result: TableResult, lang: str, *, leave_out: frozenset[str] = frozenset()) -> str:
+def final_text(
+    result: TableResult,
+    lang: str,
+    *,
+    leave_out: frozenset[str] = frozenset(),
+    untold: frozenset[str] = frozenset(),
+) -> str:
     """What ``result`` leaves, the way a game master reads it at the table: the row text
     (the sub-die row's), then what its checks, notes and follow-ups add, one sentence
     after the other -- no table title, no chance mark, no roll, no amount twice.
@@ -115,13 +126,21 @@ def final_text(result: TableResult, lang: str, *, leave_out: frozenset[str] = fr
     as its dice in ``lang``'s notation ("1W6 × 10 Spielrunden"), a check or follow-up is
     left out (the row text states the rule; the roll log keeps the roll). Follow-ups on a
     table whose id is in ``leave_out`` (what the map and the exits show) are left out too.
+    A row that sets a value named in ``untold`` (``width_ft``: what the area's size line
+    says) gives no text of its own; what it rolls on is told.
     """
     parts: list[str] = []
-    _final(result, lang, leave_out, parts)
+    _final(result, lang, leave_out, parts, untold)
     return " ".join(p for p in parts if p)
 
 
-def _final(node: TableResult, lang: str, leave_out: frozenset[str], parts: list[str]) -> None:
+def _final(
+    node: TableResult,
+    lang: str,
+    leave_out: frozenset[str],
+    parts: list[str],
+    untold: frozenset[str] = frozenset(),
+) -> None:
     names: dict[str, Any] = dict(node.context)
     names.update(node.values)
     count: int | None = None
@@ -135,10 +154,11 @@ def _final(node: TableResult, lang: str, leave_out: frozenset[str], parts: list[
     text = pick_text(node.sub.row.text if node.sub is not None else node.pick.row.text, lang)
     used = set(_PLACEHOLDER.findall(" ".join(text) if isinstance(text, tuple) else text))
     row = node.sub.row if node.sub is not None else node.pick.row
-    parts.append(fill_text(row.text, lang, names, count))
+    if not untold.intersection(row.value):
+        parts.append(fill_text(row.text, lang, names, count))
     _final_effects(node.effects, lang, leave_out, parts, names, used, count)
     if node.again is not None:
-        _final(node.again, lang, leave_out, parts)
+        _final(node.again, lang, leave_out, parts, untold)
 
 
 def _final_effects(
@@ -201,7 +221,7 @@ def _walk_effects(effects: tuple[Any, ...], lang: str, out: list[str]) -> None:
 def _amount_text(effect: AmountResult, lang: str, *, final: bool) -> str:
     unit = fill_text(effect.unit, lang, {}, effect.value) if effect.unit else ""
     value = number(effect.value, lang)
-    shown = value if final else f"{dice_text(effect.expression, lang)} -> {value}"
+    shown = value if final else f"{_dice_shown(effect.expression, lang)} -> {value}"
     return f"{shown} {unit}" if unit else shown
 
 
