@@ -746,43 +746,42 @@ class LendingMiddleware:
 STEP_TURNS = {"sqlite": 1, "postgresql": 2}
 """How many session steps and reads one process runs at once, per kind of store: the
 rest wait their turn in the order they came (:func:`_in_turn`)."""
-_TURNS: Any = None
+_LINES: dict[str, Any] = {}
+_LINES_LOCK = threading.Lock()
 
 
-def _turns(sessions: Sessions) -> Any:
-    """This event loop's limiter of session steps (made on first use in the loop)."""
-    global _TURNS
-    from anyio import CapacityLimiter
-    from anyio.lowlevel import RunVar
+def _line(kind: str) -> Any:
+    """This process's step line for a kind of store: a pool of :data:`STEP_TURNS` threads
+    that take the queued steps first come, first served (made on first use)."""
+    with _LINES_LOCK:
+        found = _LINES.get(kind)
+        if found is None:
+            from concurrent.futures import ThreadPoolExecutor
 
-    if _TURNS is None:
-        _TURNS = RunVar("kerker_step_turns")
-    try:
-        return _TURNS.get()
-    except LookupError:
-        limiter = CapacityLimiter(STEP_TURNS[sessions.store_kind])
-        _TURNS.set(limiter)
-        return limiter
+            found = _LINES[kind] = ThreadPoolExecutor(
+                STEP_TURNS[kind], thread_name_prefix=f"kerker-steps-{kind}"
+            )
+        return found
 
 
 def _in_turn(route: Any, sessions: Sessions) -> Any:
-    """``route`` (a plain function) run in a worker thread when its turn comes: at most
-    :data:`STEP_TURNS` at once per process, the others queued first come, first served.
+    """``route`` (a plain function) run on the process's step line when its turn comes: at
+    most :data:`STEP_TURNS` at once, the others queued first come, first served.
 
     A step is Python work under one lock (the interpreter's): 40 threads at once add only
     the hand-offs between them (measured: a third of an open's CPU at 50 clients), and an
     event loop that runs the steps itself serves them in batches, so a request that comes
-    while one batch runs waits for the next one too (p99 twice the median). In turn, in
-    one thread beside the loop, every request waits for those before it and no more; the
-    loop stays free to read requests and feed the player streams while a step waits for
-    the disk or the database (bench/web.py, docs/web.md "Speed")."""
-    from anyio import to_thread
+    while one batch runs waits for the next one too (p99 twice the median). On the line,
+    a thread beside the loop, every request waits for those before it and no more, the
+    thread goes from one step to the next without waiting for the loop, and the loop stays
+    free to read requests, write answers and feed the player streams while a step works or
+    waits for the disk or the database (bench/web.py, docs/web.md "Speed")."""
+    import contextvars
 
     @functools.wraps(route)
     async def in_turn(*args: Any, **kwargs: Any) -> Any:
-        return await to_thread.run_sync(
-            functools.partial(route, *args, **kwargs), limiter=_turns(sessions)
-        )
+        call = functools.partial(contextvars.copy_context().run, route, *args, **kwargs)
+        return await asyncio.get_running_loop().run_in_executor(_line(sessions.store_kind), call)
 
     return in_turn
 
