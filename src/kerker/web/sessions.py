@@ -142,7 +142,7 @@ class Sessions:
 
             with self._store_lock:
                 if self._store is None:
-                    self._store = open_store(self.db, pool=POOL)
+                    self._store = open_store(self.db, pool=POOL, group=True)
         return self._store
 
     def close(self) -> None:
@@ -778,10 +778,31 @@ def _in_turn(route: Any, sessions: Sessions) -> Any:
     waits for the disk or the database (bench/web.py, docs/web.md "Speed")."""
     import contextvars
 
+    from kerker.play.store.sqlite import DEFERRED
+
+    def deferring(tickets: list[int], *args: Any, **kwargs: Any) -> Any:
+        token = DEFERRED.set(tickets)
+        try:
+            return route(*args, **kwargs)
+        finally:
+            DEFERRED.reset(token)
+
     @functools.wraps(route)
     async def in_turn(*args: Any, **kwargs: Any) -> Any:
-        call = functools.partial(contextvars.copy_context().run, route, *args, **kwargs)
-        return await asyncio.get_running_loop().run_in_executor(_line(sessions.store_kind), call)
+        # a SQLite commit of the step is made durable by the store's group sync while the
+        # line goes on with the next step; the answer waits for it (WalSync)
+        tickets: list[int] = []
+        call = functools.partial(
+            contextvars.copy_context().run, deferring, tickets, *args, **kwargs
+        )
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                _line(sessions.store_kind), call
+            )
+        finally:
+            group = getattr(sessions.store(), "group", None) if tickets else None
+            if group is not None:
+                await group.wait_async(max(tickets))
 
     return in_turn
 

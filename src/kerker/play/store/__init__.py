@@ -24,7 +24,9 @@ def default_path() -> Path:
     return user_data_path("kerker", appauthor=False) / "sessions.sqlite3"
 
 
-def open_store(url: str | Path | None = None, *, pool: int | None = None) -> Store:
+def open_store(
+    url: str | Path | None = None, *, pool: int | None = None, group: bool = False
+) -> Store:
     """The store at ``url``: ``postgresql://`` (or ``postgres://``) opens PostgreSQL through
     psycopg 3, ``sqlite:///PATH`` or a path a SQLite file (created with its folder on
     first use; ``sqlite:///PATH?synchronous=normal`` commits without waiting for the disk,
@@ -33,7 +35,9 @@ def open_store(url: str | Path | None = None, *, pool: int | None = None) -> Sto
 
     ``pool``: PostgreSQL keeps a pool of up to that many connections that any thread may
     use (the web app; None: one connection, for one thread). A SQLite store always gives
-    each thread its own connection."""
+    each thread its own connection. ``group``: a SQLite file at ``synchronous=full``
+    commits in groups (:class:`~kerker.play.store.sqlite.WalSync`: as durable, one
+    ``fsync`` for the commits waiting at once; the web app)."""
     text = str(url) if url is not None else ""
     if text.startswith(("postgresql://", "postgres://")):
         from kerker.play.store.postgres import PostgresStore
@@ -42,7 +46,7 @@ def open_store(url: str | Path | None = None, *, pool: int | None = None) -> Sto
     from kerker.play.store.sqlite import SqliteStore
 
     if not text:
-        return SqliteStore(default_path())
+        return SqliteStore(default_path(), group=group)
     synchronous = "full"
     if text.startswith("sqlite://"):
         text = text.removeprefix("sqlite://")
@@ -55,4 +59,4 @@ def open_store(url: str | Path | None = None, *, pool: int | None = None) -> Sto
                     N_("unknown SQLite option {name!r} (known: synchronous)"), name=name[:40]
                 )
             synchronous = value.lower()
-    return SqliteStore(Path(text), synchronous=synchronous)
+    return SqliteStore(Path(text), synchronous=synchronous, group=group)

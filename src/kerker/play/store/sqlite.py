@@ -18,6 +18,7 @@ import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +102,19 @@ class _Writer:
         self.lock.release()
 
 
+_SYNCS: dict[str, WalSync] = {}
+
+
+def _wal_sync(path: Path) -> WalSync:
+    """The one :class:`WalSync` of this process for the file ``path``."""
+    key = str(path.resolve())
+    with _WRITERS_LOCK:
+        found = _SYNCS.get(key)
+        if found is None:
+            found = _SYNCS[key] = WalSync(key + "-wal")
+        return found
+
+
 def _writer_lock(path: Path) -> _Writer:
     key = str(path) if str(path) == ":memory:" else str(path.resolve())
     with _WRITERS_LOCK:
@@ -115,6 +129,119 @@ SYNCHRONOUS = ("full", "normal")
 commit; ``normal`` (WAL) only at checkpoints, so a commit survives the process being
 killed but the last ones may be lost if the machine loses power (docs/web.md)."""
 
+DEFERRED: ContextVar[list[int] | None] = ContextVar("kerker_deferred_syncs", default=None)
+"""Set to a list by a caller that waits for the disk itself (:meth:`WalSync.wait_async`):
+a write transaction of a grouped store then puts its ticket there instead of waiting."""
+
+
+class WalSync:
+    """Group commit for one SQLite file in this process: commits are written with
+    ``synchronous=NORMAL`` and made durable by one thread that syncs (``fsync``) the WAL file for
+    every commit that came before it began, so commits waiting at once share one ``fsync``
+    and the committing thread goes on meanwhile.
+
+    A commit takes a :meth:`ticket` after its ``COMMIT`` returned (its frames are written to
+    the WAL); it is durable once :attr:`done` reaches the ticket. A write transaction of the
+    store waits for that before it returns (:meth:`wait`), unless its caller waits itself
+    (:data:`DEFERRED`, the web app's steps: the answer is sent only after it). As durable as
+    ``synchronous=FULL`` for every commit a caller was told of: a checkpoint in between
+    copies the frames into the database file and syncs it first; the WAL is synced as a
+    file, whatever SQLite wrote into it. A failed ``fsync`` fails every commit waiting for
+    it (one line, nothing claimed to be stored)."""
+
+    def __init__(self, wal: str) -> None:
+        self.wal = wal
+        self.asked = 0
+        self.done = 0
+        self.failed: str | None = None
+        self.syncs = 0
+        """How many ``fsync`` calls were made (for tests and the bench)."""
+        self._cond = threading.Condition()
+        self._waiters: list[tuple[int, Any, Any]] = []
+        self._thread: threading.Thread | None = None
+
+    def ticket(self) -> int:
+        """A ticket for everything committed so far (the syncing thread is woken)."""
+        with self._cond:
+            self.asked += 1
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(
+                    target=self._run, name="kerker-wal-sync", daemon=True
+                )
+                self._thread.start()
+            self._cond.notify_all()
+            return self.asked
+
+    def wait(self, ticket: int) -> None:
+        """Block until ``ticket`` is durable; a failed sync raises :class:`StoreError`."""
+        with self._cond:
+            while self.done < ticket and self.failed is None:
+                self._cond.wait(timeout=BUSY_MS / 1000)
+            self._check(ticket)
+
+    async def wait_async(self, ticket: int) -> None:
+        """:meth:`wait` for an event loop (the loop goes on meanwhile)."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        with self._cond:
+            if self.done >= ticket or self.failed is not None:
+                self._check(ticket)
+                return
+            self._waiters.append((ticket, loop, future))
+        await future
+        with self._cond:
+            self._check(ticket)
+
+    def _check(self, ticket: int) -> None:
+        if self.done < ticket and self.failed is not None:
+            raise StoreError(N_("database {where}: {reason}"), where=self.wal, reason=self.failed)
+
+    def _run(self) -> None:
+        fd: int | None = None
+        while True:
+            with self._cond:
+                while self.asked <= self.done:
+                    self._cond.wait()
+                target = self.asked
+            try:
+                fd = self._file(fd)
+                os.fsync(fd)
+                self.syncs += 1
+                failed = None
+            except OSError as exc:
+                failed = exc.strerror or str(exc)
+            with self._cond:
+                if failed is None:
+                    self.done = max(self.done, target)
+                else:
+                    self.failed = failed
+                ready = [w for w in self._waiters if w[0] <= self.done or failed]
+                self._waiters = [w for w in self._waiters if w not in ready]
+                self._cond.notify_all()
+            for _ticket, loop, future in ready:
+                with contextlib.suppress(RuntimeError):  # a loop that has closed
+                    loop.call_soon_threadsafe(_settle, future)
+            if failed is not None:
+                return
+
+    def _file(self, fd: int | None) -> int:
+        """The WAL file, opened anew when SQLite made a new one (another inode)."""
+        if fd is not None:
+            try:
+                if os.fstat(fd).st_ino == os.stat(self.wal).st_ino:
+                    return fd
+            except OSError:
+                pass
+            os.close(fd)
+        return os.open(self.wal, os.O_RDONLY)
+
+
+def _settle(future: Any) -> None:
+    if not future.done():
+        future.set_result(None)
+
 
 class SqliteStore(Store):
     """Sessions in the SQLite file ``path`` (made with its folder on first use);
@@ -122,7 +249,7 @@ class SqliteStore(Store):
 
     mark = "?"
 
-    def __init__(self, path: Path, synchronous: str = "full") -> None:
+    def __init__(self, path: Path, synchronous: str = "full", group: bool = False) -> None:
         if synchronous not in SYNCHRONOUS:
             raise StoreError(
                 N_("synchronous takes {choices}, not {text!r}"),
@@ -132,6 +259,10 @@ class SqliteStore(Store):
         self.path = path
         self.where = str(path)
         self.synchronous = synchronous
+        self.group: WalSync | None = None
+        """Group commit (``group`` and ``full``, not ``:memory:``): see :class:`WalSync`."""
+        if group and synchronous == "full" and str(path) != ":memory:":
+            self.group = _wal_sync(path)
         self._local = threading.local()
         self._conns_lock = threading.Lock()
         self._conns: list[tuple[Callable[[], threading.Thread | None], sqlite3.Connection]] = []
@@ -174,7 +305,8 @@ class SqliteStore(Store):
         try:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
             conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute(f"PRAGMA synchronous = {self.synchronous.upper()}")
+            level = "NORMAL" if self.group is not None else self.synchronous.upper()
+            conn.execute(f"PRAGMA synchronous = {level}")
             conn.execute("PRAGMA foreign_keys = ON")
         except sqlite3.Error as exc:
             conn.close()
@@ -235,11 +367,19 @@ class SqliteStore(Store):
                 N_("database {where} is busy with other writers; nothing was written, try again"),
                 where=self.where,
             )
+        outer = self._writer.depth == 1  # a nested write is made durable with its outer one
         try:
             with self._transaction("BEGIN IMMEDIATE") as cur:
                 yield cur
         finally:
             self._writer.release()
+        if self.group is not None and outer:
+            ticket = self.group.ticket()
+            deferred = DEFERRED.get()
+            if deferred is not None:
+                deferred.append(ticket)
+            else:
+                self.group.wait(ticket)
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """One read-only statement without ``BEGIN``/``COMMIT``: in autocommit mode SQLite
