@@ -58,8 +58,6 @@ DEFAULT_MIN_AREAS = 10
 other cap of the generator, are the injected :class:`~kerker.limits.DungeonLimits`."""
 OPEN_MODES = ("exit", "corridor")
 """Modes of a connection the engine expands on its level while ``to`` is None."""
-WAY_KINDS = frozenset({"stairs", "trapdoor", "shaft", "elevator"})
-"""Kinds of a way to another level (also one that ends before it gets anywhere)."""
 
 
 def available_procedures() -> tuple[str, ...]:
@@ -500,9 +498,6 @@ class LevelState:
     """Ways from other levels placed here (capped by ``limits.max_arrivals``)."""
     limits: DungeonLimits = DEFAULT_DUNGEON_LIMITS
     """The dungeon's caps (:attr:`DungeonState.limits`), for helpers that get only a level."""
-    stairs: list[str] = field(default_factory=list)
-    """Ids of the level's ways to other levels (:func:`is_way`, blocked ones too), in order
-    of making: kept off the cells of doors (:func:`_clear_ways`)."""
 
 
 class Procedure(Protocol):
@@ -798,9 +793,6 @@ class DungeonState:
             waiting = level.waiting
             for cell in _span(at, side, conn.width):
                 waiting.setdefault(step(cell, side), []).append(conn.id)
-        if is_way(conn):
-            level.stairs.append(conn.id)
-        _clear_ways(level, conn)
         return conn
 
     def conns_of(self, level: LevelState, area: str) -> list[ConnBuilder]:
@@ -1387,71 +1379,6 @@ def _cells_stamp(builders: dict[str, AreaBuilder], area: str | None) -> int | No
 def _is_open(c: ConnBuilder) -> bool:
     """Whether the document lists ``c`` among the exits not yet explored."""
     return c.to is None and (c.mode in OPEN_MODES or (c.to_level or 0) >= 1)
-
-
-def is_way(conn: ConnBuilder) -> bool:
-    """Whether ``conn`` is a stair, trapdoor, shaft or elevator (a way to another level, or
-    one rolled as such that ends before it gets anywhere)."""
-    return conn.mode == "level" or conn.kind in WAY_KINDS
-
-
-def door_cells(conn: ConnBuilder) -> set[Cell]:
-    """The cells a door, archway or opening in a wall takes: its cells along the wall (its
-    whole width) and the cells across the wall from them."""
-    cells = _span(conn.at, conn.side, conn.width)
-    if conn.side not in ("n", "e", "s", "w", "ne", "nw", "se", "sw"):
-        return set(cells)
-    return {*cells, *(step(c, conn.side) for c in cells)}
-
-
-def _clear_ways(level: LevelState, made: ConnBuilder) -> None:
-    """Keep every way to another level off the cells of the level's doors (their own cells
-    and those across their walls; ZL seed 12 level 1: a shaft on a door's cell, their marks
-    one on the other). A new door moves the ways it lands on; a new way that lands on a door
-    moves itself. A way moves to the nearest cell of its area beside a wall (the same wall
-    first) that no door and no other way takes; the rule texts place a stair, trapdoor or
-    shaft in its area without naming a cell (docs/rules-notes-000.md, decision 40; Scatola
-    Bianca notes, decision 39). Its stable key stays the one of the place it was rolled at.
-    A way whose area has no such cell stays where it is."""
-    ways = [level.conns[i] for i in level.stairs if level.conns.get(i) is not None]
-    if not ways:
-        return
-    if is_way(made):
-        hit = [made]
-    else:
-        taken = door_cells(made)
-        hit = [w for w in ways if w.at in taken]
-    if not hit:
-        return
-    doors: set[Cell] = set()
-    for c in level.conns.values():
-        if not is_way(c):
-            doors |= door_cells(c)
-    for way in hit:
-        if way.at not in doors:
-            continue
-        area = level.areas.get(way.from_)
-        if area is None:
-            continue
-        others = {w.at for w in ways if w is not way}
-        cells = area.cells
-        best: tuple[tuple[int, int, int, int], Cell, str] | None = None
-        for cell in cells:
-            if cell in doors or cell in others:
-                continue
-            for rank, side in enumerate(("n", "e", "s", "w")):
-                if step(cell, side) in cells:
-                    continue
-                score = (
-                    0 if side == way.side else 1,
-                    abs(cell[0] - way.at[0]) + abs(cell[1] - way.at[1]),
-                    rank,
-                    cell[1] * 100_000 + cell[0],
-                )
-                if best is None or score < best[0]:
-                    best = (score, cell, side)
-        if best is not None:
-            way.at, way.side = best[1], best[2]
 
 
 def _span(at: Cell, side: str, width: int) -> list[Cell]:
